@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * transport.c - relay output and the .cmd control file of a ctap module.
+ *
+ * Output goes to a relay channel in no-overwrite mode: when a CPU's buffers
+ * are full the data is dropped and counted, never blocks a probe.  Control
+ * messages to staprun are queued in a fixed ring allocated at init, so that
+ * probe context never allocates; readers are woken through irq_work because
+ * a probe may fire with the scheduler's locks held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/relay.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/poll.h>
+#include <linux/uaccess.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/atomic.h>
+
+#include "ctap_msgs.h"
+#include "transport.h"
+
+#define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
+#define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
+
+struct ctap_ctl_msg {
+	struct ctap_msg_hdr hdr;
+	char payload[CTAP_MSG_MAX_PAYLOAD];
+};
+
+enum ctap_state { CTAP_LOADED, CTAP_RUNNING, CTAP_STOPPED };
+
+static struct {
+	const struct ctap_transport_ops *ops;
+	struct dentry *top;		/* /sys/kernel/debug/ctap, shared */
+	struct dentry *dir;		/* .../ctap/<module> */
+	struct rchan *chan;
+	atomic_long_t dropped;
+
+	struct mutex state_lock;	/* serialises start/stop */
+	enum ctap_state state;
+
+	spinlock_t ring_lock;		/* the control ring below */
+	struct ctap_ctl_msg *ring;
+	unsigned int head, tail;	/* head: next to read; tail: next free */
+	atomic_long_t ctl_dropped;
+	wait_queue_head_t ctl_wait;
+	struct irq_work wake_work;
+} tp;
+
+/* ---- control ring ---- */
+
+static void ctap_wake_readers(struct irq_work *work)
+{
+	wake_up_interruptible(&tp.ctl_wait);
+}
+
+static bool ctl_ring_empty(void)
+{
+	unsigned long flags;
+	bool empty;
+
+	spin_lock_irqsave(&tp.ring_lock, flags);
+	empty = tp.head == tp.tail;
+	spin_unlock_irqrestore(&tp.ring_lock, flags);
+	return empty;
+}
+
+static void ctl_queue(u32 type, const void *payload, u32 len)
+{
+	struct ctap_ctl_msg *m;
+	unsigned long flags;
+
+	len = min_t(u32, len, CTAP_MSG_MAX_PAYLOAD);
+	spin_lock_irqsave(&tp.ring_lock, flags);
+	if (tp.tail - tp.head >= CTAP_CTL_SLOTS) {
+		spin_unlock_irqrestore(&tp.ring_lock, flags);
+		atomic_long_inc(&tp.ctl_dropped);
+		return;
+	}
+	m = &tp.ring[tp.tail % CTAP_CTL_SLOTS];
+	m->hdr.type = type;
+	m->hdr.len = len;
+	memcpy(m->payload, payload, len);
+	tp.tail++;
+	spin_unlock_irqrestore(&tp.ring_lock, flags);
+	irq_work_queue(&tp.wake_work);
+}
+
+static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	struct ctap_ctl_msg m;
+	unsigned long flags;
+	size_t n;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&tp.ring_lock, flags);
+		if (tp.head != tp.tail) {
+			m = tp.ring[tp.head % CTAP_CTL_SLOTS];
+			n = sizeof(m.hdr) + m.hdr.len;
+			if (count < n) {
+				spin_unlock_irqrestore(&tp.ring_lock, flags);
+				return -EMSGSIZE;
+			}
+			tp.head++;
+			spin_unlock_irqrestore(&tp.ring_lock, flags);
+			break;
+		}
+		spin_unlock_irqrestore(&tp.ring_lock, flags);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(tp.ctl_wait, !ctl_ring_empty());
+		if (ret)
+			return ret;
+	}
+	if (copy_to_user(ubuf, &m, n))
+		return -EFAULT;
+	return n;
+}
+
+static __poll_t ctl_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &tp.ctl_wait, wait);
+	return ctl_ring_empty() ? 0 : EPOLLIN | EPOLLRDNORM;
+}
+
+/* ---- session state ---- */
+
+static int ctap_start(s32 target)
+{
+	int ret = -EBUSY;
+
+	mutex_lock(&tp.state_lock);
+	if (tp.state == CTAP_LOADED) {
+		ret = tp.ops->start(target);
+		tp.state = ret ? CTAP_STOPPED : CTAP_RUNNING;
+	}
+	mutex_unlock(&tp.state_lock);
+	return ret;
+}
+
+static void ctap_stop(void)
+{
+	mutex_lock(&tp.state_lock);
+	if (tp.state == CTAP_RUNNING)
+		tp.ops->stop();
+	tp.state = CTAP_STOPPED;
+	mutex_unlock(&tp.state_lock);
+	relay_flush(tp.chan);
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	struct ctap_msg_hdr hdr;
+	struct ctap_msg_start start;
+	s32 result;
+
+	if (count < sizeof(hdr) || copy_from_user(&hdr, ubuf, sizeof(hdr)))
+		return -EINVAL;
+	if (hdr.len != count - sizeof(hdr))
+		return -EINVAL;
+
+	switch (hdr.type) {
+	case CTAP_MSG_START:
+		if (hdr.len != sizeof(start) ||
+		    copy_from_user(&start, ubuf + sizeof(hdr), sizeof(start)))
+			return -EINVAL;
+		result = ctap_start(start.target);
+		ctl_queue(CTAP_MSG_START, &result, sizeof(result));
+		break;
+	case CTAP_MSG_EXIT:
+		ctap_stop();
+		ctl_queue(CTAP_MSG_EXIT, NULL, 0);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return count;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.read = ctl_read,
+	.write = ctl_write,
+	.poll = ctl_poll,
+	.llseek = noop_llseek,
+};
+
+/* ---- relay ---- */
+
+static struct dentry *create_buf_file(const char *filename, struct dentry *parent,
+				      umode_t mode, struct rchan_buf *buf,
+				      int *is_global)
+{
+	return debugfs_create_file(filename, 0400, parent, buf,
+				   &relay_file_operations);
+}
+
+static int remove_buf_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+/* No-overwrite mode: a full buffer drops new data rather than old. */
+static int subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
+			size_t prev_padding)
+{
+	if (relay_buf_full(buf)) {
+		atomic_long_inc(&tp.dropped);
+		return 0;
+	}
+	return 1;
+}
+
+static const struct rchan_callbacks relay_cbs = {
+	.subbuf_start = subbuf_start,
+	.create_buf_file = create_buf_file,
+	.remove_buf_file = remove_buf_file,
+};
+
+void ctap_write(const void *data, size_t len)
+{
+	unsigned long flags;
+
+	if (!tp.chan)
+		return;
+	local_irq_save(flags);
+	__relay_write(tp.chan, data, len);
+	local_irq_restore(flags);
+}
+
+void ctap_print(const char *fmt, ...)
+{
+	char line[CTAP_LINE_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ctap_write(line, n);
+}
+
+void ctap_oob(const char *fmt, ...)
+{
+	char line[CTAP_LINE_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	ctl_queue(CTAP_MSG_OOB, line, n);
+}
+
+void ctap_request_exit(void)
+{
+	ctl_queue(CTAP_MSG_REQUEST_EXIT, NULL, 0);
+}
+
+unsigned long ctap_transport_dropped(void)
+{
+	return atomic_long_read(&tp.dropped);
+}
+
+/* ---- init / exit ---- */
+
+int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
+			size_t subbuf_size, size_t n_subbufs)
+{
+	int ret = -ENOMEM;
+
+	tp.ops = ops;
+	tp.state = CTAP_LOADED;
+	mutex_init(&tp.state_lock);
+	spin_lock_init(&tp.ring_lock);
+	init_waitqueue_head(&tp.ctl_wait);
+	init_irq_work(&tp.wake_work, ctap_wake_readers);
+
+	tp.ring = kcalloc(CTAP_CTL_SLOTS, sizeof(*tp.ring), GFP_KERNEL);
+	if (!tp.ring)
+		goto out;
+
+	/* The shared parent stays: another ctap module may be using it. */
+	tp.top = debugfs_lookup(CTAP_DEBUGFS_DIR, NULL);
+	if (!tp.top)
+		tp.top = debugfs_create_dir(CTAP_DEBUGFS_DIR, NULL);
+	else
+		dput(tp.top);
+	if (IS_ERR(tp.top)) {
+		ret = PTR_ERR(tp.top);
+		goto out_ring;
+	}
+	tp.dir = debugfs_create_dir(name, tp.top);
+	if (IS_ERR(tp.dir)) {
+		ret = PTR_ERR(tp.dir);	/* -EEXIST: a stale directory */
+		goto out_ring;
+	}
+	tp.chan = relay_open(CTAP_TRACE_PREFIX, tp.dir, subbuf_size, n_subbufs,
+			     &relay_cbs, NULL);
+	if (!tp.chan)
+		goto out_dir;
+	debugfs_create_file(CTAP_CMD_FILE, 0600, tp.dir, NULL, &ctl_fops);
+	return 0;
+
+out_dir:
+	debugfs_remove(tp.dir);
+out_ring:
+	kfree(tp.ring);
+out:
+	pr_err("transport init failed: %d\n", ret);
+	return ret;
+}
+
+void ctap_transport_exit(void)
+{
+	ctap_stop();
+	irq_work_sync(&tp.wake_work);
+	relay_close(tp.chan);
+	tp.chan = NULL;
+	debugfs_remove(tp.dir);
+	kfree(tp.ring);
+}

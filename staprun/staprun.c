@@ -1,0 +1,440 @@
+/*
+ * staprun - load a ctap module, stream its output, stop it, unload it.
+ *
+ *   staprun [-v] [-c CMD | -x PID] [-o FILE] [-T SECONDS] MODULE.ko [name=value ...]
+ *
+ * The session: load the module, send START, start the -c command once the
+ * probes are armed, copy the relay output until something ends the session
+ * (exit() in the script, a signal, -T, the command exiting), send EXIT so the
+ * end probes run, drain the output and unload.  Every path out of main()
+ * after a successful load goes through the unload.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wordexp.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include "staprun.h"
+
+#define DRAIN_INTERVAL_MS	100	/* relay wakes readers per sub-buffer only */
+#define EXIT_REPLY_TIMEOUT_MS	10000
+
+int verbose;
+
+struct session {
+	const char *ko_path;
+	char modname[64];
+	char *params;		/* name=value ... joined by spaces */
+	const char *cmd;	/* -c */
+	pid_t target;		/* -x, or the -c child */
+	int go_fd;		/* -c child starts when this pipe is written */
+	const char *outfile;	/* -o */
+	int timeout_s;		/* -T */
+	int out_fd, ctl_fd, sig_fd;
+	struct relay relay;
+	bool errors;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: staprun [options] MODULE.ko [name=value ...]\n"
+		"  -v          more verbose (repeat for more)\n"
+		"  -c CMD      run CMD once the probes are armed; stop when it exits\n"
+		"  -x PID      set target() to PID\n"
+		"  -o FILE     write the output to FILE\n"
+		"  -T SECONDS  stop after SECONDS\n"
+		"  -V          print the version and exit\n"
+		"  -h          this help\n");
+}
+
+void dbug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("staprun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("ERROR: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+static int parse_args(struct session *s, int argc, char **argv)
+{
+	size_t plen = 1;
+	char *end;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "+vc:x:o:T:Vh")) != -1) {
+		switch (opt) {
+		case 'v':
+			verbose++;
+			break;
+		case 'c':
+			s->cmd = optarg;
+			break;
+		case 'x':
+			s->target = strtol(optarg, &end, 10);
+			if (*end || s->target <= 0) {
+				err("invalid -x pid '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'o':
+			s->outfile = optarg;
+			break;
+		case 'T':
+			s->timeout_s = strtol(optarg, &end, 10);
+			if (*end || s->timeout_s <= 0) {
+				err("invalid -T timeout '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'V':
+			printf("ctap staprun %s\n", PACKAGE_VERSION);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (s->cmd && s->target) {
+		err("-c and -x are mutually exclusive\n");
+		return -1;
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return -1;
+	}
+	s->ko_path = argv[optind++];
+	if (module_name_from_path(s->ko_path, s->modname, sizeof(s->modname))) {
+		err("invalid module name '%s'\n", s->ko_path);
+		return -1;
+	}
+	for (int i = optind; i < argc; i++)
+		plen += strlen(argv[i]) + 1;
+	s->params = calloc(1, plen);
+	for (int i = optind; i < argc; i++) {
+		if (!strchr(argv[i], '=')) {
+			err("module parameter '%s' is not name=value\n", argv[i]);
+			return -1;
+		}
+		strcat(s->params, argv[i]);
+		if (i + 1 < argc)
+			strcat(s->params, " ");
+	}
+	return 0;
+}
+
+/*
+ * Fork the -c command now, so that its pid can be the target, but let it
+ * exec only when the probes are armed (start_command).  Like SystemTap, a
+ * command with shell syntax runs under /bin/sh.
+ */
+static int fork_command(struct session *s)
+{
+	int go[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		wordexp_t we;
+		char c;
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* the session failed to start */
+		if (wordexp(s->cmd, &we, WRDE_NOCMD) == 0 && we.we_wordc > 0)
+			execvp(we.we_wordv[0], we.we_wordv);
+		else
+			execl("/bin/sh", "sh", "-c", s->cmd, (char *)NULL);
+		fprintf(stderr, "ERROR: cannot run '%s': %s\n", s->cmd, strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	s->go_fd = go[1];
+	s->target = pid;
+	return 0;
+}
+
+static void start_command(struct session *s)
+{
+	if (s->go_fd < 0)
+		return;
+	if (write(s->go_fd, "g", 1) != 1)
+		err("cannot start the -c command: %s\n", strerror(errno));
+	close(s->go_fd);
+	s->go_fd = -1;
+}
+
+/* Handle one control message; returns true when the module has stopped. */
+static bool handle_ctl(struct session *s, bool *exit_sent)
+{
+	struct ctap_msg_hdr hdr;
+	char payload[CTAP_MSG_MAX_PAYLOAD + 1];
+	int ret;
+
+	ret = ctl_recv(s->ctl_fd, &hdr, payload, sizeof(payload));
+	if (ret == -EAGAIN || ret == -EINTR)
+		return false;
+	if (ret) {
+		err("control channel: %s\n", strerror(-ret));
+		s->errors = true;
+		return true;
+	}
+	switch (hdr.type) {
+	case CTAP_MSG_OOB:
+		if (!strncmp(payload, "ERROR", 5))
+			s->errors = true;
+		fputs(payload, stderr);
+		break;
+	case CTAP_MSG_REQUEST_EXIT:
+		if (!*exit_sent && !ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
+			*exit_sent = true;
+		break;
+	case CTAP_MSG_EXIT:
+		return true;
+	default:
+		dbug("ignoring control message %u\n", hdr.type);
+	}
+	return false;
+}
+
+/* Which signal or child exit ends the session; SIGCHLD only for our -c. */
+static bool handle_signal(struct session *s)
+{
+	struct signalfd_siginfo si;
+	bool stop = false;
+	int status;
+
+	while (read(s->sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD) {
+			dbug("signal %u\n", si.ssi_signo);
+			stop = true;
+			continue;
+		}
+		while (s->cmd && waitpid(s->target, &status, WNOHANG) == s->target) {
+			dbug("command exited, status 0x%x\n", status);
+			stop = true;
+		}
+	}
+	return stop;
+}
+
+/*
+ * Copy output until the module reports EXIT.  The session ends from our side
+ * by sending EXIT once; if the module never answers, give up after a while
+ * rather than hang (the unload afterwards still cleans up).
+ */
+static int run_session(struct session *s)
+{
+	long deadline = s->timeout_s ? now_ms() + s->timeout_s * 1000L : 0;
+	long exit_deadline = 0;
+	bool exit_sent = false, stopped = false;
+
+	while (!stopped) {
+		struct pollfd pfd[2] = {
+			{ .fd = s->ctl_fd, .events = POLLIN },
+			{ .fd = s->sig_fd, .events = POLLIN },
+		};
+		bool want_exit = false;
+
+		if (poll(pfd, 2, DRAIN_INTERVAL_MS) < 0 && errno != EINTR)
+			return -errno;
+		if (pfd[0].revents & POLLIN)
+			stopped = handle_ctl(s, &exit_sent);
+		if (pfd[1].revents & POLLIN)
+			want_exit = handle_signal(s);
+		if (deadline && now_ms() >= deadline)
+			want_exit = true;
+		if (want_exit && !exit_sent) {
+			if (ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
+				return -EIO;
+			exit_sent = true;
+		}
+		if (exit_sent && !exit_deadline)
+			exit_deadline = now_ms() + EXIT_REPLY_TIMEOUT_MS;
+		if (exit_deadline && now_ms() > exit_deadline) {
+			err("module did not stop within %d s\n", EXIT_REPLY_TIMEOUT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		if (relay_drain(&s->relay, s->out_fd) < 0)
+			return -EIO;
+	}
+	/* Drain until the relay has nothing more: EXIT came after the flush. */
+	while (relay_drain(&s->relay, s->out_fd) > 0)
+		;
+	return 0;
+}
+
+static int start_session(struct session *s)
+{
+	struct ctap_msg_start start = { .target = s->target };
+	struct ctap_msg_hdr hdr;
+	char payload[CTAP_MSG_MAX_PAYLOAD + 1];
+	int ret;
+
+	ret = relay_open_all(&s->relay, s->modname);
+	if (ret) {
+		err("cannot open the output of module '%s': %s\n", s->modname, strerror(-ret));
+		return ret;
+	}
+	ret = ctl_send(s->ctl_fd, CTAP_MSG_START, &start, sizeof(start));
+	if (ret) {
+		err("cannot start module '%s': %s\n", s->modname, strerror(-ret));
+		return ret;
+	}
+	/* The START reply comes after the begin probes; OOB may come first. */
+	for (;;) {
+		struct pollfd pfd = { .fd = s->ctl_fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			return -errno;
+		ret = ctl_recv(s->ctl_fd, &hdr, payload, sizeof(payload));
+		if (ret == -EAGAIN || ret == -EINTR)
+			continue;
+		if (ret)
+			return ret;
+		if (hdr.type == CTAP_MSG_OOB) {
+			fputs(payload, stderr);
+			continue;
+		}
+		if (hdr.type == CTAP_MSG_START && hdr.len == sizeof(int32_t)) {
+			int32_t result;
+
+			memcpy(&result, payload, sizeof(result));
+			if (result)
+				err("module '%s' failed to start: %s\n", s->modname,
+				    strerror(-result));
+			return result;
+		}
+		dbug("ignoring control message %u before start\n", hdr.type);
+	}
+}
+
+static int setup_signals(struct session *s)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	s->sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	return s->sig_fd < 0 ? -errno : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct session s = { .go_fd = -1, .out_fd = STDOUT_FILENO, .ctl_fd = -1 };
+	int ret, status;
+
+	if (parse_args(&s, argc, argv))
+		return 1;
+	if (geteuid() != 0) {
+		err("staprun must be run as root to load kernel modules\n");
+		return 1;
+	}
+	if (s.outfile) {
+		s.out_fd = open(s.outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (s.out_fd < 0) {
+			err("cannot open output file '%s': %s\n", s.outfile, strerror(errno));
+			return 1;
+		}
+	}
+	if (module_is_loaded(s.modname)) {
+		err("a module named '%s' is already loaded\n", s.modname);
+		return 1;
+	}
+	if (setup_signals(&s) || (s.cmd && fork_command(&s))) {
+		err("cannot set up the session: %s\n", strerror(errno));
+		return 1;
+	}
+
+	dbug("loading %s (%s)\n", s.ko_path, s.params);
+	ret = module_load(s.ko_path, s.params);
+	if (ret) {
+		err("couldn't insert module '%s': %s\n", s.ko_path, strerror(-ret));
+		s.errors = true;
+		goto out_cmd;
+	}
+
+	s.ctl_fd = ctl_open(s.modname);
+	if (s.ctl_fd < 0) {
+		err("cannot open the control channel of '%s': %s\n", s.modname,
+		    strerror(-s.ctl_fd));
+		s.errors = true;
+		goto out_unload;
+	}
+	if (start_session(&s)) {
+		s.errors = true;
+		goto out_unload;
+	}
+	start_command(&s);
+	if (run_session(&s))
+		s.errors = true;
+
+out_unload:
+	relay_close_all(&s.relay);
+	if (s.ctl_fd >= 0)
+		close(s.ctl_fd);
+	ret = module_unload(s.modname);
+	if (ret) {
+		err("couldn't remove module '%s': %s\n", s.modname, strerror(-ret));
+		s.errors = true;
+	}
+out_cmd:
+	if (s.cmd) {
+		if (s.go_fd >= 0)
+			close(s.go_fd);	/* the child exits without running */
+		if (waitpid(s.target, &status, WNOHANG) == 0) {
+			kill(s.target, SIGTERM);
+			waitpid(s.target, &status, 0);
+		}
+	}
+	return s.errors ? 1 : 0;
+}

@@ -1,0 +1,48 @@
+/*
+ * staprun.h - the privileged loader's internal interfaces.
+ *
+ * staprun.c	options and the session loop
+ * module.c	load and unload the kernel module
+ * ctl.c	the .cmd control channel (ctap_msgs.h)
+ * relay.c	draining the per-CPU relay output files
+ *
+ * Functions return 0 or a negative errno, and print nothing unless their
+ * comment says so: the caller decides what to tell the user.
+ */
+#ifndef STAPRUN_H
+#define STAPRUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "ctap_msgs.h"
+
+extern int verbose;
+void dbug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* module.c */
+int module_name_from_path(const char *path, char *name, size_t size);
+int module_load(const char *path, const char *params);
+int module_unload(const char *name);
+bool module_is_loaded(const char *name);
+
+/* ctl.c */
+int ctl_open(const char *modname);
+int ctl_send(int fd, uint32_t type, const void *payload, uint32_t len);
+/* Reads one message; payload is NUL-terminated (size must allow it). */
+int ctl_recv(int fd, struct ctap_msg_hdr *hdr, char *payload, size_t size);
+
+/* relay.c */
+struct relay {
+	int ncpus;
+	int *fds;		/* trace0..traceN, -1 where a CPU has none */
+	uint64_t bytes;		/* copied to the output so far */
+};
+int relay_open_all(struct relay *r, const char *modname);
+/* Copies everything readable now to out_fd; returns bytes or -errno. */
+long relay_drain(struct relay *r, int out_fd);
+void relay_close_all(struct relay *r);
+
+#endif /* STAPRUN_H */

@@ -1,0 +1,22 @@
+/*
+ * getpid_loop N [SLEEP_MS] - call getpid() N times (the raw syscall, so no
+ * libc caching), optionally sleep, print what it did.  A guest workload with
+ * a known number of syscalls.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 10;
+	long ms = argc > 2 ? atol(argv[2]) : 0;
+
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getpid);
+	if (ms)
+		usleep(ms * 1000);
+	printf("getpid_loop: %ld calls\n", n);
+	return 0;
+}
