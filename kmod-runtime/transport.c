@@ -2,8 +2,12 @@
 /*
  * transport.c - relay output and the .cmd control file of a ctap module.
  *
- * Output goes to a relay channel in no-overwrite mode: when a CPU's buffers
- * are full the data is dropped and counted, never blocks a probe.  Control
+ * Output goes to a relay channel in no-overwrite mode: when the buffers are
+ * full the data is dropped and counted, never blocks a probe.  Normally the
+ * channel has one global buffer (trace0) whose writers are serialised by
+ * out_lock, so that output appears in the order the probes produced it,
+ * whatever CPU they ran on.  In bulk mode each CPU has its own buffer
+ * (trace<cpu>) and no lock is taken; the reader merges.  Control
  * messages to staprun are queued in a fixed ring allocated at init, so that
  * probe context never allocates; readers are woken through irq_work because
  * a probe may fire with the scheduler's locks held.
@@ -22,6 +26,7 @@
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/atomic.h>
+#include <linux/hardirq.h>
 
 #include "ctap_msgs.h"
 #include "transport.h"
@@ -41,6 +46,8 @@ static struct {
 	struct dentry *top;		/* /sys/kernel/debug/ctap, shared */
 	struct dentry *dir;		/* .../ctap/<module> */
 	struct rchan *chan;
+	bool bulk;			/* per-CPU buffers, no ordering */
+	spinlock_t out_lock;		/* serialises writers of the global buffer */
 	atomic_long_t dropped;
 
 	struct mutex state_lock;	/* serialises start/stop */
@@ -201,6 +208,7 @@ static struct dentry *create_buf_file(const char *filename, struct dentry *paren
 				      umode_t mode, struct rchan_buf *buf,
 				      int *is_global)
 {
+	*is_global = !tp.bulk;
 	return debugfs_create_file(filename, 0400, parent, buf,
 				   &relay_file_operations);
 }
@@ -234,9 +242,20 @@ void ctap_write(const void *data, size_t len)
 
 	if (!tp.chan)
 		return;
-	local_irq_save(flags);
+	if (tp.bulk) {
+		local_irq_save(flags);
+		__relay_write(tp.chan, data, len);
+		local_irq_restore(flags);
+		return;
+	}
+	/* NMI context could interrupt a writer on this CPU: drop, not deadlock. */
+	if (in_nmi()) {
+		atomic_long_inc(&tp.dropped);
+		return;
+	}
+	spin_lock_irqsave(&tp.out_lock, flags);
 	__relay_write(tp.chan, data, len);
-	local_irq_restore(flags);
+	spin_unlock_irqrestore(&tp.out_lock, flags);
 }
 
 void ctap_print(const char *fmt, ...)
@@ -276,11 +295,13 @@ unsigned long ctap_transport_dropped(void)
 /* ---- init / exit ---- */
 
 int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
-			size_t subbuf_size, size_t n_subbufs)
+			bool bulk, size_t subbuf_size, size_t n_subbufs)
 {
 	int ret = -ENOMEM;
 
 	tp.ops = ops;
+	tp.bulk = bulk;
+	spin_lock_init(&tp.out_lock);
 	tp.state = CTAP_LOADED;
 	mutex_init(&tp.state_lock);
 	spin_lock_init(&tp.ring_lock);

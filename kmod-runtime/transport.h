@@ -24,13 +24,14 @@ struct ctap_transport_ops {
  * ctap_transport_init - create the debugfs files and the relay channel
  * @name: module name, the directory under /sys/kernel/debug/ctap/
  * @ops: start/stop callbacks
- * @subbuf_size: relay sub-buffer size in bytes, per CPU
- * @n_subbufs: relay sub-buffers per CPU
+ * @bulk: one output file per CPU (unordered, no lock) instead of one ordered
+ * @subbuf_size: relay sub-buffer size in bytes (per CPU in bulk mode)
+ * @n_subbufs: relay sub-buffers (per CPU in bulk mode)
  *
  * Returns 0 or a negative errno; on failure nothing is left behind.
  */
 int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
-			size_t subbuf_size, size_t n_subbufs);
+			bool bulk, size_t subbuf_size, size_t n_subbufs);
 
 /**
  * ctap_transport_exit - stop the session if still running, remove the files
@@ -39,10 +40,10 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
  */
 void ctap_transport_exit(void);
 
-/* Append raw bytes to this CPU's output buffer.  Any context. */
+/* Append raw bytes to the output.  Any context. */
 void ctap_write(const void *data, size_t len);
 
-/* printf into this CPU's output buffer.  Any context. */
+/* printf into the output.  Any context. */
 __printf(1, 2) void ctap_print(const char *fmt, ...);
 
 /* Send one line of text to staprun's stderr (warnings, errors).  Any context. */

@@ -1,5 +1,6 @@
 /*
- * relay.c - read the module's per-CPU relay files (trace0 .. traceN).
+ * relay.c - read the module's relay files: trace0, or trace0 .. traceN in
+ * bulk mode (one per CPU).
  *
  * A relay file returns what has been written so far and 0 when there is
  * nothing more, so draining never blocks; the main loop calls us when poll()

@@ -6,7 +6,7 @@
  * translator exists.  It behaves like the script
  *
  *	global hits
- *	probe begin { printf("smoke: begin target=%d\n", target()) }
+ *	probe begin { printf("smoke: begin, %s\n", target() ? "with a target" : "no target") }
  *	probe kprobe.function("__x64_sys_getpid") { if (pid() == target()) hits++ }
  *	probe end { printf("smoke: getpid hits=%d\n", hits) }
  *
@@ -60,7 +60,7 @@ static int smoke_start(s32 target)
 			 symbol, ret);
 		return ret;
 	}
-	ctap_print("smoke: begin target=%d\n", target);
+	ctap_print("smoke: begin, %s\n", target ? "with a target" : "no target");
 	return 0;
 }
 
@@ -77,7 +77,7 @@ static const struct ctap_transport_ops smoke_ops = {
 
 static int __init smoke_init(void)
 {
-	return ctap_transport_init(KBUILD_MODNAME, &smoke_ops, 16384, 8);
+	return ctap_transport_init(KBUILD_MODNAME, &smoke_ops, false, 65536, 8);
 }
 
 static void __exit smoke_exit(void)

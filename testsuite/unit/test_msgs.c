@@ -47,9 +47,9 @@ static void test_framing(void)
 	CHECK_INT(hdr.len, sizeof(start), "length preserved");
 	CHECK_INT(((struct ctap_msg_start *)payload)->target, 4242, "payload preserved");
 
-	ctl_send(sv[0], CTAP_MSG_OOB, "WARNING: x\n", 11);
+	ctl_send(sv[0], CTAP_MSG_OOB, "WARNING: x", 10);
 	ctl_recv(sv[1], &hdr, payload, sizeof(payload));
-	CHECK_STR(payload, "WARNING: x\n", "text payload NUL-terminated");
+	CHECK_STR(payload, "WARNING: x", "text payload NUL-terminated");
 
 	memset(big, 'x', sizeof(big));
 	CHECK_INT(ctl_send(sv[0], CTAP_MSG_OOB, big, sizeof(big)), -EMSGSIZE,

@@ -1,0 +1,3 @@
+# expect: ^exit status 3, expected 0$
+echo hello
+exit 3

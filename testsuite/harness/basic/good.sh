@@ -1,0 +1,2 @@
+# expect: ^PASS$
+echo hello

@@ -1,0 +1,2 @@
+# expect: ^stdout differs
+echo goodbye

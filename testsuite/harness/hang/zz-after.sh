@@ -1,0 +1,2 @@
+# expect: ^not run: the guest died during hang$
+echo unreachable

@@ -1,0 +1,2 @@
+# expect: ^kernel oops/panic: .*(BUG|Oops)
+insmod modules/ctap_panic.ko

@@ -1,0 +1,69 @@
+# verdict.sh - how a test's outcome is judged; sourced by run-tests and by
+# the harness self-test, so that both judge alike.  Each function prints
+# nothing and returns 0 for a pass, or prints the reason and returns 1.
+
+# guest_verdict OUTDIR NAME EXPECTED_STDOUT [EXPECTED_RC]
+#   A guest test passes when the guest ran it (status rc=N), it exited with
+#   EXPECTED_RC (0), it ran within its timeout, and its stdout is exactly the
+#   expected file.
+guest_verdict()
+{
+	local dir=$1 name=$2 expected=$3 want_rc=${4:-0} st rc secs tmo
+	st=$(cat "$dir/$name.status" 2>/dev/null) || { echo "no result (guest-run failed)"; return 1; }
+	case $st in
+	rc=*) ;;
+	*) echo "$st"; return 1 ;;
+	esac
+	rc=${st#rc=}; rc=${rc%% *}
+	secs=${st##*time=}
+	tmo=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$dir/root/ctap/tests/$name.sh" | head -n 1)
+	if [ "$rc" = 137 ] && awk "BEGIN{exit !($secs >= ${tmo:-60})}"; then
+		echo "timed out after ${tmo:-60} s"
+		return 1
+	fi
+	if [ "$rc" != "$want_rc" ]; then
+		echo "exit status $rc, expected $want_rc"
+		return 1
+	fi
+	if ! cmp -s "$expected" "$dir/$name.stdout"; then
+		echo "stdout differs from $(basename "$expected")"
+		return 1
+	fi
+	return 0
+}
+
+# pass_verdict STP_FILE KIND STAP
+#   Pass tests in SystemTap's style: the first line of the .stp names the
+#   command ("#! stap -p1" runs `stap -p1 FILE`; "#!/bin/sh" runs the file
+#   as a shell script with stap on PATH).  KIND ok: exit 0.  KIND ko: a clean
+#   failure, exit 1..125 with a message on stderr; a crash (signal, sanitizer
+#   report) is never a clean failure.
+pass_verdict()
+{
+	local file=$1 kind=$2 stap=$3 first args out rc
+	first=$(head -n 1 "$file")
+	out=$(mktemp)
+	case $first in
+	"#! stap"*|"#!stap"*)
+		args=${first#*stap}
+		# shellcheck disable=SC2086  # the first line is a word list
+		timeout 60 "$stap" $args "$file" > "$out.stdout" 2> "$out" < /dev/null
+		rc=$? ;;
+	"#!/bin/sh"*)
+		PATH=$(dirname "$stap"):$PATH timeout 60 sh "$file" > "$out.stdout" 2> "$out" < /dev/null
+		rc=$? ;;
+	*)
+		echo "first line names no command"; rm -f "$out" "$out.stdout"; return 1 ;;
+	esac
+	local err; err=$(head -c 2000 "$out"); rm -f "$out" "$out.stdout"
+	if [ $rc -ge 124 ] || grep -q -e 'Sanitizer' -e 'runtime error:' <<< "$err"; then
+		echo "crashed or hung (exit $rc): $err"; return 1
+	fi
+	if [ "$kind" = ok ] && [ $rc -ne 0 ]; then
+		echo "exit $rc: $err"; return 1
+	fi
+	if [ "$kind" = ko ] && { [ $rc -eq 0 ] || [ -z "$err" ]; }; then
+		echo "expected a clean failure with a message, got exit $rc"; return 1
+	fi
+	return 0
+}
