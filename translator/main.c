@@ -1,53 +1,354 @@
 /*
  * main.c - the stap command: options, then the passes.
  *
- * Pass 1 (parse) and later passes arrive with their issues; until then stap
- * knows its options and says plainly that it cannot translate yet.
+ *   stap [options] FILE [ARGS...]       stap [options] -e SCRIPT [ARGS...]
+ *
+ * Options follow SystemTap's.  Pass 1 (parse) is implemented; the later
+ * passes arrive with their issues, and until then stap says plainly that it
+ * stops after the last pass it has.
  */
+#include "config.h"
+
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "config.h"
+#include "print.h"
+#include "session.h"
+
+#define LAST_IMPLEMENTED_PASS	1
+#define COMPAT_VERSION		"4.8"	/* the SystemTap we are compatible with */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: stap [options] FILE [ARGS ...]   run script in FILE\n"
 		"   or: stap [options] -e SCRIPT [ARGS ...]\n"
-		"  -p NUM     stop after pass NUM 1-5\n"
-		"  -v         more verbose\n"
-		"  -V         print the version and exit\n");
+		"   or: stap [options] -l PROBE | -L PROBE\n"
+		"Options:\n"
+		"  -p NUM     stop after pass NUM 1-5 (parse, elaborate, translate, compile, run)\n"
+		"  -v         more verbose; prints each pass's time\n"
+		"  -V         print the version and exit\n"
+		"  -e SCRIPT  run the given script\n"
+		"  -I DIR     look in DIR for additional .stp and .stpm tapsets\n"
+		"  -D NM=VAL  emit #define NM VAL into the module\n"
+		"  -G VAR=VAL set a global at load time\n"
+		"  -g         guru mode (embedded C, writing $vars)\n"
+		"  -u         unoptimized translation\n"
+		"  -w / -W    suppress warnings / treat warnings as errors\n"
+		"  -k         keep the temporary directory\n"
+		"  -m NAME    name the module NAME\n"
+		"  -r DIR|REL target the kernel build tree DIR or release REL\n"
+		"  -R DIR     look in DIR for the runtime\n"
+		"  -o FILE    send the output to FILE\n"
+		"  -c CMD     start the probes, run CMD, stop when it exits\n"
+		"  -x PID     set target() to PID\n"
+		"  -T SECS    stop after SECS seconds\n"
+		"  -s MB      output buffer size in megabytes\n"
+		"  -b         bulk (per-CPU) output files\n"
+		"  -l PROBE   list matching probe points\n"
+		"  -L PROBE   list matching probe points and their context variables\n"
+		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
+		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n");
+}
+
+static void bad_option(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "stap: ");
+	fprintf(stderr, fmt, arg);
+	fputs("\n", stderr);
+	exit(1);
+}
+
+static long parse_number(const char *arg, long min, long max, const char *what)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < min || v > max) {
+		fprintf(stderr, "stap: invalid %s '%s' (expected %ld-%ld)\n", what, arg, min, max);
+		exit(1);
+	}
+	return v;
+}
+
+static bool is_name_value(const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	return eq && eq != s;
+}
+
+/* -r: a build tree (contains '/') or a release under /lib/modules. */
+static void set_target_kernel(struct session *s, const char *arg)
+{
+	char path[4096];
+	FILE *f;
+
+	if (arg && !strchr(arg, '/'))
+		arg = arena_printf(&s->arena, "/lib/modules/%s/build", arg);
+	if (!arg)
+		arg = CTAP_KERNEL_BUILD;
+	s->kernel_build = arg;
+	snprintf(path, sizeof(path), "%s/include/generated/utsrelease.h", arg);
+	f = fopen(path, "r");
+	if (f) {
+		char line[256], rel[200];
+
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "#define UTS_RELEASE \"%199[^\"]\"", rel) == 1)
+				s->kernel_release = arena_strndup(&s->arena, rel, strlen(rel));
+		fclose(f);
+	}
+	if (!s->kernel_release) {
+		struct utsname u;
+
+		uname(&u);
+		s->kernel_release = arena_strndup(&s->arena, u.release, strlen(u.release));
+	}
+	s->pp.kconfig_path = arena_printf(&s->arena, "%s/.config", arg);
+}
+
+enum {
+	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
+	OPT_PRIVILEGE, OPT_IGNORED,
+};
+
+static void parse_options(struct session *s, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "vm", optional_argument, NULL, OPT_VM },
+		{ "compatible", required_argument, NULL, OPT_COMPAT },
+		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
+		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
+		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
+		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
+		{ "skip-badvars", no_argument, NULL, OPT_IGNORED },
+		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	const char *target = NULL;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+hVvp:e:I:D:G:guwWkm:r:R:o:c:x:T:s:bl:L:",
+				  longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("ctap stap %s (SystemTap %s compatible)\n", PACKAGE_VERSION,
+			       COMPAT_VERSION);
+			exit(0);
+		case 'v':
+			s->verbose++;
+			break;
+		case 'p':
+			s->last_pass = parse_number(optarg, 1, 5, "pass number");
+			break;
+		case 'e':
+			if (s->script_text)
+				bad_option("only one -e script may be given%s", "");
+			s->script_text = optarg;
+			break;
+		case 'I':
+			if (s->n_include_dirs == MAX_INCLUDE_DIRS)
+				bad_option("too many -I directories%s", "");
+			s->include_dirs[s->n_include_dirs++] = optarg;
+			break;
+		case 'D':
+			if (!*optarg || s->n_defines == MAX_DEFINES)
+				bad_option("invalid -D '%s'", optarg);
+			s->defines[s->n_defines++] = optarg;
+			break;
+		case 'G':
+			if (!is_name_value(optarg) || s->n_globals_set == MAX_DEFINES)
+				bad_option("invalid -G '%s' (expected NAME=VALUE)", optarg);
+			s->globals_set[s->n_globals_set++] = optarg;
+			break;
+		case 'g':
+			s->guru = true;
+			break;
+		case 'u':
+			s->unoptimized = true;
+			break;
+		case 'w':
+			s->suppress_warnings = true;
+			break;
+		case 'W':
+			s->warnings_as_errors = true;
+			break;
+		case 'k':
+			s->keep_tmpdir = true;
+			break;
+		case 'm':
+			for (const char *c = optarg; *c; c++)
+				if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+				      (c != optarg && *c >= '0' && *c <= '9')))
+					bad_option("invalid module name '%s' (letters, digits, '_')", optarg);
+			if (!*optarg || strlen(optarg) > 55)
+				bad_option("invalid module name '%s'", optarg);
+			s->module_name = optarg;
+			break;
+		case 'r':
+			target = optarg;
+			break;
+		case 'R':
+			s->runtime_dir = optarg;
+			break;
+		case 'o':
+			s->output_file = optarg;
+			break;
+		case 'c':
+			s->cmd = optarg;
+			break;
+		case 'x':
+			s->target_pid = parse_number(optarg, 1, 0x7fffffff, "-x pid");
+			break;
+		case 'T':
+			s->timeout_s = parse_number(optarg, 1, 0x7fffffff, "-T timeout");
+			break;
+		case 's':
+			s->buffer_mb = parse_number(optarg, 1, 4095, "buffer size");
+			break;
+		case 'b':
+			s->bulk = true;
+			break;
+		case 'l':
+		case 'L':
+			s->list_pattern = optarg;
+			s->list_vars = opt == 'L';
+			break;
+		case OPT_VM:
+			s->vm = true;
+			s->vm_kernel = optarg;
+			break;
+		case OPT_COMPAT:
+			if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg))
+				bad_option("invalid --compatible version '%s'", optarg);
+			s->compat_version = optarg;
+			break;
+		case OPT_PRIVILEGE:
+			if (strcmp(optarg, "stapdev") && strcmp(optarg, "stapsys") &&
+			    strcmp(optarg, "stapusr"))
+				bad_option("invalid --privilege '%s' (stapdev, stapsys or stapusr)",
+					   optarg);
+			s->pp.privilege = optarg;
+			break;
+		case OPT_DUMP_FUNCTIONS:
+		case OPT_DUMP_TYPES:
+		case OPT_DUMP_ALIASES:
+			bad_option("%s needs pass 2, which is not implemented yet", argv[optind - 1]);
+			break;
+		case OPT_IGNORED:
+			break;
+		default:
+			fputs("Try 'stap --help' for more information.\n", stderr);
+			exit(1);
+		}
+	}
+	if (s->cmd && s->target_pid)
+		bad_option("-c and -x are mutually exclusive%s", "");
+	if (!s->script_text && !s->list_pattern) {
+		if (optind >= argc) {
+			fputs("stap: a script must be specified (FILE, - or -e SCRIPT)\n", stderr);
+			fputs("Try 'stap --help' for more information.\n", stderr);
+			exit(1);
+		}
+		s->script_file = argv[optind++];
+	}
+	s->args.argv = argv + optind;
+	s->args.argc = argc - optind;
+	set_target_kernel(s, target);
+}
+
+static double ms_of(struct timeval tv)
+{
+	return tv.tv_sec * 1000.0 + tv.tv_usec / 1000.0;
+}
+
+struct pass_clock {
+	struct rusage ru;
+	struct timespec real;
+};
+
+static void clock_start(struct pass_clock *c)
+{
+	getrusage(RUSAGE_SELF, &c->ru);
+	clock_gettime(CLOCK_MONOTONIC, &c->real);
+}
+
+/* SystemTap's "using ...virt/...res/...shr/...data kb, in Xusr/Ysys/Zreal ms." */
+static void clock_report(const struct pass_clock *c, const char *what)
+{
+	struct rusage ru;
+	struct timespec now;
+	long pages[7] = { 0 };
+	long kb = sysconf(_SC_PAGESIZE) / 1024;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld %ld %ld %ld %ld", &pages[0], &pages[1], &pages[2],
+			   &pages[3], &pages[4], &pages[5]) != 6)
+			memset(pages, 0, sizeof(pages));
+		fclose(f);
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(stderr, "%s using %ldvirt/%ldres/%ldshr/%lddata kb, in %.0fusr/%.0fsys/%.0freal ms.\n",
+		what, pages[0] * kb, pages[1] * kb, pages[2] * kb, pages[5] * kb,
+		ms_of(ru.ru_utime) - ms_of(c->ru.ru_utime),
+		ms_of(ru.ru_stime) - ms_of(c->ru.ru_stime),
+		(now.tv_sec - c->real.tv_sec) * 1000.0 + (now.tv_nsec - c->real.tv_nsec) / 1e6);
 }
 
 int main(int argc, char **argv)
 {
-	int opt, last_pass = 5;
+	struct session s = {
+		.last_pass = 5,
+		.pp = { .arch = "x86_64", .runtime = "kernel", .privilege = "stapdev" },
+	};
+	struct pass_clock clk;
+	int ret;
 
-	while ((opt = getopt(argc, argv, "+p:e:vVh")) != -1) {
-		switch (opt) {
-		case 'p':
-			last_pass = atoi(optarg);
-			if (last_pass < 1 || last_pass > 5) {
-				fprintf(stderr, "Invalid pass number (should be 1-5).\n");
-				return 1;
-			}
-			break;
-		case 'V':
-			printf("ctap stap %s\n", PACKAGE_VERSION);
-			return 0;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'e':
-		case 'v':
-			break;
-		default:
-			usage(stderr);
-			return 1;
-		}
+	parse_options(&s, argc, argv);
+	s.pp.kernel_release = s.kernel_release;
+	s.pp.compat_version = s.compat_version ? s.compat_version : COMPAT_VERSION;
+	s.pp.guru = s.guru;
+
+	clock_start(&clk);
+	ret = pass1_parse(&s);
+	if (s.verbose)
+		clock_report(&clk, arena_printf(&s.arena, "Pass 1: parsed user script and %d library scripts",
+						s.n_library));
+	if (ret) {
+		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
+		goto out;
 	}
-	fprintf(stderr, "stap: the translator is not implemented yet\n");
-	return 1;
+	if (s.last_pass == 1) {
+		fputs("# parse tree dump\n", stdout);
+		print_script(stdout, s.user);
+		goto out;
+	}
+	if (s.last_pass > LAST_IMPLEMENTED_PASS || s.list_pattern) {
+		fprintf(stderr, "stap: pass %d is not implemented yet; stap -p%d stops after parsing\n",
+			LAST_IMPLEMENTED_PASS + 1, LAST_IMPLEMENTED_PASS);
+		ret = 1;
+	}
+out:
+	free(s.pp.kconfig);
+	arena_free(&s.arena);
+	return ret ? 1 : 0;
 }

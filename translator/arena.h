@@ -1,0 +1,27 @@
+/*
+ * arena.h - bump allocation for everything a translation creates.
+ *
+ * Tokens, AST nodes and strings live until the translation ends and are
+ * freed together, so a parse error may unwind (longjmp) without leaking.
+ */
+#ifndef ARENA_H
+#define ARENA_H
+
+#include <stddef.h>
+
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;
+};
+
+/* Zeroed memory; exits with a message when memory runs out. */
+void *arena_alloc(struct arena *a, size_t size);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_printf(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void arena_free(struct arena *a);
+
+#define arena_new(a, type) ((type *)arena_alloc((a), sizeof(type)))
+
+#endif /* ARENA_H */

@@ -1,0 +1,173 @@
+/*
+ * ast.h - the parsed script.
+ *
+ * Plain structs, allocated in the translation's arena, every node with its
+ * source location.  Lists are singly linked through `next`.  The parser
+ * (parse.c) builds it, the printer (print.c) prints it back (stap -p1), the
+ * later passes annotate it.
+ */
+#ifndef AST_H
+#define AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct expr;
+struct stmt;
+
+enum expr_kind {
+	E_NUMBER,	/* num */
+	E_STRING,	/* str: escapes as written */
+	E_SYMBOL,	/* name: a variable or array */
+	E_INDEX,	/* base[args...]: array element or histogram bucket */
+	E_WILDCARD,	/* '*' as an index in delete/foreach/in patterns */
+	E_CALL,		/* name(args...) */
+	E_UNARY,	/* op a: - + ! ~ ++ -- */
+	E_POSTFIX,	/* a op: ++ -- */
+	E_BINARY,	/* a op b: arithmetic, comparisons, . =~ !~ && || */
+	E_ASSIGN,	/* a op b: = += ... .= <<< */
+	E_TERNARY,	/* a ? b : c */
+	E_IN,		/* [args...] in a */
+	E_TARGET,	/* $name or $$vars, then chain; a: nothing */
+	E_CAST,		/* @cast(a, str[, module]) chain */
+	E_ATVAR,	/* @var(str[, module]) chain */
+	E_STAT,		/* @name(a[, b]): count sum min max avg variance */
+	E_HIST,		/* @hist_log(a) / @hist_linear(args...) */
+	E_DEFINED,	/* @defined(a) */
+	E_ENTRY,	/* @entry(a) */
+	E_PROBEWRITE,	/* @probewrite(a) */
+	E_CONST,	/* @const(str) */
+	E_AT_CALL,	/* other @name(args...): @kregister, @uderef, ... */
+	E_EMBEDDED,	/* %{ code %} as an expression (guru mode) */
+};
+
+/* One step of a $var chain: ->member, [index] */
+struct component {
+	struct component *next;
+	struct loc loc;
+	const char *member;	/* NULL for an index */
+	struct expr *index;
+};
+
+struct expr {
+	enum expr_kind kind;
+	struct loc loc;
+	struct expr *next;	/* in argument and key lists */
+	const char *op;		/* operator text */
+	const char *name;	/* symbol, function, $var, @stat name */
+	const char *str;	/* string literal; @cast type; @var name */
+	const char *module;	/* @cast/@var module, or NULL */
+	int64_t num;
+	struct expr *a, *b, *c;	/* operands */
+	struct expr *args;	/* call args, index keys, hist args */
+	struct component *chain;
+	int pretty;		/* trailing $ count of $var$ / $var$$ */
+};
+
+enum stmt_kind {
+	S_NULL, S_EXPR, S_BLOCK, S_IF, S_WHILE, S_FOR, S_FOREACH, S_BREAK,
+	S_CONTINUE, S_NEXT, S_RETURN, S_DELETE, S_TRY, S_EMBEDDED,
+};
+
+/* foreach ([v =] [k1, k2] in arr[pattern] [+|-] [limit n]) body */
+struct foreach_info {
+	struct expr *value;	/* v, or NULL */
+	struct expr *keys;	/* E_SYMBOLs */
+	struct expr *array;	/* E_SYMBOL or E_HIST */
+	struct expr *pattern;	/* keys of arr[...], or NULL */
+	struct expr *limit;
+	int sort_column;	/* 0: none; 1..n: key n; -1: value */
+	int sort_dir;		/* 1 ascending, -1 descending */
+	const char *sort_agg;	/* "@sum" etc. when sorting by an aggregate */
+};
+
+struct stmt {
+	enum stmt_kind kind;
+	struct loc loc;
+	struct stmt *next;
+	struct expr *e;		/* S_EXPR, S_RETURN, S_DELETE, conditions */
+	struct stmt *body;	/* S_BLOCK list, loop and if bodies, try */
+	struct stmt *els;	/* else branch, catch block */
+	struct expr *init, *incr;	/* S_FOR */
+	struct foreach_info *fe;
+	const char *catch_var;	/* S_TRY: catch (msg) */
+	const char *code;	/* S_EMBEDDED */
+};
+
+/* kernel.function("x").return: one component each. */
+struct pp_component {
+	struct pp_component *next;
+	struct loc loc;
+	const char *name;	/* may hold * ** {a,b} */
+	struct expr *arg;	/* E_NUMBER or E_STRING, or NULL */
+};
+
+struct probe_point {
+	struct probe_point *next;
+	struct loc loc;
+	struct pp_component *components;
+	bool optional;		/* ? */
+	bool sufficient;	/* ! */
+	struct expr *condition;	/* if (expr), or NULL */
+};
+
+struct probe {
+	struct probe *next;
+	struct loc loc;
+	struct probe_point *points;
+	struct stmt *body;	/* S_BLOCK */
+	bool is_alias;
+	bool epilogue;		/* += alias */
+	struct probe_point *alias_names;	/* the names an alias defines */
+	bool privileged;	/* from a tapset, not the user script */
+};
+
+struct param {
+	struct param *next;
+	struct loc loc;
+	const char *name;
+	const char *type;	/* "long", "string", or NULL */
+};
+
+struct function {
+	struct function *next;
+	struct loc loc;
+	const char *name;
+	const char *type;	/* return type, or NULL */
+	struct param *params;
+	struct stmt *body;	/* S_BLOCK, or NULL when embedded */
+	const char *embedded;	/* %{ C %} body */
+	bool private;
+};
+
+struct global {
+	struct global *next;
+	struct loc loc;
+	const char *name;
+	struct expr *init;	/* E_NUMBER or E_STRING, or NULL */
+	int64_t size;		/* arr[N]; 0: default */
+	bool is_array;		/* declared with [N] or % */
+	bool wrap;		/* arr% */
+	bool private;
+};
+
+struct embedded {
+	struct embedded *next;
+	struct loc loc;
+	const char *code;
+};
+
+/* One parsed file: the user script or one tapset. */
+struct script {
+	struct script *next;
+	const struct source *src;
+	struct probe *probes;	/* and aliases, in order */
+	struct function *functions;
+	struct global *globals;
+	struct embedded *embeds;
+	bool is_tapset;
+};
+
+#endif /* AST_H */

@@ -1,0 +1,70 @@
+/*
+ * diag.c - error and warning messages with file:line:column and a caret.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+
+static int n_errors;
+
+int diag_errors(void)
+{
+	return n_errors;
+}
+
+/* The source line of loc and a caret under its column; tabs kept for alignment. */
+static void show_source(const struct loc *loc)
+{
+	const char *p = loc->src->text, *end = p + loc->src->len, *eol;
+
+	for (int line = 1; line < loc->line && p < end; p++)
+		if (*p == '\n')
+			line++;
+	eol = memchr(p, '\n', end - p);
+	if (!eol)
+		eol = end;
+	if (eol - p > 200)	/* a 100 MB line is not worth showing whole */
+		return;
+	fprintf(stderr, "     source: %.*s\n             ", (int)(eol - p), p);
+	for (int i = 0; i < loc->col - 1 && p + i < eol; i++)
+		fputc(p[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+static void vreport(const char *kind, const struct loc *loc, const char *what,
+		    const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (!loc || !loc->src)
+		return;
+	fprintf(stderr, "        at: %s%s%s:%d:%d\n", what ? what : "", what ? " at " : "",
+		loc->src->name, loc->line, loc->col);
+	show_source(loc);
+	fputc('\n', stderr);
+}
+
+void diag_error(const char *pass, const struct loc *loc, const char *what,
+		const char *fmt, ...)
+{
+	char kind[32];
+	va_list ap;
+
+	n_errors++;
+	snprintf(kind, sizeof(kind), "%s error", pass);
+	va_start(ap, fmt);
+	vreport(kind, loc, what, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(const struct loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("WARNING", loc, NULL, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,40 @@
+/*
+ * diag.h - source files, locations and error messages.
+ *
+ * Messages follow SystemTap's layout, so that people and tools used to it
+ * can read them:
+ *
+ *	parse error: expected ';'
+ *	        at: identifier 'foo' at x.stp:2:3
+ *	     source:     foo bar
+ *	                 ^
+ */
+#ifndef DIAG_H
+#define DIAG_H
+
+#include <stddef.h>
+
+struct source {
+	const char *name;	/* file name as given, or "<input>" for -e */
+	const char *text;	/* whole contents, NUL-terminated */
+	size_t len;
+};
+
+struct loc {
+	const struct source *src;
+	int line, col;		/* 1-based; col counts bytes */
+};
+
+/*
+ * Report an error of a pass ("parse", "semantic", ...) at loc.  what names
+ * the offending token ("identifier 'foo'"), or is NULL.
+ */
+void diag_error(const char *pass, const struct loc *loc, const char *what,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_warning(const struct loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Errors reported so far, of any pass. */
+int diag_errors(void);
+
+#endif /* DIAG_H */

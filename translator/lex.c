@@ -1,0 +1,363 @@
+/*
+ * lex.c - the script lexer.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+
+struct lexer {
+	struct arena *arena;
+	const struct source *src;
+	const struct script_args *args;
+	const char *p, *end;
+	int line, col;
+	struct tokens *out;
+	struct loc sub_loc;	/* when lexing a $N argument: where $N was */
+	bool in_sub;
+};
+
+/* Longest first: the lexer takes the first that matches. */
+static const char *const operators[] = {
+	"<<<", ">>>", "<<=", ">>=",
+	"==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=",
+	"%=", "&=", "^=", "|=", ".=", "=~", "!~", "->", "<<", ">>",
+	"%(", "%?", "%:", "%)",
+	"+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "=", "<", ">", "?",
+	":", ";", ",", ".", "(", ")", "[", "]", "{", "}",
+};
+
+void tokens_push(struct tokens *t, const struct token *tok)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->v = realloc(t->v, t->cap * sizeof(*t->v));
+		if (!t->v)
+			abort();
+	}
+	t->v[t->n++] = *tok;
+}
+
+void tokens_free(struct tokens *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = t->cap = 0;
+}
+
+bool tok_is(const struct token *t, enum tok_kind kind, const char *text)
+{
+	return t->kind == kind && !strcmp(t->text, text);
+}
+
+const char *token_describe(struct arena *a, const struct token *t)
+{
+	static const char *const kinds[] = {
+		[TOK_EOF] = "end of input", [TOK_IDENT] = "identifier",
+		[TOK_NUMBER] = "number", [TOK_STRING] = "string",
+		[TOK_OP] = "operator", [TOK_EMBEDDED] = "embedded-code",
+	};
+
+	if (t->kind == TOK_EOF)
+		return kinds[TOK_EOF];
+	if (t->kind == TOK_EMBEDDED)
+		return kinds[TOK_EMBEDDED];
+	return arena_printf(a, "%s '%.60s'", kinds[t->kind], t->text);
+}
+
+static struct loc here(const struct lexer *lx)
+{
+	if (lx->in_sub)
+		return lx->sub_loc;
+	return (struct loc){ lx->src, lx->line, lx->col };
+}
+
+static void advance(struct lexer *lx, size_t n)
+{
+	for (; n && lx->p < lx->end; n--, lx->p++) {
+		if (*lx->p == '\n') {
+			lx->line++;
+			lx->col = 1;
+		} else {
+			lx->col++;
+		}
+	}
+}
+
+static void error_at(struct lexer *lx, struct loc loc, const char *msg)
+{
+	diag_error("parse", &loc, NULL, "%s", msg);
+}
+
+static void emit(struct lexer *lx, enum tok_kind kind, const char *text, size_t len,
+		 struct loc loc, bool space)
+{
+	struct token t = {
+		.kind = kind, .loc = loc, .space_before = space,
+		.text = arena_strndup(lx->arena, text, len),
+	};
+
+	tokens_push(lx->out, &t);
+}
+
+/* Skips whitespace and comments; true if there were any. */
+static bool skip_space(struct lexer *lx)
+{
+	const char *start = lx->p;
+
+	while (lx->p < lx->end) {
+		char c = *lx->p;
+
+		if (isspace((unsigned char)c)) {
+			advance(lx, 1);
+		} else if (c == '#') {
+			while (lx->p < lx->end && *lx->p != '\n')
+				advance(lx, 1);
+		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
+			while (lx->p < lx->end && *lx->p != '\n')
+				advance(lx, 1);
+		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
+			struct loc loc = here(lx);
+			const char *close = NULL;
+
+			for (const char *q = lx->p + 2; q + 1 < lx->end; q++)
+				if (q[0] == '*' && q[1] == '/') {
+					close = q;
+					break;
+				}
+			if (!close) {
+				error_at(lx, loc, "unterminated comment");
+				advance(lx, lx->end - lx->p);
+				break;
+			}
+			advance(lx, close + 2 - lx->p);
+		} else {
+			break;
+		}
+	}
+	return lx->p != start;
+}
+
+static void lex_number(struct lexer *lx, struct loc loc, bool space)
+{
+	const char *s = lx->p;
+	uint64_t v = 0;
+	int base = 10;
+	bool bad = false;
+	size_t n = 0;
+
+	if (s[0] == '0' && s + 1 < lx->end && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		n = 2;
+	} else if (s[0] == '0') {
+		base = 8;
+	}
+	size_t digits_at = n;
+	while (s + n < lx->end && isalnum((unsigned char)s[n])) {
+		int d = isdigit((unsigned char)s[n]) ? s[n] - '0'
+			: tolower((unsigned char)s[n]) - 'a' + 10;
+
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			bad = true;
+		else
+			v = v * base + d;
+		n++;
+	}
+	if (base == 16 && n == digits_at)
+		bad = true;
+	emit(lx, TOK_NUMBER, s, n, loc, space);
+	lx->out->v[lx->out->n - 1].num = (int64_t)v;
+	if (bad)
+		error_at(lx, loc, "number invalid or out of range");
+	advance(lx, n);
+}
+
+/* Checks the escapes of a string body; returns its length, or -1 if open. */
+static long scan_string(struct lexer *lx, struct loc loc)
+{
+	const char *q = lx->p + 1;
+
+	while (q < lx->end && *q != '"' && *q != '\n') {
+		if (*q != '\\') {
+			q++;
+			continue;
+		}
+		if (++q >= lx->end)
+			break;
+		if (strchr("ntrabfv\\\"'?\n", *q)) {
+			q++;
+		} else if (*q >= '0' && *q <= '7') {
+			for (int i = 0; i < 3 && q < lx->end && *q >= '0' && *q <= '7'; i++)
+				q++;
+		} else if (*q == 'x' && q + 1 < lx->end && isxdigit((unsigned char)q[1])) {
+			for (q++; q < lx->end && isxdigit((unsigned char)*q); q++)
+				;
+		} else {
+			error_at(lx, loc, "invalid escape sequence in string");
+			q++;
+		}
+	}
+	if (q >= lx->end || *q != '"')
+		return -1;
+	return q - (lx->p + 1);
+}
+
+static void lex_string(struct lexer *lx, struct loc loc, bool space)
+{
+	long len = scan_string(lx, loc);
+
+	if (len < 0) {
+		error_at(lx, loc, "unterminated string");
+		while (lx->p < lx->end && *lx->p != '\n')
+			advance(lx, 1);
+		return;
+	}
+	emit(lx, TOK_STRING, lx->p + 1, len, loc, space);
+	advance(lx, len + 2);
+}
+
+static void lex_embedded(struct lexer *lx, struct loc loc, bool space)
+{
+	const char *body = lx->p + 2;
+
+	for (const char *q = body; q + 1 < lx->end; q++)
+		if (q[0] == '%' && q[1] == '}') {
+			emit(lx, TOK_EMBEDDED, body, q - body, loc, space);
+			advance(lx, q + 2 - lx->p);
+			return;
+		}
+	error_at(lx, loc, "unterminated embedded C code ('%{' without '%}')");
+	advance(lx, lx->end - lx->p);
+}
+
+static void lex_run(struct lexer *lx);
+
+/* $N, @N, $#, @#: the sigil and digits or '#' are at lx->p. */
+static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
+{
+	char sigil = lx->p[0];
+	const char *q = lx->p + 1;
+	long idx = 0;
+	size_t n;
+
+	if (q < lx->end && *q == '#') {
+		char *count = arena_printf(lx->arena, "%d", lx->args ? lx->args->argc : 0);
+
+		if (sigil == '$') {
+			emit(lx, TOK_NUMBER, count, strlen(count), loc, space);
+			lx->out->v[lx->out->n - 1].num = lx->args ? lx->args->argc : 0;
+		} else {
+			emit(lx, TOK_STRING, count, strlen(count), loc, space);
+		}
+		advance(lx, 2);
+		return true;
+	}
+	for (n = 0; q + n < lx->end && isdigit((unsigned char)q[n]) && n < 9; n++)
+		idx = idx * 10 + (q[n] - '0');
+	if (n == 0 || (q + n < lx->end && (isalnum((unsigned char)q[n]) || q[n] == '_')))
+		return false;
+	advance(lx, 1 + n);
+	if (!lx->args || idx < 1 || idx > lx->args->argc) {
+		diag_error("parse", &loc, NULL,
+			   "command line argument index %ld out of range [1-%d]",
+			   idx, lx->args ? lx->args->argc : 0);
+		return true;
+	}
+	const char *arg = lx->args->argv[idx - 1];
+	if (sigil == '@') {
+		/* The argument becomes a string literal: escape what needs it. */
+		size_t len = strlen(arg), o = 0;
+		char *s = arena_alloc(lx->arena, 2 * len + 1);
+
+		for (size_t i = 0; i < len; i++) {
+			if (arg[i] == '"' || arg[i] == '\\')
+				s[o++] = '\\';
+			s[o++] = arg[i];
+		}
+		emit(lx, TOK_STRING, s, o, loc, space);
+		return true;
+	}
+	/* $N: lex the argument's text in place, located at the $N. */
+	struct source *sub = arena_new(lx->arena, struct source);
+	struct lexer inner = *lx;
+
+	sub->name = lx->src->name;
+	sub->text = arg;
+	sub->len = strlen(arg);
+	inner.src = sub;
+	inner.p = arg;
+	inner.end = arg + sub->len;
+	inner.in_sub = true;
+	inner.sub_loc = loc;
+	inner.args = NULL;	/* no recursive substitution */
+	size_t first = lx->out->n;
+	lex_run(&inner);
+	if (first < lx->out->n)
+		lx->out->v[first].space_before = space;
+	return true;
+}
+
+static void lex_run(struct lexer *lx)
+{
+	for (;;) {
+		bool space = skip_space(lx);
+		struct loc loc = here(lx);
+		char c;
+
+		if (lx->p >= lx->end)
+			return;
+		c = *lx->p;
+		if (isdigit((unsigned char)c)) {
+			lex_number(lx, loc, space);
+		} else if (c == '"') {
+			lex_string(lx, loc, space);
+		} else if (c == '%' && lx->p + 1 < lx->end && lx->p[1] == '{') {
+			lex_embedded(lx, loc, space);
+		} else if ((c == '$' || c == '@') && lx->p + 1 < lx->end &&
+			   (isdigit((unsigned char)lx->p[1]) || lx->p[1] == '#') &&
+			   lex_script_arg(lx, loc, space)) {
+			continue;
+		} else if (isalpha((unsigned char)c) || c == '_' || c == '$' || c == '@') {
+			size_t n = 1;
+
+			while (lx->p + n < lx->end &&
+			       (isalnum((unsigned char)lx->p[n]) || lx->p[n] == '_' || lx->p[n] == '$'))
+				n++;
+			emit(lx, TOK_IDENT, lx->p, n, loc, space);
+			advance(lx, n);
+		} else {
+			size_t i;
+
+			for (i = 0; i < sizeof(operators) / sizeof(*operators); i++) {
+				size_t n = strlen(operators[i]);
+
+				if ((size_t)(lx->end - lx->p) >= n && !memcmp(lx->p, operators[i], n)) {
+					emit(lx, TOK_OP, lx->p, n, loc, space);
+					advance(lx, n);
+					break;
+				}
+			}
+			if (i == sizeof(operators) / sizeof(*operators)) {
+				diag_error("parse", &loc, NULL, "invalid character '%s' (0x%02x)",
+					   isprint((unsigned char)c) ? (char[]){ c, 0 } : "?",
+					   (unsigned char)c);
+				advance(lx, 1);
+			}
+		}
+	}
+}
+
+void lex_source(struct arena *a, const struct source *src,
+		const struct script_args *args, struct tokens *out)
+{
+	struct lexer lx = {
+		.arena = a, .src = src, .args = args, .out = out,
+		.p = src->text, .end = src->text + src->len, .line = 1, .col = 1,
+	};
+	struct token eof = { .kind = TOK_EOF, .text = "" };
+
+	lex_run(&lx);
+	eof.loc = here(&lx);
+	tokens_push(out, &eof);
+}

@@ -1,0 +1,60 @@
+/*
+ * lex.h - the script lexer: source text to an array of tokens.
+ *
+ * Identifiers may start with '$' or '@' ($var, $$parms, @count, @define);
+ * '$' may also continue one ($var$, $var$$).  Strings keep their escapes as
+ * written (they are checked here, and emitted into C as they are).  Script
+ * arguments are substituted here: $N by the argument's text, lexed in
+ * place; @N by a string holding it; $# and @# by their count.
+ */
+#ifndef LEX_H
+#define LEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+
+enum tok_kind {
+	TOK_EOF,
+	TOK_IDENT,
+	TOK_NUMBER,
+	TOK_STRING,	/* text: the contents between the quotes, escapes raw */
+	TOK_OP,
+	TOK_EMBEDDED,	/* text: the C between %{ and %} */
+};
+
+struct token {
+	enum tok_kind kind;
+	const char *text;	/* NUL-terminated, in the arena */
+	int64_t num;		/* TOK_NUMBER */
+	struct loc loc;
+	bool space_before;	/* whitespace or a comment precedes it */
+};
+
+struct tokens {
+	struct token *v;
+	size_t n, cap;
+};
+
+struct script_args {
+	char **argv;
+	int argc;
+};
+
+/* Appends src's tokens and a final TOK_EOF to out; errors go to diag. */
+void lex_source(struct arena *a, const struct source *src,
+		const struct script_args *args, struct tokens *out);
+
+void tokens_push(struct tokens *t, const struct token *tok);
+void tokens_free(struct tokens *t);
+
+/* "identifier 'x'", "operator ';'", ... for error messages. */
+const char *token_describe(struct arena *a, const struct token *t);
+
+bool tok_is(const struct token *t, enum tok_kind kind, const char *text);
+#define tok_op(t, s)	tok_is((t), TOK_OP, (s))
+#define tok_ident(t, s)	tok_is((t), TOK_IDENT, (s))
+
+#endif /* LEX_H */

@@ -1,0 +1,1174 @@
+/*
+ * parse.c - hand-written recursive-descent parser for the SystemTap language.
+ *
+ * Each grammar rule is a small static function with the rule as its comment.
+ * A syntax error is reported once and unwinds (longjmp) to the top level,
+ * which skips to the next declaration and goes on, so one run reports the
+ * errors of every declaration.  All memory is in the arena, so unwinding
+ * leaks nothing.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define MAX_DEPTH	500	/* nesting of statements and expressions */
+
+struct parser {
+	struct arena *arena;
+	struct token *tok;
+	size_t pos;
+	int depth;
+	jmp_buf recover;
+	struct script *script;
+	struct probe **probes_tail;
+	struct function **functions_tail;
+	struct global **globals_tail;
+	struct embedded **embeds_tail;
+};
+
+static const char *const keywords[] = {
+	"probe", "global", "function", "if", "else", "for", "foreach", "in",
+	"limit", "return", "delete", "while", "break", "continue", "next",
+	"string", "long", "try", "catch", "private",
+};
+
+static bool is_keyword(const char *s)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(*keywords); i++)
+		if (!strcmp(s, keywords[i]))
+			return true;
+	return false;
+}
+
+/* ---- token access ---- */
+
+static struct token *peek(struct parser *p)
+{
+	return &p->tok[p->pos];
+}
+
+static struct token *peek_at(struct parser *p, size_t ahead)
+{
+	size_t i = p->pos;
+
+	while (ahead-- && p->tok[i].kind != TOK_EOF)
+		i++;
+	return &p->tok[i];
+}
+
+static struct token *next(struct parser *p)
+{
+	struct token *t = &p->tok[p->pos];
+
+	if (t->kind != TOK_EOF)
+		p->pos++;
+	return t;
+}
+
+static _Noreturn void error_at(struct parser *p, const struct token *t,
+			       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static _Noreturn void error_at(struct parser *p, const struct token *t,
+			       const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_error("parse", &t->loc, token_describe(p->arena, t), "%s", msg);
+	longjmp(p->recover, 1);
+}
+
+static bool accept_op(struct parser *p, const char *op)
+{
+	if (!tok_op(peek(p), op))
+		return false;
+	next(p);
+	return true;
+}
+
+static bool accept_ident(struct parser *p, const char *id)
+{
+	if (!tok_ident(peek(p), id))
+		return false;
+	next(p);
+	return true;
+}
+
+static struct token *expect_op(struct parser *p, const char *op)
+{
+	if (!tok_op(peek(p), op))
+		error_at(p, peek(p), "expected '%s'", op);
+	return next(p);
+}
+
+/* An identifier that may name a variable or function (not a keyword). */
+static struct token *expect_name(struct parser *p, const char *what)
+{
+	struct token *t = peek(p);
+
+	if (t->kind != TOK_IDENT || is_keyword(t->text) || t->text[0] == '$' ||
+	    t->text[0] == '@')
+		error_at(p, t, "expected %s", what);
+	return next(p);
+}
+
+static void enter(struct parser *p)
+{
+	if (++p->depth > MAX_DEPTH)
+		error_at(p, peek(p), "nesting too deep (more than %d levels)", MAX_DEPTH);
+}
+
+static void leave(struct parser *p)
+{
+	p->depth--;
+}
+
+static struct expr *new_expr(struct parser *p, enum expr_kind kind, const struct token *t)
+{
+	struct expr *e = arena_new(p->arena, struct expr);
+
+	e->kind = kind;
+	e->loc = t->loc;
+	return e;
+}
+
+static struct stmt *new_stmt(struct parser *p, enum stmt_kind kind, const struct token *t)
+{
+	struct stmt *s = arena_new(p->arena, struct stmt);
+
+	s->kind = kind;
+	s->loc = t->loc;
+	return s;
+}
+
+/* ---- expressions ---- */
+
+static struct expr *parse_expression(struct parser *p);
+static struct stmt *parse_statement(struct parser *p);
+static struct stmt *parse_block(struct parser *p);
+
+/* literal -> number | '-' number | string+ (adjacent strings concatenate) */
+static struct expr *parse_literal(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+
+	if (tok_op(t, "-") && peek_at(p, 1)->kind == TOK_NUMBER) {
+		next(p);
+		e = new_expr(p, E_NUMBER, t);
+		e->num = (int64_t)(0 - (uint64_t)next(p)->num);
+		return e;
+	}
+	if (t->kind == TOK_NUMBER) {
+		e = new_expr(p, E_NUMBER, t);
+		e->num = next(p)->num;
+		return e;
+	}
+	if (t->kind == TOK_STRING) {
+		e = new_expr(p, E_STRING, t);
+		e->str = next(p)->text;
+		while (peek(p)->kind == TOK_STRING)
+			e->str = arena_printf(p->arena, "%s%s", e->str, next(p)->text);
+		return e;
+	}
+	error_at(p, t, "expected literal string or number");
+}
+
+/* exprlist -> expr (',' expr)*, where a lone '*' is a wildcard if allowed */
+static struct expr *parse_expr_list(struct parser *p, const char *close, bool wildcards)
+{
+	struct expr *head = NULL, **tail = &head;
+
+	if (tok_op(peek(p), close))
+		return NULL;
+	do {
+		struct token *t = peek(p);
+
+		if (wildcards && tok_op(t, "*") &&
+		    (tok_op(peek_at(p, 1), ",") || tok_op(peek_at(p, 1), close))) {
+			next(p);
+			*tail = new_expr(p, E_WILDCARD, t);
+		} else {
+			*tail = parse_expression(p);
+		}
+		tail = &(*tail)->next;
+	} while (accept_op(p, ","));
+	return head;
+}
+
+/* chain -> ( '->' member | '[' expr ']' )*   then $ / $$ on the last name */
+static void parse_chain(struct parser *p, struct expr *e)
+{
+	struct component **tail = &e->chain;
+
+	for (;;) {
+		struct token *t = peek(p);
+		struct component *c;
+
+		if (tok_op(t, "->")) {
+			next(p);
+			t = peek(p);
+			if (t->kind != TOK_IDENT || t->text[0] == '$' || t->text[0] == '@')
+				error_at(p, t, "expected field name after '->'");
+			c = arena_new(p->arena, struct component);
+			c->loc = t->loc;
+			c->member = next(p)->text;
+		} else if (tok_op(t, "[")) {
+			next(p);
+			c = arena_new(p->arena, struct component);
+			c->loc = t->loc;
+			c->index = parse_expression(p);
+			expect_op(p, "]");
+		} else {
+			break;
+		}
+		*tail = c;
+		tail = &c->next;
+	}
+	/* "$var->a[2]$": a bare $ or $$ after an index is the pretty-printer. */
+	struct token *t = peek(p);
+	if (e->chain && t->kind == TOK_IDENT && !t->space_before &&
+	    strspn(t->text, "$") == strlen(t->text) && strlen(t->text) <= 2) {
+		e->pretty = strlen(next(p)->text);
+		return;
+	}
+	/* $var$ and $var$$: the lexer keeps trailing '$'s in the last name. */
+	const char **last = &e->name;
+	for (struct component *c = e->chain; c; c = c->next)
+		if (c->member)
+			last = &c->member;
+	if (*last) {
+		size_t len = strlen(*last), n = 0;
+
+		while (n < len && (*last)[len - 1 - n] == '$')
+			n++;
+		if (n && len - n > 0 && !(last == &e->name && len - n == 1)) {
+			e->pretty = n;
+			*last = arena_strndup(p->arena, *last, len - n);
+		}
+	}
+}
+
+static const char *const stat_ops[] = { "@count", "@sum", "@min", "@max", "@avg", "@variance" };
+
+static bool is_stat_op(const char *s)
+{
+	for (size_t i = 0; i < sizeof(stat_ops) / sizeof(*stat_ops); i++)
+		if (!strcmp(s, stat_ops[i]))
+			return true;
+	return false;
+}
+
+/* atop -> '@' name '(' args ')' chain?   (@cast @var @count @hist_log ...) */
+static struct expr *parse_at_op(struct parser *p)
+{
+	struct token *t = next(p);
+	const char *name = t->text;
+	struct expr *e;
+
+	expect_op(p, "(");
+	if (!strcmp(name, "@cast") || !strcmp(name, "@var")) {
+		bool cast = name[1] == 'c';
+
+		e = new_expr(p, cast ? E_CAST : E_ATVAR, t);
+		if (cast) {
+			e->a = parse_expression(p);
+			expect_op(p, ",");
+		}
+		if (peek(p)->kind != TOK_STRING)
+			error_at(p, peek(p), "expected literal string");
+		e->str = next(p)->text;
+		if (accept_op(p, ",")) {
+			if (peek(p)->kind != TOK_STRING)
+				error_at(p, peek(p), "expected literal string");
+			e->module = next(p)->text;
+		}
+		expect_op(p, ")");
+		parse_chain(p, e);
+		return e;
+	}
+	if (!strcmp(name, "@const")) {
+		e = new_expr(p, E_CONST, t);
+		if (peek(p)->kind != TOK_STRING)
+			error_at(p, peek(p), "expected literal string");
+		e->str = next(p)->text;
+		expect_op(p, ")");
+		return e;
+	}
+	if (!strcmp(name, "@defined") || !strcmp(name, "@entry") ||
+	    !strcmp(name, "@probewrite")) {
+		e = new_expr(p, name[1] == 'd' ? E_DEFINED : name[1] == 'e' ? E_ENTRY
+			     : E_PROBEWRITE, t);
+		e->a = parse_expression(p);
+		expect_op(p, ")");
+		return e;
+	}
+	if (is_stat_op(name)) {
+		e = new_expr(p, E_STAT, t);
+		e->name = name;
+		e->a = parse_expression(p);
+		if (!strcmp(name, "@variance") && accept_op(p, ","))
+			e->b = parse_literal(p);
+		expect_op(p, ")");
+		return e;
+	}
+	if (!strcmp(name, "@hist_log") || !strcmp(name, "@hist_linear")) {
+		e = new_expr(p, E_HIST, t);
+		e->name = name;
+		e->args = parse_expr_list(p, ")", false);
+		expect_op(p, ")");
+		int n = 0;
+		for (struct expr *a = e->args; a; a = a->next)
+			n++;
+		if (n != (name[6] == 'l' && name[7] == 'o' ? 1 : 4))
+			error_at(p, t, "%s takes %s", name,
+				 name[7] == 'o' ? "one argument" : "four arguments (value, low, high, step)");
+		if (tok_op(peek(p), "[")) {
+			struct token *b = next(p);
+			struct expr *ix = new_expr(p, E_INDEX, b);
+
+			ix->a = e;
+			ix->args = parse_expression(p);
+			expect_op(p, "]");
+			return ix;
+		}
+		return e;
+	}
+	e = new_expr(p, E_AT_CALL, t);
+	e->name = name;
+	e->args = parse_expr_list(p, ")", false);
+	expect_op(p, ")");
+	return e;
+}
+
+/* value -> '(' expr ')' | literal | embedded | atop | $target chain
+ *        | name '(' args ')' | name '[' keys ']' | name */
+static struct expr *parse_value(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+
+	if (tok_op(t, "(")) {
+		next(p);
+		e = parse_expression(p);
+		expect_op(p, ")");
+		return e;
+	}
+	if (t->kind == TOK_NUMBER || t->kind == TOK_STRING)
+		return parse_literal(p);
+	if (t->kind == TOK_EMBEDDED) {
+		e = new_expr(p, E_EMBEDDED, t);
+		e->str = next(p)->text;
+		return e;
+	}
+	if (t->kind != TOK_IDENT)
+		error_at(p, t, "expected value");
+	if (t->text[0] == '@') {
+		if (!tok_op(peek_at(p, 1), "("))
+			error_at(p, t, "expected '(' after %s", t->text);
+		return parse_at_op(p);
+	}
+	if (t->text[0] == '$') {
+		if (t->text[1] == '\0')
+			error_at(p, t, "expected name after '$'");
+		e = new_expr(p, E_TARGET, t);
+		e->name = next(p)->text;
+		parse_chain(p, e);
+		return e;
+	}
+	if (is_keyword(t->text))
+		error_at(p, t, "expected value");
+	next(p);
+	if (tok_op(peek(p), "(")) {
+		e = new_expr(p, E_CALL, t);
+		e->name = t->text;
+		next(p);
+		e->args = parse_expr_list(p, ")", false);
+		expect_op(p, ")");
+		return e;
+	}
+	e = new_expr(p, E_SYMBOL, t);
+	e->name = t->text;
+	if (tok_op(peek(p), "[")) {
+		struct expr *ix = new_expr(p, E_INDEX, peek(p));
+
+		next(p);
+		ix->a = e;
+		ix->args = parse_expr_list(p, "]", true);
+		if (!ix->args)
+			error_at(p, peek(p), "expected index expression");
+		expect_op(p, "]");
+		return ix;
+	}
+	return e;
+}
+
+/* crement -> ('++' | '--') crement | value ('++' | '--')? */
+static struct expr *parse_crement(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+
+	if (tok_op(t, "++") || tok_op(t, "--")) {
+		next(p);
+		e = new_expr(p, E_UNARY, t);
+		e->op = t->text;
+		e->a = parse_crement(p);
+		return e;
+	}
+	e = parse_value(p);
+	t = peek(p);
+	if (tok_op(t, "++") || tok_op(t, "--")) {
+		struct expr *post = new_expr(p, E_POSTFIX, t);
+
+		next(p);
+		post->op = t->text;
+		post->a = e;
+		return post;
+	}
+	return e;
+}
+
+/* unary -> ('+' | '-' | '!' | '~') unary | crement   (- number folds) */
+static struct expr *parse_unary(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+
+	if (tok_op(t, "-") && peek_at(p, 1)->kind == TOK_NUMBER)
+		return parse_literal(p);
+	if (tok_op(t, "+") || tok_op(t, "-") || tok_op(t, "!") || tok_op(t, "~")) {
+		next(p);
+		enter(p);
+		e = new_expr(p, E_UNARY, t);
+		e->op = t->text;
+		e->a = parse_unary(p);
+		leave(p);
+		return e;
+	}
+	return parse_crement(p);
+}
+
+/*
+ * The binary levels, lowest first, each left-associative over the next:
+ *   || && | ^ & (in) (comparison, regex) (shift) . (+ -) (* / %)
+ * "in" is handled apart (parse_array_in) because of its bracketed form.
+ */
+static const char *const binary_levels[][7] = {
+	{ "||" }, { "&&" }, { "|" }, { "^" }, { "&" },
+	{ NULL },	/* array_in */
+	{ "<", ">", "<=", ">=", "==", "!=", "=~" },
+	{ "<<", ">>", ">>>" },
+	{ "." },
+	{ "+", "-" },
+	{ "*", "/", "%" },
+};
+#define LEVEL_IN	5
+#define N_LEVELS	(int)(sizeof(binary_levels) / sizeof(*binary_levels))
+
+static struct expr *parse_binary(struct parser *p, int level);
+
+static const char *binary_op_at(struct parser *p, int level)
+{
+	struct token *t = peek(p);
+
+	if (t->kind != TOK_OP)
+		return NULL;
+	if (level == LEVEL_IN + 1 && !strcmp(t->text, "!~"))
+		return t->text;
+	for (int i = 0; i < 7 && binary_levels[level][i]; i++)
+		if (!strcmp(t->text, binary_levels[level][i]))
+			return t->text;
+	return NULL;
+}
+
+/* indexable -> name | @hist_*(...) */
+static struct expr *parse_indexable(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+
+	if (t->kind == TOK_IDENT && (!strcmp(t->text, "@hist_log") ||
+				     !strcmp(t->text, "@hist_linear")))
+		return parse_at_op(p);
+	t = expect_name(p, "array name");
+	e = new_expr(p, E_SYMBOL, t);
+	e->name = t->text;
+	return e;
+}
+
+/* array_in -> '[' exprlist ']' 'in' indexable | comparison ['in' indexable] */
+static struct expr *parse_array_in(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+
+	if (tok_op(t, "[")) {
+		next(p);
+		e = new_expr(p, E_IN, t);
+		e->args = parse_expr_list(p, "]", true);
+		expect_op(p, "]");
+		if (!accept_ident(p, "in"))
+			error_at(p, peek(p), "expected 'in'");
+		e->a = parse_indexable(p);
+		return e;
+	}
+	e = parse_binary(p, LEVEL_IN + 1);
+	if (tok_ident(peek(p), "in")) {
+		struct expr *in = new_expr(p, E_IN, peek(p));
+
+		next(p);
+		in->args = e;
+		in->a = parse_indexable(p);
+		return in;
+	}
+	return e;
+}
+
+static struct expr *parse_binary(struct parser *p, int level)
+{
+	struct expr *e;
+	const char *op;
+
+	if (level == N_LEVELS)
+		return parse_unary(p);
+	if (level == LEVEL_IN)
+		return parse_array_in(p);
+	enter(p);
+	e = parse_binary(p, level + 1);
+	while ((op = binary_op_at(p, level))) {
+		struct expr *b = new_expr(p, E_BINARY, peek(p));
+
+		next(p);
+		b->op = op;
+		b->a = e;
+		b->b = parse_binary(p, level + 1);
+		e = b;
+	}
+	leave(p);
+	return e;
+}
+
+/* ternary -> logical_or ['?' expr ':' expr] */
+static struct expr *parse_ternary(struct parser *p)
+{
+	struct expr *e = parse_binary(p, 0);
+	struct token *t = peek(p);
+
+	if (tok_op(t, "?")) {
+		struct expr *c = new_expr(p, E_TERNARY, t);
+
+		next(p);
+		c->a = e;
+		c->b = parse_expression(p);
+		expect_op(p, ":");
+		c->c = parse_expression(p);
+		return c;
+	}
+	return e;
+}
+
+static const char *const assign_ops[] = {
+	"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", ".=", "<<<",
+};
+
+/* expr -> ternary [assign_op expr] */
+static struct expr *parse_expression(struct parser *p)
+{
+	struct expr *e;
+	struct token *t;
+
+	enter(p);
+	e = parse_ternary(p);
+	t = peek(p);
+	for (size_t i = 0; t->kind == TOK_OP && i < sizeof(assign_ops) / sizeof(*assign_ops); i++) {
+		if (strcmp(t->text, assign_ops[i]))
+			continue;
+		struct expr *a = new_expr(p, E_ASSIGN, t);
+
+		next(p);
+		a->op = t->text;
+		a->a = e;
+		a->b = parse_expression(p);
+		e = a;
+		break;
+	}
+	leave(p);
+	return e;
+}
+
+/* ---- statements ---- */
+
+/* ';' after a simple statement is optional, and belongs to it. */
+static void end_simple(struct parser *p)
+{
+	accept_op(p, ";");
+}
+
+/* foreach -> 'foreach' '(' [name '='] keys [sort] 'in' indexable [pattern]
+ *            [sort | @agg sort] ['limit' expr] ')' statement */
+static struct stmt *parse_foreach(struct parser *p, struct token *kw)
+{
+	struct stmt *s = new_stmt(p, S_FOREACH, kw);
+	struct foreach_info *fe = arena_new(p->arena, struct foreach_info);
+	struct expr **tail = &fe->keys;
+	bool bracket;
+	int column = 0;
+
+	s->fe = fe;
+	expect_op(p, "(");
+	if (peek(p)->kind == TOK_IDENT && tok_op(peek_at(p, 1), "=")) {
+		struct token *v = expect_name(p, "value variable");
+
+		fe->value = new_expr(p, E_SYMBOL, v);
+		fe->value->name = v->text;
+		next(p);
+	}
+	bracket = accept_op(p, "[");
+	do {
+		struct token *k = expect_name(p, "loop variable");
+		struct token *t = peek(p);
+
+		*tail = new_expr(p, E_SYMBOL, k);
+		(*tail)->name = k->text;
+		tail = &(*tail)->next;
+		column++;
+		if (tok_op(t, "+") || tok_op(t, "-")) {
+			if (fe->sort_column)
+				error_at(p, t, "multiple sort directives");
+			fe->sort_column = column;
+			fe->sort_dir = t->text[0] == '+' ? 1 : -1;
+			next(p);
+		}
+	} while (bracket && accept_op(p, ","));
+	if (bracket)
+		expect_op(p, "]");
+	if (fe->value && fe->sort_column == 1 && !bracket) {
+		/* "foreach (v = k+ in a)" sorts by key; fine as it is. */
+	}
+	if (!accept_ident(p, "in"))
+		error_at(p, peek(p), "expected 'in'");
+	fe->array = parse_indexable(p);
+	if (tok_op(peek(p), "[") && fe->array->kind == E_SYMBOL) {
+		next(p);
+		fe->pattern = parse_expr_list(p, "]", true);
+		expect_op(p, "]");
+	}
+	struct token *t = peek(p);
+	if (t->kind == TOK_IDENT && is_stat_op(t->text)) {
+		fe->sort_agg = next(p)->text;
+		t = peek(p);
+		if (!tok_op(t, "+") && !tok_op(t, "-"))
+			error_at(p, t, "expected '+' or '-' after %s", fe->sort_agg);
+	}
+	if (tok_op(t, "+") || tok_op(t, "-")) {
+		if (fe->sort_column)
+			error_at(p, t, "multiple sort directives");
+		fe->sort_column = -1;
+		fe->sort_dir = t->text[0] == '+' ? 1 : -1;
+		next(p);
+	}
+	if (accept_ident(p, "limit"))
+		fe->limit = parse_expression(p);
+	expect_op(p, ")");
+	s->body = parse_statement(p);
+	return s;
+}
+
+/* for -> 'for' '(' [expr] ';' [expr] ';' [expr] ')' statement */
+static struct stmt *parse_for(struct parser *p, struct token *kw)
+{
+	struct stmt *s = new_stmt(p, S_FOR, kw);
+
+	expect_op(p, "(");
+	if (!tok_op(peek(p), ";"))
+		s->init = parse_expression(p);
+	expect_op(p, ";");
+	if (!tok_op(peek(p), ";"))
+		s->e = parse_expression(p);
+	expect_op(p, ";");
+	if (!tok_op(peek(p), ")"))
+		s->incr = parse_expression(p);
+	expect_op(p, ")");
+	s->body = parse_statement(p);
+	return s;
+}
+
+/* try -> 'try' block 'catch' ['(' name ')'] block */
+static struct stmt *parse_try(struct parser *p, struct token *kw)
+{
+	struct stmt *s = new_stmt(p, S_TRY, kw);
+
+	s->body = parse_block(p);
+	if (!accept_ident(p, "catch"))
+		error_at(p, peek(p), "expected 'catch'");
+	if (accept_op(p, "(")) {
+		s->catch_var = expect_name(p, "catch variable")->text;
+		expect_op(p, ")");
+	}
+	s->els = parse_block(p);
+	return s;
+}
+
+static bool starts_statement_end(struct parser *p)
+{
+	struct token *t = peek(p);
+
+	return tok_op(t, ";") || tok_op(t, "}") || t->kind == TOK_EOF;
+}
+
+static struct stmt *parse_statement_inner(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct stmt *s;
+
+	if (tok_op(t, ";")) {
+		next(p);
+		return new_stmt(p, S_NULL, t);
+	}
+	if (tok_op(t, "{"))
+		return parse_block(p);
+	if (t->kind == TOK_EMBEDDED) {
+		s = new_stmt(p, S_EMBEDDED, t);
+		s->code = next(p)->text;
+		return s;
+	}
+	if (t->kind == TOK_IDENT && is_keyword(t->text)) {
+		const char *kw = next(p)->text;
+
+		if (!strcmp(kw, "if")) {
+			s = new_stmt(p, S_IF, t);
+			expect_op(p, "(");
+			s->e = parse_expression(p);
+			expect_op(p, ")");
+			s->body = parse_statement(p);
+			if (accept_ident(p, "else"))
+				s->els = parse_statement(p);
+			return s;
+		}
+		if (!strcmp(kw, "while")) {
+			s = new_stmt(p, S_WHILE, t);
+			expect_op(p, "(");
+			s->e = parse_expression(p);
+			expect_op(p, ")");
+			s->body = parse_statement(p);
+			return s;
+		}
+		if (!strcmp(kw, "for"))
+			return parse_for(p, t);
+		if (!strcmp(kw, "foreach"))
+			return parse_foreach(p, t);
+		if (!strcmp(kw, "try"))
+			return parse_try(p, t);
+		if (!strcmp(kw, "break") || !strcmp(kw, "continue") || !strcmp(kw, "next")) {
+			s = new_stmt(p, kw[0] == 'b' ? S_BREAK : kw[0] == 'c' ? S_CONTINUE : S_NEXT, t);
+			end_simple(p);
+			return s;
+		}
+		if (!strcmp(kw, "return")) {
+			s = new_stmt(p, S_RETURN, t);
+			if (!starts_statement_end(p))
+				s->e = parse_expression(p);
+			end_simple(p);
+			return s;
+		}
+		if (!strcmp(kw, "delete")) {
+			s = new_stmt(p, S_DELETE, t);
+			s->e = parse_expression(p);
+			end_simple(p);
+			return s;
+		}
+		error_at(p, t, "expected statement");
+	}
+	s = new_stmt(p, S_EXPR, t);
+	s->e = parse_expression(p);
+	end_simple(p);
+	return s;
+}
+
+static struct stmt *parse_statement(struct parser *p)
+{
+	struct stmt *s;
+
+	enter(p);
+	s = parse_statement_inner(p);
+	leave(p);
+	return s;
+}
+
+/* block -> '{' statement* '}' */
+static struct stmt *parse_block(struct parser *p)
+{
+	struct token *t = expect_op(p, "{");
+	struct stmt *b = new_stmt(p, S_BLOCK, t), **tail = &b->body;
+
+	enter(p);
+	while (!tok_op(peek(p), "}")) {
+		if (peek(p)->kind == TOK_EOF)
+			error_at(p, peek(p), "expected '}' to close the block at %s:%d:%d",
+				 t->loc.src->name, t->loc.line, t->loc.col);
+		*tail = parse_statement(p);
+		tail = &(*tail)->next;
+	}
+	next(p);
+	leave(p);
+	return b;
+}
+
+/* ---- probe points ---- */
+
+/*
+ * Is the '{' at the cursor a brace expansion glued to a component name
+ * ("syscall.{open,close}") rather than a probe body ("probe begin{...}")?
+ * Yes when it holds only names, '*' and ',' with no spaces, with a ',' at
+ * its top level, up to its matching '}'.
+ */
+static bool brace_expansion_ahead(struct parser *p)
+{
+	int depth = 0;
+	bool comma = false;
+
+	for (size_t i = 0;; i++) {
+		struct token *t = peek_at(p, i);
+
+		if (i > 0 && t->space_before)
+			return false;
+		if (tok_op(t, "{")) {
+			depth++;
+		} else if (tok_op(t, "}")) {
+			if (--depth == 0)
+				return comma;
+		} else if (tok_op(t, ",")) {
+			comma |= depth == 1;
+		} else if (t->kind != TOK_IDENT && t->kind != TOK_NUMBER && !tok_op(t, "*")) {
+			return false;
+		}
+	}
+}
+
+/* component_name -> (name | '*' | number | brace_expansion)+ with no spaces */
+static const char *parse_component_name(struct parser *p)
+{
+	char *name = "";
+	int depth = 0;
+	bool first = true;
+
+	for (;;) {
+		struct token *t = peek(p);
+
+		if (!first && t->space_before && depth == 0)
+			break;
+		if (tok_op(t, "{")) {
+			if (depth == 0 && !brace_expansion_ahead(p))
+				break;
+			depth++;
+		} else if (tok_op(t, "}")) {
+			if (depth == 0)
+				break;
+			depth--;
+		} else if (tok_op(t, ",")) {
+			if (depth == 0)
+				break;
+		} else if (!(t->kind == TOK_IDENT && t->text[0] != '$' && t->text[0] != '@') &&
+			   !tok_op(t, "*") && !(t->kind == TOK_NUMBER && !first)) {
+			break;
+		}
+		name = arena_printf(p->arena, "%s%s", name, next(p)->text);
+		first = false;
+	}
+	if (!*name)
+		error_at(p, peek(p), "expected probe point component");
+	return name;
+}
+
+/* probe_point -> component ('.' component)* ['?' | '!']* ['if' '(' expr ')']
+ * component -> component_name ['(' literal ')'] */
+static struct probe_point *parse_probe_point(struct parser *p, bool alias_name)
+{
+	struct probe_point *pp = arena_new(p->arena, struct probe_point);
+	struct pp_component **tail = &pp->components;
+
+	pp->loc = peek(p)->loc;
+	do {
+		struct pp_component *c = arena_new(p->arena, struct pp_component);
+
+		c->loc = peek(p)->loc;
+		c->name = parse_component_name(p);
+		if (tok_op(peek(p), "(")) {
+			next(p);
+			c->arg = parse_literal(p);
+			expect_op(p, ")");
+		}
+		*tail = c;
+		tail = &c->next;
+	} while (accept_op(p, "."));
+	if (alias_name)
+		return pp;
+	for (;;) {
+		if (accept_op(p, "?"))
+			pp->optional = true;
+		else if (accept_op(p, "!"))
+			pp->optional = pp->sufficient = true;
+		else
+			break;
+	}
+	if (accept_ident(p, "if")) {
+		expect_op(p, "(");
+		pp->condition = parse_expression(p);
+		expect_op(p, ")");
+	}
+	return pp;
+}
+
+static struct probe_point *parse_probe_points(struct parser *p, bool alias_names)
+{
+	struct probe_point *head = NULL, **tail = &head;
+
+	do {
+		*tail = parse_probe_point(p, alias_names);
+		tail = &(*tail)->next;
+	} while (accept_op(p, ","));
+	return head;
+}
+
+/* probe -> 'probe' points block
+ *        | 'probe' names ('=' | '+=') points block      (alias) */
+static void parse_probe(struct parser *p, struct token *kw)
+{
+	struct probe *pr = arena_new(p->arena, struct probe);
+	size_t start = p->pos;
+
+	pr->loc = kw->loc;
+	pr->privileged = p->script->is_tapset;
+	/* An alias's names look like probe points; try them as names first. */
+	struct probe_point *names = parse_probe_points(p, true);
+	struct token *t = peek(p);
+
+	if (tok_op(t, "=") || tok_op(t, "+=")) {
+		next(p);
+		pr->is_alias = true;
+		pr->epilogue = t->text[0] == '+';
+		pr->alias_names = names;
+	} else {
+		p->pos = start;
+	}
+	pr->points = parse_probe_points(p, false);
+	pr->body = parse_block(p);
+	*p->probes_tail = pr;
+	p->probes_tail = &pr->next;
+}
+
+/* ---- declarations ---- */
+
+/* global -> 'global' gvar (',' gvar)*
+ * gvar -> name ['%'] ['[' number ']'] ['%'] ['=' literal] */
+static void parse_global(struct parser *p, bool private)
+{
+	do {
+		struct token *t = expect_name(p, "identifier");
+		struct global *g = arena_new(p->arena, struct global);
+
+		g->loc = t->loc;
+		g->name = t->text;
+		g->private = private;
+		if (accept_op(p, "%"))
+			g->wrap = g->is_array = true;
+		if (accept_op(p, "[")) {
+			struct token *n = peek(p);
+
+			if (n->kind != TOK_NUMBER || n->num <= 0)
+				error_at(p, n, "expected positive array size");
+			g->size = next(p)->num;
+			g->is_array = true;
+			expect_op(p, "]");
+			if (accept_op(p, "%"))
+				g->wrap = true;
+		}
+		if (accept_op(p, "=")) {
+			if (g->is_array)
+				error_at(p, peek(p), "array cannot be initialized");
+			g->init = parse_literal(p);
+		}
+		*p->globals_tail = g;
+		p->globals_tail = &g->next;
+	} while (accept_op(p, ","));
+	end_simple(p);
+}
+
+static const char *parse_opt_type(struct parser *p)
+{
+	struct token *t;
+
+	if (!accept_op(p, ":"))
+		return NULL;
+	t = peek(p);
+	if (!tok_ident(t, "long") && !tok_ident(t, "string"))
+		error_at(p, t, "expected type 'long' or 'string'");
+	return next(p)->text;
+}
+
+/* function -> 'function' name [':' type] '(' [param (',' param)*] ')'
+ *             (block | embedded);  param -> name [':' type] */
+static void parse_function(struct parser *p, bool private)
+{
+	struct token *t = expect_name(p, "function name");
+	struct function *f = arena_new(p->arena, struct function);
+	struct param **tail = &f->params;
+
+	f->loc = t->loc;
+	f->name = t->text;
+	f->private = private;
+	f->type = parse_opt_type(p);
+	expect_op(p, "(");
+	if (!tok_op(peek(p), ")")) {
+		do {
+			struct token *a = expect_name(p, "parameter name");
+			struct param *pa = arena_new(p->arena, struct param);
+
+			pa->loc = a->loc;
+			pa->name = a->text;
+			pa->type = parse_opt_type(p);
+			*tail = pa;
+			tail = &pa->next;
+		} while (accept_op(p, ","));
+	}
+	expect_op(p, ")");
+	if (peek(p)->kind == TOK_EMBEDDED)
+		f->embedded = next(p)->text;
+	else
+		f->body = parse_block(p);
+	*p->functions_tail = f;
+	p->functions_tail = &f->next;
+}
+
+/* After an error: skip to the next token that can start a declaration. */
+static void skip_to_declaration(struct parser *p)
+{
+	next(p);
+	for (;;) {
+		struct token *t = peek(p);
+
+		if (t->kind == TOK_EOF || t->kind == TOK_EMBEDDED ||
+		    tok_ident(t, "probe") || tok_ident(t, "global") ||
+		    tok_ident(t, "function") || tok_ident(t, "private"))
+			return;
+		next(p);
+	}
+}
+
+/* script -> (probe | global | function | 'private' (global | function) | embedded)* */
+static void parse_declarations(struct parser *p)
+{
+	while (peek(p)->kind != TOK_EOF) {
+		struct token *t;
+
+		if (setjmp(p->recover)) {
+			p->depth = 0;
+			skip_to_declaration(p);
+			continue;
+		}
+		t = next(p);
+		if (t->kind == TOK_EMBEDDED) {
+			struct embedded *e = arena_new(p->arena, struct embedded);
+
+			e->loc = t->loc;
+			e->code = t->text;
+			*p->embeds_tail = e;
+			p->embeds_tail = &e->next;
+		} else if (tok_ident(t, "probe")) {
+			parse_probe(p, t);
+		} else if (tok_ident(t, "global")) {
+			parse_global(p, false);
+		} else if (tok_ident(t, "function")) {
+			parse_function(p, false);
+		} else if (tok_ident(t, "private")) {
+			if (accept_ident(p, "global"))
+				parse_global(p, true);
+			else if (accept_ident(p, "function"))
+				parse_function(p, true);
+			else
+				error_at(p, peek(p), "expected 'global' or 'function' after 'private'");
+		} else {
+			p->pos--;
+			error_at(p, t, "expected 'probe', 'global', 'function', or '%%{'");
+		}
+	}
+}
+
+struct script *parse_script(struct arena *a, const struct source *src,
+			    const struct script_args *args,
+			    struct pp_env *env, bool is_tapset)
+{
+	struct tokens raw = { 0 }, toks = { 0 };
+	struct script *s = arena_new(a, struct script);
+	struct parser p = { .arena = a };
+
+	s->src = src;
+	s->is_tapset = is_tapset;
+	lex_source(a, src, args, &raw);
+	preprocess(a, env, &raw, &toks);
+	tokens_free(&raw);
+
+	p.tok = toks.v;
+	p.script = s;
+	p.probes_tail = &s->probes;
+	p.functions_tail = &s->functions;
+	p.globals_tail = &s->globals;
+	p.embeds_tail = &s->embeds;
+	parse_declarations(&p);
+	tokens_free(&toks);
+	return s;
+}
+
+struct source *source_from_string(struct arena *a, const char *name, const char *text)
+{
+	struct source *src = arena_new(a, struct source);
+
+	src->name = arena_strndup(a, name, strlen(name));
+	src->len = strlen(text);
+	src->text = arena_strndup(a, text, src->len);
+	return src;
+}
+
+struct source *source_from_file(struct arena *a, const char *path)
+{
+	struct source *src;
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 65536, len = 0, n;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len - 1 == 0) {
+			char *nb = realloc(buf, cap *= 2);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = nb;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	src = arena_new(a, struct source);
+	src->name = arena_strndup(a, path, strlen(path));
+	src->text = arena_strndup(a, buf, len);
+	src->len = len;
+	free(buf);
+	return src;
+}

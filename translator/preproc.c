@@ -1,0 +1,476 @@
+/*
+ * preproc.c - conditionals and macros over the token array.
+ */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preproc.h"
+
+#define MAX_EXPANSION_DEPTH	64
+
+struct macro {
+	struct macro *next;
+	const char *name;		/* without the '@' */
+	const char **params;
+	int nparams;
+	struct token *body;
+	size_t nbody;
+	struct loc loc;
+};
+
+struct pp {
+	struct arena *arena;
+	struct pp_env *env;
+	struct macro *local;		/* this file's @defines */
+	struct tokens *out;
+	int depth;			/* macro expansion nesting */
+};
+
+/* A cursor over a token range that ends in TOK_EOF or at `end`. */
+struct range {
+	const struct token *t;
+	size_t i, end;
+};
+
+static const struct token *cur(struct range *r)
+{
+	static const struct token eof = { .kind = TOK_EOF, .text = "" };
+
+	return r->i < r->end ? &r->t[r->i] : (r->end ? &r->t[r->end - 1] : &eof);
+}
+
+static bool at_end(struct range *r)
+{
+	return r->i >= r->end || r->t[r->i].kind == TOK_EOF;
+}
+
+static void pp_error(struct pp *pp, const struct token *t, const char *msg)
+{
+	diag_error("parse", &t->loc, token_describe(pp->arena, t), "%s", msg);
+}
+
+/* ---- conditions ---- */
+
+static const char *kconfig_value(struct pp *pp, const char *name)
+{
+	struct pp_env *env = pp->env;
+	size_t n = strlen(name);
+
+	if (!env->kconfig_read) {
+		FILE *f = env->kconfig_path ? fopen(env->kconfig_path, "r") : NULL;
+
+		env->kconfig_read = true;
+		if (f) {
+			size_t cap = 1 << 16, len = 0, got;
+
+			env->kconfig = malloc(cap);
+			while (env->kconfig && (got = fread(env->kconfig + len, 1, cap - len - 1, f)) > 0)
+				if ((len += got) == cap - 1)
+					env->kconfig = realloc(env->kconfig, cap *= 2);
+			if (env->kconfig)
+				env->kconfig[len] = '\0';
+			fclose(f);
+		}
+	}
+	for (const char *l = env->kconfig; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (!strncmp(l, name, n) && l[n] == '=') {
+			const char *v = l + n + 1, *e = strchr(v, '\n');
+			size_t len = e ? (size_t)(e - v) : strlen(v);
+
+			if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
+				v++, len -= 2;
+			return arena_strndup(pp->arena, v, len);
+		}
+	}
+	return "";
+}
+
+/* The value of a condition operand: a literal, or one of the names. */
+static bool operand(struct pp *pp, const struct token *t, const char **s, long long *n)
+{
+	struct pp_env *env = pp->env;
+
+	*s = NULL;
+	if (t->kind == TOK_NUMBER) {
+		*n = t->num;
+		return true;
+	}
+	if (t->kind == TOK_STRING) {
+		*s = t->text;
+		return true;
+	}
+	if (t->kind != TOK_IDENT)
+		return false;
+	if (!strcmp(t->text, "kernel_vr")) {
+		*s = env->kernel_release;
+	} else if (!strcmp(t->text, "kernel_v")) {
+		const char *dash = strchr(env->kernel_release, '-');
+
+		*s = arena_strndup(pp->arena, env->kernel_release,
+				   dash ? (size_t)(dash - env->kernel_release) : strlen(env->kernel_release));
+	} else if (!strcmp(t->text, "arch")) {
+		*s = env->arch;
+	} else if (!strcmp(t->text, "runtime")) {
+		*s = env->runtime;
+	} else if (!strcmp(t->text, "systemtap_v")) {
+		*s = env->compat_version;
+	} else if (!strcmp(t->text, "systemtap_privilege")) {
+		*s = env->privilege;
+	} else if (!strcmp(t->text, "guru_mode")) {
+		*n = env->guru;
+	} else if (!strncmp(t->text, "CONFIG_", 7)) {
+		*s = kconfig_value(pp, t->text);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static bool compare(const char *op, int c)
+{
+	if (!strcmp(op, "=="))
+		return c == 0;
+	if (!strcmp(op, "!="))
+		return c != 0;
+	if (!strcmp(op, "<"))
+		return c < 0;
+	if (!strcmp(op, "<="))
+		return c <= 0;
+	if (!strcmp(op, ">"))
+		return c > 0;
+	return c >= 0;	/* ">=" */
+}
+
+static bool is_cmp_op(const struct token *t)
+{
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+
+	for (size_t i = 0; t->kind == TOK_OP && i < 6; i++)
+		if (!strcmp(t->text, ops[i]))
+			return true;
+	return false;
+}
+
+/* comparison -> operand cmp_op operand */
+static bool eval_comparison(struct pp *pp, struct range *r, bool *ok)
+{
+	const struct token *lt = cur(r), *opt, *rt;
+	const char *ls, *rs;
+	long long ln = 0, rn = 0;
+	bool lhs_names_version;
+
+	if (!operand(pp, lt, &ls, &ln)) {
+		pp_error(pp, lt, "expected 'arch', 'kernel_v', 'kernel_vr', 'runtime', "
+			 "'systemtap_v', 'systemtap_privilege', 'guru_mode' or 'CONFIG_...'");
+		*ok = false;
+		return false;
+	}
+	r->i++;
+	opt = cur(r);
+	if (!is_cmp_op(opt)) {
+		pp_error(pp, opt, "expected comparison operator");
+		*ok = false;
+		return false;
+	}
+	r->i++;
+	rt = cur(r);
+	if (!operand(pp, rt, &rs, &rn) || (!ls != !rs)) {
+		pp_error(pp, rt, ls ? "expected string literal" : "expected number");
+		*ok = false;
+		return false;
+	}
+	r->i++;
+	if (!ls)
+		return compare(opt->text, ln < rn ? -1 : ln > rn);
+	lhs_names_version = !strncmp(lt->text, "kernel_v", 8) || !strcmp(lt->text, "systemtap_v");
+	if ((!strcmp(opt->text, "==") || !strcmp(opt->text, "!=")) && strpbrk(rs, "*?[")) {
+		bool match = fnmatch(rs, ls, 0) == 0;
+
+		return opt->text[0] == '=' ? match : !match;
+	}
+	return compare(opt->text, lhs_names_version ? strverscmp(ls, rs) : strcmp(ls, rs));
+}
+
+/* condition -> comparison (('&&' | '||') comparison)*, && binding tighter */
+static bool eval_condition(struct pp *pp, struct range *r, bool *ok)
+{
+	bool any = false;
+
+	do {
+		bool all = true;
+
+		do
+			all &= eval_comparison(pp, r, ok);
+		while (*ok && tok_op(cur(r), "&&") && (r->i++, true));
+		any |= all;
+	} while (*ok && tok_op(cur(r), "||") && (r->i++, true));
+	return any;
+}
+
+/* ---- macros ---- */
+
+static struct macro *find_macro(struct pp *pp, const char *name)
+{
+	for (struct macro *m = pp->local; m; m = m->next)
+		if (!strcmp(m->name, name))
+			return m;
+	for (struct macro *m = pp->env->library; m; m = m->next)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+/* Index just past the %) that closes the %( at r->i - 1, or 0 if none. */
+static size_t matching_close(struct range *r, size_t from)
+{
+	int depth = 1;
+
+	for (size_t i = from; i < r->end && r->t[i].kind != TOK_EOF; i++) {
+		if (tok_op(&r->t[i], "%("))
+			depth++;
+		else if (tok_op(&r->t[i], "%)") && --depth == 0)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* define -> '@define' name ['(' name (',' name)* ')'] '%(' body '%)' */
+static void define_macro(struct pp *pp, struct range *r)
+{
+	const struct token *kw = cur(r), *t;
+	struct macro *m = arena_new(pp->arena, struct macro);
+	const char *params[64];
+	size_t close;
+
+	r->i++;
+	t = cur(r);
+	if (t->kind != TOK_IDENT || t->text[0] == '@' || t->text[0] == '$') {
+		pp_error(pp, t, "expected macro name after @define");
+		goto skip;
+	}
+	m->name = t->text;
+	m->loc = kw->loc;
+	r->i++;
+	if (tok_op(cur(r), "(")) {
+		r->i++;
+		while (!tok_op(cur(r), ")")) {
+			t = cur(r);
+			if (t->kind != TOK_IDENT || m->nparams == 64) {
+				pp_error(pp, t, "expected macro parameter name");
+				goto skip;
+			}
+			params[m->nparams++] = t->text;
+			r->i++;
+			if (tok_op(cur(r), ","))
+				r->i++;
+			else if (!tok_op(cur(r), ")")) {
+				pp_error(pp, cur(r), "expected ',' or ')'");
+				goto skip;
+			}
+		}
+		r->i++;
+	}
+	if (!tok_op(cur(r), "%(")) {
+		pp_error(pp, cur(r), "expected '%(' to start the macro body");
+		goto skip;
+	}
+	close = matching_close(r, r->i + 1);
+	if (!close) {
+		pp_error(pp, cur(r), "unterminated macro body: no matching '%)'");
+		r->i = r->end;
+		return;
+	}
+	/* Copied: library macros outlive the token array of their file. */
+	m->nbody = close - 1 - (r->i + 1);
+	m->body = arena_alloc(pp->arena, sizeof(*m->body) * (m->nbody + 1));
+	memcpy(m->body, &r->t[r->i + 1], sizeof(*m->body) * m->nbody);
+	m->params = arena_alloc(pp->arena, sizeof(*m->params) * (m->nparams + 1));
+	memcpy(m->params, params, sizeof(*params) * m->nparams);
+	r->i = close;
+	if (pp->env->defining_library) {
+		m->next = pp->env->library;
+		pp->env->library = m;
+	} else {
+		m->next = pp->local;
+		pp->local = m;
+	}
+	return;
+skip:
+	while (!at_end(r) && !tok_op(cur(r), "%)"))
+		r->i++;
+	if (!at_end(r))
+		r->i++;
+}
+
+static void pp_run(struct pp *pp, struct range *r);
+
+/* @name or @name(args): substitute the arguments and preprocess the body. */
+static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
+{
+	const struct token *at = cur(r);
+	size_t arg_start[64], arg_end[64];
+	int nargs = 0;
+	struct tokens body = { 0 };
+
+	r->i++;
+	if (m->nparams || tok_op(cur(r), "(")) {
+		int depth = 0;
+
+		if (!tok_op(cur(r), "(")) {
+			pp_error(pp, cur(r), "expected '(' and the macro's arguments");
+			return;
+		}
+		r->i++;
+		arg_start[0] = r->i;
+		for (;; r->i++) {
+			const struct token *t = cur(r);
+
+			if (at_end(r)) {
+				pp_error(pp, at, "unterminated macro argument list");
+				return;
+			}
+			if (depth == 0 && (tok_op(t, ",") || tok_op(t, ")"))) {
+				if (nargs == 64)
+					break;
+				arg_end[nargs++] = r->i;
+				if (tok_op(t, ")"))
+					break;
+				arg_start[nargs] = r->i + 1;
+			} else if (tok_op(t, "(") || tok_op(t, "[") || tok_op(t, "{")) {
+				depth++;
+			} else if (tok_op(t, ")") || tok_op(t, "]") || tok_op(t, "}")) {
+				depth--;
+			}
+		}
+		r->i++;
+		if (nargs == 1 && arg_start[0] == arg_end[0] && m->nparams == 0)
+			nargs = 0;	/* @m() */
+	}
+	if (nargs != m->nparams) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "macro @%s takes %d argument%s, not %d",
+			 m->name, m->nparams, m->nparams == 1 ? "" : "s", nargs);
+		pp_error(pp, at, msg);
+		return;
+	}
+	if (pp->depth >= MAX_EXPANSION_DEPTH) {
+		pp_error(pp, at, "macro expansion too deep (recursive macro?)");
+		return;
+	}
+	for (size_t i = 0; i < m->nbody; i++) {
+		const struct token *t = &m->body[i];
+		int k = -1;
+
+		if (t->kind == TOK_IDENT && t->text[0] == '@')
+			for (int j = 0; j < m->nparams; j++)
+				if (!strcmp(t->text + 1, m->params[j]))
+					k = j;
+		if (k < 0) {
+			struct token copy = *t;
+
+			if (i == 0)
+				copy.space_before = at->space_before;
+			tokens_push(&body, &copy);
+			continue;
+		}
+		for (size_t j = arg_start[k]; j < arg_end[k]; j++)
+			tokens_push(&body, &r->t[j]);
+	}
+	struct range sub = { .t = body.v, .i = 0, .end = body.n };
+
+	pp->depth++;
+	pp_run(pp, &sub);
+	pp->depth--;
+	tokens_free(&body);
+}
+
+/* ---- the pass ---- */
+
+struct cond_frame {
+	bool taking;		/* emitting the current branch */
+	bool parent_taking;
+	bool seen_else;
+	const struct token *open;
+};
+
+static void pp_run(struct pp *pp, struct range *r)
+{
+	struct cond_frame stack[64];
+	int top = -1;
+
+	while (!at_end(r)) {
+		const struct token *t = cur(r);
+		bool taking = top < 0 || stack[top].taking;
+
+		if (tok_op(t, "%(")) {
+			bool ok = true, value = false, parent = taking;
+
+			r->i++;
+			if (top == 63) {
+				pp_error(pp, t, "conditionals nested too deeply");
+				return;
+			}
+			if (parent)
+				value = eval_condition(pp, r, &ok);
+			while (!at_end(r) && !tok_op(cur(r), "%?"))
+				r->i++;	/* skipped conditions, or the rest of a bad one */
+			if (at_end(r)) {
+				pp_error(pp, t, "expected '%?' after the condition");
+				return;
+			}
+			r->i++;
+			stack[++top] = (struct cond_frame){ parent && ok && value, parent, false, t };
+			continue;
+		}
+		if (tok_op(t, "%:") || tok_op(t, "%)") || tok_op(t, "%?")) {
+			r->i++;
+			if (top < 0 || tok_op(t, "%?") || (tok_op(t, "%:") && stack[top].seen_else)) {
+				pp_error(pp, t, "incomplete conditional: no matching '%('");
+				continue;
+			}
+			if (tok_op(t, "%)")) {
+				top--;
+			} else {
+				stack[top].seen_else = true;
+				stack[top].taking = stack[top].parent_taking && !stack[top].taking;
+			}
+			continue;
+		}
+		if (!taking) {
+			r->i++;
+			continue;
+		}
+		if (tok_ident(t, "@define")) {
+			define_macro(pp, r);
+			continue;
+		}
+		if (t->kind == TOK_IDENT && t->text[0] == '@' && t->text[1]) {
+			struct macro *m = find_macro(pp, t->text + 1);
+
+			if (m) {
+				expand_macro(pp, r, m);
+				continue;
+			}
+		}
+		tokens_push(pp->out, t);
+		r->i++;
+	}
+	if (top >= 0)
+		pp_error(pp, stack[top].open, "unterminated conditional: no matching '%)'");
+}
+
+void preprocess(struct arena *a, struct pp_env *env, const struct tokens *in,
+		struct tokens *out)
+{
+	struct pp pp = { .arena = a, .env = env, .out = out };
+	struct range r = { .t = in->v, .i = 0, .end = in->n };
+	struct token eof = in->v[in->n - 1];
+
+	pp_run(&pp, &r);
+	tokens_push(out, &eof);
+}

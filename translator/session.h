@@ -1,0 +1,56 @@
+/*
+ * session.h - what one stap invocation was asked to do.
+ */
+#ifndef SESSION_H
+#define SESSION_H
+
+#include <stdbool.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "lex.h"
+#include "preproc.h"
+
+#define MAX_INCLUDE_DIRS	32
+#define MAX_DEFINES		64
+
+struct session {
+	struct arena arena;
+	int last_pass;			/* -p: stop after this pass (1-5) */
+	int verbose;			/* -v */
+	const char *script_file;	/* FILE or "-" */
+	const char *script_text;	/* -e */
+	struct script_args args;	/* $1.. @1.. */
+	const char *include_dirs[MAX_INCLUDE_DIRS];	/* -I */
+	int n_include_dirs;
+	const char *defines[MAX_DEFINES];		/* -D */
+	int n_defines;
+	const char *globals_set[MAX_DEFINES];		/* -G */
+	int n_globals_set;
+	bool guru, unoptimized, suppress_warnings, warnings_as_errors, keep_tmpdir;
+	bool bulk;			/* -b */
+	const char *module_name;	/* -m */
+	const char *output_file;	/* -o */
+	const char *cmd;		/* -c */
+	int target_pid;			/* -x */
+	int timeout_s;			/* -T */
+	int buffer_mb;			/* -s */
+	const char *kernel_build;	/* build tree of the target kernel */
+	const char *kernel_release;
+	const char *runtime_dir;	/* -R */
+	const char *list_pattern;	/* -l / -L */
+	bool list_vars;			/* -L */
+	const char *compat_version;	/* --compatible */
+	const char *vm_kernel;		/* --vm[=IMAGE] */
+	bool vm;
+
+	struct pp_env pp;
+	struct script *user;		/* the user's script */
+	struct script *library;		/* tapset files, in load order */
+	int n_library;
+};
+
+/* Pass 1: parse the user script and the tapset library.  Returns 0 if clean. */
+int pass1_parse(struct session *s);
+
+#endif /* SESSION_H */
