@@ -16,7 +16,8 @@
 
 #include "parse.h"
 
-#define MAX_DEPTH	500	/* nesting of statements and expressions */
+#define MAX_DEPTH	1000	/* nesting of statements and expressions; each
+				   level costs at most ~15 stack frames */
 
 struct parser {
 	struct arena *arena;
@@ -418,9 +419,11 @@ static struct expr *parse_crement(struct parser *p)
 
 	if (tok_op(t, "++") || tok_op(t, "--")) {
 		next(p);
+		enter(p);
 		e = new_expr(p, E_UNARY, t);
 		e->op = t->text;
 		e->a = parse_crement(p);
+		leave(p);
 		return e;
 	}
 	e = parse_value(p);
@@ -541,7 +544,6 @@ static struct expr *parse_binary(struct parser *p, int level)
 		return parse_unary(p);
 	if (level == LEVEL_IN)
 		return parse_array_in(p);
-	enter(p);
 	e = parse_binary(p, level + 1);
 	while ((op = binary_op_at(p, level))) {
 		struct expr *b = new_expr(p, E_BINARY, peek(p));
@@ -552,7 +554,6 @@ static struct expr *parse_binary(struct parser *p, int level)
 		b->b = parse_binary(p, level + 1);
 		e = b;
 	}
-	leave(p);
 	return e;
 }
 
@@ -650,9 +651,6 @@ static struct stmt *parse_foreach(struct parser *p, struct token *kw)
 	} while (bracket && accept_op(p, ","));
 	if (bracket)
 		expect_op(p, "]");
-	if (fe->value && fe->sort_column == 1 && !bracket) {
-		/* "foreach (v = k+ in a)" sorts by key; fine as it is. */
-	}
 	if (!accept_ident(p, "in"))
 		error_at(p, peek(p), "expected 'in'");
 	fe->array = parse_indexable(p);
