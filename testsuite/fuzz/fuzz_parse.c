@@ -1,0 +1,42 @@
+/*
+ * fuzz_parse.c - libFuzzer target for pass 1: lexer, preprocessor, parser
+ * and the -p1 printer.  Any input must end in a tree or in error messages;
+ * never a crash, a sanitizer report, a hang or a leak.
+ *
+ *   testsuite/run-tests fuzz       (bounded run, seeded with parseok/)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "print.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct arena a = { 0 };
+	char *text = malloc(size + 1);
+	char *argv[] = { "1", "two" };
+	struct script_args args = { argv, 2 };
+	struct pp_env env = {
+		.kernel_release = "6.1.0-56-amd64", .arch = "x86_64", .runtime = "kernel",
+		.compat_version = "4.8", .privilege = "stapdev",
+	};
+	struct source *src;
+	struct script *s;
+	FILE *null = fopen("/dev/null", "w");
+
+	memcpy(text, data, size);
+	text[size] = '\0';
+	src = source_from_string(&a, "fuzz.stp", text);
+	s = parse_script(&a, src, &args, &env, false);
+	if (s && null)
+		print_script(null, s);
+	if (null)
+		fclose(null);
+	free(text);
+	free(env.kconfig);
+	arena_free(&a);
+	return 0;
+}
