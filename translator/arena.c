@@ -5,10 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "arena.h"
 
 #define ARENA_BLOCK_MIN	(64 * 1024)
+#define ARENA_BLOCK_MAX	(16 * 1024 * 1024)
+#define HUGE_PAGE	(2 * 1024 * 1024)
 
 struct arena_block {
 	struct arena_block *next;
@@ -16,35 +19,57 @@ struct arena_block {
 	max_align_t data[];
 };
 
-void *arena_alloc(struct arena *a, size_t size)
+/* size bytes, zeroed, at a multiple of align (a power of two). */
+static void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
 {
 	struct arena_block *b = a->head;
-	size_t align = sizeof(max_align_t);
+	size_t used = b ? (b->used + align - 1) & ~(align - 1) : 0;
 	void *p;
 
-	size = (size + align - 1) / align * align;
-	if (!b || b->size - b->used < size) {
-		size_t bsize = size > ARENA_BLOCK_MIN ? size : ARENA_BLOCK_MIN;
+	if (!b || used > b->size || b->size - used < size) {
+		/* Blocks double up to ARENA_BLOCK_MAX: few blocks for a big parse. */
+		size_t bsize = b ? 2 * b->size : ARENA_BLOCK_MIN;
 
-		b = malloc(sizeof(*b) + bsize);
-		if (!b) {
-			fprintf(stderr, "stap: out of memory\n");
-			exit(1);
-		}
-		b->used = 0;
+		if (bsize > ARENA_BLOCK_MAX)
+			bsize = ARENA_BLOCK_MAX;
+		if (bsize < size)
+			bsize = size;
+		b = big_alloc(sizeof(*b) + bsize);
 		b->size = bsize;
 		b->next = a->head;
 		a->head = b;
+		used = 0;
 	}
-	p = (char *)b->data + b->used;
-	b->used += size;
+	p = (char *)b->data + used;
+	b->used = used + size;
 	memset(p, 0, size);
 	return p;
 }
 
+void *big_alloc(size_t size)
+{
+	void *p = NULL;
+
+	if (size < HUGE_PAGE) {
+		p = malloc(size);
+	} else if (posix_memalign(&p, HUGE_PAGE, size) == 0) {
+		madvise(p, size, MADV_HUGEPAGE);	/* advice only: failure is fine */
+	}
+	if (!p) {
+		fprintf(stderr, "stap: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	return arena_alloc_aligned(a, size, sizeof(max_align_t));
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = arena_alloc_aligned(a, n + 1, 1);	/* strings need no alignment */
 
 	memcpy(p, s, n);
 	p[n] = '\0';
@@ -67,8 +92,26 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	return p;
 }
 
+struct arena_owned {
+	struct arena_owned *next;
+	void *p;
+};
+
+void arena_own(struct arena *a, void *p)
+{
+	struct arena_owned *o = arena_new(a, struct arena_owned);
+
+	o->p = p;
+	o->next = a->owned;
+	a->owned = o;
+}
+
 void arena_free(struct arena *a)
 {
+	/* The records live in the blocks freed below: walk them first. */
+	for (struct arena_owned *o = a->owned; o; o = o->next)
+		free(o->p);
+	a->owned = NULL;
 	while (a->head) {
 		struct arena_block *next = a->head->next;
 

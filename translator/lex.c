@@ -18,24 +18,56 @@ struct lexer {
 	bool in_sub;
 };
 
-/* Longest first: the lexer takes the first that matches. */
-static const char *const operators[] = {
-	"<<<", ">>>", "<<=", ">>=",
-	"==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=",
-	"%=", "&=", "^=", "|=", ".=", "=~", "!~", "->", "<<", ">>",
-	"%(", "%?", "%:", "%)",
-	"+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "=", "<", ">", "?",
-	":", ";", ",", ".", "(", ")", "[", "]", "{", "}",
+/* Grouped by first character, longest first within a group. */
+#define OP(s)	{ s, sizeof(s) - 1 }
+static const struct { const char *text; size_t len; } operators[] = {
+	OP("<<<"), OP("<<="), OP("<<"), OP("<="), OP("<"),
+	OP(">>>"), OP(">>="), OP(">>"), OP(">="), OP(">"),
+	OP("=="), OP("=~"), OP("="), OP("!="), OP("!~"), OP("!"),
+	OP("&&"), OP("&="), OP("&"), OP("||"), OP("|="), OP("|"),
+	OP("++"), OP("+="), OP("+"), OP("--"), OP("-="), OP("->"), OP("-"),
+	OP("*="), OP("*"), OP("/="), OP("/"), OP("^="), OP("^"), OP(".="), OP("."),
+	OP("%="), OP("%("), OP("%?"), OP("%:"), OP("%)"), OP("%"),
+	OP("~"), OP("?"), OP(":"), OP(";"), OP(","), OP("("), OP(")"), OP("["),
+	OP("]"), OP("{"), OP("}"),
 };
+#undef OP
+#define N_OPERATORS	(sizeof(operators) / sizeof(*operators))
+
+/* Index + 1 of the first operator starting with each byte; 0 for none. */
+static unsigned char op_first[256];
+
+/* Index + 1 in operators[] of the operator at p (at most avail bytes), or 0. */
+static size_t match_operator(const char *p, size_t avail)
+{
+	unsigned char c = *p;
+
+	if (!op_first[c])
+		return 0;
+	for (size_t i = op_first[c] - 1; i < N_OPERATORS && operators[i].text[0] == c; i++)
+		if (operators[i].len <= avail && !memcmp(p, operators[i].text, operators[i].len))
+			return i + 1;
+	return 0;
+}
+
+void tokens_reserve(struct tokens *t, size_t cap)
+{
+	struct token *v;
+
+	if (cap <= t->cap)
+		return;
+	v = big_alloc(cap * sizeof(*v));
+	if (t->n)
+		memcpy(v, t->v, t->n * sizeof(*v));
+	free(t->v);
+	t->v = v;
+	t->cap = cap;
+}
 
 void tokens_push(struct tokens *t, const struct token *tok)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->v = realloc(t->v, t->cap * sizeof(*t->v));
-		if (!t->v)
-			abort();
-	}
+	if (t->n == t->cap)
+		tokens_reserve(t, t->cap ? t->cap * 2 : 256);
 	t->v[t->n++] = *tok;
 }
 
@@ -46,9 +78,16 @@ void tokens_free(struct tokens *t)
 	t->n = t->cap = 0;
 }
 
+int64_t tok_number(const struct token *t)
+{
+	/* strtoull's base 0 reads 0x.. and 0.. as the lexer does. */
+	return (int64_t)strtoull(t->text, NULL, 0);
+}
+
 bool tok_is(const struct token *t, enum tok_kind kind, const char *text)
 {
-	return t->kind == kind && !strcmp(t->text, text);
+	/* The first-character test spares most strcmp calls: a hot path. */
+	return t->kind == kind && t->text[0] == text[0] && !strcmp(t->text, text);
 }
 
 const char *token_describe(struct arena *a, const struct token *t)
@@ -85,6 +124,24 @@ static void advance(struct lexer *lx, size_t n)
 	}
 }
 
+/* Advance over n bytes known to hold no newline (names, numbers, operators). */
+static void advance_inline(struct lexer *lx, size_t n)
+{
+	lx->p += n;
+	lx->col += n;
+}
+
+/* Bytes that may continue an identifier: [A-Za-z0-9_$]. */
+static bool ident_char[256];
+
+static void init_tables(void)
+{
+	for (size_t i = N_OPERATORS; i-- > 0;)
+		op_first[(unsigned char)operators[i].text[0]] = i + 1;
+	for (int c = 0; c < 256; c++)
+		ident_char[c] = isalnum(c) || c == '_' || c == '$';
+}
+
 static void error_at(struct lexer *lx, struct loc loc, const char *msg)
 {
 	diag_error("parse", &loc, NULL, "%s", msg);
@@ -109,14 +166,16 @@ static bool skip_space(struct lexer *lx)
 	while (lx->p < lx->end) {
 		char c = *lx->p;
 
-		if (isspace((unsigned char)c)) {
+		if (c == ' ' || c == '\t') {
+			advance_inline(lx, 1);
+		} else if (isspace((unsigned char)c)) {
 			advance(lx, 1);
 		} else if (c == '#') {
 			while (lx->p < lx->end && *lx->p != '\n')
-				advance(lx, 1);
+				advance_inline(lx, 1);
 		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
 			while (lx->p < lx->end && *lx->p != '\n')
-				advance(lx, 1);
+				advance_inline(lx, 1);
 		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
 			struct loc loc = here(lx);
 			const char *close = NULL;
@@ -167,10 +226,9 @@ static void lex_number(struct lexer *lx, struct loc loc, bool space)
 	if (base == 16 && n == digits_at)
 		bad = true;
 	emit(lx, TOK_NUMBER, s, n, loc, space);
-	lx->out->v[lx->out->n - 1].num = (int64_t)v;
 	if (bad)
 		error_at(lx, loc, "number invalid or out of range");
-	advance(lx, n);
+	advance_inline(lx, n);
 }
 
 /* Checks the escapes of a string body; returns its length, or -1 if open. */
@@ -244,12 +302,7 @@ static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
 	if (q < lx->end && *q == '#') {
 		char *count = arena_printf(lx->arena, "%d", lx->args ? lx->args->argc : 0);
 
-		if (sigil == '$') {
-			emit(lx, TOK_NUMBER, count, strlen(count), loc, space);
-			lx->out->v[lx->out->n - 1].num = lx->args ? lx->args->argc : 0;
-		} else {
-			emit(lx, TOK_STRING, count, strlen(count), loc, space);
-		}
+		emit(lx, sigil == '$' ? TOK_NUMBER : TOK_STRING, count, strlen(count), loc, space);
 		advance(lx, 2);
 		return true;
 	}
@@ -321,24 +374,22 @@ static void lex_run(struct lexer *lx)
 		} else if (isalpha((unsigned char)c) || c == '_' || c == '$' || c == '@') {
 			size_t n = 1;
 
-			while (lx->p + n < lx->end &&
-			       (isalnum((unsigned char)lx->p[n]) || lx->p[n] == '_' || lx->p[n] == '$'))
+			while (lx->p + n < lx->end && ident_char[(unsigned char)lx->p[n]])
 				n++;
 			emit(lx, TOK_IDENT, lx->p, n, loc, space);
-			advance(lx, n);
+			advance_inline(lx, n);
 		} else {
-			size_t i;
+			size_t n = match_operator(lx->p, lx->end - lx->p);
 
-			for (i = 0; i < sizeof(operators) / sizeof(*operators); i++) {
-				size_t n = strlen(operators[i]);
+			if (n) {
+				struct token t = {
+					.kind = TOK_OP, .loc = loc, .space_before = space,
+					.text = operators[n - 1].text,
+				};
 
-				if ((size_t)(lx->end - lx->p) >= n && !memcmp(lx->p, operators[i], n)) {
-					emit(lx, TOK_OP, lx->p, n, loc, space);
-					advance(lx, n);
-					break;
-				}
-			}
-			if (i == sizeof(operators) / sizeof(*operators)) {
+				tokens_push(lx->out, &t);
+				advance_inline(lx, operators[n - 1].len);
+			} else {
 				diag_error("parse", &loc, NULL, "invalid character '%s' (0x%02x)",
 					   isprint((unsigned char)c) ? (char[]){ c, 0 } : "?",
 					   (unsigned char)c);
@@ -357,6 +408,13 @@ void lex_source(struct arena *a, const struct source *src,
 	};
 	struct token eof = { .kind = TOK_EOF, .text = "" };
 
+	if (!op_first[';'])
+		init_tables();
+	/*
+	 * Scripts run about one token per 3-4 bytes; reserve for one per 2 once
+	 * rather than doubling: pages reserved but never touched cost nothing.
+	 */
+	tokens_reserve(out, out->n + src->len / 2 + 64);
 	lex_run(&lx);
 	eof.loc = here(&lx);
 	tokens_push(out, &eof);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "parse.h"
 
@@ -41,7 +42,7 @@ static const char *const keywords[] = {
 static bool is_keyword(const char *s)
 {
 	for (size_t i = 0; i < sizeof(keywords) / sizeof(*keywords); i++)
-		if (!strcmp(s, keywords[i]))
+		if (s[0] == keywords[i][0] && !strcmp(s, keywords[i]))
 			return true;
 	return false;
 }
@@ -164,12 +165,12 @@ static struct expr *parse_literal(struct parser *p)
 	if (tok_op(t, "-") && peek_at(p, 1)->kind == TOK_NUMBER) {
 		next(p);
 		e = new_expr(p, E_NUMBER, t);
-		e->num = (int64_t)(0 - (uint64_t)next(p)->num);
+		e->num = (int64_t)(0 - (uint64_t)tok_number(next(p)));
 		return e;
 	}
 	if (t->kind == TOK_NUMBER) {
 		e = new_expr(p, E_NUMBER, t);
-		e->num = next(p)->num;
+		e->num = tok_number(next(p));
 		return e;
 	}
 	if (t->kind == TOK_STRING) {
@@ -460,36 +461,31 @@ static struct expr *parse_unary(struct parser *p)
 }
 
 /*
- * The binary levels, lowest first, each left-associative over the next:
- *   || && | ^ & (in) (comparison, regex) (shift) . (+ -) (* / %)
- * "in" is handled apart (parse_array_in) because of its bracketed form.
+ * Binary operators by precedence climbing (as Lua's subexpr): every
+ * operator has a priority, higher binds tighter, all are left-associative:
+ *   || && | ^ & (in) (< > <= >= == != =~ !~) (<< >> >>>) . (+ -) (* / %)
+ * "in" takes an array, not an expression, on its right.
  */
-static const char *const binary_levels[][7] = {
-	{ "||" }, { "&&" }, { "|" }, { "^" }, { "&" },
-	{ NULL },	/* array_in */
-	{ "<", ">", "<=", ">=", "==", "!=", "=~" },
-	{ "<<", ">>", ">>>" },
-	{ "." },
-	{ "+", "-" },
-	{ "*", "/", "%" },
-};
-#define LEVEL_IN	5
-#define N_LEVELS	(int)(sizeof(binary_levels) / sizeof(*binary_levels))
+#define PRIO_IN		6
 
-static struct expr *parse_binary(struct parser *p, int level);
-
-static const char *binary_op_at(struct parser *p, int level)
+static int binary_priority(const struct token *t)
 {
-	struct token *t = peek(p);
+	static const struct { const char *op; int prio; } ops[] = {
+		{ "||", 1 }, { "&&", 2 }, { "|", 3 }, { "^", 4 }, { "&", 5 },
+		{ "<", 7 }, { ">", 7 }, { "<=", 7 }, { ">=", 7 }, { "==", 7 },
+		{ "!=", 7 }, { "=~", 7 }, { "!~", 7 }, { "<<", 8 }, { ">>", 8 },
+		{ ">>>", 8 }, { ".", 9 }, { "+", 10 }, { "-", 10 }, { "*", 11 },
+		{ "/", 11 }, { "%", 11 },
+	};
 
+	if (t->kind == TOK_IDENT)
+		return tok_ident(t, "in") ? PRIO_IN : 0;
 	if (t->kind != TOK_OP)
-		return NULL;
-	if (level == LEVEL_IN + 1 && !strcmp(t->text, "!~"))
-		return t->text;
-	for (int i = 0; i < 7 && binary_levels[level][i]; i++)
-		if (!strcmp(t->text, binary_levels[level][i]))
-			return t->text;
-	return NULL;
+		return 0;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
+		if (t->text[0] == ops[i].op[0] && !strcmp(t->text, ops[i].op))
+			return ops[i].prio;
+	return 0;
 }
 
 /* indexable -> name | @hist_*(...) */
@@ -507,51 +503,44 @@ static struct expr *parse_indexable(struct parser *p)
 	return e;
 }
 
-/* array_in -> '[' exprlist ']' 'in' indexable | comparison ['in' indexable] */
-static struct expr *parse_array_in(struct parser *p)
+/* operand -> '[' exprlist ']' 'in' indexable | unary */
+static struct expr *parse_operand(struct parser *p)
 {
 	struct token *t = peek(p);
 	struct expr *e;
 
-	if (tok_op(t, "[")) {
-		next(p);
-		e = new_expr(p, E_IN, t);
-		e->args = parse_expr_list(p, "]", true);
-		expect_op(p, "]");
-		if (!accept_ident(p, "in"))
-			error_at(p, peek(p), "expected 'in'");
-		e->a = parse_indexable(p);
-		return e;
-	}
-	e = parse_binary(p, LEVEL_IN + 1);
-	if (tok_ident(peek(p), "in")) {
-		struct expr *in = new_expr(p, E_IN, peek(p));
-
-		next(p);
-		in->args = e;
-		in->a = parse_indexable(p);
-		return in;
-	}
+	if (!tok_op(t, "["))
+		return parse_unary(p);
+	next(p);
+	e = new_expr(p, E_IN, t);
+	e->args = parse_expr_list(p, "]", true);
+	expect_op(p, "]");
+	if (!accept_ident(p, "in"))
+		error_at(p, peek(p), "expected 'in'");
+	e->a = parse_indexable(p);
 	return e;
 }
 
-static struct expr *parse_binary(struct parser *p, int level)
+/* binary(limit) -> operand (op binary(prio(op)))*  for ops with prio > limit */
+static struct expr *parse_binary(struct parser *p, int limit)
 {
-	struct expr *e;
-	const char *op;
+	struct expr *e = parse_operand(p);
+	int prio;
 
-	if (level == N_LEVELS)
-		return parse_unary(p);
-	if (level == LEVEL_IN)
-		return parse_array_in(p);
-	e = parse_binary(p, level + 1);
-	while ((op = binary_op_at(p, level))) {
-		struct expr *b = new_expr(p, E_BINARY, peek(p));
+	while ((prio = binary_priority(peek(p))) > limit) {
+		struct token *t = next(p);
+		struct expr *b;
 
-		next(p);
-		b->op = op;
-		b->a = e;
-		b->b = parse_binary(p, level + 1);
+		if (prio == PRIO_IN) {
+			b = new_expr(p, E_IN, t);
+			b->args = e;
+			b->a = parse_indexable(p);
+		} else {
+			b = new_expr(p, E_BINARY, t);
+			b->op = t->text;
+			b->a = e;
+			b->b = parse_binary(p, prio);
+		}
 		e = b;
 	}
 	return e;
@@ -590,7 +579,7 @@ static struct expr *parse_expression(struct parser *p)
 	e = parse_ternary(p);
 	t = peek(p);
 	for (size_t i = 0; t->kind == TOK_OP && i < sizeof(assign_ops) / sizeof(*assign_ops); i++) {
-		if (strcmp(t->text, assign_ops[i]))
+		if (t->text[0] != assign_ops[i][0] || strcmp(t->text, assign_ops[i]))
 			continue;
 		struct expr *a = new_expr(p, E_ASSIGN, t);
 
@@ -854,14 +843,14 @@ static bool brace_expansion_ahead(struct parser *p)
 /* component_name -> (name | '*' | number | brace_expansion)+ with no spaces */
 static const char *parse_component_name(struct parser *p)
 {
-	char *name = "";
+	size_t start = p->pos, len = 0;
 	int depth = 0;
-	bool first = true;
+	char *name;
 
 	for (;;) {
 		struct token *t = peek(p);
 
-		if (!first && t->space_before && depth == 0)
+		if (p->pos > start && t->space_before && depth == 0)
 			break;
 		if (tok_op(t, "{")) {
 			if (depth == 0 && !brace_expansion_ahead(p))
@@ -875,14 +864,20 @@ static const char *parse_component_name(struct parser *p)
 			if (depth == 0)
 				break;
 		} else if (!(t->kind == TOK_IDENT && t->text[0] != '$' && t->text[0] != '@') &&
-			   !tok_op(t, "*") && !(t->kind == TOK_NUMBER && !first)) {
+			   !tok_op(t, "*") && !(t->kind == TOK_NUMBER && p->pos > start)) {
 			break;
 		}
-		name = arena_printf(p->arena, "%s%s", name, next(p)->text);
-		first = false;
+		len += strlen(next(p)->text);
 	}
-	if (!*name)
+	if (p->pos == start)
 		error_at(p, peek(p), "expected probe point component");
+	name = arena_alloc(p->arena, len + 1);
+	for (size_t i = start, o = 0; i < p->pos; i++) {
+		size_t n = strlen(p->tok[i].text);
+
+		memcpy(name + o, p->tok[i].text, n);
+		o += n;
+	}
 	return name;
 }
 
@@ -981,9 +976,9 @@ static void parse_global(struct parser *p, bool private)
 		if (accept_op(p, "[")) {
 			struct token *n = peek(p);
 
-			if (n->kind != TOK_NUMBER || n->num <= 0)
+			if (n->kind != TOK_NUMBER || tok_number(n) <= 0)
 				error_at(p, n, "expected positive array size");
-			g->size = next(p)->num;
+			g->size = tok_number(next(p));
 			g->is_array = true;
 			expect_op(p, "]");
 			if (accept_op(p, "%"))
@@ -1135,25 +1130,26 @@ struct source *source_from_string(struct arena *a, const char *name, const char 
 	return src;
 }
 
+/* Regular files are read once at their size; stdin and pipes grow a buffer. */
 struct source *source_from_file(struct arena *a, const char *path)
 {
-	struct source *src;
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 65536, len = 0, n;
+	struct source *src;
+	struct stat st;
+	size_t cap, len = 0, n;
 	char *buf;
 
 	if (!f)
 		return NULL;
+	cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
 	buf = malloc(cap);
 	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += n;
-		if (cap - len - 1 == 0) {
+		if (len == cap - 1) {
 			char *nb = realloc(buf, cap *= 2);
 
-			if (!nb) {
+			if (!nb)
 				free(buf);
-				buf = NULL;
-			}
 			buf = nb;
 		}
 	}
@@ -1163,10 +1159,11 @@ struct source *source_from_file(struct arena *a, const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
+	buf[len] = '\0';
 	src = arena_new(a, struct source);
 	src->name = arena_strndup(a, path, strlen(path));
-	src->text = arena_strndup(a, buf, len);
+	src->text = buf;
 	src->len = len;
-	free(buf);
+	arena_own(a, buf);
 	return src;
 }

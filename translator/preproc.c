@@ -27,6 +27,7 @@ struct pp {
 	struct pp_env *env;
 	struct macro *local;		/* this file's @defines */
 	struct tokens *out;
+	bool in_place;			/* out->v is the input array: see preprocess() */
 	int depth;			/* macro expansion nesting */
 };
 
@@ -96,7 +97,7 @@ static bool operand(struct pp *pp, const struct token *t, const char **s, long l
 
 	*s = NULL;
 	if (t->kind == TOK_NUMBER) {
-		*n = t->num;
+		*n = tok_number(t);
 		return true;
 	}
 	if (t->kind == TOK_STRING) {
@@ -358,6 +359,16 @@ static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 		pp_error(pp, at, msg);
 		return;
 	}
+	if (pp->in_place) {
+		/* An expansion may outgrow what it replaces: write elsewhere now. */
+		struct tokens moved = { 0 };
+
+		tokens_reserve(&moved, pp->out->n + 1024);
+		memcpy(moved.v, pp->out->v, pp->out->n * sizeof(*moved.v));
+		moved.n = pp->out->n;
+		*pp->out = moved;
+		pp->in_place = false;
+	}
 	if (pp->depth >= MAX_EXPANSION_DEPTH) {
 		pp_error(pp, at, "macro expansion too deep (recursive macro?)");
 		return;
@@ -406,6 +417,14 @@ static void pp_run(struct pp *pp, struct range *r)
 	while (!at_end(r)) {
 		const struct token *t = cur(r);
 		bool taking = top < 0 || stack[top].taking;
+
+		/* Only %( %? %: %) and @names concern us: pass the rest fast. */
+		if (t->text[0] != '%' && t->text[0] != '@') {
+			if (taking)
+				tokens_push(pp->out, t);
+			r->i++;
+			continue;
+		}
 
 		if (tok_op(t, "%(")) {
 			bool ok = true, value = false, parent = taking;
@@ -464,13 +483,22 @@ static void pp_run(struct pp *pp, struct range *r)
 		pp_error(pp, stack[top].open, "unterminated conditional: no matching '%)'");
 }
 
-void preprocess(struct arena *a, struct pp_env *env, const struct tokens *in,
+/*
+ * The output starts in place over the input: without macro expansions it
+ * never gets ahead of the token being read, and a 1 MB script's tokens are
+ * megabytes worth not copying.  The first expansion moves the output to an
+ * array of its own (expand_macro).
+ */
+void preprocess(struct arena *a, struct pp_env *env, struct tokens *in,
 		struct tokens *out)
 {
-	struct pp pp = { .arena = a, .env = env, .out = out };
+	struct pp pp = { .arena = a, .env = env, .out = out, .in_place = true };
 	struct range r = { .t = in->v, .i = 0, .end = in->n };
 	struct token eof = in->v[in->n - 1];
 
+	*out = (struct tokens){ .v = in->v, .n = 0, .cap = in->n };
 	pp_run(&pp, &r);
 	tokens_push(out, &eof);
+	if (pp.in_place)
+		*in = (struct tokens){ 0 };	/* out owns the array now */
 }

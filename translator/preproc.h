@@ -36,7 +36,11 @@ struct pp_env {
 	bool kconfig_read;
 };
 
-void preprocess(struct arena *a, struct pp_env *env, const struct tokens *in,
+/*
+ * Preprocess in into out.  out may take over in's array (in is then left
+ * empty); the caller frees both.
+ */
+void preprocess(struct arena *a, struct pp_env *env, struct tokens *in,
 		struct tokens *out);
 
 #endif /* PREPROC_H */
