@@ -7,6 +7,8 @@
 
 #include "diag.h"
 
+#define MAX_SHOWN	50	/* errors printed; the rest are only counted */
+
 static int n_errors;
 
 int diag_errors(void)
@@ -53,7 +55,11 @@ void diag_error(const char *pass, const struct loc *loc, const char *what,
 	char kind[32];
 	va_list ap;
 
-	n_errors++;
+	if (++n_errors > MAX_SHOWN) {
+		if (n_errors == MAX_SHOWN + 1)
+			fprintf(stderr, "(more than %d errors: the rest are not shown)\n", MAX_SHOWN);
+		return;
+	}
 	snprintf(kind, sizeof(kind), "%s error", pass);
 	va_start(ap, fmt);
 	vreport(kind, loc, what, fmt, ap);

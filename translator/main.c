@@ -3,9 +3,9 @@
  *
  *   stap [options] FILE [ARGS...]       stap [options] -e SCRIPT [ARGS...]
  *
- * Options follow SystemTap's.  Pass 1 (parse) is implemented; the later
- * passes arrive with their issues, and until then stap says plainly that it
- * stops after the last pass it has.
+ * Options follow SystemTap's.  Pass 1 (parse) and the probe-point part of
+ * pass 2 are implemented; the later passes arrive with their issues, and
+ * until then stap says plainly that it stops after the last pass it has.
  */
 #include "config.h"
 
@@ -20,10 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "elaborate.h"
+#include "provider.h"
 #include "print.h"
 #include "session.h"
 
-#define LAST_IMPLEMENTED_PASS	1
+#define LAST_IMPLEMENTED_PASS	2
 #define COMPAT_VERSION		"4.8"	/* the SystemTap we are compatible with */
 
 static void usage(FILE *f)
@@ -91,11 +93,14 @@ static bool is_name_value(const char *s)
 /* -r: a build tree (contains '/') or a release under /lib/modules. */
 static void set_target_kernel(struct session *s, const char *arg)
 {
+	const char *release = NULL;
 	char path[4096];
 	FILE *f;
 
-	if (arg && !strchr(arg, '/'))
+	if (arg && !strchr(arg, '/')) {
+		release = arg;
 		arg = arena_printf(&s->arena, "/lib/modules/%s/build", arg);
+	}
 	if (!arg)
 		arg = CTAP_KERNEL_BUILD;
 	s->kernel_build = arg;
@@ -109,6 +114,9 @@ static void set_target_kernel(struct session *s, const char *arg)
 				s->kernel_release = arena_strndup(&s->arena, rel, strlen(rel));
 		fclose(f);
 	}
+	/* -r RELEASE without its build tree is still a request for RELEASE. */
+	if (!s->kernel_release && release)
+		s->kernel_release = release;
 	if (!s->kernel_release) {
 		struct utsname u;
 
@@ -116,6 +124,25 @@ static void set_target_kernel(struct session *s, const char *arg)
 		s->kernel_release = arena_strndup(&s->arena, u.release, strlen(u.release));
 	}
 	s->pp.kconfig_path = arena_printf(&s->arena, "%s/.config", arg);
+}
+
+/* --dump-probe-types: every provider's patterns, sorted. */
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void dump_probe_types(void)
+{
+	const char *v[512];
+	size_t n = 0;
+
+	for (int i = 0; providers[i]; i++)
+		for (int j = 0; providers[i]->patterns[j] && n < 512; j++)
+			v[n++] = providers[i]->patterns[j];
+	qsort(v, n, sizeof(*v), cmp_strp);
+	for (size_t i = 0; i < n; i++)
+		puts(v[i]);
 }
 
 enum {
@@ -248,10 +275,12 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->pp.privilege = optarg;
 			break;
 		case OPT_DUMP_FUNCTIONS:
-		case OPT_DUMP_TYPES:
 		case OPT_DUMP_ALIASES:
-			bad_option("%s needs pass 2, which is not implemented yet", argv[optind - 1]);
+			bad_option("%s is not implemented yet", argv[optind - 1]);
 			break;
+		case OPT_DUMP_TYPES:
+			dump_probe_types();
+			exit(0);
 		case OPT_IGNORED:
 			break;
 		default:
@@ -337,17 +366,35 @@ int main(int argc, char **argv)
 		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;
 	}
+	if (s.list_pattern) {
+		ret = pass2_list(&s, stdout);
+		goto out;
+	}
 	if (s.last_pass == 1) {
 		fputs("# parse tree dump\n", stdout);
 		print_script(stdout, s.user);
 		goto out;
 	}
-	if (s.last_pass > LAST_IMPLEMENTED_PASS || s.list_pattern) {
+
+	clock_start(&clk);
+	ret = pass2_elaborate(&s);
+	if (s.verbose)
+		clock_report(&clk, "Pass 2: analyzed script");
+	if (ret) {
+		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
+		goto out;
+	}
+	if (s.last_pass == 2) {
+		pass2_print(&s, stdout);
+		goto out;
+	}
+	if (s.last_pass > LAST_IMPLEMENTED_PASS) {
 		fprintf(stderr, "stap: pass %d is not implemented yet; stap -p%d stops after parsing\n",
 			LAST_IMPLEMENTED_PASS + 1, LAST_IMPLEMENTED_PASS);
 		ret = 1;
 	}
 out:
+	pass2_free(&s);
 	free(s.pp.kconfig);
 	arena_free(&s.arena);
 	return ret ? 1 : 0;

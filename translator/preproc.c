@@ -11,6 +11,9 @@
 #include "preproc.h"
 
 #define MAX_EXPANSION_DEPTH	64
+/* Tokens all expansions of a file may produce: depth alone does not stop
+ * "@define a %( @a @a %)" from doubling 64 times. */
+#define MAX_EXPANSION_TOKENS	(1 << 20)
 
 struct macro {
 	struct macro *next;
@@ -29,6 +32,8 @@ struct pp {
 	struct tokens *out;
 	bool in_place;			/* out->v is the input array: see preprocess() */
 	int depth;			/* macro expansion nesting */
+	size_t expanded;		/* tokens produced by expansions so far */
+	bool gave_up;			/* budget exceeded: expand no more */
 };
 
 /* A cursor over a token range that ends in TOK_EOF or at `end`. */
@@ -369,8 +374,17 @@ static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 		*pp->out = moved;
 		pp->in_place = false;
 	}
+	if (pp->gave_up)
+		return;
 	if (pp->depth >= MAX_EXPANSION_DEPTH) {
 		pp_error(pp, at, "macro expansion too deep (recursive macro?)");
+		pp->gave_up = true;
+		return;
+	}
+	pp->expanded += m->nbody;
+	if (pp->expanded > MAX_EXPANSION_TOKENS) {
+		pp_error(pp, at, "macro expansion produces over a million tokens (recursive macro?)");
+		pp->gave_up = true;
 		return;
 	}
 	for (size_t i = 0; i < m->nbody; i++) {

@@ -11,6 +11,8 @@
 #include "lex.h"
 #include "preproc.h"
 
+struct elab;
+
 #define MAX_INCLUDE_DIRS	32
 #define MAX_DEFINES		64
 
@@ -48,6 +50,7 @@ struct session {
 	struct script *user;		/* the user's script */
 	struct script *library;		/* tapset files, in load order */
 	int n_library;
+	struct elab *elab;		/* pass 2 */
 };
 
 /* Pass 1: parse the user script and the tapset library.  Returns 0 if clean. */

@@ -37,7 +37,8 @@ guest_verdict()
 #   command ("#! stap -p1" runs `stap -p1 FILE`; "#!/bin/sh" runs the file
 #   as a shell script with stap on PATH).  KIND ok: exit 0.  KIND ko: a clean
 #   failure, exit 1..125 with a message on stderr; a crash (signal, sanitizer
-#   report) is never a clean failure.
+#   report) is never a clean failure.  Each "# error: REGEX" line of the
+#   file must match that message.
 pass_verdict()
 {
 	local file=$1 kind=$2 stap=$3 first args out rc
@@ -65,6 +66,11 @@ pass_verdict()
 	if [ "$kind" = ko ] && { [ $rc -eq 0 ] || [ -z "$err" ]; }; then
 		echo "expected a clean failure with a message, got exit $rc"; return 1
 	fi
+	# "# error: REGEX" lines: each must match the messages (ko cases).
+	local want
+	while IFS= read -r want; do
+		grep -Eq -- "$want" <<< "$err" || { echo "message does not match /$want/: $err"; return 1; }
+	done < <(sed -n 's/^# error: //p' "$file")
 	return 0
 }
 

@@ -1,0 +1,543 @@
+/*
+ * elaborate.c - probe point matching: patterns, wildcards, aliases.
+ *
+ * Every provider pattern ("timer.ms(number)") and every alias name from
+ * the tapsets and the script ("syscall.read") is a pattern.  A written
+ * probe point is brace-expanded, then matched against all patterns: a
+ * component name may hold * wildcards (fnmatch), "**" stands for any number
+ * of argument-less components, and arguments must agree in kind.  A match
+ * on a provider pattern asks the provider for concrete probes; a match on
+ * an alias resolves the alias's own probe points in turn.
+ */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elaborate.h"
+#include "kbtf.h"
+#include "print.h"
+#include "provider.h"
+
+#define MAX_ALIAS_DEPTH	8	/* also the size of derived_probe.aliases[] */
+#define MAX_EXPANSIONS	4096	/* brace expansion results per point */
+
+enum arg_kind { ARG_NONE, ARG_STRING, ARG_NUMBER };
+
+struct pattern {
+	struct pattern *next;
+	const char *text;		/* as written, e.g. "timer.ms(number)" */
+	const struct provider *provider;	/* or NULL for an alias */
+	int index;			/* in provider->patterns */
+	const struct probe *alias;
+	int n;
+	struct {
+		const char *name;
+		enum arg_kind arg;
+	} comp[MAX_PP_COMPONENTS];
+};
+
+struct elab {
+	struct session *s;
+	struct arena *arena;
+	struct pattern *patterns;
+	struct btf *btf;
+	bool btf_failed;
+	struct derived_probe *probes, **tail;
+	const struct probe_point *reported;	/* point whose context was printed */
+	bool listing;			/* -l: aliases are listed, not expanded */
+	const struct probe_point *written;	/* the user's point being resolved */
+	const struct probe *alias_stack[MAX_ALIAS_DEPTH];
+	int depth;
+};
+
+/* ---- services for providers ---- */
+
+struct arena *elab_arena(struct elab *e)
+{
+	return e->arena;
+}
+
+struct btf *elab_btf(struct elab *e)
+{
+	if (!e->btf && !e->btf_failed) {
+		e->btf = kbtf_load(e->s->kernel_release, e->s->kernel_build);
+		e->btf_failed = !e->btf;
+		/* An error even where points are optional (-l): nothing was checked. */
+		if (e->btf_failed)
+			diag_error("semantic", NULL, NULL, "kernel probe points cannot be "
+				   "resolved without the BTF of kernel %s", e->s->kernel_release);
+	}
+	return e->btf;
+}
+
+struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name)
+{
+	struct derived_probe *d = arena_new(e->arena, struct derived_probe);
+
+	d->provider = m->provider;
+	d->name = arena_strndup(e->arena, name, strlen(name));	/* callers pass buffers */
+	d->match = m;
+	d->written = e->written;
+	d->naliases = e->depth;
+	memcpy(d->aliases, e->alias_stack, e->depth * sizeof(*d->aliases));
+	*e->tail = d;
+	e->tail = &d->next;
+	return d;
+}
+
+void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
+		  const char *type, __u32 btf_id)
+{
+	struct probe_var *v = arena_new(e->arena, struct probe_var), **tail = &d->vars;
+
+	v->name = name;
+	v->type = type;
+	v->btf_id = btf_id;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = v;
+}
+
+/* SystemTap's two-part message: where, once per point, then what. */
+static void point_context(struct elab *e, const struct probe_point *pp)
+{
+	const struct pp_component *c = pp->components;
+
+	if (e->reported == pp)
+		return;
+	e->reported = pp;
+	diag_error("semantic", &c->loc, arena_printf(e->arena, "identifier '%s'", c->name),
+		   "while resolving probe point");
+}
+
+void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	/* "?" means: a point that does not resolve is skipped, silently. */
+	if (m->pp->optional)
+		return;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	point_context(e, m->pp);
+	diag_error("semantic", NULL, NULL, "%s", msg);
+}
+
+/* ---- patterns ---- */
+
+/* "timer.ms(number).randomize(number)" into components. */
+static struct pattern *pattern_from_text(struct elab *e, const char *text)
+{
+	struct pattern *p = arena_new(e->arena, struct pattern);
+	const char *s = text;
+
+	p->text = text;
+	while (*s && p->n < MAX_PP_COMPONENTS) {
+		size_t len = strcspn(s, ".(");
+
+		p->comp[p->n].name = arena_strndup(e->arena, s, len);
+		s += len;
+		if (*s == '(') {
+			p->comp[p->n].arg = !strncmp(s, "(string)", 8) ? ARG_STRING : ARG_NUMBER;
+			s = strchr(s, ')') + 1;
+		}
+		p->n++;
+		if (*s == '.')
+			s++;
+	}
+	return p;
+}
+
+static const char *point_text(struct elab *e, const struct probe_point *pp)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	const char *text;
+
+	print_probe_point(f, pp);
+	fclose(f);
+	text = arena_strndup(e->arena, buf, size);
+	free(buf);
+	return text;
+}
+
+static void add_aliases(struct elab *e, const struct script *scr)
+{
+	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
+		if (!pr->is_alias)
+			continue;
+		for (const struct probe_point *n = pr->alias_names; n; n = n->next) {
+			struct pattern *p = arena_new(e->arena, struct pattern);
+
+			p->text = point_text(e, n);
+			p->alias = pr;
+			for (const struct pp_component *c = n->components;
+			     c && p->n < MAX_PP_COMPONENTS; c = c->next, p->n++) {
+				p->comp[p->n].name = c->name;
+				p->comp[p->n].arg = !c->arg ? ARG_NONE :
+					c->arg->kind == E_STRING ? ARG_STRING : ARG_NUMBER;
+			}
+			p->next = e->patterns;
+			e->patterns = p;
+		}
+	}
+}
+
+static void build_patterns(struct elab *e)
+{
+	for (int i = 0; providers[i]; i++)
+		for (int j = 0; providers[i]->patterns[j]; j++) {
+			struct pattern *p = pattern_from_text(e, providers[i]->patterns[j]);
+
+			p->provider = providers[i];
+			p->index = j;
+			p->next = e->patterns;
+			e->patterns = p;
+		}
+	for (const struct script *t = e->s->library; t; t = t->next)
+		add_aliases(e, t);
+	if (e->s->user)
+		add_aliases(e, e->s->user);
+}
+
+/* ---- matching ---- */
+
+/* The written point, expanded and flattened: one entry per component. */
+struct point {
+	const struct pp_component *c[MAX_PP_COMPONENTS];
+	int n;
+};
+
+static bool arg_fits(const struct pp_component *c, enum arg_kind want)
+{
+	if (!c->arg)
+		return want == ARG_NONE;
+	return want == (c->arg->kind == E_STRING ? ARG_STRING : ARG_NUMBER);
+}
+
+/*
+ * Match point components [i..] against pattern components [j..], filling
+ * m->comps with components named as the pattern names them.
+ */
+static bool match_from(struct elab *e, const struct point *pt, int i,
+		       const struct pattern *p, int j, struct pp_match *m)
+{
+	if (i == pt->n)
+		return j == p->n;
+	if (!strcmp(pt->c[i]->name, "**")) {
+		/* Any number of argument-less components, fewest first. */
+		for (int k = j; k <= p->n; k++) {
+			if (k > j && p->comp[k - 1].arg != ARG_NONE)
+				break;
+			if (match_from(e, pt, i + 1, p, k, m)) {
+				for (int x = j; x < k; x++) {
+					struct pp_component *c = arena_new(e->arena, struct pp_component);
+
+					c->loc = pt->c[i]->loc;
+					c->name = p->comp[x].name;
+					m->comps[x] = c;
+				}
+				return true;
+			}
+		}
+		return false;
+	}
+	if (j == p->n || fnmatch(pt->c[i]->name, p->comp[j].name, 0) ||
+	    !arg_fits(pt->c[i], p->comp[j].arg))
+		return false;
+	if (!match_from(e, pt, i + 1, p, j + 1, m))
+		return false;
+	if (strcmp(pt->c[i]->name, p->comp[j].name)) {
+		struct pp_component *c = arena_new(e->arena, struct pp_component);
+
+		*c = *pt->c[i];
+		c->name = p->comp[j].name;
+		m->comps[j] = c;
+	} else {
+		m->comps[j] = pt->c[i];
+	}
+	return true;
+}
+
+/* "a{b,c}d" -> "abd", "acd"; nested braces allowed.  Appends to out. */
+static int expand_braces(struct elab *e, const char *s, const char **out, int n, int max)
+{
+	const char *open = strchr(s, '{'), *close;
+	int depth = 0;
+
+	if (!open) {
+		if (n < max)
+			out[n++] = s;
+		return n;
+	}
+	for (close = open; *close; close++) {
+		depth += *close == '{';
+		depth -= *close == '}';
+		if (depth == 0)
+			break;
+	}
+	if (!*close)
+		return n;	/* unbalanced: the parser would not have let it through */
+	for (const char *alt = open + 1; alt <= close - 1 + 1;) {
+		const char *end = alt;
+		int d = 0;
+
+		while (end < close && !(d == 0 && *end == ',')) {
+			d += *end == '{';
+			d -= *end == '}';
+			end++;
+		}
+		char *joined = arena_printf(e->arena, "%.*s%.*s%s", (int)(open - s), s,
+					    (int)(end - alt), alt, close + 1);
+		n = expand_braces(e, joined, out, n, max);
+		alt = end + 1;
+		if (end >= close)
+			break;
+	}
+	return n;
+}
+
+static int resolve_point(struct elab *e, const struct probe_point *pp);
+
+/* Resolve one fully expanded point; returns probes added, or -1. */
+static int resolve_expanded(struct elab *e, const struct probe_point *pp, const struct point *pt)
+{
+	int added = 0, matched = 0;
+
+	for (const struct pattern *p = e->patterns; p; p = p->next) {
+		struct pp_match *m = arena_new(e->arena, struct pp_match);
+		int r;
+
+		if (!match_from(e, pt, 0, p, 0, m))
+			continue;
+		matched++;
+		m->pp = pp;
+		m->provider = p->provider;
+		m->pattern = p->index;
+		m->pattern_text = p->text;
+		m->ncomps = p->n;
+		if (p->provider) {
+			r = p->provider->resolve(e, m);
+		} else if (e->listing) {
+			elab_add(e, m, p->text);
+			r = 1;
+		} else {
+			r = 0;
+			if (e->depth >= MAX_ALIAS_DEPTH) {
+				elab_error(e, m, "probe alias '%s' is recursive", p->text);
+				return -1;
+			}
+			e->alias_stack[e->depth++] = p->alias;
+			for (const struct probe_point *ap = p->alias->points; ap; ap = ap->next) {
+				int k = resolve_point(e, ap);
+
+				if (k > 0)
+					r += k;
+				if (k > 0 && ap->sufficient)
+					break;
+			}
+			e->depth--;
+			if (r == 0)
+				r = -1;
+		}
+		if (r > 0)
+			added += r;
+	}
+	return matched ? added : -2;	/* -2: nothing matched at all */
+}
+
+/* Close pattern heads, for "did you mean" on an unknown family. */
+static void suggest_families(struct elab *e, const char *head, char *hint, size_t size)
+{
+	int found = 0;
+
+	for (const struct pattern *p = e->patterns; p && found < 5; p = p->next) {
+		const char *name = p->comp[0].name;
+		size_t la = strlen(head), lb = strlen(name), common = 0;
+
+		while (common < la && common < lb && head[common] == name[common])
+			common++;
+		/* A shared prefix of most of the word, or a one-letter slip. */
+		if (!(common * 2 >= la && common >= 3) && !(la == lb && la > 3 &&
+		      strncmp(head + 1, name + 1, la - 1) == 0))
+			continue;
+		if (strstr(hint, arena_printf(e->arena, " %s,", name)) ||
+		    strstr(hint, arena_printf(e->arena, "(%s,", name)))
+			continue;
+		snprintf(hint + strlen(hint), size - strlen(hint), "%s%s,",
+			 found++ ? " " : " (similar: ", name);
+	}
+	if (found)
+		hint[strlen(hint) - 1] = ')';
+}
+
+static int n_expanded(const int *counts, int n)
+{
+	int total = 1;
+
+	for (int i = 0; i < n; i++)
+		total *= counts[i];
+	return total;
+}
+
+static int resolve_point(struct elab *e, const struct probe_point *pp)
+{
+	const char *names[MAX_PP_COMPONENTS][64];
+	int counts[MAX_PP_COMPONENTS], idx[MAX_PP_COMPONENTS] = { 0 }, n = 0;
+	const struct pp_component *c;
+	int total = 0, any_match = 0, combos = 1, errors = 0;
+
+	for (c = pp->components; c && n < MAX_PP_COMPONENTS; c = c->next, n++) {
+		counts[n] = expand_braces(e, c->name, names[n], 0, 64);
+		combos *= counts[n] ? counts[n] : 1;
+	}
+	if (combos > MAX_EXPANSIONS) {
+		struct pp_match m = { .pp = pp };
+
+		elab_error(e, &m, "brace expansion gives more than %d probe points", MAX_EXPANSIONS);
+		return -1;
+	}
+	/* Each combination of the components' expansions, odometer-style. */
+	for (;;) {
+		struct point pt = { .n = n };
+		int i = 0, r;
+
+		for (c = pp->components; i < n; c = c->next, i++) {
+			struct pp_component *x = arena_new(e->arena, struct pp_component);
+
+			*x = *c;
+			x->name = names[i][idx[i]];
+			pt.c[i] = x;
+		}
+		r = resolve_expanded(e, pp, &pt);
+		if (r == -2 && n_expanded(counts, n) > 1 && !pp->optional) {
+			/* Each alternative of a brace expansion is a point of its own. */
+			struct pp_match m = { .pp = pp };
+			struct probe_point one = *pp;
+			struct pp_component *head = NULL, **tail = &head;
+
+			for (i = 0; i < n; i++) {
+				*tail = arena_new(e->arena, struct pp_component);
+				**tail = *pt.c[i];
+				(*tail)->next = NULL;
+				tail = &(*tail)->next;
+			}
+			one.components = head;
+			elab_error(e, &m, "no match for probe point '%s' (from '%s')",
+				   point_text(e, &one), point_text(e, pp));
+			errors++;
+		}
+		if (r != -2)
+			any_match = 1;
+		if (r > 0)
+			total += r;
+		for (i = n - 1; i >= 0 && ++idx[i] == counts[i]; i--)
+			idx[i] = 0;
+		if (i < 0)
+			break;
+	}
+	if (errors)
+		return -1;
+	if (!any_match && !pp->optional) {
+		struct pp_match m = { .pp = pp };
+		char hint[256] = "";
+
+		suggest_families(e, pp->components->name, hint, sizeof(hint));
+		elab_error(e, &m, "no match for probe point '%s'%s", point_text(e, pp), hint);
+		return -1;
+	}
+	return total;
+}
+
+static void elab_init(struct elab *e, struct session *s)
+{
+	e->s = s;
+	e->arena = &s->arena;
+	e->tail = &e->probes;
+	build_patterns(e);
+	s->elab = e;
+}
+
+int pass2_elaborate(struct session *s)
+{
+	struct elab *e = arena_new(&s->arena, struct elab);
+	int errors = diag_errors();
+
+	elab_init(e, s);
+	for (const struct probe *pr = s->user->probes; pr; pr = pr->next) {
+		if (pr->is_alias)
+			continue;
+		for (const struct probe_point *pp = pr->points; pp; pp = pp->next) {
+			int r;
+
+			e->written = pp;
+			r = resolve_point(e, pp);
+
+			if (r > 0 && pp->sufficient)
+				break;
+		}
+	}
+	return diag_errors() > errors ? -1 : 0;
+}
+
+static int cmp_probe_names(const void *a, const void *b)
+{
+	return strcmp((*(struct derived_probe *const *)a)->name,
+		      (*(struct derived_probe *const *)b)->name);
+}
+
+int pass2_list(struct session *s, FILE *out)
+{
+	struct elab *e = arena_new(&s->arena, struct elab);
+	const char *text = arena_printf(&s->arena, "probe %s {}", s->list_pattern);
+	struct source *src = source_from_string(&s->arena, "<list>", text);
+	struct script *scr = parse_script(&s->arena, src, NULL, &s->pp, false);
+	struct derived_probe **v;
+	size_t n = 0;
+
+	if (!scr || !scr->probes || diag_errors())
+		return -1;
+	elab_init(e, s);
+	e->listing = true;
+	for (struct probe_point *pp = scr->probes->points; pp; pp = pp->next) {
+		pp->optional = true;	/* listing nothing is not an error */
+		resolve_point(e, pp);
+	}
+	for (struct derived_probe *d = e->probes; d; d = d->next)
+		n++;
+	v = malloc((n + 1) * sizeof(*v));
+	n = 0;
+	for (struct derived_probe *d = e->probes; d; d = d->next)
+		v[n++] = d;
+	qsort(v, n, sizeof(*v), cmp_probe_names);
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(v[i]->name, v[i - 1]->name))
+			continue;
+		fputs(v[i]->name, out);
+		for (struct probe_var *pv = v[i]->vars; s->list_vars && pv; pv = pv->next)
+			fprintf(out, " %s:%s", pv->name, pv->type);
+		fputc('\n', out);
+	}
+	free(v);
+	return diag_errors() ? -1 : 0;
+}
+
+void pass2_print(struct session *s, FILE *out)
+{
+	fputs("# probes\n", out);
+	for (struct derived_probe *d = s->elab->probes; d; d = d->next)
+		fprintf(out, "%s /* <- %s */\n", d->name, point_text(s->elab, d->written));
+}
+
+void pass2_free(struct session *s)
+{
+	if (s->elab && s->elab->btf)
+		btf__free(s->elab->btf);
+}

@@ -1,0 +1,26 @@
+/*
+ * elaborate.h - pass 2: resolve the script's probe points to concrete probes.
+ *
+ * (Function and global resolution and type inference follow in the same
+ * pass; see docs/translator.md for what is done.)
+ */
+#ifndef ELABORATE_H
+#define ELABORATE_H
+
+#include <stdio.h>
+
+#include "parse.h"
+#include "session.h"
+
+/* Resolve every probe point of the user script.  Returns 0 if clean. */
+int pass2_elaborate(struct session *s);
+
+/* -l / -L PATTERN: print the matching probe points, one per line, sorted. */
+int pass2_list(struct session *s, FILE *out);
+
+/* -p2: the resolved program. */
+void pass2_print(struct session *s, FILE *out);
+
+void pass2_free(struct session *s);
+
+#endif /* ELABORATE_H */

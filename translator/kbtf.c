@@ -1,0 +1,419 @@
+/*
+ * kbtf.c - find, extract, cache and load the target kernel's BTF.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kbtf.h"
+
+static const char xz_magic[] = { (char)0xfd, '7', 'z', 'X', 'Z', 0 };
+
+static int read_file(const char *path, char **data, size_t *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !(*data = malloc(st.st_size + 1))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = read(fd, *data, st.st_size);
+	close(fd);
+	if (n != st.st_size) {
+		free(*data);
+		return -EIO;
+	}
+	*size = n;
+	return 0;
+}
+
+/* Decompress the XZ stream at in; the output grows as needed. */
+static int xz_decompress(const char *in, size_t in_size, char **out, size_t *out_size)
+{
+	lzma_stream zs = LZMA_STREAM_INIT;
+	size_t cap = 64 << 20;
+	lzma_ret r;
+
+	if (lzma_stream_decoder(&zs, UINT64_MAX, 0) != LZMA_OK)
+		return -ENOMEM;
+	*out = malloc(cap);
+	zs.next_in = (const uint8_t *)in;
+	zs.avail_in = in_size;
+	zs.next_out = (uint8_t *)*out;
+	zs.avail_out = cap;
+	while ((r = lzma_code(&zs, LZMA_FINISH)) == LZMA_OK || r == LZMA_BUF_ERROR) {
+		size_t used = cap - zs.avail_out;
+		char *bigger;
+
+		if (zs.avail_out) /* stuck with room to spare: truncated input */
+			break;
+		bigger = realloc(*out, cap *= 2);
+		if (!bigger)
+			break;
+		*out = bigger;
+		zs.next_out = (uint8_t *)*out + used;
+		zs.avail_out = cap - used;
+	}
+	*out_size = cap - zs.avail_out;
+	lzma_end(&zs);
+	if (r != LZMA_STREAM_END) {
+		free(*out);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The .BTF section of an ELF image in memory, copied out. */
+static int elf_btf_section(char *image, size_t size, char **btf, size_t *btf_size)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int ret = -ENOENT;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory(image, size);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		goto out;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".BTF") || !(d = elf_getdata(scn, NULL)))
+			continue;
+		*btf = malloc(d->d_size);
+		if (!*btf) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memcpy(*btf, d->d_buf, d->d_size);
+		*btf_size = d->d_size;
+		ret = 0;
+		break;
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	return ret;
+}
+
+/* The .BTF of a compressed kernel image: try each XZ stream in it. */
+static int image_btf(const char *path, char **btf, size_t *btf_size)
+{
+	char *img = NULL, *elf;
+	size_t size = 0, elf_size;
+	int ret = read_file(path, &img, &size);
+
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	for (char *p = img; (p = memmem(p, size - (p - img), xz_magic, 6)); p++) {
+		if (xz_decompress(p, size - (p - img), &elf, &elf_size))
+			continue;
+		ret = elf_size > 4 && !memcmp(elf, "\177ELF", 4) ?
+			elf_btf_section(elf, elf_size, btf, btf_size) : -ENOENT;
+		free(elf);
+		if (!ret)
+			break;
+	}
+	free(img);
+	return ret;
+}
+
+/* mkdir -p; errors show up later, when the file cannot be written. */
+static void make_dirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static const char *cache_path(const char *release)
+{
+	static char path[4096];
+	const char *dir = getenv("CTAP_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (dir)
+		snprintf(path, sizeof(path), "%s", dir);
+	else if (xdg)
+		snprintf(path, sizeof(path), "%s/ctap", xdg);
+	else
+		snprintf(path, sizeof(path), "%s/.cache/ctap", home ? home : "/tmp");
+	make_dirs(path);
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/vmlinux-%s.btf", release);
+	return path;
+}
+
+/* Written under a temporary name and renamed, so readers never see half. */
+static void cache_store(const char *path, const char *data, size_t size)
+{
+	char tmp[4200];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	f = fopen(tmp, "wb");
+	if (!f)
+		return;
+	if (fwrite(data, 1, size, f) == size && fclose(f) == 0)
+		rename(tmp, path);
+	else
+		unlink(tmp);
+}
+
+static struct btf *parse_path(const char *path)
+{
+	struct btf *btf;
+
+	if (access(path, R_OK))
+		return NULL;
+	btf = btf__parse(path, NULL);	/* libbpf 1.x: NULL and errno on failure */
+	return btf;
+}
+
+struct btf *kbtf_load(const char *release, const char *build_dir)
+{
+	struct utsname u;
+	char path[4096], *data;
+	const char *cached;
+	struct btf *btf;
+	size_t size;
+	int ret;
+
+	if (uname(&u) == 0 && !strcmp(u.release, release) &&
+	    (btf = parse_path("/sys/kernel/btf/vmlinux")))
+		return btf;
+	snprintf(path, sizeof(path), "%s/vmlinux", build_dir);
+	if ((btf = parse_path(path)))
+		return btf;
+	cached = cache_path(release);
+	if ((btf = parse_path(cached)))
+		return btf;
+	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", release);
+	ret = image_btf(path, &data, &size);
+	if (ret == -ENOENT && access(path, R_OK)) {
+		fprintf(stderr, "semantic error: no BTF for kernel %s: it is not the running "
+			"kernel, %s/vmlinux and %s do not exist (install linux-image-%s)\n",
+			release, build_dir, path, release);
+		return NULL;
+	}
+	if (ret) {
+		fprintf(stderr, "semantic error: no BTF for kernel %s: no .BTF section in %s "
+			"(a kernel built without CONFIG_DEBUG_INFO_BTF?)\n", release, path);
+		return NULL;
+	}
+	btf = btf__new(data, size);
+	if (!btf) {
+		fprintf(stderr, "semantic error: the .BTF of %s does not parse\n", path);
+		free(data);
+		return NULL;
+	}
+	cache_store(cached, data, size);
+	free(data);
+	return btf;
+}
+
+/* "struct file*", "const char*", "size_t", "int[16]", "void (*)()" */
+static void type_name(char *buf, size_t size, const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *name;
+	char inner[256];
+
+	if (!id || !t) {
+		snprintf(buf, size, "void");
+		return;
+	}
+	name = btf__name_by_offset(btf, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: {
+		const struct btf_type *to = btf__type_by_id(btf, t->type);
+
+		if (to && btf_kind(to) == BTF_KIND_FUNC_PROTO) {
+			type_name(inner, sizeof(inner), btf, to->type);
+			snprintf(buf, size, "%s (*)()", inner);
+			return;
+		}
+		type_name(inner, sizeof(inner), btf, t->type);
+		snprintf(buf, size, "%s*", inner);
+		return;
+	}
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+		type_name(inner, sizeof(inner), btf, t->type);
+		snprintf(buf, size, "%s%s", btf_kind(t) == BTF_KIND_CONST ? "const " :
+			 btf_kind(t) == BTF_KIND_VOLATILE ? "volatile " : "", inner);
+		return;
+	case BTF_KIND_TYPE_TAG:
+		type_name(buf, size, btf, t->type);
+		return;
+	case BTF_KIND_ARRAY:
+		type_name(inner, sizeof(inner), btf, btf_array(t)->type);
+		snprintf(buf, size, "%s[%u]", inner, btf_array(t)->nelems);
+		return;
+	case BTF_KIND_STRUCT:
+		snprintf(buf, size, "struct %s", *name ? name : "{...}");
+		return;
+	case BTF_KIND_UNION:
+		snprintf(buf, size, "union %s", *name ? name : "{...}");
+		return;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		snprintf(buf, size, "enum %s", *name ? name : "{...}");
+		return;
+	case BTF_KIND_FWD:
+		snprintf(buf, size, "%s %s", btf_kflag(t) ? "union" : "struct", name);
+		return;
+	default:	/* INT, TYPEDEF, FLOAT: their own name */
+		snprintf(buf, size, "%s", *name ? name : "?");
+	}
+}
+
+const char *kbtf_type_name(struct arena *a, const struct btf *btf, __u32 id)
+{
+	char buf[512];
+
+	type_name(buf, sizeof(buf), btf, id);
+	return arena_strndup(a, buf, strlen(buf));
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	return strcmp(((const struct kbtf_func *)a)->name, ((const struct kbtf_func *)b)->name);
+}
+
+int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
+{
+	__u32 n = btf__type_cnt(btf);
+	size_t cap = 64, count = 0;
+	struct kbtf_func *v = malloc(cap * sizeof(*v));
+	bool literal = !strpbrk(glob, "*?[");
+
+	if (!v)
+		return -ENOMEM;
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name;
+
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (literal ? strcmp(glob, name) : fnmatch(glob, name, 0))
+			continue;
+		if (count == cap) {
+			struct kbtf_func *bigger = realloc(v, (cap *= 2) * sizeof(*v));
+
+			if (!bigger) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = bigger;
+		}
+		v[count++] = (struct kbtf_func){ name, id };
+	}
+	qsort(v, count, sizeof(*v), cmp_func);
+	/* Static functions of the same name in several files: keep one. */
+	size_t w = 0;
+	for (size_t i = 0; i < count; i++)
+		if (!w || strcmp(v[w - 1].name, v[i].name))
+			v[w++] = v[i];
+	*out = v;
+	return (int)w;
+}
+
+/* Levenshtein distance, giving up (returning limit + 1) beyond limit. */
+static int edit_distance(const char *a, const char *b, int limit)
+{
+	int la = strlen(a), lb = strlen(b), row[128];
+
+	if (la >= 127 || lb >= 127 || abs(la - lb) > limit)
+		return limit + 1;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int diag = row[0], best;
+
+		row[0] = best = i;
+		for (int j = 1; j <= lb; j++) {
+			int up = row[j];
+			int v = diag + (a[i - 1] != b[j - 1]);
+
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			if (up + 1 < v)
+				v = up + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit)
+			return limit + 1;
+	}
+	return row[lb];
+}
+
+int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out, int max)
+{
+	__u32 n = btf__type_cnt(btf);
+	int limit = strlen(name) / 4 + 1, dist[16], count = 0;
+
+	if (max > 16)
+		max = 16;
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *f;
+		int d, i;
+
+		if (!btf_is_func(t))
+			continue;
+		f = btf__name_by_offset(btf, t->name_off);
+		d = edit_distance(name, f, limit);
+		if (d > limit)
+			continue;
+		for (i = 0; i < count; i++)	/* skip duplicates */
+			if (!strcmp(out[i], f))
+				break;
+		if (i < count)
+			continue;
+		/* Insert in order of distance; drop the farthest when full. */
+		for (i = count; i > 0 && dist[i - 1] > d; i--) {
+			if (i < max) {
+				out[i] = out[i - 1];
+				dist[i] = dist[i - 1];
+			}
+		}
+		if (i < max) {
+			out[i] = f;
+			dist[i] = d;
+			if (count < max)
+				count++;
+		}
+	}
+	return count;
+}

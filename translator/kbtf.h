@@ -1,0 +1,46 @@
+/*
+ * kbtf.h - the target kernel's types and functions, from BTF.
+ *
+ * ctap needs no kernel debuginfo: BTF (CONFIG_DEBUG_INFO_BTF) names every
+ * kernel function with its prototype and describes every type.  Where it
+ * comes from, first found wins:
+ *   1. /sys/kernel/btf/vmlinux, when the target is the running kernel;
+ *   2. <build tree>/vmlinux, for a kernel built from source;
+ *   3. the cache, $CTAP_CACHE_DIR (default $XDG_CACHE_HOME/ctap or
+ *      ~/.cache/ctap), file vmlinux-<release>.btf;
+ *   4. the .BTF section of /boot/vmlinuz-<release>, decompressed with
+ *      liblzma, which is then written to the cache (a second run reads
+ *      4 MB instead of decompressing 66).
+ */
+#ifndef KBTF_H
+#define KBTF_H
+
+#include <bpf/btf.h>
+
+#include "arena.h"
+
+/* Loads the target's BTF, or prints why not and returns NULL. */
+struct btf *kbtf_load(const char *release, const char *build_dir);
+
+/* A type as SystemTap's -L prints it: "struct file*", "char*", "size_t". */
+const char *kbtf_type_name(struct arena *a, const struct btf *btf, __u32 id);
+
+/* A function found by kbtf_funcs(). */
+struct kbtf_func {
+	const char *name;
+	__u32 id;		/* its BTF_KIND_FUNC */
+};
+
+/*
+ * The functions whose names match glob (fnmatch), sorted by name, each name
+ * once.  Returns how many, and *out (free() it), or -ENOMEM.
+ */
+int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out);
+
+/*
+ * Up to max function names close to name (edit distance), closest first,
+ * for "did you mean" hints.  Returns how many.
+ */
+int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out, int max);
+
+#endif /* KBTF_H */

@@ -1,0 +1,116 @@
+/*
+ * kfuncs.c - kernel functions from BTF, for kernel.function and kprobe.function.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "kbtf.h"
+#include "kfuncs.h"
+
+/* Functions a kprobe must never be put on; registering would fail, or worse. */
+static const char *const unprobeable[] = {
+	"do_int3", "exc_int3", "do_debug", "exc_debug", "kprobe_*", "*_kprobe*",
+	"arch_*kprobe*", "notify_die", "atomic_notifier_call_chain",
+	"native_*", "__switch_to*", "__schedule", "preempt_schedule*",
+	"irq_enter*", "irq_exit*", "__do_softirq", "default_idle*",
+	"do_idle", "cpu_idle*", "rcu_nmi_*", "nmi_*", "do_nmi", "exc_nmi",
+	"ftrace_*", "__fentry__", "mcount", "__x86_indirect_thunk*",
+	"__x86_return_thunk", "entry_SYSCALL*", "error_entry", "paranoid_entry",
+	"*_noinstr", "lockdep_*", "trace_hardirqs_*",
+	NULL
+};
+
+static bool is_unprobeable(const char *name)
+{
+	for (int i = 0; unprobeable[i]; i++)
+		if (!fnmatch(unprobeable[i], name, 0))
+			return true;
+	return false;
+}
+
+static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *btf,
+		     __u32 func_id, bool is_return)
+{
+	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, func_id)->type);
+	const struct btf_param *p = btf_params(proto);
+	struct arena *a = elab_arena(e);
+
+	for (int i = 0; i < btf_vlen(proto); i++, p++) {
+		const char *name = btf__name_by_offset(btf, p->name_off);
+
+		if (!name || !*name)
+			continue;	/* varargs, unnamed */
+		elab_add_var(e, d, arena_printf(a, "$%s", name),
+			     kbtf_type_name(a, btf, p->type), p->type);
+	}
+	if (is_return && proto->type)
+		elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type), proto->type);
+}
+
+static void no_match(struct elab *e, const struct pp_match *m, const struct btf *btf,
+		     const char *glob)
+{
+	const char *similar[5];
+	int n = strpbrk(glob, "*?[") ? 0 : kbtf_similar_funcs(btf, glob, similar, 5);
+	char hint[512] = "";
+
+	for (int i = 0; i < n; i++)
+		snprintf(hint + strlen(hint), sizeof(hint) - strlen(hint), "%s%s",
+			 i ? ", " : " (similar: ", similar[i]);
+	if (n)
+		strcat(hint, ")");
+	elab_error(e, m, "no match for kernel function '%s'%s", glob, hint);
+}
+
+int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
+		   bool is_return, bool vars)
+{
+	const struct pp_component *fc = m->comps[1];
+	const char *glob = fc->arg->str, *suffix;
+	struct kbtf_func *funcs;
+	struct btf *btf;
+	int n, added = 0;
+
+	if (strchr(glob, '@') || strchr(glob, ':')) {
+		elab_error(e, m, "'%s': file and line qualifiers need DWARF debuginfo; ctap "
+			   "finds kernel functions by name in BTF", glob);
+		return -1;
+	}
+	btf = elab_btf(e);
+	if (!btf)
+		return -1;
+	n = kbtf_funcs(btf, glob, &funcs);
+	if (n < 0)
+		return -1;
+	suffix = "";	/* .call, .return, .return.maxactive(N) as written */
+	for (int i = 2; i < m->ncomps; i++)
+		suffix = m->comps[i]->arg ?
+			arena_printf(elab_arena(e), "%s.%s(%lld)", suffix, m->comps[i]->name,
+				     (long long)m->comps[i]->arg->num) :
+			arena_printf(elab_arena(e), "%s.%s", suffix, m->comps[i]->name);
+	for (int i = 0; i < n; i++) {
+		struct derived_probe *d;
+
+		if (is_unprobeable(funcs[i].name)) {
+			if (!strpbrk(glob, "*?["))
+				elab_error(e, m, "kernel function '%s' cannot be probed (it runs "
+					   "with kprobes, tracing or interrupts in a state that "
+					   "a probe would break)", funcs[i].name);
+			continue;
+		}
+		d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s\")%s", family,
+						funcs[i].name, suffix));
+		d->symbol = funcs[i].name;
+		d->is_return = is_return;
+		if (vars)
+			add_vars(e, d, btf, funcs[i].id, is_return);
+		added++;
+	}
+	free(funcs);
+	if (!added && n == 0)
+		no_match(e, m, btf, glob);
+	return added ? added : -1;
+}

@@ -1,0 +1,85 @@
+/*
+ * provider.h - probe families ("providers"), one file each in probes/.
+ *
+ * A provider names the probe point patterns it answers, such as
+ * "timer.ms(number)" or "kernel.function(string).return", and resolves a
+ * probe point matched to one of them into concrete probes: one for
+ * "begin", one per matching kernel function for kernel.function("vfs_*").
+ * Matching (wildcards, **, brace expansion, ?, !, aliases) is common to
+ * all and lives in elaborate.c.  Code generation arrives with pass 3.
+ */
+#ifndef PROVIDER_H
+#define PROVIDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <bpf/btf.h>
+
+#include "ast.h"
+
+#define MAX_PP_COMPONENTS	16
+
+struct elab;
+
+/* A probe point matched to one of a provider's patterns. */
+struct pp_match {
+	const struct probe_point *pp;		/* as written, for messages */
+	const struct provider *provider;
+	int pattern;				/* index in provider->patterns */
+	const char *pattern_text;
+	/* The written point's components, expanded, one per pattern component. */
+	const struct pp_component *comps[MAX_PP_COMPONENTS];
+	int ncomps;
+};
+
+/* A context variable of a probe: $count, $return. */
+struct probe_var {
+	struct probe_var *next;
+	const char *name;			/* with the '$' */
+	const char *type;			/* as -L prints it */
+	__u32 btf_id;
+};
+
+/* One concrete probe. */
+struct derived_probe {
+	struct derived_probe *next;
+	const struct provider *provider;
+	const char *name;			/* canonical: kernel.function("vfs_read") */
+	const struct pp_match *match;
+	const struct probe_point *written;	/* the user's point it came from */
+	/* The aliases it came through, outermost first: their bodies wrap
+	 * the user's (prologue aliases before it, epilogue ones after). */
+	const struct probe *aliases[8];
+	int naliases;
+	struct probe_var *vars;
+	/* What the family needs later, to generate its registration: */
+	const char *symbol;			/* kprobes: the function */
+	bool is_return;
+	int64_t interval_ns, randomize_ns;	/* timers */
+	int64_t order;				/* begin(N), end(N), error(N) */
+};
+
+struct provider {
+	const char *name;
+	const char *const *patterns;		/* NULL-terminated */
+	/* Append the concrete probes of m; returns how many, or -1 on error. */
+	int (*resolve)(struct elab *e, const struct pp_match *m);
+};
+
+/* All providers, NULL-terminated (probes/providers.c). */
+extern const struct provider *const providers[];
+
+/* ---- services of elaborate.c for the providers ---- */
+
+/* The target's BTF, loaded on first use; NULL (error printed) if absent. */
+struct btf *elab_btf(struct elab *e);
+struct arena *elab_arena(struct elab *e);
+/* A new concrete probe of m, appended to the program; name is copied. */
+struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name);
+void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
+		  const char *type, __u32 btf_id);
+/* A semantic error about m's probe point. */
+void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* PROVIDER_H */
