@@ -49,6 +49,7 @@ struct elab {
 	const struct probe_point *reported;	/* point whose context was printed */
 	bool listing;			/* -l: aliases are listed, not expanded */
 	const struct probe_point *written;	/* the user's point being resolved */
+	const struct probe *probe;		/* ... and its probe */
 	const struct probe *alias_stack[MAX_ALIAS_DEPTH];
 	int depth;
 };
@@ -81,6 +82,7 @@ struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const c
 	d->name = arena_strndup(e->arena, name, strlen(name));	/* callers pass buffers */
 	d->match = m;
 	d->written = e->written;
+	d->probe = e->probe;
 	d->naliases = e->depth;
 	memcpy(d->aliases, e->alias_stack, e->depth * sizeof(*d->aliases));
 	*e->tail = d;
@@ -478,6 +480,7 @@ int pass2_elaborate(struct session *s)
 			int r;
 
 			e->written = pp;
+			e->probe = pr;
 			r = resolve_point(e, pp);
 
 			if (r > 0 && pp->sufficient)
@@ -491,6 +494,16 @@ static int cmp_probe_names(const void *a, const void *b)
 {
 	return strcmp((*(struct derived_probe *const *)a)->name,
 		      (*(struct derived_probe *const *)b)->name);
+}
+
+struct derived_probe *elab_probes(struct session *s)
+{
+	return s->elab ? s->elab->probes : NULL;
+}
+
+struct btf *elab_session_btf(struct session *s)
+{
+	return s->elab ? elab_btf(s->elab) : NULL;
 }
 
 int pass2_list(struct session *s, FILE *out)

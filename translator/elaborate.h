@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "parse.h"
+#include "provider.h"
 #include "session.h"
 
 /* Resolve every probe point of the user script.  Returns 0 if clean. */
@@ -22,5 +23,10 @@ int pass2_list(struct session *s, FILE *out);
 void pass2_print(struct session *s, FILE *out);
 
 void pass2_free(struct session *s);
+
+/* The concrete probes, for the semantic pass and code generation. */
+struct derived_probe *elab_probes(struct session *s);
+/* The target's BTF (loaded on first use), or NULL after an error. */
+struct btf *elab_session_btf(struct session *s);
 
 #endif /* ELABORATE_H */

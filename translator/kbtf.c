@@ -417,3 +417,120 @@ int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out
 	}
 	return count;
 }
+
+__u32 kbtf_strip(const struct btf *btf, __u32 id)
+{
+	for (int guard = 0; guard < 64; guard++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!t)
+			return 0;
+		switch (btf_kind(t)) {
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		default:
+			return id;
+		}
+	}
+	return 0;
+}
+
+enum kbtf_class kbtf_classify(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t;
+
+	id = kbtf_strip(btf, id);
+	t = id ? btf__type_by_id(btf, id) : NULL;
+	if (!t)
+		return KBTF_VOID;
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_FWD:
+		return KBTF_AGGREGATE;
+	default:
+		return KBTF_NUMBER;
+	}
+}
+
+/* Search a struct/union's members, descending into anonymous ones. */
+static int find_member(const struct btf *btf, const struct btf_type *t, const char *name,
+		       __u32 *member, int depth)
+{
+	const struct btf_member *m = btf_members(t);
+
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+		const struct btf_type *mt;
+
+		if (mname && *mname) {
+			if (!strcmp(mname, name)) {
+				*member = m->type;
+				return 0;
+			}
+			continue;
+		}
+		mt = btf__type_by_id(btf, kbtf_strip(btf, m->type));
+		if (depth < 8 && mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
+		    !find_member(btf, mt, name, member, depth + 1))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int kbtf_member(const struct btf *btf, __u32 id, const char *name, __u32 *member)
+{
+	const struct btf_type *t = btf__type_by_id(btf, kbtf_strip(btf, id));
+
+	if (t && btf_is_ptr(t))	/* SystemTap's -> works on pointers and values */
+		t = btf__type_by_id(btf, kbtf_strip(btf, t->type));
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -EINVAL;
+	return find_member(btf, t, name, member, 0);
+}
+
+int kbtf_element(const struct btf *btf, __u32 id, __u32 *elem)
+{
+	const struct btf_type *t = btf__type_by_id(btf, kbtf_strip(btf, id));
+
+	if (t && btf_is_ptr(t)) {
+		*elem = t->type;
+		return 0;
+	}
+	if (t && btf_is_array(t)) {
+		*elem = btf_array(t)->type;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int kbtf_find_type(const struct btf *btf, const char *name, __u32 *id)
+{
+	int kind = BTF_KIND_STRUCT;
+	__s32 r;
+
+	if (!strncmp(name, "struct ", 7)) {
+		name += 7;
+	} else if (!strncmp(name, "union ", 6)) {
+		name += 6;
+		kind = BTF_KIND_UNION;
+	} else {
+		r = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+		if (r > 0) {
+			*id = r;
+			return 0;
+		}
+	}
+	r = btf__find_by_name_kind(btf, name, kind);
+	if (r <= 0 && kind == BTF_KIND_STRUCT)
+		r = btf__find_by_name_kind(btf, name, BTF_KIND_UNION);
+	if (r <= 0)
+		return -ENOENT;
+	*id = r;
+	return 0;
+}

@@ -43,4 +43,26 @@ int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out);
  */
 int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out, int max);
 
+/* id without typedefs, const, volatile, restrict and type tags. */
+__u32 kbtf_strip(const struct btf *btf, __u32 id);
+
+/* Kinds a script sees: a number (ints, enums, pointers, arrays decay to
+ * their address), an aggregate (struct, union: no value), or void. */
+enum kbtf_class { KBTF_NUMBER, KBTF_AGGREGATE, KBTF_VOID };
+enum kbtf_class kbtf_classify(const struct btf *btf, __u32 id);
+
+/*
+ * The type of member name of the struct or union id points to or is
+ * (through typedefs and one pointer, and into anonymous members).
+ * Returns 0 and sets *member, or -ENOENT (no such member) or -EINVAL
+ * (id is not a struct, union or pointer to one).
+ */
+int kbtf_member(const struct btf *btf, __u32 id, const char *name, __u32 *member);
+
+/* The element type of an array or pointer id; -EINVAL for other types. */
+int kbtf_element(const struct btf *btf, __u32 id, __u32 *elem);
+
+/* A type by name: "task_struct", "struct task_struct", "union x", a typedef. */
+int kbtf_find_type(const struct btf *btf, const char *name, __u32 *id);
+
 #endif /* KBTF_H */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "elaborate.h"
+#include "sem.h"
 #include "provider.h"
 #include "print.h"
 #include "session.h"
@@ -378,6 +379,8 @@ int main(int argc, char **argv)
 
 	clock_start(&clk);
 	ret = pass2_elaborate(&s);
+	if (!ret)
+		ret = pass2_semantic(&s);
 	if (s.verbose)
 		clock_report(&clk, "Pass 2: analyzed script");
 	if (ret) {
@@ -385,6 +388,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (s.last_pass == 2) {
+		sem_print(&s, stdout);
 		pass2_print(&s, stdout);
 		goto out;
 	}

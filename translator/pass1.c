@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "session.h"
@@ -72,8 +73,10 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 	const char *lib = getenv("SYSTEMTAP_TAPSET");
 	int n = 0;
 
+	/* Installed, else (running from the build tree) the source tree's. */
 	if (!lib)
-		lib = CTAP_PKGDATADIR "/tapset";
+		lib = access(CTAP_PKGDATADIR "/tapset", R_OK) == 0 ? CTAP_PKGDATADIR "/tapset"
+			: CTAP_SRCDIR "/tapsets";
 	for (int i = 0; i < s->n_include_dirs && n + 2 <= max; i++) {
 		dirs[n++] = s->include_dirs[i];
 		dirs[n++] = arena_printf(&s->arena, "%s/%s", s->include_dirs[i], s->pp.arch);

@@ -47,6 +47,7 @@ struct derived_probe {
 	const char *name;			/* canonical: kernel.function("vfs_read") */
 	const struct pp_match *match;
 	const struct probe_point *written;	/* the user's point it came from */
+	const struct probe *probe;		/* ... and the user's probe */
 	/* The aliases it came through, outermost first: their bodies wrap
 	 * the user's (prologue aliases before it, epilogue ones after). */
 	const struct probe *aliases[8];

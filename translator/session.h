@@ -12,6 +12,7 @@
 #include "preproc.h"
 
 struct elab;
+struct sem;
 
 #define MAX_INCLUDE_DIRS	32
 #define MAX_DEFINES		64
@@ -50,7 +51,8 @@ struct session {
 	struct script *user;		/* the user's script */
 	struct script *library;		/* tapset files, in load order */
 	int n_library;
-	struct elab *elab;		/* pass 2 */
+	struct elab *elab;		/* pass 2: probe points */
+	struct sem *sem;		/* pass 2: symbols and types */
 };
 
 /* Pass 1: parse the user script and the tapset library.  Returns 0 if clean. */

@@ -1,0 +1,1123 @@
+/*
+ * sem.c - symbols and types (pass 2).
+ *
+ * Types are inferred by walking every handler and function again and
+ * again: each walk can only make unknown types known, so the walks stop
+ * when one changes nothing.  Walks are silent; one last walk reports what
+ * is wrong, so every error is reported once.
+ *
+ * A handler is a user probe with the aliases it came through: their
+ * bodies share one scope of locals, as in SystemTap.  Its $variables are
+ * typed from the BTF of its first concrete probe.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elaborate.h"
+#include "kbtf.h"
+#include "print.h"
+#include "sem.h"
+
+struct handler {
+	struct handler *next;
+	const struct probe *probe;
+	const struct probe *aliases[8];
+	int naliases;
+	const struct derived_probe *site;	/* first concrete probe: $vars */
+	struct var *locals;
+};
+
+struct scope {
+	struct var **locals;
+	struct sem_function *fn;		/* NULL in a probe */
+	const struct derived_probe *site;	/* NULL in a function */
+	bool privileged;			/* tapset code: embedded C allowed */
+	int loops;				/* nesting of loops: break/continue */
+};
+
+struct sem {
+	struct session *s;
+	struct arena *a;
+	struct var *globals;
+	struct sem_function *functions;
+	struct handler *handlers;
+	bool changed;				/* a type became known this walk */
+	bool report;				/* the last walk: report errors */
+	int errors;
+};
+
+const char *vtype_name(enum vtype t)
+{
+	static const char *const names[] = { "unknown", "long", "string", "stats", "histogram" };
+
+	return names[t];
+}
+
+static void error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!S->report)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	S->errors++;
+	diag_error("semantic", loc, what, "%s", msg);
+}
+
+static const char *ident(struct sem *S, const char *name)
+{
+	return arena_printf(S->a, "identifier '%s'", name);
+}
+
+/* ---- variables ---- */
+
+static struct var *find_var(struct var *list, const char *name)
+{
+	for (; list; list = list->next)
+		if (!strcmp(list->name, name))
+			return list;
+	return NULL;
+}
+
+static struct var *new_var(struct sem *S, struct var **list, const char *name, int kind,
+			   const struct loc *loc)
+{
+	struct var *v = arena_new(S->a, struct var);
+
+	v->name = name;
+	v->kind = kind;
+	v->decl = *loc;
+	v->next = *list;
+	*list = v;
+	return v;
+}
+
+/*
+ * Unify: a known type sticks, a conflicting one is an error that shows
+ * where each came from.
+ */
+static void set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum vtype t,
+		     const struct loc *loc, const char *name)
+{
+	if (t == T_UNKNOWN)
+		return;
+	if (*slot == T_UNKNOWN) {
+		*slot = t;
+		if (slot_loc)
+			*slot_loc = *loc;
+		S->changed = true;
+		return;
+	}
+	if (*slot != t) {
+		error(S, loc, ident(S, name), "type mismatch (%s vs. %s)",
+		      vtype_name(t), vtype_name(*slot));
+		if (slot_loc && slot_loc->src)
+			error(S, slot_loc, NULL, "type of '%s' was first inferred here (%s)",
+			      name, vtype_name(*slot));
+	}
+}
+
+static void global_from_decl(struct sem *S, const struct global *g)
+{
+	struct var *v = find_var(S->globals, g->name);
+
+	if (v) {
+		if (v->global != g)
+			error(S, &g->loc, ident(S, g->name), "duplicate global variable '%s'", g->name);
+		return;
+	}
+	v = new_var(S, &S->globals, g->name, V_GLOBAL, &g->loc);
+	v->global = g;
+	if (g->init)
+		set_type(S, &v->type, &v->type_loc, g->init->kind == E_STRING ? T_STRING : T_LONG,
+			 &g->loc, g->name);
+}
+
+/* A global of a tapset, found when the script's code uses its name. */
+static struct var *tapset_global(struct sem *S, const char *name)
+{
+	for (const struct script *t = S->s->library; t; t = t->next)
+		for (const struct global *g = t->globals; g; g = g->next)
+			if (!strcmp(g->name, name) && !g->private) {
+				global_from_decl(S, g);
+				return find_var(S->globals, name);
+			}
+	return NULL;
+}
+
+/* A name in code: a local, a global, or a new local. */
+static struct var *lookup(struct sem *S, struct scope *sc, const char *name,
+			  const struct loc *loc)
+{
+	struct var *v = find_var(*sc->locals, name);
+
+	if (!v)
+		v = find_var(S->globals, name);
+	if (!v)
+		v = tapset_global(S, name);
+	if (!v)
+		v = new_var(S, sc->locals, name, V_LOCAL, loc);
+	v->used = true;
+	return v;
+}
+
+/* ---- functions ---- */
+
+enum builtin_kind { B_PRINT, B_PRINTLN, B_PRINTF, B_SPRINTF, B_PRINTD, B_SPRINTD, B_SPRINT };
+
+static const struct {
+	const char *name;
+	enum builtin_kind kind;
+} builtins[] = {
+	{ "print", B_PRINT }, { "println", B_PRINTLN }, { "printf", B_PRINTF },
+	{ "sprintf", B_SPRINTF }, { "printd", B_PRINTD }, { "printdln", B_PRINTD },
+	{ "sprintd", B_SPRINTD }, { "sprintdln", B_SPRINTD }, { "sprint", B_SPRINT },
+	{ "sprintln", B_SPRINT },
+};
+
+static int builtin_index(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
+		if (!strcmp(name, builtins[i].name))
+			return i;
+	return -1;
+}
+
+static struct sem_function *find_loaded(struct sem *S, const char *name)
+{
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		if (!strcmp(f->fn->name, name))
+			return f;
+	return NULL;
+}
+
+static void load_function(struct sem *S, const struct function *fn, const struct script *scr)
+{
+	struct sem_function *f = arena_new(S->a, struct sem_function), **tail = &S->functions;
+
+	f->fn = fn;
+	f->script = scr;
+	/* Params in order, at the head of the locals. */
+	struct var **pt = &f->locals;
+	for (const struct param *p = fn->params; p; p = p->next) {
+		struct var *v = arena_new(S->a, struct var);
+
+		v->name = p->name;
+		v->kind = V_PARAM;
+		v->decl = p->loc;
+		v->written = v->used = true;
+		if (p->type)
+			set_type(S, &v->type, &v->type_loc,
+				 !strcmp(p->type, "string") ? T_STRING : T_LONG, &p->loc, p->name);
+		*pt = v;
+		pt = &v->next;
+	}
+	if (fn->type)
+		set_type(S, &f->ret, &f->ret_loc, !strcmp(fn->type, "string") ? T_STRING : T_LONG,
+			 &fn->loc, fn->name);
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = f;
+}
+
+/*
+ * The functions called name: the script's own, else a tapset's (the first
+ * tapset defining it, with all its overloads there).  Loaded on first use.
+ */
+static struct sem_function *resolve_function(struct sem *S, const char *name)
+{
+	struct sem_function *f = find_loaded(S, name);
+	const struct script *from = NULL;
+
+	if (f)
+		return f;
+	for (const struct function *fn = S->s->user->functions; fn; fn = fn->next)
+		if (!strcmp(fn->name, name))
+			from = S->s->user;
+	for (const struct script *t = S->s->library; !from && t; t = t->next)
+		for (const struct function *fn = t->functions; fn; fn = fn->next)
+			if (!strcmp(fn->name, name) && !fn->private)
+				from = t;
+	if (!from)
+		return NULL;
+	for (const struct function *fn = from->functions; fn; fn = fn->next)
+		if (!strcmp(fn->name, name))
+			load_function(S, fn, from);
+	return find_loaded(S, name);
+}
+
+/* ---- expressions ---- */
+
+static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e);
+
+/* printf-style format: argument count and kinds.  fmt has raw escapes. */
+static void check_format(struct sem *S, struct scope *sc, const struct expr *call,
+			 const char *fmt, struct expr *args)
+{
+	for (const char *p = fmt; *p; p++) {
+		enum vtype want = T_LONG;
+
+		if (*p != '%')
+			continue;
+		if (*++p == '%')
+			continue;
+		p += strspn(p, "-+ #0");
+		for (int part = 0; part < 2; part++) {	/* width, then .precision */
+			if (*p == '*') {
+				if (!args) {
+					error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+					      call->name);
+					return;
+				}
+				set_type(S, &(enum vtype){ expr(S, sc, args) }, NULL, T_LONG,
+					 &args->loc, "a '*' width");
+				args = args->next;
+				p++;
+			} else {
+				p += strspn(p, "0123456789");
+			}
+			if (part == 0 && *p == '.')
+				p++;
+			else if (part == 0)
+				break;
+		}
+		while (*p == 'l' || *p == 'h' || *p == 'L' || *p == 'j' || *p == 'z')
+			p++;
+		if (*p == 's') {
+			want = T_STRING;
+		} else if (!*p || !strchr("diuxXopcbmM", *p) || (*p >= '1' && *p <= '8')) {
+			error(S, &call->loc, NULL, "invalid conversion '%%%c' in the format of %s",
+			      *p ? *p : ' ', call->name);
+			return;
+		}
+		if (!args) {
+			error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+			      call->name);
+			return;
+		}
+		enum vtype got = expr(S, sc, args);
+		if (got != T_UNKNOWN && got != want)
+			error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
+			      call->name, vtype_name(want), vtype_name(got));
+		args = args->next;
+		if (!*p)
+			break;
+	}
+	if (args)
+		error(S, &args->loc, NULL, "too many arguments for the format string of %s", call->name);
+}
+
+static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, int b)
+{
+	enum builtin_kind kind = builtins[b].kind;
+	struct expr *args = e->args;
+	int n = 0;
+
+	for (struct expr *a = args; a; a = a->next)
+		n++;
+	if (kind == B_PRINTF || kind == B_SPRINTF) {
+		if (!args || args->kind != E_STRING) {
+			error(S, &e->loc, ident(S, e->name), "%s needs a literal format string",
+			      e->name);
+			return kind == B_SPRINTF ? T_STRING : T_LONG;
+		}
+		check_format(S, sc, e, args->str, args->next);
+		return kind == B_SPRINTF ? T_STRING : T_LONG;
+	}
+	if (kind == B_PRINTD || kind == B_SPRINTD) {
+		if (n < 2 || args->kind != E_STRING)
+			error(S, &e->loc, ident(S, e->name),
+			      "%s needs a literal delimiter string and at least one value", e->name);
+		args = args ? args->next : NULL;
+	}
+	if ((kind == B_PRINT || kind == B_PRINTLN || kind == B_SPRINT) && n == 0 &&
+	    kind != B_PRINTLN)
+		error(S, &e->loc, ident(S, e->name), "%s needs at least one value", e->name);
+	for (struct expr *a = args; a; a = a->next) {
+		enum vtype t = expr(S, sc, a);
+
+		if (t == T_STATS)
+			error(S, &a->loc, NULL, "a statistics value cannot be printed; use @count, @avg, ... or @hist_*");
+		if (t == T_HIST && !(n == 1 && (kind == B_PRINT || kind == B_PRINTLN)))
+			error(S, &a->loc, NULL, "a histogram can only be printed alone, with print or println");
+	}
+	return kind == B_SPRINTD || kind == B_SPRINT ? T_STRING : T_LONG;
+}
+
+static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
+{
+	int b = builtin_index(e->name), nargs = 0, nparams = 0;
+	struct sem_function *f;
+	struct expr *a;
+	struct var *p;
+
+	if (b >= 0)
+		return builtin_call(S, sc, e, b);
+	f = resolve_function(S, e->name);
+	if (!f) {
+		for (a = e->args; a; a = a->next)
+			expr(S, sc, a);
+		error(S, &e->loc, ident(S, e->name), "unresolved function '%s'", e->name);
+		return T_UNKNOWN;
+	}
+	for (a = e->args; a; a = a->next)
+		nargs++;
+	for (p = f->locals; p && p->kind == V_PARAM; p = p->next)
+		nparams++;
+	if (nargs != nparams) {
+		error(S, &e->loc, ident(S, e->name), "function '%s' takes %d argument%s, not %d",
+		      e->name, nparams, nparams == 1 ? "" : "s", nargs);
+		return f->ret;
+	}
+	/* Every overload shares the signature: unify with each. */
+	for (struct sem_function *o = f; o; o = o->next) {
+		if (strcmp(o->fn->name, e->name))
+			continue;
+		o->used = true;
+		p = o->locals;
+		for (a = e->args; a; a = a->next, p = p->next) {
+			enum vtype t = expr(S, sc, a);
+
+			if (t == T_STATS || t == T_HIST)
+				error(S, &a->loc, NULL, "a %s cannot be passed to a function", vtype_name(t));
+			else
+				set_type(S, &p->type, &p->type_loc, t, &a->loc, p->name);
+			if (p->type != T_UNKNOWN && t == T_UNKNOWN && a->kind == E_SYMBOL) {
+				struct var *v = lookup(S, sc, a->name, &a->loc);
+
+				set_type(S, &v->type, &v->type_loc, p->type, &a->loc, a->name);
+			}
+		}
+	}
+	return f->ret;
+}
+
+/* The target of an assignment, ++, --, or delete. */
+static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum vtype *type)
+{
+	struct var *v;
+
+	if (e->kind == E_SYMBOL) {
+		v = lookup(S, sc, e->name, &e->loc);
+		if (v->nkeys)
+			error(S, &e->loc, ident(S, e->name), "array '%s' used as a scalar", e->name);
+		*type = v->type;
+		return v;
+	}
+	if (e->kind == E_INDEX && e->a->kind == E_SYMBOL) {
+		*type = expr(S, sc, e);
+		return find_var(S->globals, e->a->name);
+	}
+	if (e->kind == E_TARGET) {
+		if (!S->s->guru)
+			error(S, &e->loc, ident(S, e->name),
+			      "writing to target variable '%s' needs guru mode (stap -g)", e->name);
+		*type = expr(S, sc, e);
+		return NULL;
+	}
+	error(S, &e->loc, NULL, "expected a variable or array element to assign");
+	*type = expr(S, sc, e);
+	return NULL;
+}
+
+static void assign_type(struct sem *S, struct scope *sc, struct expr *target, enum vtype t,
+			const struct loc *loc)
+{
+	enum vtype cur;
+	struct var *v = lvalue(S, sc, target, &cur);
+
+	if (!v)
+		return;
+	v->written = true;
+	set_type(S, &v->type, &v->type_loc, t, loc, v->name);
+}
+
+/* arr[k1, k2]: arr is a global array of that arity; the key types unify. */
+static enum vtype array_access(struct sem *S, struct scope *sc, const struct expr *at,
+			       const char *name, struct expr *keys, bool wildcards_ok)
+{
+	struct var *v = find_var(S->globals, name);
+	int n = 0;
+
+	if (!v)
+		v = tapset_global(S, name);
+	if (!v) {
+		for (struct expr *k = keys; k; k = k->next)
+			if (k->kind != E_WILDCARD)
+				expr(S, sc, k);
+		if (find_var(*sc->locals, name))
+			error(S, &at->loc, ident(S, name), "'%s' is a local: arrays must be global", name);
+		else
+			error(S, &at->loc, ident(S, name), "unresolved array '%s' (missing global declaration?)", name);
+		return T_UNKNOWN;
+	}
+	v->used = true;
+	for (struct expr *k = keys; k; k = k->next)
+		n++;
+	if (v->nkeys == 0 && !v->used_as_scalar) {
+		if (n > MAX_KEYS) {
+			error(S, &at->loc, ident(S, name), "arrays have at most %d keys", MAX_KEYS);
+			return v->type;
+		}
+		v->nkeys = n;
+		S->changed = true;
+	}
+	if (v->nkeys != n) {
+		error(S, &at->loc, ident(S, name), "inconsistent arity for '%s' (%d keys vs. %d)",
+		      name, n, v->nkeys ? v->nkeys : 0);
+		return v->type;
+	}
+	int i = 0;
+	for (struct expr *k = keys; k; k = k->next, i++) {
+		enum vtype t;
+
+		if (k->kind == E_WILDCARD) {
+			if (!wildcards_ok)
+				error(S, &k->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
+			continue;
+		}
+		t = expr(S, sc, k);
+		if (t == T_STATS || t == T_HIST)
+			error(S, &k->loc, NULL, "array keys are longs or strings, not %s", vtype_name(t));
+		else
+			set_type(S, &v->keys[i], NULL, t, &k->loc, name);
+	}
+	return v->type;
+}
+
+/* An expression as the script would write it, for messages. */
+static const char *expr_text(struct sem *S, const struct expr *e)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	const char *text;
+
+	print_expr(f, e);
+	fclose(f);
+	text = arena_strndup(S->a, buf, size);
+	free(buf);
+	return text;
+}
+
+/* $var, $var->a[1]->b, @cast(p, "type")->member: types through BTF. */
+static enum vtype target_chain(struct sem *S, struct expr *e, __u32 id)
+{
+	struct btf *btf = elab_session_btf(S->s);
+
+	if (!btf)
+		return T_UNKNOWN;
+	for (struct component *c = e->chain; c; c = c->next) {
+		__u32 next;
+		int r;
+
+		if (c->member) {
+			r = kbtf_member(btf, id, c->member, &next);
+			if (r) {
+				error(S, &c->loc, arena_printf(S->a, "field '%s'", c->member),
+				      r == -ENOENT ? "no member '%s' in %s" : "'->%s' on %s, which is not a struct or union",
+				      c->member, kbtf_type_name(S->a, btf, id));
+				return T_UNKNOWN;
+			}
+		} else {
+			if (kbtf_element(btf, id, &next)) {
+				error(S, &c->loc, NULL, "'[...]' on %s, which is not an array or pointer",
+				      kbtf_type_name(S->a, btf, id));
+				return T_UNKNOWN;
+			}
+		}
+		id = next;
+	}
+	if (e->pretty)
+		return T_STRING;
+	if (kbtf_classify(btf, id) == KBTF_AGGREGATE) {
+		error(S, &e->loc, NULL, "%s is a %s: use a member, or $...$ to print it",
+		      expr_text(S, e), kbtf_type_name(S->a, btf, id));
+		return T_UNKNOWN;
+	}
+	if (kbtf_classify(btf, id) == KBTF_VOID) {
+		error(S, &e->loc, NULL, "%s has no value (void)", expr_text(S, e));
+		return T_UNKNOWN;
+	}
+	return T_LONG;
+}
+
+static enum vtype target_var(struct sem *S, struct scope *sc, struct expr *e)
+{
+	const struct derived_probe *d = sc->site;
+	char alternatives[512] = "";
+
+	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$parms") ||
+	    !strcmp(e->name, "$$locals") || !strcmp(e->name, "$$return")) {
+		if (!d || !d->vars)
+			error(S, &e->loc, ident(S, e->name), "%s is not available in this probe "
+			      "(only in kernel.function probes)", e->name);
+		return T_STRING;
+	}
+	if (!d) {
+		error(S, &e->loc, ident(S, e->name), "target variable %s used outside a probe", e->name);
+		return T_UNKNOWN;
+	}
+	for (const struct probe_var *v = d->vars; v; v = v->next) {
+		if (!strcmp(v->name, e->name))
+			return target_chain(S, e, v->btf_id);
+		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
+			 " %s", v->name);
+	}
+	if (d->vars)
+		error(S, &e->loc, ident(S, e->name), "unable to find target variable '%s' in %s "
+		      "(alternatives:%s)", e->name, d->name, alternatives);
+	else
+		error(S, &e->loc, ident(S, e->name), "target variable '%s' is not available in %s: "
+		      "only kernel.function probes have them", e->name, d->name);
+	return T_UNKNOWN;
+}
+
+static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, const char *op)
+{
+	enum vtype t = e->kind == E_INDEX ? expr(S, sc, e) :
+		e->kind == E_SYMBOL ? lookup(S, sc, e->name, &e->loc)->type : expr(S, sc, e);
+
+	if (t != T_STATS && t != T_UNKNOWN)
+		error(S, &e->loc, NULL, "%s needs a statistics value (filled with <<<), not a %s",
+		      op, vtype_name(t));
+	if (t == T_UNKNOWN)
+		error(S, &e->loc, NULL, "%s of a value never filled with <<<", op);
+	return t;
+}
+
+static bool is_one_of(const char *op, const char *const *ops)
+{
+	for (; *ops; ops++)
+		if (!strcmp(op, *ops))
+			return true;
+	return false;
+}
+
+static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
+{
+	static const char *const cmp[] = { "<", ">", "<=", ">=", "==", "!=", NULL };
+	enum vtype l = expr(S, sc, e->a), r = expr(S, sc, e->b);
+
+	if (!strcmp(e->op, ".")) {
+		if (l != T_UNKNOWN && l != T_STRING)
+			error(S, &e->a->loc, NULL, "'.' joins strings, not a %s", vtype_name(l));
+		if (r != T_UNKNOWN && r != T_STRING)
+			error(S, &e->b->loc, NULL, "'.' joins strings, not a %s", vtype_name(r));
+		return T_STRING;
+	}
+	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~")) {
+		if (l != T_UNKNOWN && l != T_STRING)
+			error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
+		if (e->b->kind != E_STRING)
+			error(S, &e->b->loc, NULL, "the regular expression of '%s' must be a literal string", e->op);
+		return T_LONG;
+	}
+	if (is_one_of(e->op, cmp)) {
+		if (l != T_UNKNOWN && r != T_UNKNOWN && l != r)
+			error(S, &e->loc, NULL, "type mismatch (%s vs. %s) in '%s'",
+			      vtype_name(l), vtype_name(r), e->op);
+		if (l == T_STATS || l == T_HIST || r == T_STATS || r == T_HIST)
+			error(S, &e->loc, NULL, "'%s' compares longs or strings", e->op);
+		/* One side known types the other, if it is a variable. */
+		if (l == T_UNKNOWN && r != T_UNKNOWN && e->a->kind == E_SYMBOL)
+			assign_type(S, sc, e->a, r, &e->loc);
+		if (r == T_UNKNOWN && l != T_UNKNOWN && e->b->kind == E_SYMBOL)
+			assign_type(S, sc, e->b, l, &e->loc);
+		return T_LONG;
+	}
+	/* Arithmetic, bitwise, logical: longs. */
+	if (l != T_UNKNOWN && l != T_LONG)
+		error(S, &e->a->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(l));
+	if (r != T_UNKNOWN && r != T_LONG)
+		error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
+	if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
+		assign_type(S, sc, e->a, T_LONG, &e->loc);
+	if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
+		assign_type(S, sc, e->b, T_LONG, &e->loc);
+	return T_LONG;
+}
+
+/* The target of an assignment is evaluated once: its errors appear once. */
+static void store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc)
+{
+	if (!v)
+		return;
+	v->written = true;
+	set_type(S, &v->type, &v->type_loc, t, loc, v->name);
+}
+
+static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
+{
+	enum vtype r = expr(S, sc, e->b), cur;
+	struct var *v = lvalue(S, sc, e->a, &cur);
+
+	if (!strcmp(e->op, "<<<")) {
+		if (r != T_UNKNOWN && r != T_LONG)
+			error(S, &e->b->loc, NULL, "'<<<' adds a long to statistics, not a %s", vtype_name(r));
+		store(S, v, T_STATS, &e->loc);
+		return T_UNKNOWN;	/* no value */
+	}
+	if (r == T_STATS || r == T_HIST) {
+		error(S, &e->b->loc, NULL, "a %s cannot be assigned; use @count, @sum, ...",
+		      vtype_name(r));
+		return T_UNKNOWN;
+	}
+	if (cur == T_STATS) {
+		error(S, &e->loc, NULL, "statistics are filled with '<<<', not assigned");
+		return T_UNKNOWN;
+	}
+	if (!strcmp(e->op, "=")) {
+		/* x = y with x known and y not: y takes x's type. */
+		if (r == T_UNKNOWN && cur != T_UNKNOWN && e->b->kind == E_SYMBOL)
+			store(S, lookup(S, sc, e->b->name, &e->b->loc), cur, &e->loc);
+		if (r == T_UNKNOWN) {
+			if (v)
+				v->written = true;
+			return cur;
+		}
+		store(S, v, r, &e->loc);
+		return r;
+	}
+	if (!strcmp(e->op, ".=")) {
+		if (r != T_UNKNOWN && r != T_STRING)
+			error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
+		store(S, v, T_STRING, &e->loc);
+		return T_STRING;
+	}
+	if (r != T_UNKNOWN && r != T_LONG)
+		error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
+	store(S, v, T_LONG, &e->loc);
+	return T_LONG;
+}
+
+static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e)
+{
+	enum vtype t, u;
+
+	switch (e->kind) {
+	case E_NUMBER:
+		return T_LONG;
+	case E_STRING:
+		return T_STRING;
+	case E_SYMBOL: {
+		struct var *v = lookup(S, sc, e->name, &e->loc);
+
+		if (v->nkeys)
+			error(S, &e->loc, ident(S, e->name), "array '%s' used as a scalar", e->name);
+		v->used_as_scalar = true;
+		return v->type;
+	}
+	case E_WILDCARD:
+		error(S, &e->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
+		return T_UNKNOWN;
+	case E_INDEX:
+		if (e->a->kind == E_HIST) {
+			if (expr(S, sc, e->a) == T_HIST && expr(S, sc, e->args) != T_LONG)
+				error(S, &e->args->loc, NULL, "a histogram bucket index is a long");
+			return T_LONG;
+		}
+		return array_access(S, sc, e, e->a->name, e->args, false);
+	case E_CALL:
+		return call(S, sc, e);
+	case E_UNARY:
+	case E_POSTFIX:
+		if (!strcmp(e->op, "++") || !strcmp(e->op, "--")) {
+			assign_type(S, sc, e->a, T_LONG, &e->loc);
+			return T_LONG;
+		}
+		t = expr(S, sc, e->a);
+		if (t != T_UNKNOWN && t != T_LONG)
+			error(S, &e->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(t));
+		if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
+			assign_type(S, sc, e->a, T_LONG, &e->loc);
+		return T_LONG;
+	case E_BINARY:
+		if (!strcmp(e->op, "&&") || !strcmp(e->op, "||")) {
+			t = expr(S, sc, e->a);
+			u = expr(S, sc, e->b);
+			if ((t != T_UNKNOWN && t != T_LONG) || (u != T_UNKNOWN && u != T_LONG))
+				error(S, &e->loc, NULL, "'%s' needs longs", e->op);
+			return T_LONG;
+		}
+		return binary(S, sc, e);
+	case E_ASSIGN:
+		return assignment(S, sc, e);
+	case E_TERNARY:
+		t = expr(S, sc, e->a);
+		if (t != T_UNKNOWN && t != T_LONG)
+			error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+		t = expr(S, sc, e->b);
+		u = expr(S, sc, e->c);
+		if (t != T_UNKNOWN && u != T_UNKNOWN && t != u)
+			error(S, &e->loc, NULL, "type mismatch (%s vs. %s) between the branches of '?:'",
+			      vtype_name(t), vtype_name(u));
+		return t != T_UNKNOWN ? t : u;
+	case E_IN:
+		if (e->a->kind == E_HIST)
+			return T_LONG;
+		array_access(S, sc, e, e->a->name, e->args, true);
+		return T_LONG;
+	case E_TARGET:
+		return target_var(S, sc, e);
+	case E_CAST: {
+		struct btf *btf = elab_session_btf(S->s);
+		__u32 id;
+
+		t = expr(S, sc, e->a);
+		if (t != T_UNKNOWN && t != T_LONG)
+			error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
+		if (!btf)
+			return T_UNKNOWN;
+		if (kbtf_find_type(btf, e->str, &id)) {
+			error(S, &e->loc, NULL, "@cast: no type '%s' in the kernel's BTF", e->str);
+			return T_UNKNOWN;
+		}
+		if (!e->chain && !e->pretty)
+			return T_LONG;	/* the pointer itself */
+		return target_chain(S, e, id);
+	}
+	case E_ATVAR:
+		error(S, &e->loc, NULL, "@var(\"%s\") needs DWARF debuginfo, which ctap does not use", e->str);
+		return T_UNKNOWN;
+	case E_STAT:
+		stat_operand(S, sc, e->a, e->name);
+		if (e->b && expr(S, sc, e->b) != T_LONG)
+			error(S, &e->b->loc, NULL, "@variance's shift is a long");
+		return T_LONG;
+	case E_HIST:
+		stat_operand(S, sc, e->args, e->name);
+		for (struct expr *a = e->args->next; a; a = a->next)
+			if (a->kind != E_NUMBER)
+				error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
+		return T_HIST;
+	case E_DEFINED: {
+		bool report = S->report;
+
+		S->report = false;	/* an unresolvable operand just means 0 */
+		expr(S, sc, e->a);
+		S->report = report;
+		return T_LONG;
+	}
+	case E_ENTRY:
+		if (!sc->site || !sc->site->is_return)
+			error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
+		return expr(S, sc, e->a);
+	case E_PROBEWRITE:
+		expr(S, sc, e->a);
+		return T_LONG;
+	case E_CONST:
+	case E_EMBEDDED:
+		if (!sc->privileged && !S->s->guru)
+			error(S, &e->loc, NULL, "%s needs guru mode (stap -g)",
+			      e->kind == E_CONST ? "@const" : "embedded C");
+		return T_LONG;
+	case E_AT_CALL:
+		for (struct expr *a = e->args; a; a = a->next)
+			expr(S, sc, a);
+		if (!sc->privileged && !S->s->guru)
+			error(S, &e->loc, NULL, "%s needs guru mode (stap -g)", e->name);
+		return T_LONG;
+	}
+	return T_UNKNOWN;
+}
+
+/* ---- statements ---- */
+
+static void stmt(struct sem *S, struct scope *sc, struct stmt *s);
+
+static void condition(struct sem *S, struct scope *sc, struct expr *e)
+{
+	enum vtype t = expr(S, sc, e);
+
+	if (t != T_UNKNOWN && t != T_LONG)
+		error(S, &e->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+}
+
+static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
+{
+	struct foreach_info *fe = s->fe;
+	int nkeys = 0, i = 0;
+	struct var *arr = NULL;
+
+	for (struct expr *k = fe->keys; k; k = k->next)
+		nkeys++;
+	if (fe->array->kind == E_HIST) {
+		expr(S, sc, fe->array);
+		if (nkeys != 1)
+			error(S, &s->loc, NULL, "foreach over a histogram has one key, the bucket");
+		for (struct expr *k = fe->keys; k; k = k->next)
+			assign_type(S, sc, k, T_LONG, &k->loc);
+		if (fe->value)
+			assign_type(S, sc, fe->value, T_LONG, &fe->value->loc);
+	} else {
+		arr = find_var(S->globals, fe->array->name);
+		if (!arr)
+			arr = tapset_global(S, fe->array->name);
+		if (!arr) {
+			error(S, &fe->array->loc, ident(S, fe->array->name),
+			      "unresolved array '%s' (missing global declaration?)", fe->array->name);
+		} else {
+			arr->used = true;
+			if (!arr->nkeys) {
+				arr->nkeys = nkeys;
+				S->changed = true;
+			}
+			if (arr->nkeys != nkeys)
+				error(S, &s->loc, ident(S, arr->name), "inconsistent arity for '%s' (%d keys vs. %d)",
+				      arr->name, nkeys, arr->nkeys);
+			for (struct expr *k = fe->keys; k && i < MAX_KEYS; k = k->next, i++) {
+				struct var *kv = lookup(S, sc, k->name, &k->loc);
+
+				kv->written = true;
+				set_type(S, &kv->type, &kv->type_loc, arr->keys[i], &k->loc, k->name);
+				set_type(S, &arr->keys[i], NULL, kv->type, &k->loc, arr->name);
+			}
+			if (fe->value)
+				assign_type(S, sc, fe->value, arr->type == T_STATS ? T_LONG : arr->type,
+					    &fe->value->loc);
+			if (fe->pattern)
+				array_access(S, sc, fe->array, arr->name, fe->pattern, true);
+			if (fe->sort_agg && arr->type != T_STATS && arr->type != T_UNKNOWN)
+				error(S, &s->loc, NULL, "sorting by %s needs a statistics array", fe->sort_agg);
+			if (fe->sort_column == -1 && !fe->sort_agg && arr->type == T_STATS)
+				error(S, &s->loc, NULL, "sort a statistics array by an aggregate: %s @count-, ...",
+				      arr->name);
+		}
+	}
+	if (fe->sort_column > nkeys)
+		error(S, &s->loc, NULL, "sort column beyond the keys");
+	if (fe->limit)
+		condition(S, sc, fe->limit);
+	sc->loops++;
+	stmt(S, sc, s->body);
+	sc->loops--;
+}
+
+static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
+{
+	enum vtype t;
+
+	switch (s->kind) {
+	case S_NULL:
+		break;
+	case S_EXPR:
+		expr(S, sc, s->e);
+		break;
+	case S_BLOCK:
+		for (struct stmt *c = s->body; c; c = c->next)
+			stmt(S, sc, c);
+		break;
+	case S_IF:
+		condition(S, sc, s->e);
+		stmt(S, sc, s->body);
+		if (s->els)
+			stmt(S, sc, s->els);
+		break;
+	case S_WHILE:
+	case S_FOR:
+		if (s->init)
+			expr(S, sc, s->init);
+		if (s->e)
+			condition(S, sc, s->e);
+		if (s->incr)
+			expr(S, sc, s->incr);
+		sc->loops++;
+		stmt(S, sc, s->body);
+		sc->loops--;
+		break;
+	case S_FOREACH:
+		foreach(S, sc, s);
+		break;
+	case S_BREAK:
+	case S_CONTINUE:
+		if (!sc->loops)
+			error(S, &s->loc, NULL, "%s outside a loop", s->kind == S_BREAK ? "break" : "continue");
+		break;
+	case S_NEXT:
+		if (sc->fn && !sc->fn->next_allowed)
+			error(S, &s->loc, NULL, "'next' in a function is only allowed when an overload follows");
+		break;
+	case S_RETURN:
+		if (!sc->fn) {
+			error(S, &s->loc, NULL, "return outside a function (use next to leave a probe)");
+			break;
+		}
+		if (!s->e)
+			break;
+		t = expr(S, sc, s->e);
+		if (t == T_STATS || t == T_HIST)
+			error(S, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
+		else
+			set_type(S, &sc->fn->ret, &sc->fn->ret_loc, t, &s->e->loc, sc->fn->fn->name);
+		break;
+	case S_DELETE:
+		if (s->e->kind == E_SYMBOL) {
+			struct var *v = find_var(S->globals, s->e->name);
+
+			if (!v)
+				v = lookup(S, sc, s->e->name, &s->e->loc);
+			v->used = v->written = true;
+		} else if (s->e->kind == E_INDEX && s->e->a->kind == E_SYMBOL) {
+			array_access(S, sc, s->e, s->e->a->name, s->e->args, true);
+		} else {
+			error(S, &s->loc, NULL, "delete takes a variable, an array or an array element");
+		}
+		break;
+	case S_TRY:
+		stmt(S, sc, s->body);
+		if (s->catch_var) {
+			struct var *v = lookup(S, sc, s->catch_var, &s->loc);
+
+			v->written = true;
+			set_type(S, &v->type, &v->type_loc, T_STRING, &s->loc, s->catch_var);
+		}
+		stmt(S, sc, s->els);
+		break;
+	case S_EMBEDDED:
+		if (!sc->privileged && !S->s->guru)
+			error(S, &s->loc, NULL, "embedded C needs guru mode (stap -g)");
+		break;
+	}
+}
+
+/* ---- driver ---- */
+
+static struct handler *handler_for(struct sem *S, const struct derived_probe *d)
+{
+	struct handler *h, **tail = &S->handlers;
+
+	for (h = S->handlers; h; h = h->next) {
+		if (h->probe == d->probe && h->naliases == d->naliases &&
+		    !memcmp(h->aliases, d->aliases, d->naliases * sizeof(*d->aliases)))
+			return h;
+		tail = &h->next;
+	}
+	h = arena_new(S->a, struct handler);
+	h->probe = d->probe;
+	h->naliases = d->naliases;
+	memcpy(h->aliases, d->aliases, d->naliases * sizeof(*d->aliases));
+	h->site = d;
+	*tail = h;
+	return h;
+}
+
+static void walk(struct sem *S)
+{
+	for (struct handler *h = S->handlers; h; h = h->next) {
+		struct scope sc = { .locals = &h->locals, .site = h->site };
+
+		/* Prologue aliases, outermost first... */
+		for (int i = 0; i < h->naliases; i++)
+			if (!h->aliases[i]->epilogue) {
+				sc.privileged = h->aliases[i]->privileged;
+				stmt(S, &sc, h->aliases[i]->body);
+			}
+		sc.privileged = false;
+		stmt(S, &sc, h->probe->body);
+		for (int i = h->naliases - 1; i >= 0; i--)	/* ... epilogues after */
+			if (h->aliases[i]->epilogue) {
+				sc.privileged = h->aliases[i]->privileged;
+				stmt(S, &sc, h->aliases[i]->body);
+			}
+		for (const struct probe_point *pp = h->probe->points; pp; pp = pp->next)
+			if (pp->condition)
+				condition(S, &sc, pp->condition);
+	}
+	for (struct sem_function *f = S->functions; f; f = f->next) {
+		struct scope sc = { .locals = &f->locals, .fn = f, .privileged = f->script->is_tapset };
+
+		f->next_allowed = false;
+		for (struct sem_function *o = f->next; o; o = o->next)
+			if (!strcmp(o->fn->name, f->fn->name))
+				f->next_allowed = true;
+		if (f->fn->embedded) {
+			if (!f->script->is_tapset && !S->s->guru)
+				error(S, &f->fn->loc, ident(S, f->fn->name),
+				      "embedded C function '%s' needs guru mode (stap -g)", f->fn->name);
+			continue;
+		}
+		stmt(S, &sc, f->fn->body);
+	}
+}
+
+/* After the fixpoint: what is still untyped, or declared and never used. */
+static void final_checks(struct sem *S)
+{
+	for (struct var *v = S->globals; v; v = v->next) {
+		if (v->type == T_UNKNOWN && v->used)
+			error(S, &v->decl, ident(S, v->name), "unresolved type for global '%s'", v->name);
+		if (!v->used && !S->s->suppress_warnings && v->global && !v->global->private)
+			diag_warning(&v->decl, "Eliding unused variable '%s'", v->name);
+	}
+	for (struct handler *h = S->handlers; h; h = h->next)
+		for (struct var *v = h->locals; v; v = v->next)
+			if (v->type == T_UNKNOWN)
+				error(S, &v->decl, ident(S, v->name), "unresolved type for local '%s'%s",
+				      v->name, v->written ? "" : " (never assigned)");
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		for (struct var *v = f->locals; v; v = v->next)
+			if (v->type == T_UNKNOWN && !f->fn->embedded)
+				error(S, &v->decl, ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
+				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
+}
+
+int pass2_semantic(struct session *s)
+{
+	struct sem *S = arena_new(&s->arena, struct sem);
+	int rounds = 0;
+
+	S->s = s;
+	S->a = &s->arena;
+	s->sem = S;
+	for (const struct global *g = s->user->globals; g; g = g->next)
+		global_from_decl(S, g);
+	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
+		handler_for(S, d);
+	/* The script's own functions are checked even if unused. */
+	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
+		resolve_function(S, fn->name);
+	do {
+		S->changed = false;
+		walk(S);
+	} while (S->changed && ++rounds < 100);
+	S->report = true;
+	walk(S);
+	final_checks(S);
+	return S->errors ? -1 : 0;
+}
+
+void sem_print(struct session *s, FILE *out)
+{
+	struct sem *S = s->sem;
+
+	if (!S)
+		return;
+	fputs("# globals\n", out);
+	for (struct var *v = S->globals; v; v = v->next) {
+		fprintf(out, "%s:%s", v->name, vtype_name(v->type));
+		if (v->nkeys) {
+			fputs(" [", out);
+			for (int i = 0; i < v->nkeys; i++)
+				fprintf(out, "%s%s", i ? ", " : "", vtype_name(v->keys[i]));
+			fputc(']', out);
+		}
+		fputc('\n', out);
+	}
+	fputs("# functions\n", out);
+	for (struct sem_function *f = S->functions; f; f = f->next) {
+		fprintf(out, "%s:%s (", f->fn->name, vtype_name(f->ret));
+		for (struct var *p = f->locals; p && p->kind == V_PARAM; p = p->next)
+			fprintf(out, "%s%s:%s", p == f->locals ? "" : ", ", p->name, vtype_name(p->type));
+		fputs(")\n", out);
+	}
+}

@@ -1,0 +1,54 @@
+/*
+ * sem.h - pass 2, second half: symbols and types.
+ *
+ * After the probe points are resolved (elaborate.c), every variable and
+ * function the script uses is found: locals, globals, the script's
+ * functions and, on demand, tapset functions and the globals they use.
+ * Then types are inferred to a fixpoint over long, string and statistics,
+ * scalars and arrays (key types and value type), and SystemTap's semantic
+ * errors are reported with both locations where two uses disagree.
+ */
+#ifndef SEM_H
+#define SEM_H
+
+#include <stdio.h>
+
+#include "session.h"
+
+enum vtype { T_UNKNOWN, T_LONG, T_STRING, T_STATS, T_HIST };
+
+#define MAX_KEYS	9
+
+struct var {
+	struct var *next;
+	const char *name;
+	enum { V_GLOBAL, V_LOCAL, V_PARAM } kind;
+	enum vtype type;		/* scalar, or an array's value type */
+	struct loc type_loc;		/* where the type was first inferred */
+	int nkeys;			/* > 0: an array */
+	enum vtype keys[MAX_KEYS];
+	struct loc decl;
+	const struct global *global;	/* declaration, for globals */
+	bool used, written, used_as_scalar;
+};
+
+struct sem_function {
+	struct sem_function *next;
+	const struct function *fn;
+	const struct script *script;
+	struct var *locals;		/* params first */
+	enum vtype ret;
+	struct loc ret_loc;
+	bool used;
+	bool next_allowed;		/* an overload follows: 'next' goes there */
+};
+
+/* Resolve symbols and infer types.  Returns 0 if clean. */
+int pass2_semantic(struct session *s);
+
+/* -p2 listing of globals and functions (probes come from elaborate.c). */
+void sem_print(struct session *s, FILE *out);
+
+const char *vtype_name(enum vtype t);
+
+#endif /* SEM_H */
