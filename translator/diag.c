@@ -9,11 +9,16 @@
 
 #define MAX_SHOWN	50	/* errors printed; the rest are only counted */
 
-static int n_errors;
+static int n_errors, n_warnings;
 
 int diag_errors(void)
 {
 	return n_errors;
+}
+
+int diag_warnings(void)
+{
+	return n_warnings;
 }
 
 /* The source line of loc and a caret under its column; tabs kept for alignment. */
@@ -70,6 +75,7 @@ void diag_warning(const struct loc *loc, const char *fmt, ...)
 {
 	va_list ap;
 
+	n_warnings++;
 	va_start(ap, fmt);
 	vreport("WARNING", loc, NULL, fmt, ap);
 	va_end(ap);

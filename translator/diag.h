@@ -34,7 +34,8 @@ void diag_error(const char *pass, const struct loc *loc, const char *what,
 void diag_warning(const struct loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Errors reported so far, of any pass. */
+/* Errors and warnings reported so far, of any pass. */
 int diag_errors(void);
+int diag_warnings(void);
 
 #endif /* DIAG_H */

@@ -381,6 +381,11 @@ int main(int argc, char **argv)
 	ret = pass2_elaborate(&s);
 	if (!ret)
 		ret = pass2_semantic(&s);
+	if (!ret && s.warnings_as_errors && diag_warnings()) {
+		fprintf(stderr, "%d warning%s treated as errors (-W)\n", diag_warnings(),
+			diag_warnings() == 1 ? "" : "s");
+		ret = -1;
+	}
 	if (s.verbose)
 		clock_report(&clk, "Pass 2: analyzed script");
 	if (ret) {

@@ -32,6 +32,7 @@ struct handler {
 };
 
 struct scope {
+	const struct script *script;		/* whose private functions are visible */
 	struct var **locals;
 	struct sem_function *fn;		/* NULL in a probe */
 	const struct derived_probe *site;	/* NULL in a function */
@@ -233,20 +234,24 @@ static void load_function(struct sem *S, const struct function *fn, const struct
  * The functions called name: the script's own, else a tapset's (the first
  * tapset defining it, with all its overloads there).  Loaded on first use.
  */
-static struct sem_function *resolve_function(struct sem *S, const char *name)
+static struct sem_function *resolve_function(struct sem *S, const char *name,
+					     const struct script *caller)
 {
 	struct sem_function *f = find_loaded(S, name);
 	const struct script *from = NULL;
 
-	if (f)
+	if (f && (!f->fn->private || f->script == caller))
 		return f;
 	for (const struct function *fn = S->s->user->functions; fn; fn = fn->next)
 		if (!strcmp(fn->name, name))
 			from = S->s->user;
+	/* A private function is visible only in its own file. */
 	for (const struct script *t = S->s->library; !from && t; t = t->next)
 		for (const struct function *fn = t->functions; fn; fn = fn->next)
-			if (!strcmp(fn->name, name) && !fn->private)
+			if (!strcmp(fn->name, name) && (!fn->private || t == caller))
 				from = t;
+	if (f && from == f->script)
+		return f;
 	if (!from)
 		return NULL;
 	for (const struct function *fn = from->functions; fn; fn = fn->next)
@@ -362,7 +367,7 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 
 	if (b >= 0)
 		return builtin_call(S, sc, e, b);
-	f = resolve_function(S, e->name);
+	f = resolve_function(S, e->name, sc->script);
 	if (!f) {
 		for (a = e->args; a; a = a->next)
 			expr(S, sc, a);
@@ -1014,7 +1019,7 @@ static struct handler *handler_for(struct sem *S, const struct derived_probe *d)
 static void walk(struct sem *S)
 {
 	for (struct handler *h = S->handlers; h; h = h->next) {
-		struct scope sc = { .locals = &h->locals, .site = h->site };
+		struct scope sc = { .script = S->s->user, .locals = &h->locals, .site = h->site };
 
 		/* Prologue aliases, outermost first... */
 		for (int i = 0; i < h->naliases; i++)
@@ -1034,7 +1039,8 @@ static void walk(struct sem *S)
 				condition(S, &sc, pp->condition);
 	}
 	for (struct sem_function *f = S->functions; f; f = f->next) {
-		struct scope sc = { .locals = &f->locals, .fn = f, .privileged = f->script->is_tapset };
+		struct scope sc = { .script = f->script, .locals = &f->locals, .fn = f,
+				    .privileged = f->script->is_tapset };
 
 		f->next_allowed = false;
 		for (struct sem_function *o = f->next; o; o = o->next)
@@ -1085,7 +1091,7 @@ int pass2_semantic(struct session *s)
 		handler_for(S, d);
 	/* The script's own functions are checked even if unused. */
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
-		resolve_function(S, fn->name);
+		resolve_function(S, fn->name, s->user);
 	do {
 		S->changed = false;
 		walk(S);
