@@ -554,3 +554,41 @@ void pass2_free(struct session *s)
 	if (s->elab && s->elab->btf)
 		btf__free(s->elab->btf);
 }
+
+static int cmp_strs(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void pass2_dump_aliases(struct session *s, FILE *out)
+{
+	struct elab *e = arena_new(&s->arena, struct elab);
+	const char **v;
+	size_t n = 0;
+
+	e->s = s;
+	e->arena = &s->arena;
+	for (const struct script *t = s->library; t; t = t->next)
+		for (const struct probe *pr = t->probes; pr; pr = pr->next)
+			for (const struct probe_point *nm = pr->is_alias ? pr->alias_names : NULL; nm; nm = nm->next)
+				n++;
+	v = malloc((n + 1) * sizeof(*v));
+	n = 0;
+	for (const struct script *t = s->library; t; t = t->next)
+		for (const struct probe *pr = t->probes; pr; pr = pr->next) {
+			const char *points = "";
+
+			if (!pr->is_alias)
+				continue;
+			for (const struct probe_point *pp = pr->points; pp; pp = pp->next)
+				points = arena_printf(e->arena, "%s%s%s", points, *points ? ", " : "",
+						      point_text(e, pp));
+			for (const struct probe_point *nm = pr->alias_names; nm; nm = nm->next)
+				v[n++] = arena_printf(e->arena, "%s %s %s", point_text(e, nm),
+						      pr->epilogue ? "+=" : "=", points);
+		}
+	qsort(v, n, sizeof(*v), cmp_strs);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s\n", v[i]);
+	free(v);
+}

@@ -19,6 +19,9 @@ int pass2_elaborate(struct session *s);
 /* -l / -L PATTERN: print the matching probe points, one per line, sorted. */
 int pass2_list(struct session *s, FILE *out);
 
+/* --dump-probe-aliases: every tapset alias, "name = points", sorted. */
+void pass2_dump_aliases(struct session *s, FILE *out);
+
 /* -p2: the resolved program. */
 void pass2_print(struct session *s, FILE *out);
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "elaborate.h"
+#include "fold.h"
 #include "sem.h"
 #include "provider.h"
 #include "print.h"
@@ -276,8 +277,10 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->pp.privilege = optarg;
 			break;
 		case OPT_DUMP_FUNCTIONS:
+			s->dump = DUMP_FUNCTIONS;
+			break;
 		case OPT_DUMP_ALIASES:
-			bad_option("%s is not implemented yet", argv[optind - 1]);
+			s->dump = DUMP_ALIASES;
 			break;
 		case OPT_DUMP_TYPES:
 			dump_probe_types();
@@ -291,7 +294,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	if (s->cmd && s->target_pid)
 		bad_option("-c and -x are mutually exclusive%s", "");
-	if (!s->script_text && !s->list_pattern) {
+	if (!s->script_text && !s->list_pattern && !s->dump) {
 		if (optind >= argc) {
 			fputs("stap: a script must be specified (FILE, - or -e SCRIPT)\n", stderr);
 			fputs("Try 'stap --help' for more information.\n", stderr);
@@ -371,6 +374,14 @@ int main(int argc, char **argv)
 		ret = pass2_list(&s, stdout);
 		goto out;
 	}
+	if (s.dump == DUMP_FUNCTIONS) {
+		ret = sem_dump_functions(&s, stdout);
+		goto out;
+	}
+	if (s.dump == DUMP_ALIASES) {
+		pass2_dump_aliases(&s, stdout);
+		goto out;
+	}
 	if (s.last_pass == 1) {
 		fputs("# parse tree dump\n", stdout);
 		print_script(stdout, s.user);
@@ -381,6 +392,11 @@ int main(int argc, char **argv)
 	ret = pass2_elaborate(&s);
 	if (!ret)
 		ret = pass2_semantic(&s);
+	if (!ret && !s.unoptimized) {
+		fold_script(&s.arena, s.user);
+		for (struct script *t = s.library; t; t = t->next)
+			fold_script(&s.arena, t);
+	}
 	if (!ret && s.warnings_as_errors && diag_warnings()) {
 		fprintf(stderr, "%d warning%s treated as errors (-W)\n", diag_warnings(),
 			diag_warnings() == 1 ? "" : "s");

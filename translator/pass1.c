@@ -134,7 +134,7 @@ static void parse_library(struct session *s)
 int pass1_parse(struct session *s)
 {
 	parse_library(s);
-	if (!s->script_text && !s->script_file)		/* -l / -L: no script */
+	if (!s->script_text && !s->script_file)		/* -l, -L, --dump-*: no script */
 		return diag_errors() ? -1 : 0;
 	if (s->script_text) {
 		struct source *src = source_from_string(&s->arena, "<input>", s->script_text);

@@ -1056,13 +1056,43 @@ static void walk(struct sem *S)
 	}
 }
 
+/* -G NAME=VALUE: NAME is a global of the script, VALUE fits its type. */
+static void check_global_settings(struct sem *S)
+{
+	for (int i = 0; i < S->s->n_globals_set; i++) {
+		const char *set = S->s->globals_set[i], *eq = strchr(set, '=');
+		const char *name = arena_strndup(S->a, set, eq - set), *val = eq + 1;
+		struct var *v = find_var(S->globals, name);
+		char *end;
+
+		if (!v || v->global == NULL || !v->global->loc.src ||
+		    v->global->loc.src != S->s->user->src) {
+			error(S, NULL, NULL, "-G %s: the script has no global '%s'", set, name);
+			continue;
+		}
+		if (v->nkeys || v->type == T_STATS) {
+			error(S, NULL, NULL, "-G %s: '%s' is not a scalar long or string", set, name);
+			continue;
+		}
+		strtoll(val, &end, 0);
+		/* A global the script leaves untyped takes the value's type. */
+		if (v->type == T_UNKNOWN)
+			v->type = *val && !*end ? T_LONG : T_STRING;
+		if (v->type == T_LONG && (*end || !*val))
+			error(S, NULL, NULL, "-G %s: '%s' is a long, and '%s' is not a number",
+			      set, name, val);
+		v->used = true;
+	}
+}
+
 /* After the fixpoint: what is still untyped, or declared and never used. */
 static void final_checks(struct sem *S)
 {
 	for (struct var *v = S->globals; v; v = v->next) {
 		if (v->type == T_UNKNOWN && v->used)
 			error(S, &v->decl, ident(S, v->name), "unresolved type for global '%s'", v->name);
-		if (!v->used && !S->s->suppress_warnings && v->global && !v->global->private)
+		if (!v->used && !S->s->suppress_warnings && !S->s->unoptimized && v->global &&
+		    !v->global->private)
 			diag_warning(&v->decl, "Eliding unused variable '%s'", v->name);
 	}
 	for (struct handler *h = S->handlers; h; h = h->next)
@@ -1070,6 +1100,10 @@ static void final_checks(struct sem *S)
 			if (v->type == T_UNKNOWN)
 				error(S, &v->decl, ident(S, v->name), "unresolved type for local '%s'%s",
 				      v->name, v->written ? "" : " (never assigned)");
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		if (!f->used && f->script == S->s->user && !S->s->suppress_warnings &&
+		    !S->s->unoptimized && S->report)
+			diag_warning(&f->fn->loc, "Eliding unused function '%s'", f->fn->name);
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		for (struct var *v = f->locals; v; v = v->next)
 			if (v->type == T_UNKNOWN && !f->fn->embedded)
@@ -1098,8 +1132,52 @@ int pass2_semantic(struct session *s)
 	} while (S->changed && ++rounds < 100);
 	S->report = true;
 	walk(S);
+	check_global_settings(S);
 	final_checks(S);
 	return S->errors ? -1 : 0;
+}
+
+static int cmp_functions(const void *a, const void *b)
+{
+	return strcmp((*(struct sem_function *const *)a)->fn->name,
+		      (*(struct sem_function *const *)b)->fn->name);
+}
+
+int sem_dump_functions(struct session *s, FILE *out)
+{
+	struct sem *S = arena_new(&s->arena, struct sem);
+	struct sem_function **v;
+	size_t n = 0;
+	int rounds = 0;
+
+	S->s = s;
+	S->a = &s->arena;
+	s->user = arena_new(&s->arena, struct script);	/* none: only the library */
+	for (const struct script *t = s->library; t; t = t->next)
+		for (const struct function *fn = t->functions; fn; fn = fn->next)
+			if (!fn->private)
+				resolve_function(S, fn->name, t);
+	do {
+		S->changed = false;
+		walk(S);
+	} while (S->changed && ++rounds < 100);
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		n++;
+	v = malloc((n + 1) * sizeof(*v));
+	n = 0;
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		v[n++] = f;
+	qsort(v, n, sizeof(*v), cmp_functions);
+	for (size_t i = 0; i < n; i++) {
+		if ((i && !strcmp(v[i]->fn->name, v[i - 1]->fn->name)) || v[i]->fn->private)
+			continue;	/* overloads share a signature; private is private */
+		fprintf(out, "%s:%s (", v[i]->fn->name, vtype_name(v[i]->ret));
+		for (struct var *p = v[i]->locals; p && p->kind == V_PARAM; p = p->next)
+			fprintf(out, "%s%s:%s", p == v[i]->locals ? "" : ", ", p->name, vtype_name(p->type));
+		fputs(")\n", out);
+	}
+	free(v);
+	return 0;
 }
 
 void sem_print(struct session *s, FILE *out)

@@ -46,6 +46,9 @@ struct sem_function {
 /* Resolve symbols and infer types.  Returns 0 if clean. */
 int pass2_semantic(struct session *s);
 
+/* --dump-functions: every public tapset function with its inferred types. */
+int sem_dump_functions(struct session *s, FILE *out);
+
 /* -p2 listing of globals and functions (probes come from elaborate.c). */
 void sem_print(struct session *s, FILE *out);
 

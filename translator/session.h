@@ -46,6 +46,7 @@ struct session {
 	const char *compat_version;	/* --compatible */
 	const char *vm_kernel;		/* --vm[=IMAGE] */
 	bool vm;
+	enum { DUMP_NONE, DUMP_FUNCTIONS, DUMP_ALIASES } dump;	/* --dump-* */
 
 	struct pp_env pp;
 	struct script *user;		/* the user's script */
