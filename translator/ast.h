@@ -170,4 +170,10 @@ struct script {
 	bool is_tapset;
 };
 
+/* Visit every expression of a statement list or a script, children first
+ * (so a callback may rewrite a node from its already-visited operands). */
+typedef void (*ast_expr_fn)(struct expr *e, void *ctx);
+void ast_walk_stmt(struct stmt *s, ast_expr_fn fn, void *ctx);
+void ast_walk_script(struct script *scr, ast_expr_fn fn, void *ctx);
+
 #endif /* AST_H */

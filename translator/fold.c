@@ -12,14 +12,6 @@
 
 #include "fold.h"
 
-static void fold_expr(struct arena *a, struct expr *e);
-
-static void fold_list(struct arena *a, struct expr *e)
-{
-	for (; e; e = e->next)
-		fold_expr(a, e);
-}
-
 /* The value of a op b, or false if it cannot be folded. */
 static bool fold_binary(const char *op, int64_t a, int64_t b, int64_t *r)
 {
@@ -70,18 +62,11 @@ static void become_number(struct expr *e, int64_t v)
 	e->next = next;
 }
 
-static void fold_expr(struct arena *a, struct expr *e)
+/* Called children first: e's operands are already folded. */
+static void fold_expr(struct expr *e, void *ctx)
 {
+	struct arena *a = ctx;
 	int64_t v;
-
-	if (!e)
-		return;
-	fold_expr(a, e->a);
-	fold_expr(a, e->b);
-	fold_expr(a, e->c);
-	fold_list(a, e->args);
-	for (struct component *c = e->chain; c; c = c->next)
-		fold_expr(a, c->index);
 
 	switch (e->kind) {
 	case E_BINARY:
@@ -125,25 +110,7 @@ static void fold_expr(struct arena *a, struct expr *e)
 	}
 }
 
-static void fold_stmt(struct arena *a, struct stmt *s)
-{
-	for (; s; s = s->next) {
-		fold_expr(a, s->e);
-		fold_expr(a, s->init);
-		fold_expr(a, s->incr);
-		if (s->fe) {
-			fold_expr(a, s->fe->limit);
-			fold_list(a, s->fe->pattern);
-		}
-		fold_stmt(a, s->body);
-		fold_stmt(a, s->els);
-	}
-}
-
 void fold_script(struct arena *a, struct script *s)
 {
-	for (struct probe *p = s->probes; p; p = p->next)
-		fold_stmt(a, p->body);
-	for (struct function *f = s->functions; f; f = f->next)
-		fold_stmt(a, f->body);
+	ast_walk_script(s, fold_expr, a);
 }

@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "kbtf.h"
 
 static const char xz_magic[] = { (char)0xfd, '7', 'z', 'X', 'Z', 0 };
@@ -139,36 +140,6 @@ static int image_btf(const char *path, char **btf, size_t *btf_size)
 	return ret;
 }
 
-/* mkdir -p; errors show up later, when the file cannot be written. */
-static void make_dirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	mkdir(path, 0755);
-}
-
-static const char *cache_path(const char *release)
-{
-	static char path[4096];
-	const char *dir = getenv("CTAP_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-
-	if (dir)
-		snprintf(path, sizeof(path), "%s", dir);
-	else if (xdg)
-		snprintf(path, sizeof(path), "%s/ctap", xdg);
-	else
-		snprintf(path, sizeof(path), "%s/.cache/ctap", home ? home : "/tmp");
-	make_dirs(path);
-	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/vmlinux-%s.btf", release);
-	return path;
-}
-
 /* Written under a temporary name and renamed, so readers never see half. */
 static void cache_store(const char *path, const char *data, size_t size)
 {
@@ -198,7 +169,7 @@ static struct btf *parse_path(const char *path)
 struct btf *kbtf_load(const char *release, const char *build_dir)
 {
 	struct utsname u;
-	char path[4096], *data;
+	char path[4096], cache[4096], *data;
 	const char *cached;
 	struct btf *btf;
 	size_t size;
@@ -210,7 +181,9 @@ struct btf *kbtf_load(const char *release, const char *build_dir)
 	snprintf(path, sizeof(path), "%s/vmlinux", build_dir);
 	if ((btf = parse_path(path)))
 		return btf;
-	cached = cache_path(release);
+	snprintf(path, sizeof(path), "vmlinux-%s.btf", release);
+	cache_path(cache, sizeof(cache), path);
+	cached = cache;
 	if ((btf = parse_path(cached)))
 		return btf;
 	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", release);

@@ -1,11 +1,16 @@
 /*
  * pass1.c - parse the user script and the tapset library.
  *
- * Library macros (.stpm) load first, since any file may use them; then
- * every tapset (.stp) in the search path: the -I directories, then the
- * installed or source-tree tapset directory, each with its per-arch
- * subdirectory.  A tapset whose name an earlier directory already supplied
- * is skipped, so -I can override a library file.
+ * The library is every .stpm and .stp file of the search path: the -I
+ * directories, then the installed or source-tree tapset directory, each
+ * with its per-arch subdirectory.  A file whose name an earlier directory
+ * already supplied is skipped, so -I can override a library file.
+ *
+ * Macros (.stpm) are parsed first, since any file may use them.  Tapsets
+ * (.stp) are parsed when needed: when the tapset index has no current
+ * entry for them, or when the script, or a tapset loaded for it, uses a
+ * function, global or probe alias they define (tapset_index.h).  -l and
+ * the --dump options load them all.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +21,7 @@
 
 #include "parse.h"
 #include "session.h"
+#include "tapset_index.h"
 
 struct name_list {
 	char **v;
@@ -99,51 +105,184 @@ static struct script *parse_file(struct session *s, const char *path, bool tapse
 	return parse_script(&s->arena, src, tapset ? NULL : &s->args, &s->pp, tapset);
 }
 
-static void parse_library(struct session *s)
-{
-	const char *dirs[2 * MAX_INCLUDE_DIRS + 2];
-	int ndirs = tapset_dirs(s, dirs, 2 * MAX_INCLUDE_DIRS + 2);
-	struct name_list macros = { 0 }, tapsets = { 0 };
-	struct script **tail = &s->library;
+/* ---- what a script refers to ---- */
 
-	for (int i = 0; i < ndirs; i++) {
-		list_files(&s->arena, dirs[i], ".stpm", &macros);
-		list_files(&s->arena, dirs[i], ".stp", &tapsets);
+struct refs {
+	struct { char kind; const char *name; } *v;
+	size_t n, cap;
+	struct arena *a;
+};
+
+static void add_ref(struct refs *r, char kind, const char *name)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->v = realloc(r->v, r->cap * sizeof(*r->v));
 	}
+	r->v[r->n].kind = kind;
+	r->v[r->n++].name = name;
+}
+
+static void expr_refs(struct expr *e, void *ctx)
+{
+	if (e->kind == E_CALL)
+		add_ref(ctx, 'f', e->name);
+	else if (e->kind == E_SYMBOL)
+		add_ref(ctx, 'g', e->name);
+}
+
+/* A probe point as a glob over alias names: braces and ** become *. */
+static const char *point_glob(struct arena *a, const struct probe_point *pp)
+{
+	const char *glob = "";
+
+	for (const struct pp_component *c = pp->components; c; c = c->next) {
+		const char *name = c->name;
+
+		if (strchr(name, '{') || !strcmp(name, "**"))
+			name = "*";
+		glob = arena_printf(a, "%s%s%s", glob, *glob ? "." : "", name);
+	}
+	return glob;
+}
+
+static void script_refs(struct script *scr, struct refs *r)
+{
+	ast_walk_script(scr, expr_refs, r);
+	for (struct probe *p = scr->probes; p; p = p->next) {
+		for (struct probe_point *pp = p->points; pp; pp = pp->next)
+			add_ref(r, 'a', point_glob(r->a, pp));
+		for (struct stmt *st = p->body->body; st; st = st->next)
+			if (st->kind == S_FOREACH && st->fe->array->kind == E_SYMBOL)
+				add_ref(r, 'g', st->fe->array->name);
+	}
+}
+
+/* ---- the library ---- */
+
+static void parse_macros(struct session *s, const char **dirs, int ndirs)
+{
+	struct name_list macros = { 0 };
+
+	for (int i = 0; i < ndirs; i++)
+		list_files(&s->arena, dirs[i], ".stpm", &macros);
 	s->pp.defining_library = true;
 	for (size_t i = 0; i < macros.n; i++)
-		if (!seen_before(&macros, i, macros.v[i]))
-			parse_file(s, macros.v[i], true);
-	s->pp.defining_library = false;
-	for (size_t i = 0; i < tapsets.n; i++) {
-		struct script *t;
-
-		if (seen_before(&tapsets, i, tapsets.v[i]))
-			continue;
-		t = parse_file(s, tapsets.v[i], true);
-		if (t) {
-			*tail = t;
-			tail = &t->next;
+		if (!seen_before(&macros, i, macros.v[i]) && parse_file(s, macros.v[i], true))
 			s->n_library++;
+	s->pp.defining_library = false;
+	free(macros.v);
+}
+
+struct library {
+	struct name_list files;		/* .stp, duplicates dropped */
+	struct script **parsed;
+	bool *loaded;
+	struct tapset_index *ix;
+};
+
+static struct script *lib_parse(struct session *s, struct library *lib, size_t i)
+{
+	if (!lib->parsed[i]) {
+		lib->parsed[i] = parse_file(s, lib->files.v[i], true);
+		if (lib->parsed[i]) {
+			s->n_library++;
+			tindex_record(lib->ix, i, lib->parsed[i]);
 		}
 	}
-	free(macros.v);
-	free(tapsets.v);
+	return lib->parsed[i];
+}
+
+/* Index every tapset; parse those the index does not know as they are now. */
+static void open_library(struct session *s, struct library *lib, const char **dirs, int ndirs)
+{
+	struct name_list all = { 0 };
+
+	for (int i = 0; i < ndirs; i++)
+		list_files(&s->arena, dirs[i], ".stp", &all);
+	for (size_t i = 0; i < all.n; i++) {
+		if (seen_before(&all, i, all.v[i]))
+			continue;
+		if (lib->files.n == lib->files.cap) {
+			lib->files.cap = lib->files.cap ? lib->files.cap * 2 : 64;
+			lib->files.v = realloc(lib->files.v, lib->files.cap * sizeof(char *));
+		}
+		lib->files.v[lib->files.n++] = all.v[i];
+	}
+	free(all.v);
+	lib->parsed = arena_alloc(&s->arena, (lib->files.n + 1) * sizeof(*lib->parsed));
+	lib->loaded = arena_alloc(&s->arena, (lib->files.n + 1) * sizeof(*lib->loaded));
+	lib->ix = tindex_open(&s->arena, lib->files.v, lib->files.n);
+	for (size_t i = 0; i < lib->files.n; i++)
+		if (tindex_stale(lib->ix, i))
+			lib_parse(s, lib, i);
+	tindex_save(lib->ix);
+}
+
+/* Load the tapsets the script needs, and the ones those need, and so on. */
+static void load_needed(struct session *s, struct library *lib, bool all)
+{
+	struct refs refs = { .a = &s->arena };
+	bool more = true;
+
+	if (s->user)
+		script_refs(s->user, &refs);
+	while (more) {
+		more = false;
+		for (size_t i = 0; i < lib->files.n; i++) {
+			bool want = all;
+
+			if (lib->loaded[i])
+				continue;
+			for (size_t k = 0; !want && k < refs.n; k++)
+				want = tindex_defines(lib->ix, i, refs.v[k].kind, refs.v[k].name);
+			if (!want)
+				continue;
+			lib->loaded[i] = true;
+			if (lib_parse(s, lib, i)) {
+				script_refs(lib->parsed[i], &refs);	/* what it uses in turn */
+				more = true;
+			}
+		}
+	}
+	free(refs.v);
+}
+
+/* The loaded tapsets, in search-path order. */
+static void link_library(struct session *s, struct library *lib)
+{
+	struct script **tail = &s->library;
+
+	for (size_t i = 0; i < lib->files.n; i++)
+		if (lib->loaded[i] && lib->parsed[i]) {
+			*tail = lib->parsed[i];
+			tail = &lib->parsed[i]->next;
+		}
 }
 
 int pass1_parse(struct session *s)
 {
-	parse_library(s);
-	if (!s->script_text && !s->script_file)		/* -l, -L, --dump-*: no script */
-		return diag_errors() ? -1 : 0;
+	const char *dirs[2 * MAX_INCLUDE_DIRS + 2];
+	int ndirs = tapset_dirs(s, dirs, 2 * MAX_INCLUDE_DIRS + 2);
+	bool all = !s->script_text && !s->script_file;	/* -l, -L, --dump-* */
+	struct library lib = { 0 };
+	int ret = 0;
+
+	parse_macros(s, dirs, ndirs);
+	open_library(s, &lib, dirs, ndirs);
 	if (s->script_text) {
 		struct source *src = source_from_string(&s->arena, "<input>", s->script_text);
 
 		s->user = parse_script(&s->arena, src, &s->args, &s->pp, false);
-	} else {
+	} else if (s->script_file) {
 		s->user = parse_file(s, s->script_file, false);
+		if (!s->user)
+			ret = -1;
 	}
-	if (!s->user)
-		return -1;
-	return diag_errors() ? -1 : 0;
+	load_needed(s, &lib, all);
+	link_library(s, &lib);
+	tindex_save(lib.ix);
+	tindex_close(lib.ix);
+	free(lib.files.v);
+	return ret || diag_errors() ? -1 : 0;
 }
