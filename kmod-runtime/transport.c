@@ -258,28 +258,34 @@ void ctap_write(const void *data, size_t len)
 	spin_unlock_irqrestore(&tp.out_lock, flags);
 }
 
-void ctap_print(const char *fmt, ...)
+/* Format one line on the stack and hand it to the output or to staprun. */
+static void send_line(bool oob, const char *fmt, va_list ap)
 {
 	char line[CTAP_LINE_MAX];
+	int n = vscnprintf(line, sizeof(line), fmt, ap);
+
+	if (oob)
+		ctl_queue(CTAP_MSG_OOB, line, n);
+	else
+		ctap_write(line, n);
+}
+
+void ctap_print(const char *fmt, ...)
+{
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vscnprintf(line, sizeof(line), fmt, ap);
+	send_line(false, fmt, ap);
 	va_end(ap);
-	ctap_write(line, n);
 }
 
 void ctap_oob(const char *fmt, ...)
 {
-	char line[CTAP_LINE_MAX];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vscnprintf(line, sizeof(line), fmt, ap);
+	send_line(true, fmt, ap);
 	va_end(ap);
-	ctl_queue(CTAP_MSG_OOB, line, n);
 }
 
 void ctap_request_exit(void)

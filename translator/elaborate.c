@@ -158,16 +158,7 @@ static struct pattern *pattern_from_text(struct elab *e, const char *text)
 
 static const char *point_text(struct elab *e, const struct probe_point *pp)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	const char *text;
-
-	print_probe_point(f, pp);
-	fclose(f);
-	text = arena_strndup(e->arena, buf, size);
-	free(buf);
-	return text;
+	return probe_point_text(e->arena, pp);
 }
 
 static void add_aliases(struct elab *e, const struct script *scr)

@@ -2,6 +2,7 @@
  * print.c - the AST as canonical script text.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "print.h"
@@ -434,4 +435,42 @@ void print_script(FILE *f, const struct script *s)
 		function(f, fn);
 	for (const struct probe *p = s->probes; p; p = p->next)
 		probe(f, p);
+}
+
+/* Run a printer into a memory stream and keep the text in the arena. */
+static const char *to_text(struct arena *a, void (*printer)(FILE *, const void *),
+			   const void *node)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	const char *text;
+
+	if (!f)
+		return "?";
+	printer(f, node);
+	fclose(f);
+	text = arena_strndup(a, buf, size);
+	free(buf);
+	return text;
+}
+
+static void print_expr_any(FILE *f, const void *e)
+{
+	print_expr(f, e);
+}
+
+static void print_probe_point_any(FILE *f, const void *pp)
+{
+	print_probe_point(f, pp);
+}
+
+const char *expr_text(struct arena *a, const struct expr *e)
+{
+	return to_text(a, print_expr_any, e);
+}
+
+const char *probe_point_text(struct arena *a, const struct probe_point *pp)
+{
+	return to_text(a, print_probe_point_any, pp);
 }

@@ -10,10 +10,15 @@
 
 #include <stdio.h>
 
+#include "arena.h"
 #include "ast.h"
 
 void print_script(FILE *f, const struct script *s);
 void print_expr(FILE *f, const struct expr *e);
 void print_probe_point(FILE *f, const struct probe_point *pp);
+
+/* The same as text in the arena, for messages and names. */
+const char *expr_text(struct arena *a, const struct expr *e);
+const char *probe_point_text(struct arena *a, const struct probe_point *pp);
 
 #endif /* PRINT_H */

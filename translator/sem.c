@@ -499,21 +499,6 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 	return v->type;
 }
 
-/* An expression as the script would write it, for messages. */
-static const char *expr_text(struct sem *S, const struct expr *e)
-{
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	const char *text;
-
-	print_expr(f, e);
-	fclose(f);
-	text = arena_strndup(S->a, buf, size);
-	free(buf);
-	return text;
-}
-
 /* $var, $var->a[1]->b, @cast(p, "type")->member: types through BTF. */
 static enum vtype target_chain(struct sem *S, struct expr *e, __u32 id)
 {
@@ -546,11 +531,11 @@ static enum vtype target_chain(struct sem *S, struct expr *e, __u32 id)
 		return T_STRING;
 	if (kbtf_classify(btf, id) == KBTF_AGGREGATE) {
 		error(S, &e->loc, NULL, "%s is a %s: use a member, or $...$ to print it",
-		      expr_text(S, e), kbtf_type_name(S->a, btf, id));
+		      expr_text(S->a, e), kbtf_type_name(S->a, btf, id));
 		return T_UNKNOWN;
 	}
 	if (kbtf_classify(btf, id) == KBTF_VOID) {
-		error(S, &e->loc, NULL, "%s has no value (void)", expr_text(S, e));
+		error(S, &e->loc, NULL, "%s has no value (void)", expr_text(S->a, e));
 		return T_UNKNOWN;
 	}
 	return T_LONG;
