@@ -1,0 +1,106 @@
+/*
+ * test_format.c - the printf engine against SystemTap 4.8's output.
+ *
+ * Each expected line is what SystemTap 4.8 printed in the guest
+ * (bench/peer/reference) for the same printf call, shown beside it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "format.h"
+#include "unit.h"
+
+#define N(v)	{ .n = (v) }
+#define S(v)	{ .s = (v) }
+
+static const char *fmt(const char *f, const union ctap_arg *args, int n)
+{
+	static char buf[512];
+	struct ctap_out o;
+
+	ctap_out_init(&o, buf, sizeof(buf) - 1);
+	ctap_format(&o, f, args, n, NULL);
+	buf[o.len] = '\0';
+	return buf;
+}
+
+#define CHECK_FMT(want, f, ...) do {						\
+	const union ctap_arg a_[] = { __VA_ARGS__ };				\
+	CHECK_STR(fmt(f, a_, sizeof(a_) / sizeof(*a_)), want, f);		\
+} while (0)
+
+static int read_here(void *dst, int64_t addr, size_t len)
+{
+	memcpy(dst, (const void *)(intptr_t)addr, len);
+	return 0;
+}
+
+static int read_fault(void *dst, int64_t addr, size_t len)
+{
+	return -EFAULT;
+}
+
+int main(void)
+{
+	char buf[64];
+	struct ctap_out o;
+
+	/* printf("<%d|%i|%u|%x|%X|%o>\n", -42, 42, -1, 255, 255, 8) */
+	CHECK_FMT("<-42|42|18446744073709551615|ff|FF|10>", "<%d|%i|%u|%x|%X|%o>",
+		  N(-42), N(42), N(-1), N(255), N(255), N(8));
+	/* printf("<%5d|%-5d|%05d|%+d|% d|%+5d>\n", 42, 42, 42, 42, 42, -42) */
+	CHECK_FMT("<   42|42   |00042|+42| 42|  -42>", "<%5d|%-5d|%05d|%+d|% d|%+5d>",
+		  N(42), N(42), N(42), N(42), N(42), N(-42));
+	/* printf("<%#x|%#o|%#X|%x>\n", 255, 8, 255, -1) */
+	CHECK_FMT("<0xff|010|0XFF|ffffffffffffffff>", "<%#x|%#o|%#X|%x>",
+		  N(255), N(8), N(255), N(-1));
+	/* printf("<%s|%10s|%-10s|%.2s|%10.3s|%-*s|%*.*s>\n", "abc", "abc", "abc",
+	 *        "abc", "abcdef", 6, "ab", 5, 2, "xyz") */
+	CHECK_FMT("<abc|       abc|abc       |ab|       abc|ab    |   xy>",
+		  "<%s|%10s|%-10s|%.2s|%10.3s|%-*s|%*.*s>", S("abc"), S("abc"), S("abc"),
+		  S("abc"), S("abcdef"), N(6), S("ab"), N(5), N(2), S("xyz"));
+	/* printf("<%c|%3c|%-3c>\n", 65, 66, 67) */
+	CHECK_FMT("<A|  B|C  >", "<%c|%3c|%-3c>", N(65), N(66), N(67));
+	/* printf("<%p|%p>\n", 0, 4096) */
+	CHECK_FMT("<0x0|0x1000>", "<%p|%p>", N(0), N(4096));
+	/* printf("<%20s>\n", "this string is longer than twenty") */
+	CHECK_FMT("<this string is longer than twenty>", "<%20s>",
+		  S("this string is longer than twenty"));
+
+	/* C's rules where the reference has no line of its own. */
+	CHECK_FMT("100%", "%d%%", N(100));
+	CHECK_FMT("-9223372036854775808", "%d", N(INT64_MIN));
+	CHECK_FMT("[  007]", "[%5.3d]", N(7));
+	CHECK_FMT("[]", "[%.0d]", N(0));
+	CHECK_FMT("[-3   ]", "[%-5d]", N(-3));
+	CHECK_FMT("[-0003]", "[%05d]", N(-3));
+	CHECK_FMT("[x   ]", "[%*s]", N(-4), S("x"));
+
+	/* %b writes the value's bytes; %1b, %2b, %4b narrow it. */
+	ctap_out_init(&o, buf, sizeof(buf));
+	ctap_format(&o, "%1b%2b%4b%b", (union ctap_arg[]){ N(0x41), N(0x4342), N(0x47464544),
+			   N(0x4f4e4d4c4b4a4948) }, 4, NULL);
+	CHECK(o.len == 15 && !memcmp(buf, "ABCDEFGHIJKLMNO", 15), "%%b family writes %zu bytes", o.len);
+
+	/* %m / %M: memory at an address, raw or as hex; a fault ends it. */
+	static const char mem[] = "ctap";
+	ctap_out_init(&o, buf, sizeof(buf) - 1);
+	ctap_format(&o, "[%.4m]", (union ctap_arg[]){ N((intptr_t)mem) }, 1, read_here);
+	buf[o.len] = '\0';
+	CHECK_STR(buf, "[ctap]", "%m prints raw bytes");
+	ctap_out_init(&o, buf, sizeof(buf) - 1);
+	ctap_format(&o, "[%.4M]", (union ctap_arg[]){ N((intptr_t)mem) }, 1, read_here);
+	buf[o.len] = '\0';
+	CHECK_STR(buf, "[63746170]", "%M prints hex");
+	ctap_out_init(&o, buf, sizeof(buf) - 1);
+	ctap_format(&o, "[%.4m]", (union ctap_arg[]){ N(0) }, 1, read_fault);
+	buf[o.len] = '\0';
+	CHECK_STR(buf, "[]", "a fault reading %m memory prints nothing");
+
+	/* A full buffer truncates and says so, never overflows. */
+	char small[8];
+	ctap_out_init(&o, small, sizeof(small));
+	ctap_format(&o, "%s and %d", (union ctap_arg[]){ S("a long string"), N(12345) }, 2, NULL);
+	CHECK(o.len == sizeof(small) && o.truncated, "output is bounded and marked truncated");
+	return unit_done();
+}
