@@ -585,6 +585,31 @@ static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, 
 	return t;
 }
 
+/* A statistics variable has one histogram layout (SystemTap's rule): its
+ * buckets are allocated with it. */
+static void hist_kind(struct sem *S, const struct expr *e)
+{
+	const struct expr *operand = e->args;
+	const char *name = operand->kind == E_SYMBOL ? operand->name :
+		operand->kind == E_INDEX && operand->a->kind == E_SYMBOL ? operand->a->name : NULL;
+	struct var *v = name ? find_var(S->globals, name) : NULL;
+	const struct expr *a, *b;
+
+	if (!v)
+		return;
+	if (!v->hist) {
+		v->hist = e;
+		return;
+	}
+	bool same = !strcmp(v->hist->name, e->name);
+	for (a = v->hist->args->next, b = e->args->next; same && a && b; a = a->next, b = b->next)
+		same = a->kind == E_NUMBER && b->kind == E_NUMBER && a->num == b->num;
+	if (!same)
+		error(S, &e->loc, arena_printf(S->a, "operator '%s'", e->name),
+		      "multiple histogram types declared on '%s' (first at %s:%d:%d)", name,
+		      v->hist->loc.src->name, v->hist->loc.line, v->hist->loc.col);
+}
+
 static bool is_one_of(const char *op, const char *const *ops)
 {
 	for (; *ops; ops++)
@@ -786,6 +811,7 @@ static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e)
 		return T_LONG;
 	case E_HIST:
 		stat_operand(S, sc, e->args, e->name);
+		hist_kind(S, e);
 		for (struct expr *a = e->args->next; a; a = a->next)
 			if (a->kind != E_NUMBER)
 				error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);

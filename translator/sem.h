@@ -29,6 +29,7 @@ struct var {
 	enum vtype keys[MAX_KEYS];
 	struct loc decl;
 	const struct global *global;	/* declaration, for globals */
+	const struct expr *hist;	/* the @hist_* that first rendered it */
 	bool used, written, used_as_scalar;
 };
 
