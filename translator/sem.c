@@ -727,6 +727,7 @@ static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e)
 	case E_SYMBOL: {
 		struct var *v = lookup(S, sc, e->name, &e->loc);
 
+		v->read = true;
 		if (v->nkeys)
 			error(S, &e->loc, ident(S, e->name), "array '%s' used as a scalar", e->name);
 		v->used_as_scalar = true;
@@ -747,6 +748,8 @@ static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e)
 	case E_UNARY:
 	case E_POSTFIX:
 		if (!strcmp(e->op, "++") || !strcmp(e->op, "--")) {
+			if (e->a->kind == E_SYMBOL)	/* read, then written */
+				lookup(S, sc, e->a->name, &e->a->loc)->read = true;
 			assign_type(S, sc, e->a, T_LONG, &e->loc);
 			return T_LONG;
 		}
@@ -1096,6 +1099,14 @@ static void check_global_settings(struct sem *S)
 	}
 }
 
+/* A local written and never read: its assignments do nothing. */
+static void warn_unread(struct sem *S, const struct var *v)
+{
+	if (v->written && !v->read && v->type != T_UNKNOWN && !S->s->suppress_warnings &&
+	    !S->s->unoptimized && v->decl.src == S->s->user->src)
+		diag_warning(&v->decl, "Eliding assignments to '%s', which is never read", v->name);
+}
+
 /* After the fixpoint: what is still untyped, or declared and never used. */
 static void final_checks(struct sem *S)
 {
@@ -1106,6 +1117,13 @@ static void final_checks(struct sem *S)
 		    !v->global->private)
 			diag_warning(&v->decl, "Eliding unused variable '%s'", v->name);
 	}
+	for (struct handler *h = S->handlers; h; h = h->next)
+		for (struct var *v = h->locals; v; v = v->next)
+			warn_unread(S, v);
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		for (struct var *v = f->locals; v && f->script == S->s->user; v = v->next)
+			if (v->kind == V_LOCAL)
+				warn_unread(S, v);
 	for (struct handler *h = S->handlers; h; h = h->next)
 		for (struct var *v = h->locals; v; v = v->next)
 			if (v->type == T_UNKNOWN)

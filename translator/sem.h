@@ -30,7 +30,7 @@ struct var {
 	struct loc decl;
 	const struct global *global;	/* declaration, for globals */
 	const struct expr *hist;	/* the @hist_* that first rendered it */
-	bool used, written, used_as_scalar;
+	bool used, written, read, used_as_scalar;
 };
 
 struct sem_function {
