@@ -15,6 +15,7 @@
 #include <linux/string.h>
 #include <linux/math64.h>
 #include <linux/limits.h>
+#include <linux/errno.h>
 
 #ifndef INT64_MIN
 #define INT64_MIN	S64_MIN
@@ -27,6 +28,7 @@ static inline int64_t ctap_div64(int64_t a, int64_t b)
 	return div64_s64(a, b);
 }
 #else
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

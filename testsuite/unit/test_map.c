@@ -1,0 +1,213 @@
+/*
+ * test_map.c - associative arrays: keys, values, limits, wrap, order.
+ */
+#include <stdlib.h>
+
+#include "map.h"
+#include "unit.h"
+
+#define STRLEN	16
+
+static struct ctap_map *new_map(struct ctap_map_spec spec)
+{
+	size_t n = ctap_map_bytes(&spec);
+
+	return n ? ctap_map_init(aligned_alloc(8, (n + 7) & ~(size_t)7), &spec) : NULL;
+}
+
+static struct ctap_key lkey(int64_t a)
+{
+	return (struct ctap_key){ .n = { a } };
+}
+
+static struct ctap_key skey(const char *s)
+{
+	return (struct ctap_key){ .s = { s } };
+}
+
+static void test_long_values(void)
+{
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 1, .keys = { CTAP_STRING }, .value = CTAP_LONG,
+		.max_entries = 4, .string_len = STRLEN });
+	struct ctap_key k = skey("bash");
+	int e;
+
+	e = ctap_map_find(m, &k, true);
+	CHECK(e >= 0, "create an entry");
+	*ctap_map_long(m, e) += 5;
+	*ctap_map_long(m, ctap_map_find(m, &k, true)) += 1;
+	CHECK_INT(*ctap_map_long(m, ctap_map_find(m, &k, false)), 6, "the same key finds the same entry");
+	CHECK_INT(ctap_map_find(m, &(struct ctap_key){ .s = { "sh" } }, false), -ENOENT,
+		  "an absent key is not created by a read");
+	CHECK_INT(ctap_map_count(m), 1, "one entry");
+	for (int i = 0; i < 3; i++)
+		ctap_map_find(m, &(struct ctap_key){ .s = { i == 0 ? "a" : i == 1 ? "b" : "c" } }, true);
+	CHECK_INT(ctap_map_find(m, &(struct ctap_key){ .s = { "d" } }, true), -E2BIG,
+		  "a full map refuses a new key (Array overflow)");
+	CHECK(ctap_map_find(m, &k, true) >= 0, "a full map still finds old keys");
+	CHECK_INT(ctap_map_delete(m, &k), 0, "delete");
+	CHECK_INT(ctap_map_find(m, &k, false), -ENOENT, "deleted is gone");
+	CHECK(ctap_map_find(m, &(struct ctap_key){ .s = { "d" } }, true) >= 0, "delete frees a slot");
+	e = ctap_map_find(m, &k, true);
+	CHECK_INT(e, -E2BIG, "and the map is full again");
+	ctap_map_clear(m);
+	CHECK_INT(ctap_map_count(m), 0, "clear empties it");
+	e = ctap_map_find(m, &k, true);
+	CHECK(e >= 0 && *ctap_map_long(m, e) == 0, "a re-created entry starts at 0");
+	free(m);
+}
+
+static void test_nine_keys_and_strings(void)
+{
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 9, .keys = { CTAP_LONG, CTAP_STRING, CTAP_LONG, CTAP_STRING, CTAP_LONG,
+				      CTAP_STRING, CTAP_LONG, CTAP_STRING, CTAP_LONG },
+		.value = CTAP_STRING, .max_entries = 8, .string_len = STRLEN });
+	struct ctap_key k = { .n = { 1, 0, 3, 0, 5, 0, 7, 0, 9 },
+			      .s = { 0, "two", 0, "four", 0, "six", 0, "eight", 0 } };
+	struct ctap_key k2 = k;
+	int e = ctap_map_find(m, &k, true);
+
+	strcpy(ctap_map_string(m, e), "value");
+	k2.n[8] = 10;
+	CHECK_INT(ctap_map_find(m, &k2, false), -ENOENT, "a different 9th key is another entry");
+	CHECK_STR(ctap_map_string(m, ctap_map_find(m, &k, false)), "value", "string value kept");
+	CHECK_STR(ctap_map_key_string(m, e, 7), "eight", "string key stored");
+	CHECK_INT(ctap_map_key_long(m, e, 8), 9, "long key stored");
+
+	/* Keys longer than the string length are cut, consistently. */
+	struct ctap_key l1 = k, l2 = k;
+	l1.s[1] = "a-very-long-key-indeed-1";
+	l2.s[1] = "a-very-long-key-indeed-2";
+	e = ctap_map_find(m, &l1, true);
+	CHECK_INT(ctap_map_find(m, &l2, false), e, "keys equal in their first string_len-1 bytes meet");
+	CHECK_INT((long long)strlen(ctap_map_key_string(m, e, 1)), STRLEN - 1, "stored key is bounded");
+	free(m);
+}
+
+static void test_wrap(void)
+{
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 1, .keys = { CTAP_LONG }, .value = CTAP_LONG,
+		.max_entries = 3, .wrap = true, .string_len = STRLEN });
+	struct ctap_key k;
+
+	for (int i = 1; i <= 5; i++) {
+		k = lkey(i);
+		*ctap_map_long(m, ctap_map_find(m, &k, true)) = i * 10;
+	}
+	CHECK_INT(ctap_map_count(m), 3, "a wrap map stays at its size");
+	k = lkey(1);
+	CHECK_INT(ctap_map_find(m, &k, false), -ENOENT, "the oldest key was forgotten");
+	k = lkey(5);
+	CHECK_INT(*ctap_map_long(m, ctap_map_find(m, &k, false)), 50, "the newest is there");
+	free(m);
+}
+
+static char *join(struct ctap_map *m, const int *e, int n, char *buf);
+
+static void test_order(void)
+{
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 2, .keys = { CTAP_STRING, CTAP_LONG }, .value = CTAP_LONG,
+		.max_entries = 64, .string_len = STRLEN });
+	static const struct { const char *name; int64_t pid, count; } rows[] = {
+		{ "sshd", 10, 7 }, { "bash", 20, 42 }, { "cron", 30, 7 }, { "apt", 40, 1 },
+		{ "zsh", 5, 99 }, { "init", 1, 7 },
+	};
+	int out[64], scratch[64], n;
+	char got[256];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
+		struct ctap_key k = { .n = { 0, rows[i].pid }, .s = { rows[i].name } };
+
+		*ctap_map_long(m, ctap_map_find(m, &k, true)) = rows[i].count;
+	}
+#define ORDER(col, dir, limit) (n = ctap_map_sorted(m, &(struct ctap_map_sort){ col, dir, 0 }, \
+		out, scratch, limit), join(m, out, n, got))
+	CHECK_STR(ORDER(0, 0, -1), "sshd bash cron apt zsh init", "unsorted: insertion order");
+	CHECK_STR(ORDER(0, -1, -1), "zsh bash sshd cron init apt",
+		  "by value descending; ties keep insertion order");
+	CHECK_STR(ORDER(0, 1, 3), "apt sshd cron", "by value ascending, limit 3");
+	CHECK_STR(ORDER(1, 1, -1), "apt bash cron init sshd zsh", "by string key ascending");
+	CHECK_STR(ORDER(2, -1, 2), "apt cron", "by long key descending, limit 2");
+	CHECK_STR(ORDER(0, -1, 0), "", "limit 0 visits nothing");
+	free(m);
+}
+
+static void test_stats_values(void)
+{
+	struct ctap_stat_spec spec = { .type = CTAP_HIST_NONE };
+	struct ctap_map *m;
+	int out[16], scratch[16], n;
+	char got[128];
+
+	ctap_stat_spec_init(&spec);
+	m = new_map((struct ctap_map_spec){
+		.nkeys = 1, .keys = { CTAP_STRING }, .value = CTAP_STATS, .max_entries = 16,
+		.string_len = STRLEN, .stat = &spec });
+	for (int i = 0; i < 10; i++) {
+		const char *name = i < 5 ? "many" : i < 8 ? "some" : "few";
+		struct ctap_key k = skey(name);
+
+		ctap_stat_add(&spec, ctap_map_stat(m, ctap_map_find(m, &k, true)), i < 8 ? 1 : 100);
+	}
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 0, -1, 'c' }, out, scratch, -1);
+	CHECK_STR(join(m, out, n, got), "many some few", "stats sorted by @count-");
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 0, -1, 's' }, out, scratch, -1);
+	CHECK_STR(join(m, out, n, got), "few many some", "stats sorted by @sum-");
+	free(m);
+}
+
+/* Entries' first keys, space-separated. */
+static char *join(struct ctap_map *m, const int *e, int n, char *buf)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		sprintf(buf + strlen(buf), "%s%s", i ? " " : "", ctap_map_key_string(m, e[i], 0));
+	return buf;
+}
+
+static void test_many(void)
+{
+	enum { N = 2048 };
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 1, .keys = { CTAP_LONG }, .value = CTAP_LONG,
+		.max_entries = N, .string_len = STRLEN });
+	int *out = malloc(N * sizeof(int)), *scratch = malloc(N * sizeof(int));
+	int ok = 1, n;
+
+	for (int64_t i = 0; i < N; i++) {
+		struct ctap_key k = lkey(i * 7919 % N);
+
+		*ctap_map_long(m, ctap_map_find(m, &k, true)) = i;
+	}
+	for (int64_t i = 0; i < N && ok; i++) {
+		struct ctap_key k = lkey(i);
+
+		ok = ctap_map_find(m, &k, false) >= 0;
+	}
+	CHECK(ok && ctap_map_count(m) == N, "MAXMAPENTRIES (2048) keys, every one found");
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 1, 1, 0 }, out, scratch, -1);
+	for (int i = 1; i < n && ok; i++)
+		ok = ctap_map_key_long(m, out[i - 1], 0) < ctap_map_key_long(m, out[i], 0);
+	CHECK(ok && n == N, "2048 keys sorted");
+	free(out);
+	free(scratch);
+	free(m);
+}
+
+int main(void)
+{
+	struct ctap_map_spec bad = { .nkeys = 0 };
+
+	CHECK_INT((long long)ctap_map_bytes(&bad), 0, "a map needs keys");
+	test_long_values();
+	test_nine_keys_and_strings();
+	test_wrap();
+	test_order();
+	test_stats_values();
+	test_many();
+	return unit_done();
+}
