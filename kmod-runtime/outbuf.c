@@ -4,26 +4,27 @@
  */
 #include "outbuf.h"
 
-void ctap_out_write(struct ctap_out *o, const char *s, size_t n)
+/* How much of n bytes fits; marks the output truncated if not all. */
+static size_t fit(struct ctap_out *o, size_t n)
 {
 	size_t room = o->size - o->len;
 
-	if (n > room) {
-		n = room;
-		o->truncated = true;
-	}
+	if (n <= room)
+		return n;
+	o->truncated = true;
+	return room;
+}
+
+void ctap_out_write(struct ctap_out *o, const char *s, size_t n)
+{
+	n = fit(o, n);
 	memcpy(o->buf + o->len, s, n);
 	o->len += n;
 }
 
 void ctap_out_fill(struct ctap_out *o, char c, size_t n)
 {
-	size_t room = o->size - o->len;
-
-	if (n > room) {
-		n = room;
-		o->truncated = true;
-	}
+	n = fit(o, n);
 	memset(o->buf + o->len, c, n);
 	o->len += n;
 }

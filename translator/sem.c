@@ -1140,10 +1140,20 @@ static void final_checks(struct sem *S)
 				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
 }
 
+/* Silent walks until no type changes (each can only make types known). */
+static void infer_types(struct sem *S)
+{
+	int rounds = 0;
+
+	do {
+		S->changed = false;
+		walk(S);
+	} while (S->changed && ++rounds < 100);
+}
+
 int pass2_semantic(struct session *s)
 {
 	struct sem *S = arena_new(&s->arena, struct sem);
-	int rounds = 0;
 
 	S->s = s;
 	S->a = &s->arena;
@@ -1155,10 +1165,7 @@ int pass2_semantic(struct session *s)
 	/* The script's own functions are checked even if unused. */
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
 		resolve_function(S, fn->name, s->user);
-	do {
-		S->changed = false;
-		walk(S);
-	} while (S->changed && ++rounds < 100);
+	infer_types(S);
 	S->report = true;
 	walk(S);
 	check_global_settings(S);
@@ -1177,7 +1184,6 @@ int sem_dump_functions(struct session *s, FILE *out)
 	struct sem *S = arena_new(&s->arena, struct sem);
 	struct sem_function **v;
 	size_t n = 0;
-	int rounds = 0;
 
 	S->s = s;
 	S->a = &s->arena;
@@ -1186,10 +1192,7 @@ int sem_dump_functions(struct session *s, FILE *out)
 		for (const struct function *fn = t->functions; fn; fn = fn->next)
 			if (!fn->private)
 				resolve_function(S, fn->name, t);
-	do {
-		S->changed = false;
-		walk(S);
-	} while (S->changed && ++rounds < 100);
+	infer_types(S);
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		n++;
 	v = malloc((n + 1) * sizeof(*v));
