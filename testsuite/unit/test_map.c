@@ -169,6 +169,44 @@ static char *join(struct ctap_map *m, const int *e, int n, char *buf)
 	return buf;
 }
 
+/*
+ * foreach order as SystemTap 4.8 prints it in the guest (bench/peer/reference):
+ *	a["x"] = 1; a["y"] = 1; a["z"] = 2; a["w"] = 1; a["v"] = 3
+ *	foreach (k in a)    -> x y z w v
+ *	foreach (k in a-)   -> v z x y w
+ *	foreach (k in a+)   -> x y w z v
+ *	foreach (k- in a)   -> z y x w v
+ *	foreach (k in a- limit 2) -> v z
+ */
+static void test_systemtap_order(void)
+{
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 1, .keys = { CTAP_STRING }, .value = CTAP_LONG,
+		.max_entries = 8, .string_len = STRLEN });
+	static const struct { const char *k; int64_t v; } rows[] = {
+		{ "x", 1 }, { "y", 1 }, { "z", 2 }, { "w", 1 }, { "v", 3 },
+	};
+	int out[8], scratch[8], n;
+	char got[64];
+
+	for (size_t i = 0; i < 5; i++) {
+		struct ctap_key k = skey(rows[i].k);
+
+		*ctap_map_long(m, ctap_map_find(m, &k, true)) = rows[i].v;
+	}
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 0, 0, 0 }, out, scratch, -1);
+	CHECK_STR(join(m, out, n, got), "x y z w v", "SystemTap: unsorted is insertion order");
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 0, -1, 0 }, out, scratch, -1);
+	CHECK_STR(join(m, out, n, got), "v z x y w", "SystemTap: a- keeps ties in insertion order");
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 0, 1, 0 }, out, scratch, -1);
+	CHECK_STR(join(m, out, n, got), "x y w z v", "SystemTap: a+");
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 1, -1, 0 }, out, scratch, -1);
+	CHECK_STR(join(m, out, n, got), "z y x w v", "SystemTap: k-");
+	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 0, -1, 0 }, out, scratch, 2);
+	CHECK_STR(join(m, out, n, got), "v z", "SystemTap: a- limit 2");
+	free(m);
+}
+
 static void test_many(void)
 {
 	enum { N = 2048 };
@@ -208,6 +246,7 @@ int main(void)
 	test_wrap();
 	test_order();
 	test_stats_values();
+	test_systemtap_order();
 	test_many();
 	return unit_done();
 }
