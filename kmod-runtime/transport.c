@@ -27,6 +27,7 @@
 #include <linux/mutex.h>
 #include <linux/atomic.h>
 #include <linux/hardirq.h>
+#include <linux/percpu.h>
 
 #include "ctap_msgs.h"
 #include "transport.h"
@@ -156,12 +157,19 @@ static int ctap_start(s32 target)
 
 static void ctap_stop(void)
 {
+	unsigned long dropped;
+
 	mutex_lock(&tp.state_lock);
 	if (tp.state == CTAP_RUNNING)
 		tp.ops->stop();
 	tp.state = CTAP_STOPPED;
 	mutex_unlock(&tp.state_lock);
 	relay_flush(tp.chan);
+	/* Lost output is reported, never hidden. */
+	dropped = atomic_long_xchg(&tp.dropped, 0);
+	if (dropped)
+		ctap_oob("WARNING: %lu output writes were dropped: the output buffer was "
+			 "full (a larger -s helps)\n", dropped);
 }
 
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
@@ -219,15 +227,12 @@ static int remove_buf_file(struct dentry *dentry)
 	return 0;
 }
 
-/* No-overwrite mode: a full buffer drops new data rather than old. */
+/* No-overwrite mode: a full buffer drops new data rather than old (the
+ * write that found it full is counted by ctap_write). */
 static int subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
 			size_t prev_padding)
 {
-	if (relay_buf_full(buf)) {
-		atomic_long_inc(&tp.dropped);
-		return 0;
-	}
-	return 1;
+	return !relay_buf_full(buf);
 }
 
 static const struct rchan_callbacks relay_cbs = {
@@ -236,26 +241,43 @@ static const struct rchan_callbacks relay_cbs = {
 	.remove_buf_file = remove_buf_file,
 };
 
+/*
+ * Whether len more bytes fit in this CPU's buffer (the global one if not
+ * bulk) without switching into a full one: relay would silently drop the
+ * write (subbuf_start says no), so check first and count the loss.
+ */
+static bool relay_write_fits(struct rchan *chan, size_t len)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
+
+	if (!buf || len > chan->subbuf_size)
+		return false;
+	return buf->offset + len <= chan->subbuf_size || !relay_buf_full(buf);
+}
+
 void ctap_write(const void *data, size_t len)
 {
 	unsigned long flags;
 
 	if (!tp.chan)
 		return;
-	if (tp.bulk) {
-		local_irq_save(flags);
-		__relay_write(tp.chan, data, len);
-		local_irq_restore(flags);
-		return;
-	}
 	/* NMI context could interrupt a writer on this CPU: drop, not deadlock. */
-	if (in_nmi()) {
+	if (!tp.bulk && in_nmi()) {
 		atomic_long_inc(&tp.dropped);
 		return;
 	}
-	spin_lock_irqsave(&tp.out_lock, flags);
-	__relay_write(tp.chan, data, len);
-	spin_unlock_irqrestore(&tp.out_lock, flags);
+	if (tp.bulk)
+		local_irq_save(flags);
+	else
+		spin_lock_irqsave(&tp.out_lock, flags);
+	if (!relay_write_fits(tp.chan, len))
+		atomic_long_inc(&tp.dropped);
+	else
+		__relay_write(tp.chan, data, len);
+	if (tp.bulk)
+		local_irq_restore(flags);
+	else
+		spin_unlock_irqrestore(&tp.out_lock, flags);
 }
 
 /* Format one line on the stack and hand it to the output or to staprun. */

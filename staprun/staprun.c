@@ -230,7 +230,8 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 		fputs(payload, stderr);
 		break;
 	case CTAP_MSG_REQUEST_EXIT:
-		if (!*exit_sent && !ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
+		if (!*exit_sent && relay_drain(&s->relay, s->out_fd) >= 0 &&
+		    !ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
 			*exit_sent = true;
 		break;
 	case CTAP_MSG_EXIT:
@@ -289,6 +290,9 @@ static int run_session(struct session *s)
 		if (deadline && now_ms() >= deadline)
 			want_exit = true;
 		if (want_exit && !exit_sent) {
+			/* Empty the buffers first, so the end probes' output has room. */
+			if (relay_drain(&s->relay, s->out_fd) < 0)
+				return -EIO;
 			if (ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
 				return -EIO;
 			exit_sent = true;

@@ -10,7 +10,9 @@
  *	probe kprobe.function("__x64_sys_getpid") { if (pid() == target()) hits++ }
  *	probe end { printf("smoke: getpid hits=%d\n", hits) }
  *
- * With exit_after=N the module calls exit() itself after N target hits.
+ * With exit_after=N the module calls exit() itself after N target hits;
+ * with print_each=1 it prints a line on every target hit (an output flood,
+ * with subbufs=N small relay buffers to fill).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,6 +31,13 @@ static int exit_after;
 module_param(exit_after, int, 0444);
 MODULE_PARM_DESC(exit_after, "request exit after this many target hits (0: never)");
 
+static int print_each;
+module_param(print_each, int, 0444);
+MODULE_PARM_DESC(print_each, "print a line on every target hit");
+static int subbufs = 8;
+module_param(subbufs, int, 0444);
+MODULE_PARM_DESC(subbufs, "relay sub-buffers (of 64 KiB)");
+
 static s32 target_pid;
 static atomic_t hits;
 
@@ -39,6 +48,8 @@ static int smoke_pre(struct kprobe *p, struct pt_regs *regs)
 	if (task_tgid_nr(current) != target_pid)
 		return 0;
 	n = atomic_inc_return(&hits);
+	if (print_each)
+		ctap_print("smoke: hit %d from pid %d\n", n, task_tgid_nr(current));
 	if (exit_after && n == exit_after) {
 		ctap_print("smoke: exit after %d hits\n", n);
 		ctap_request_exit();
@@ -77,7 +88,7 @@ static const struct ctap_transport_ops smoke_ops = {
 
 static int __init smoke_init(void)
 {
-	return ctap_transport_init(KBUILD_MODNAME, &smoke_ops, false, 65536, 8);
+	return ctap_transport_init(KBUILD_MODNAME, &smoke_ops, false, 65536, subbufs);
 }
 
 static void __exit smoke_exit(void)
