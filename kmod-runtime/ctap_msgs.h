@@ -26,6 +26,11 @@
  *
  * OOB messages (warnings and errors, already formatted, one line each) may
  * come at any time; staprun copies them to stderr.
+ *
+ * If staprun dies (kill -9), the module keeps running: "staprun -A NAME"
+ * attaches to it again (no START: it runs already), "staprun -d NAME" stops
+ * and unloads it.  Bulk mode (per-CPU trace files) is the module parameter
+ * ctap_bulk=1, which staprun -b passes.
  */
 #ifndef CTAP_MSGS_H
 #define CTAP_MSGS_H

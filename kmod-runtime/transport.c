@@ -32,6 +32,11 @@
 #include "ctap_msgs.h"
 #include "transport.h"
 
+/* staprun -b sets it: one output file per CPU, no ordering lock. */
+static bool ctap_bulk;
+module_param(ctap_bulk, bool, 0444);
+MODULE_PARM_DESC(ctap_bulk, "bulk mode: per-CPU output files (staprun -b)");
+
 #define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
 #define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
 
@@ -328,7 +333,7 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
 	int ret = -ENOMEM;
 
 	tp.ops = ops;
-	tp.bulk = bulk;
+	tp.bulk = bulk || ctap_bulk;
 	spin_lock_init(&tp.out_lock);
 	tp.state = CTAP_LOADED;
 	mutex_init(&tp.state_lock);

@@ -1,6 +1,6 @@
 /*
  * relay.c - read the module's relay files: trace0, or trace0 .. traceN in
- * bulk mode (one per CPU).
+ * bulk mode (one per CPU, each copied to a file of its own).
  *
  * A relay file returns what has been written so far and 0 when there is
  * nothing more, so draining never blocks; the main loop calls us when poll()
@@ -24,8 +24,10 @@ int relay_open_all(struct relay *r, const char *modname)
 	if (r->ncpus < 1)
 		r->ncpus = 1;
 	r->bytes = 0;
+	r->own_outs = false;
 	r->fds = calloc(r->ncpus, sizeof(*r->fds));
-	if (!r->fds)
+	r->out_fds = calloc(r->ncpus, sizeof(*r->out_fds));
+	if (!r->fds || !r->out_fds)
 		return -ENOMEM;
 	for (int cpu = 0; cpu < r->ncpus; cpu++) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/%s/%s%d",
@@ -56,7 +58,31 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-long relay_drain(struct relay *r, int out_fd)
+void relay_output_to(struct relay *r, int out_fd)
+{
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		r->out_fds[cpu] = out_fd;
+}
+
+/* SystemTap's bulk naming: PREFIX_cpuN. */
+int relay_output_bulk(struct relay *r, const char *prefix)
+{
+	char path[4096];
+
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		r->out_fds[cpu] = -1;
+		if (r->fds[cpu] < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s_cpu%d", prefix, cpu);
+		r->out_fds[cpu] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (r->out_fds[cpu] < 0)
+			return -errno;
+	}
+	r->own_outs = true;
+	return 0;
+}
+
+long relay_drain(struct relay *r)
 {
 	char buf[65536];
 	long total = 0;
@@ -67,7 +93,7 @@ long relay_drain(struct relay *r, int out_fd)
 		if (r->fds[cpu] < 0)
 			continue;
 		while ((n = read(r->fds[cpu], buf, sizeof(buf))) > 0) {
-			int ret = write_all(out_fd, buf, n);
+			int ret = write_all(r->out_fds[cpu], buf, n);
 
 			if (ret)
 				return ret;
@@ -82,9 +108,13 @@ long relay_drain(struct relay *r, int out_fd)
 
 void relay_close_all(struct relay *r)
 {
-	for (int cpu = 0; r->fds && cpu < r->ncpus; cpu++)
+	for (int cpu = 0; r->fds && cpu < r->ncpus; cpu++) {
 		if (r->fds[cpu] >= 0)
 			close(r->fds[cpu]);
+		if (r->own_outs && r->out_fds[cpu] >= 0)
+			close(r->out_fds[cpu]);
+	}
 	free(r->fds);
-	r->fds = NULL;
+	free(r->out_fds);
+	r->fds = r->out_fds = NULL;
 }

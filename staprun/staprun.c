@@ -1,7 +1,9 @@
 /*
  * staprun - load a ctap module, stream its output, stop it, unload it.
  *
- *   staprun [-v] [-c CMD | -x PID] [-o FILE] [-T SECONDS] MODULE.ko [name=value ...]
+ *   staprun [-v] [-c CMD | -x PID] [-o FILE] [-b] [-T SECONDS] MODULE.ko [name=value ...]
+ *   staprun -A NAME     attach to a module still running (after staprun died)
+ *   staprun -d NAME     stop and unload a module still running
  *
  * The session: load the module, send START, start the -c command once the
  * probes are armed, copy the relay output until something ends the session
@@ -41,6 +43,8 @@ struct session {
 	int go_fd;		/* -c child starts when this pipe is written */
 	const char *outfile;	/* -o */
 	int timeout_s;		/* -T */
+	bool bulk;		/* -b: a file per CPU */
+	bool attach, unload;	/* -A, -d: a module already loaded */
 	int out_fd, ctl_fd, sig_fd;
 	struct relay relay;
 	bool errors;
@@ -55,6 +59,9 @@ static void usage(FILE *f)
 		"  -x PID      set target() to PID\n"
 		"  -o FILE     write the output to FILE\n"
 		"  -T SECONDS  stop after SECONDS\n"
+		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
+		"  -A          attach to MODULE, loaded and running already\n"
+		"  -d          stop and unload MODULE, loaded and running already\n"
 		"  -V          print the version and exit\n"
 		"  -h          this help\n");
 }
@@ -96,7 +103,7 @@ static int parse_args(struct session *s, int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+vc:x:o:T:Vh")) != -1) {
+	while ((opt = getopt(argc, argv, "+vc:x:o:T:bAdVh")) != -1) {
 		switch (opt) {
 		case 'v':
 			verbose++;
@@ -120,6 +127,15 @@ static int parse_args(struct session *s, int argc, char **argv)
 				err("invalid -T timeout '%s'\n", optarg);
 				return -1;
 			}
+			break;
+		case 'b':
+			s->bulk = true;
+			break;
+		case 'A':
+			s->attach = true;
+			break;
+		case 'd':
+			s->unload = true;
 			break;
 		case 'V':
 			printf("ctap staprun %s\n", PACKAGE_VERSION);
@@ -145,9 +161,16 @@ static int parse_args(struct session *s, int argc, char **argv)
 		err("invalid module name '%s'\n", s->ko_path);
 		return -1;
 	}
+	if ((s->attach || s->unload) && (s->cmd || optind < argc)) {
+		err("-A and -d take a module name only\n");
+		return -1;
+	}
 	for (int i = optind; i < argc; i++)
 		plen += strlen(argv[i]) + 1;
+	plen += sizeof(" ctap_bulk=1");
 	s->params = calloc(1, plen);
+	if (s->bulk)
+		strcat(s->params, "ctap_bulk=1 ");
 	for (int i = optind; i < argc; i++) {
 		if (!strchr(argv[i], '=')) {
 			err("module parameter '%s' is not name=value\n", argv[i]);
@@ -230,7 +253,7 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 		fputs(payload, stderr);
 		break;
 	case CTAP_MSG_REQUEST_EXIT:
-		if (!*exit_sent && relay_drain(&s->relay, s->out_fd) >= 0 &&
+		if (!*exit_sent && relay_drain(&s->relay) >= 0 &&
 		    !ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
 			*exit_sent = true;
 		break;
@@ -272,7 +295,7 @@ static int run_session(struct session *s)
 {
 	long deadline = s->timeout_s ? now_ms() + s->timeout_s * 1000L : 0;
 	long exit_deadline = 0;
-	bool exit_sent = false, stopped = false;
+	bool exit_sent = false, stopped = false, stop_now = s->unload;
 
 	while (!stopped) {
 		struct pollfd pfd[2] = {
@@ -287,11 +310,11 @@ static int run_session(struct session *s)
 			stopped = handle_ctl(s, &exit_sent);
 		if (pfd[1].revents & POLLIN)
 			want_exit = handle_signal(s);
-		if (deadline && now_ms() >= deadline)
+		if ((deadline && now_ms() >= deadline) || stop_now)
 			want_exit = true;
 		if (want_exit && !exit_sent) {
 			/* Empty the buffers first, so the end probes' output has room. */
-			if (relay_drain(&s->relay, s->out_fd) < 0)
+			if (relay_drain(&s->relay) < 0)
 				return -EIO;
 			if (ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
 				return -EIO;
@@ -303,11 +326,11 @@ static int run_session(struct session *s)
 			err("module did not stop within %d s\n", EXIT_REPLY_TIMEOUT_MS / 1000);
 			return -ETIMEDOUT;
 		}
-		if (relay_drain(&s->relay, s->out_fd) < 0)
+		if (relay_drain(&s->relay) < 0)
 			return -EIO;
 	}
 	/* Drain until the relay has nothing more: EXIT came after the flush. */
-	while (relay_drain(&s->relay, s->out_fd) > 0)
+	while (relay_drain(&s->relay) > 0)
 		;
 	return 0;
 }
@@ -319,11 +342,6 @@ static int start_session(struct session *s)
 	char payload[CTAP_MSG_MAX_PAYLOAD + 1];
 	int ret;
 
-	ret = relay_open_all(&s->relay, s->modname);
-	if (ret) {
-		err("cannot open the output of module '%s': %s\n", s->modname, strerror(-ret));
-		return ret;
-	}
 	ret = ctl_send(s->ctl_fd, CTAP_MSG_START, &start, sizeof(start));
 	if (ret) {
 		err("cannot start module '%s': %s\n", s->modname, strerror(-ret));
@@ -383,14 +401,19 @@ int main(int argc, char **argv)
 		err("staprun must be run as root to load kernel modules\n");
 		return 1;
 	}
-	if (s.outfile) {
+	if (s.outfile && !s.bulk) {
 		s.out_fd = open(s.outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (s.out_fd < 0) {
 			err("cannot open output file '%s': %s\n", s.outfile, strerror(errno));
 			return 1;
 		}
 	}
-	if (module_is_loaded(s.modname)) {
+	if (s.attach || s.unload) {
+		if (!module_is_loaded(s.modname)) {
+			err("no module named '%s' is loaded\n", s.modname);
+			return 1;
+		}
+	} else if (module_is_loaded(s.modname)) {
 		err("a module named '%s' is already loaded\n", s.modname);
 		return 1;
 	}
@@ -399,12 +422,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	dbug("loading %s (%s)\n", s.ko_path, s.params);
-	ret = module_load(s.ko_path, s.params);
-	if (ret) {
-		err("couldn't insert module '%s': %s\n", s.ko_path, strerror(-ret));
-		s.errors = true;
-		goto out_cmd;
+	if (!s.attach && !s.unload) {
+		dbug("loading %s (%s)\n", s.ko_path, s.params);
+		ret = module_load(s.ko_path, s.params);
+		if (ret) {
+			err("couldn't insert module '%s': %s\n", s.ko_path, strerror(-ret));
+			s.errors = true;
+			goto out_cmd;
+		}
 	}
 
 	s.ctl_fd = ctl_open(s.modname);
@@ -414,7 +439,18 @@ int main(int argc, char **argv)
 		s.errors = true;
 		goto out_unload;
 	}
-	if (start_session(&s)) {
+	ret = relay_open_all(&s.relay, s.modname);
+	if (!ret && s.bulk)
+		ret = relay_output_bulk(&s.relay, s.outfile ? s.outfile : "stpd");
+	else if (!ret)
+		relay_output_to(&s.relay, s.out_fd);
+	if (ret) {
+		err("cannot open the output of module '%s': %s\n", s.modname, strerror(-ret));
+		s.errors = true;
+		goto out_unload;
+	}
+	/* An attached module is running already: no START. */
+	if (!s.attach && !s.unload && start_session(&s)) {
 		s.errors = true;
 		goto out_unload;
 	}

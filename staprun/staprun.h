@@ -38,11 +38,16 @@ int ctl_recv(int fd, struct ctap_msg_hdr *hdr, char *payload, size_t size);
 struct relay {
 	int ncpus;
 	int *fds;		/* trace0..traceN, -1 where a CPU has none */
+	int *out_fds;		/* where each CPU's output goes */
+	bool own_outs;		/* out_fds are bulk files we opened */
 	uint64_t bytes;		/* copied to the output so far */
 };
 int relay_open_all(struct relay *r, const char *modname);
-/* Copies everything readable now to out_fd; returns bytes or -errno. */
-long relay_drain(struct relay *r, int out_fd);
+/* Every CPU's output to out_fd; or, in bulk mode, to PREFIX_cpuN files. */
+void relay_output_to(struct relay *r, int out_fd);
+int relay_output_bulk(struct relay *r, const char *prefix);
+/* Copies everything readable now to the outputs; returns bytes or -errno. */
+long relay_drain(struct relay *r);
 void relay_close_all(struct relay *r);
 
 #endif /* STAPRUN_H */
