@@ -11,13 +11,18 @@
 # do_syscall_64, seen 2026-11-22; reproduce with
 # CTAP_BENCH_VARIANTS="array" bench/kprobe-cost.sh).
 # (ctap's columns join when its passes 3-5 exist.)  Each figure is the
-# median of RUNS (5) runs of 200,000 calls.  Writes bench/results.md and
-# appends to bench/results/kprobe-cost.csv.
+# median of RUNS (7) runs of 200,000 calls.  The configurations take turns
+# run by run, so that drift in the emulator's speed hits all alike, and the
+# guest has one CPU (less noise than two under TCG).  Writes
+# bench/results.md and appends to bench/results/kprobe-cost.csv.
 #
-# The guest runs under TCG (software emulation): absolute times are the
-# emulator's, so compare the columns with each other, not with hardware.
+# The guest runs under TCG with -icount shift=0: the guest's clock advances
+# one nanosecond per emulated instruction, so the figures are instruction
+# counts per call, deterministic from boot to boot (plain TCG time drifted
+# by 25% between boots on a shared host).  Compare the rows with each
+# other, not with hardware nanoseconds.
 set -euo pipefail
-runs=${1:-5}
+runs=${1:-7}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer/common.sh"
 out=$top/bench/out/kprobe-cost
@@ -36,20 +41,21 @@ for v in "${variants[@]}"; do
 done
 
 cat > "$out/kprobe_cost.sh" <<EOT
-# timeout: 600
+# timeout: 900
 N=200000
 result() { printf 'RESULT %s %s\n' "\$1" "\$(grep -o 'ns_per_call=[0-9.]*' | cut -d= -f2)"; }
-for i in \$(seq $runs); do syscall_loop \$N | result none; done
-insmod modules/floor_kprobe.ko
-for i in \$(seq $runs); do syscall_loop \$N | result floor; done
-rmmod floor_kprobe
-for v in ${variants[*]}; do
-	for i in \$(seq $runs); do
+for i in \$(seq $runs); do
+	syscall_loop \$N | result none
+	insmod modules/floor_kprobe.ko
+	syscall_loop \$N | result floor
+	rmmod floor_kprobe
+	for v in ${variants[*]}; do
 		/usr/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/stap48_\$v.ko | result stap48-\$v
 	done
 done
 EOT
-"$top/testsuite/guest-run" -o "$out/guest" "${mods[@]}" -b "$out/syscall_loop" \
+CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
+"$top/testsuite/guest-run" -s 1 -o "$out/guest" "${mods[@]}" -b "$out/syscall_loop" \
 	-r "$payload" "$out/kprobe_cost.sh" > /dev/null || true
 st=$(cat "$out/guest/kprobe_cost.status")
 [ "${st%% *}" = rc=0 ] || { echo "kprobe-cost: the guest run failed: $st" >&2;
@@ -61,7 +67,7 @@ commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)
 mkdir -p "$top/bench/results"
 csv=$top/bench/results/kprobe-cost.csv
-[ -f "$csv" ] || echo "date,commit,kernel,config,median_ns,runs" > "$csv"
+[ -f "$csv" ] || echo "date,commit,kernel,config,median_instructions,runs" > "$csv"
 awk -v date="$date" -v commit="$commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" \
     -v csv="$csv" -v cpu="$cpu" '
 	/^RESULT / { v[$2] = v[$2] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
@@ -75,9 +81,9 @@ awk -v date="$date" -v commit="$commit" -v kernel="$KERNEL_RELEASE" -v runs="$ru
 		floor = m["floor"] - m["none"]
 		printf "# Benchmarks\n\n"
 		printf "Per-hit cost of a kprobe on `__x64_sys_getpid`, %s, %s, commit %s.\n", kernel, date, commit
-		printf "Host CPU: %s; the guest runs under QEMU TCG (emulated time: compare rows, not hardware).\n", cpu
-		printf "Median of %d runs of 200,000 calls each, all in one boot (`bench/kprobe-cost.sh`).\n\n", runs
-		printf "| configuration | ns per call | handler cost (ns, minus no probe) | x floor |\n|---|---:|---:|---:|\n"
+		printf "Host CPU: %s. The guest runs under QEMU TCG with `-icount shift=0`: one guest ns is one emulated instruction, so the figures are **instructions per call**, repeatable from boot to boot; compare rows with each other, not with hardware time.\n", cpu
+		printf "Median of %d runs of 200,000 calls each, configurations taking turns, one boot, one guest CPU (`bench/kprobe-cost.sh`).\n\n", runs
+		printf "| configuration | instructions per call | handler cost (minus no probe) | x floor |\n|---|---:|---:|---:|\n"
 		for (i = 1; i <= n; i++) {
 			c = order[i]; over = m[c] - m["none"]
 			printf "| %s | %.1f | %s | %s |\n", c, m[c], c == "none" ? "-" : sprintf("%.1f", over),
