@@ -21,6 +21,7 @@
 
 #include "parse.h"
 #include "session.h"
+#include "strset.h"
 #include "tapset_index.h"
 
 struct name_list {
@@ -107,14 +108,32 @@ static struct script *parse_file(struct session *s, const char *path, bool tapse
 
 /* ---- what a script refers to ---- */
 
+/* The names a script uses that some tapset could define, each once. */
 struct refs {
 	struct { char kind; const char *name; } *v;
 	size_t n, cap;
 	struct arena *a;
+	const struct tapset_index *ix;
+	struct strset seen;
 };
 
 static void add_ref(struct refs *r, char kind, const char *name)
 {
+	const char *key;
+
+	/* A 1 MB script has ~100,000 names: keep only those a tapset defines
+	 * (functions, globals), and each probe point glob once. */
+	if (kind != 'a' && !tindex_knows(r->ix, kind, name))
+		return;
+	size_t len = strlen(name);
+	char *k = arena_alloc(r->a, len + 3);
+
+	k[0] = kind;
+	k[1] = ':';
+	memcpy(k + 2, name, len + 1);
+	key = k;
+	if (!strset_add(&r->seen, key))
+		return;
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 64;
 		r->v = realloc(r->v, r->cap * sizeof(*r->v));
@@ -134,15 +153,22 @@ static void expr_refs(struct expr *e, void *ctx)
 /* A probe point as a glob over alias names: braces and ** become *. */
 static const char *point_glob(struct arena *a, const struct probe_point *pp)
 {
-	const char *glob = "";
+	size_t len = 0, o = 0;
+	char *glob;
 
+	for (const struct pp_component *c = pp->components; c; c = c->next)
+		len += strlen(c->name) + 1;
+	glob = arena_alloc(a, len + 1);
 	for (const struct pp_component *c = pp->components; c; c = c->next) {
-		const char *name = c->name;
+		const char *name = strchr(c->name, '{') || !strcmp(c->name, "**") ? "*" : c->name;
+		size_t n = strlen(name);
 
-		if (strchr(name, '{') || !strcmp(name, "**"))
-			name = "*";
-		glob = arena_printf(a, "%s%s%s", glob, *glob ? "." : "", name);
+		if (o)
+			glob[o++] = '.';
+		memcpy(glob + o, name, n);
+		o += n;
 	}
+	glob[o] = '\0';
 	return glob;
 }
 
@@ -222,7 +248,7 @@ static void open_library(struct session *s, struct library *lib, const char **di
 /* Load the tapsets the script needs, and the ones those need, and so on. */
 static void load_needed(struct session *s, struct library *lib, bool all)
 {
-	struct refs refs = { .a = &s->arena };
+	struct refs refs = { .a = &s->arena, .ix = lib->ix };
 	bool more = true;
 
 	if (s->user)
@@ -246,6 +272,7 @@ static void load_needed(struct session *s, struct library *lib, bool all)
 		}
 	}
 	free(refs.v);
+	strset_free(&refs.seen);
 }
 
 /* The loaded tapsets, in search-path order. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "strset.h"
 #include "tapset_index.h"
 
 #define INDEX_MAGIC	"ctap-tapset-index 1"
@@ -33,6 +34,7 @@ struct tapset_index {
 	size_t n;
 	char *cache;			/* index file path */
 	bool dirty;
+	struct strset known;		/* every "f:name" and "g:name" of every entry */
 };
 
 static void add_name(struct tapset_index *ix, struct entry *e, char kind, const char *name)
@@ -41,7 +43,24 @@ static void add_name(struct tapset_index *ix, struct entry *e, char kind, const 
 		e->cap = e->cap ? e->cap * 2 : 16;
 		e->names = realloc(e->names, e->cap * sizeof(*e->names));
 	}
-	e->names[e->n++] = arena_printf(ix->a, "%c:%s", kind, name);
+	e->names[e->n] = arena_printf(ix->a, "%c:%s", kind, name);
+	if (kind == 'f' || kind == 'g')
+		strset_add(&ix->known, e->names[e->n]);
+	e->n++;
+}
+
+/* "K:name": called for every name of a script, so no printf. */
+bool tindex_knows(const struct tapset_index *ix, char kind, const char *name)
+{
+	char buf[256];
+	size_t len = strlen(name);
+
+	if (len + 3 > sizeof(buf))
+		return false;
+	buf[0] = kind;
+	buf[1] = ':';
+	memcpy(buf + 2, name, len + 1);
+	return strset_has(&ix->known, buf);
 }
 
 /* One cache file per tapset path: its name hashes the paths. */
@@ -194,4 +213,5 @@ void tindex_close(struct tapset_index *ix)
 {
 	for (size_t i = 0; i < ix->n; i++)
 		free(ix->v[i].names);
+	strset_free(&ix->known);
 }

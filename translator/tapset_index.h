@@ -34,6 +34,9 @@ void tindex_record(struct tapset_index *ix, size_t i, const struct script *s);
  */
 bool tindex_defines(const struct tapset_index *ix, size_t i, char kind, const char *name);
 
+/* Is name (kind 'f' or 'g') defined by any tapset at all?  A cheap filter. */
+bool tindex_knows(const struct tapset_index *ix, char kind, const char *name);
+
 /* Write the index back if anything changed; failures only cost speed. */
 void tindex_save(struct tapset_index *ix);
 void tindex_close(struct tapset_index *ix);
