@@ -37,3 +37,9 @@ awk -v b="$size" -v p="$best_pass" -v w="$best_proc" 'BEGIN {
 	mb = b / 1048576
 	printf "pass 1 over %.2f MB of script: %d ms = %.1f MB/s (stap -v pass time, best of 5)\n", mb, p, mb / (p / 1000)
 	printf "whole stap -p1 process incl. start-up and printing: %d ms = %.1f MB/s\n", w, mb / (w / 1000) }'
+# Wall time on a shared 2-core host swings; instructions do not.
+if command -v valgrind > /dev/null; then
+	valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$stap" -p1 "$work/big.stp" \
+		> /dev/null 2> "$work/cg.log" &&
+	awk -v b="$size" '/^summary:/ { printf "instructions (callgrind, whole stap -p1 incl. printing): %.0fM = %.0f per byte\n", $2 / 1e6, $2 / b }' "$work/cg"
+fi
