@@ -64,12 +64,6 @@ void tokens_reserve(struct tokens *t, size_t cap)
 	t->cap = cap;
 }
 
-void tokens_push(struct tokens *t, const struct token *tok)
-{
-	if (t->n == t->cap)
-		tokens_reserve(t, t->cap ? t->cap * 2 : 256);
-	t->v[t->n++] = *tok;
-}
 
 void tokens_free(struct tokens *t)
 {
@@ -84,11 +78,7 @@ int64_t tok_number(const struct token *t)
 	return (int64_t)strtoull(t->text, NULL, 0);
 }
 
-bool tok_is(const struct token *t, enum tok_kind kind, const char *text)
-{
-	/* The first-character test spares most strcmp calls: a hot path. */
-	return t->kind == kind && t->text[0] == text[0] && !strcmp(t->text, text);
-}
+
 
 const char *token_describe(struct arena *a, const struct token *t)
 {

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 #include "diag.h"
@@ -48,14 +49,26 @@ struct script_args {
 void lex_source(struct arena *a, const struct source *src,
 		const struct script_args *args, struct tokens *out);
 
-void tokens_push(struct tokens *t, const struct token *tok);
 void tokens_reserve(struct tokens *t, size_t cap);
+
+/* Inline: called for every token of every file. */
+static inline void tokens_push(struct tokens *t, const struct token *tok)
+{
+	if (t->n == t->cap)
+		tokens_reserve(t, t->cap ? t->cap * 2 : 256);
+	t->v[t->n++] = *tok;
+}
 void tokens_free(struct tokens *t);
 
 /* "identifier 'x'", "operator ';'", ... for error messages. */
 const char *token_describe(struct arena *a, const struct token *t);
 
-bool tok_is(const struct token *t, enum tok_kind kind, const char *text);
+/* Inline, and the first-character test spares most strcmp calls: the
+ * parser asks this several times per token. */
+static inline bool tok_is(const struct token *t, enum tok_kind kind, const char *text)
+{
+	return t->kind == kind && t->text[0] == text[0] && !strcmp(t->text, text);
+}
 /* The value of a TOK_NUMBER (which the lexer has checked). */
 int64_t tok_number(const struct token *t);
 #define tok_op(t, s)	tok_is((t), TOK_OP, (s))
