@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * map.c - preallocated associative arrays (see map.h).
+ *
+ * Memory layout of a map, one block:
+ *
+ *	struct ctap_map | buckets[nbuckets] | entries[max_entries]
+ *
+ * and of an entry (entry_size bytes, 8-aligned):
+ *
+ *	struct entry_head | keys (8 bytes per long, string_len per string) | value
+ */
+#include "map.h"
+
+#define NONE	(-1)
+
+struct entry_head {
+	int32_t chain;		/* next entry in the hash bucket */
+	int32_t older, newer;	/* insertion order, for wrap and unsorted foreach */
+	int32_t used;
+};
+
+struct ctap_map {
+	struct ctap_map_spec spec;
+	uint32_t key_off[CTAP_MAX_KEYS];	/* offsets within an entry */
+	uint32_t value_off, entry_size, nbuckets;
+	uint32_t count;
+	int32_t free_list;			/* through head.chain */
+	int32_t oldest, newest;
+	int32_t *buckets;
+	char *entries;
+};
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static size_t value_size(const struct ctap_map_spec *spec)
+{
+	switch (spec->value) {
+	case CTAP_LONG:
+		return 8;
+	case CTAP_STRING:
+		return align8(spec->string_len);
+	default:
+		return align8(sizeof(struct ctap_stat));
+	}
+}
+
+static uint32_t bucket_count(uint32_t entries)
+{
+	uint32_t n = 16;
+
+	while (n < entries && n < (1u << 30))
+		n <<= 1;
+	return n;
+}
+
+static size_t entry_bytes(const struct ctap_map_spec *spec, uint32_t *key_off,
+			  uint32_t *value_off)
+{
+	size_t off = align8(sizeof(struct entry_head));
+
+	for (int i = 0; i < spec->nkeys; i++) {
+		if (key_off)
+			key_off[i] = off;
+		off += spec->keys[i] == CTAP_STRING ? align8(spec->string_len) : 8;
+	}
+	if (value_off)
+		*value_off = off;
+	return off + value_size(spec);
+}
+
+size_t ctap_map_bytes(const struct ctap_map_spec *spec)
+{
+	if (spec->nkeys < 1 || spec->nkeys > CTAP_MAX_KEYS || spec->max_entries < 1 ||
+	    spec->string_len < 2 || (spec->value == CTAP_STATS && !spec->stat))
+		return 0;
+	return align8(sizeof(struct ctap_map)) +
+		align8(bucket_count(spec->max_entries) * sizeof(int32_t)) +
+		entry_bytes(spec, NULL, NULL) * spec->max_entries;
+}
+
+static struct entry_head *head(const struct ctap_map *m, int e)
+{
+	return (struct entry_head *)(m->entries + (size_t)e * m->entry_size);
+}
+
+static char *field(const struct ctap_map *m, int e, uint32_t off)
+{
+	return m->entries + (size_t)e * m->entry_size + off;
+}
+
+void ctap_map_clear(struct ctap_map *m)
+{
+	for (uint32_t b = 0; b < m->nbuckets; b++)
+		m->buckets[b] = NONE;
+	m->free_list = NONE;
+	for (int e = (int)m->spec.max_entries - 1; e >= 0; e--) {
+		head(m, e)->used = 0;
+		head(m, e)->chain = m->free_list;
+		m->free_list = e;
+	}
+	m->count = 0;
+	m->oldest = m->newest = NONE;
+}
+
+struct ctap_map *ctap_map_init(void *mem, const struct ctap_map_spec *spec)
+{
+	struct ctap_map *m = mem;
+	char *p = (char *)mem + align8(sizeof(*m));
+
+	memset(m, 0, sizeof(*m));
+	m->spec = *spec;
+	m->entry_size = entry_bytes(spec, m->key_off, &m->value_off);
+	m->nbuckets = bucket_count(spec->max_entries);
+	m->buckets = (int32_t *)p;
+	m->entries = p + align8(m->nbuckets * sizeof(int32_t));
+	ctap_map_clear(m);
+	return m;
+}
+
+uint32_t ctap_map_count(const struct ctap_map *m)
+{
+	return m->count;
+}
+
+/* FNV-1a over the key's parts. */
+static uint32_t key_hash(const struct ctap_map *m, const struct ctap_key *k)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (int i = 0; i < m->spec.nkeys; i++) {
+		if (m->spec.keys[i] == CTAP_STRING) {
+			for (const unsigned char *s = (const unsigned char *)k->s[i];
+			     *s && s < (const unsigned char *)k->s[i] + m->spec.string_len - 1; s++)
+				h = (h ^ *s) * 1099511628211ull;
+			h = (h ^ 0xff) * 1099511628211ull;
+		} else {
+			uint64_t v = (uint64_t)k->n[i];
+
+			for (int b = 0; b < 8; b++, v >>= 8)
+				h = (h ^ (v & 0xff)) * 1099511628211ull;
+		}
+	}
+	return (uint32_t)(h ^ (h >> 32)) & (m->nbuckets - 1);
+}
+
+static bool key_equal(const struct ctap_map *m, int e, const struct ctap_key *k)
+{
+	for (int i = 0; i < m->spec.nkeys; i++) {
+		const char *f = field(m, e, m->key_off[i]);
+
+		if (m->spec.keys[i] == CTAP_STRING) {
+			if (strncmp(f, k->s[i], m->spec.string_len - 1))
+				return false;
+		} else if (*(const int64_t *)f != k->n[i]) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static void unlink_entry(struct ctap_map *m, int e, uint32_t b)
+{
+	struct entry_head *h = head(m, e);
+	int32_t *pp = &m->buckets[b];
+
+	while (*pp != e)
+		pp = &head(m, *pp)->chain;
+	*pp = h->chain;
+	if (h->older != NONE)
+		head(m, h->older)->newer = h->newer;
+	else
+		m->oldest = h->newer;
+	if (h->newer != NONE)
+		head(m, h->newer)->older = h->older;
+	else
+		m->newest = h->older;
+	h->used = 0;
+	h->chain = m->free_list;
+	m->free_list = e;
+	m->count--;
+}
+
+static uint32_t entry_hash(const struct ctap_map *m, int e)
+{
+	struct ctap_key k;
+
+	for (int i = 0; i < m->spec.nkeys; i++) {
+		const char *f = field(m, e, m->key_off[i]);
+
+		if (m->spec.keys[i] == CTAP_STRING)
+			k.s[i] = f;
+		else
+			k.n[i] = *(const int64_t *)f;
+	}
+	return key_hash(m, &k);
+}
+
+int ctap_map_find(struct ctap_map *m, const struct ctap_key *key, bool create)
+{
+	uint32_t b = key_hash(m, key);
+	struct entry_head *h;
+	int e;
+
+	for (e = m->buckets[b]; e != NONE; e = head(m, e)->chain)
+		if (key_equal(m, e, key))
+			return e;
+	if (!create)
+		return -ENOENT;
+	if (m->free_list == NONE) {
+		if (!m->spec.wrap)
+			return -E2BIG;
+		unlink_entry(m, m->oldest, entry_hash(m, m->oldest));
+	}
+	e = m->free_list;
+	h = head(m, e);
+	m->free_list = h->chain;
+	memset(field(m, e, 0), 0, m->entry_size);
+	h = head(m, e);
+	h->used = 1;
+	h->chain = m->buckets[b];
+	m->buckets[b] = e;
+	h->older = m->newest;
+	h->newer = NONE;
+	if (m->newest != NONE)
+		head(m, m->newest)->newer = e;
+	else
+		m->oldest = e;
+	m->newest = e;
+	m->count++;
+	for (int i = 0; i < m->spec.nkeys; i++) {
+		char *f = field(m, e, m->key_off[i]);
+
+		if (m->spec.keys[i] == CTAP_STRING) {
+			strncpy(f, key->s[i], m->spec.string_len - 1);
+			f[m->spec.string_len - 1] = '\0';
+		} else {
+			*(int64_t *)f = key->n[i];
+		}
+	}
+	return e;
+}
+
+int ctap_map_delete(struct ctap_map *m, const struct ctap_key *key)
+{
+	int e = ctap_map_find(m, key, false);
+
+	if (e < 0)
+		return e;
+	unlink_entry(m, e, key_hash(m, key));
+	return 0;
+}
+
+int64_t ctap_map_key_long(const struct ctap_map *m, int e, int i)
+{
+	return *(const int64_t *)field(m, e, m->key_off[i]);
+}
+
+const char *ctap_map_key_string(const struct ctap_map *m, int e, int i)
+{
+	return field(m, e, m->key_off[i]);
+}
+
+int64_t *ctap_map_long(struct ctap_map *m, int e)
+{
+	return (int64_t *)field(m, e, m->value_off);
+}
+
+char *ctap_map_string(struct ctap_map *m, int e)
+{
+	return field(m, e, m->value_off);
+}
+
+struct ctap_stat *ctap_map_stat(struct ctap_map *m, int e)
+{
+	return (struct ctap_stat *)field(m, e, m->value_off);
+}
+
+static int64_t agg_value(struct ctap_map *m, int e, char agg)
+{
+	const struct ctap_stat *s = ctap_map_stat(m, e);
+
+	switch (agg) {
+	case 's':
+		return s->sum;
+	case 'm':
+		return s->min;
+	case 'M':
+		return s->max;
+	case 'a':
+		return ctap_stat_avg(s);
+	default:
+		return s->count;
+	}
+}
+
+/* Compare entries a and b by the sort's column; 0 when equal. */
+static int compare(struct ctap_map *m, const struct ctap_map_sort *sort, int a, int b)
+{
+	int col = sort->column - 1;
+	enum ctap_kind kind = col >= 0 ? m->spec.keys[col] : m->spec.value;
+	int64_t x, y;
+
+	if (kind == CTAP_STRING) {
+		const char *sa = col >= 0 ? ctap_map_key_string(m, a, col) : ctap_map_string(m, a);
+		const char *sb = col >= 0 ? ctap_map_key_string(m, b, col) : ctap_map_string(m, b);
+
+		return strcmp(sa, sb);
+	}
+	if (col >= 0) {
+		x = ctap_map_key_long(m, a, col);
+		y = ctap_map_key_long(m, b, col);
+	} else if (kind == CTAP_STATS) {
+		x = agg_value(m, a, sort->agg);
+		y = agg_value(m, b, sort->agg);
+	} else {
+		x = *ctap_map_long(m, a);
+		y = *ctap_map_long(m, b);
+	}
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Stable bottom-up merge sort of the entries in insertion order: equal
+ * elements keep the order they were added in; no allocation (the caller
+ * gives room for every entry twice); O(n log n) for MAXMAPENTRIES-sized maps.
+ */
+int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
+		    int *scratch, int limit)
+{
+	int n = 0, *src = out, *dst = scratch;
+
+	for (int e = m->oldest; e != NONE; e = head(m, e)->newer)
+		out[n++] = e;
+	for (int width = 1; sort->dir && width < n; width *= 2) {
+		for (int lo = 0; lo < n; lo += 2 * width) {
+			int mid = lo + width < n ? lo + width : n;
+			int hi = lo + 2 * width < n ? lo + 2 * width : n;
+			int i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = compare(m, sort, src[j], src[i]) * sort->dir < 0 ?
+					src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		int *t = src;	/* the merged run becomes the source */
+
+		src = dst;
+		dst = t;
+	}
+	if (src != out)
+		memcpy(out, src, n * sizeof(*out));
+	return limit >= 0 && limit < n ? limit : n;
+}

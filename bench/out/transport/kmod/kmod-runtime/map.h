@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * map.h - SystemTap's associative arrays ("global a[N]", "a%").
+ *
+ * A map is one block of memory sized at load time (ctap_map_bytes), so a
+ * probe handler never allocates: a fixed pool of entries, a hash table of
+ * chains through them, and, for wrap-around maps ("a%"), the order of
+ * insertion so that a full map forgets its oldest entry.  Keys are 1..9
+ * longs or strings; values are a long, a string or statistics.  Strings
+ * live in the entry, bounded by the map's string length (MAXSTRINGLEN).
+ *
+ * Not thread-safe: callers hold the map's lock (global arrays) or own it
+ * (per-CPU statistics arrays).
+ */
+#ifndef CTAP_MAP_H
+#define CTAP_MAP_H
+
+#include "stat.h"
+
+#define CTAP_MAX_KEYS	9
+
+enum ctap_kind { CTAP_LONG, CTAP_STRING, CTAP_STATS };
+
+struct ctap_map_spec {
+	int nkeys;
+	enum ctap_kind keys[CTAP_MAX_KEYS];	/* CTAP_LONG or CTAP_STRING */
+	enum ctap_kind value;
+	uint32_t max_entries;
+	bool wrap;				/* a% : forget the oldest when full */
+	uint32_t string_len;			/* bytes per string, with its NUL */
+	const struct ctap_stat_spec *stat;	/* for CTAP_STATS values */
+};
+
+/* A key as the generated code builds it: slot i is n[i] or s[i]. */
+struct ctap_key {
+	int64_t n[CTAP_MAX_KEYS];
+	const char *s[CTAP_MAX_KEYS];
+};
+
+struct ctap_map;
+
+/* Bytes for a map of this spec; 0 if the spec is unusable. */
+size_t ctap_map_bytes(const struct ctap_map_spec *spec);
+/* Lay a map out in mem (ctap_map_bytes(spec) bytes, any alignment of 8). */
+struct ctap_map *ctap_map_init(void *mem, const struct ctap_map_spec *spec);
+void ctap_map_clear(struct ctap_map *m);
+uint32_t ctap_map_count(const struct ctap_map *m);
+
+/*
+ * The entry for key; with create, made (zero/empty) if absent.  Returns an
+ * entry index >= 0, -ENOENT (absent, not created) or -E2BIG (full: SystemTap's
+ * "Array overflow, check MAXMAPENTRIES").
+ */
+int ctap_map_find(struct ctap_map *m, const struct ctap_key *key, bool create);
+int ctap_map_delete(struct ctap_map *m, const struct ctap_key *key);
+
+/* An entry's parts. */
+int64_t ctap_map_key_long(const struct ctap_map *m, int entry, int i);
+const char *ctap_map_key_string(const struct ctap_map *m, int entry, int i);
+int64_t *ctap_map_long(struct ctap_map *m, int entry);
+char *ctap_map_string(struct ctap_map *m, int entry);	/* string_len bytes */
+struct ctap_stat *ctap_map_stat(struct ctap_map *m, int entry);
+
+/* foreach's order: by key column (1..nkeys) or by value (0); for stats
+ * values, by an aggregate (sort_agg: 'c'ount 's'um 'm'in 'M'ax 'a'vg). */
+struct ctap_map_sort {
+	int column;	/* 0: value */
+	int dir;	/* 1 ascending, -1 descending, 0 unsorted (insertion order) */
+	char agg;
+};
+
+/*
+ * Fill out[] with the entries in the given order and return how many to
+ * visit: all, or limit (foreach's "limit N") if it is smaller and >= 0.
+ * out and scratch each hold max_entries ints (per-CPU scratch, preallocated).
+ */
+int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
+		    int *scratch, int limit);
+
+#endif /* CTAP_MAP_H */

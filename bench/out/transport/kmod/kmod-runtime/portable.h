@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * portable.h - the little the runtime core needs, in the kernel or in libc.
+ *
+ * The core (outbuf.c, stat.c, format.c) includes only this header, so the
+ * very same files build into a module and into host unit tests run under
+ * ASan and UBSan (testsuite/unit/).
+ */
+#ifndef CTAP_PORTABLE_H
+#define CTAP_PORTABLE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/math64.h>
+#include <linux/limits.h>
+#include <linux/errno.h>
+
+#ifndef INT64_MIN
+#define INT64_MIN	S64_MIN
+#define INT64_MAX	S64_MAX
+#endif
+
+/* C's division: truncates toward zero; b != 0. */
+static inline int64_t ctap_div64(int64_t a, int64_t b)
+{
+	return div64_s64(a, b);
+}
+#else
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static inline int64_t ctap_div64(int64_t a, int64_t b)
+{
+	return a / b;
+}
+#endif
+
+#endif /* CTAP_PORTABLE_H */

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * transport.c - relay output and the .cmd control file of a ctap module.
+ *
+ * Output goes to a relay channel in no-overwrite mode: when the buffers are
+ * full the data is dropped and counted, never blocks a probe.  Normally the
+ * channel has one global buffer (trace0) whose writers are serialised by
+ * out_lock, so that output appears in the order the probes produced it,
+ * whatever CPU they ran on.  In bulk mode each CPU has its own buffer
+ * (trace<cpu>) and no lock is taken; the reader merges.  Control
+ * messages to staprun are queued in a fixed ring allocated at init, so that
+ * probe context never allocates; readers are woken through irq_work because
+ * a probe may fire with the scheduler's locks held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/relay.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/poll.h>
+#include <linux/uaccess.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/atomic.h>
+#include <linux/hardirq.h>
+#include <linux/percpu.h>
+
+#include "ctap_msgs.h"
+#include "transport.h"
+
+/* staprun -b sets it: one output file per CPU, no ordering lock. */
+static bool ctap_bulk;
+module_param(ctap_bulk, bool, 0444);
+MODULE_PARM_DESC(ctap_bulk, "bulk mode: per-CPU output files (staprun -b)");
+
+#define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
+#define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
+
+struct ctap_ctl_msg {
+	struct ctap_msg_hdr hdr;
+	char payload[CTAP_MSG_MAX_PAYLOAD];
+};
+
+enum ctap_state { CTAP_LOADED, CTAP_RUNNING, CTAP_STOPPED };
+
+static struct {
+	const struct ctap_transport_ops *ops;
+	struct dentry *top;		/* /sys/kernel/debug/ctap, shared */
+	struct dentry *dir;		/* .../ctap/<module> */
+	struct rchan *chan;
+	bool bulk;			/* per-CPU buffers, no ordering */
+	spinlock_t out_lock;		/* serialises writers of the global buffer */
+	atomic_long_t dropped;
+
+	struct mutex state_lock;	/* serialises start/stop */
+	enum ctap_state state;
+
+	spinlock_t ring_lock;		/* the control ring below */
+	struct ctap_ctl_msg *ring;
+	unsigned int head, tail;	/* head: next to read; tail: next free */
+	atomic_long_t ctl_dropped;
+	wait_queue_head_t ctl_wait;
+	struct irq_work wake_work;
+} tp;
+
+/* ---- control ring ---- */
+
+static void ctap_wake_readers(struct irq_work *work)
+{
+	wake_up_interruptible(&tp.ctl_wait);
+}
+
+static bool ctl_ring_empty(void)
+{
+	unsigned long flags;
+	bool empty;
+
+	spin_lock_irqsave(&tp.ring_lock, flags);
+	empty = tp.head == tp.tail;
+	spin_unlock_irqrestore(&tp.ring_lock, flags);
+	return empty;
+}
+
+static void ctl_queue(u32 type, const void *payload, u32 len)
+{
+	struct ctap_ctl_msg *m;
+	unsigned long flags;
+
+	len = min_t(u32, len, CTAP_MSG_MAX_PAYLOAD);
+	spin_lock_irqsave(&tp.ring_lock, flags);
+	if (tp.tail - tp.head >= CTAP_CTL_SLOTS) {
+		spin_unlock_irqrestore(&tp.ring_lock, flags);
+		atomic_long_inc(&tp.ctl_dropped);
+		return;
+	}
+	m = &tp.ring[tp.tail % CTAP_CTL_SLOTS];
+	m->hdr.type = type;
+	m->hdr.len = len;
+	memcpy(m->payload, payload, len);
+	tp.tail++;
+	spin_unlock_irqrestore(&tp.ring_lock, flags);
+	irq_work_queue(&tp.wake_work);
+}
+
+static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	struct ctap_ctl_msg m;
+	unsigned long flags;
+	size_t n;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&tp.ring_lock, flags);
+		if (tp.head != tp.tail) {
+			m = tp.ring[tp.head % CTAP_CTL_SLOTS];
+			n = sizeof(m.hdr) + m.hdr.len;
+			if (count < n) {
+				spin_unlock_irqrestore(&tp.ring_lock, flags);
+				return -EMSGSIZE;
+			}
+			tp.head++;
+			spin_unlock_irqrestore(&tp.ring_lock, flags);
+			break;
+		}
+		spin_unlock_irqrestore(&tp.ring_lock, flags);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(tp.ctl_wait, !ctl_ring_empty());
+		if (ret)
+			return ret;
+	}
+	if (copy_to_user(ubuf, &m, n))
+		return -EFAULT;
+	return n;
+}
+
+static __poll_t ctl_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &tp.ctl_wait, wait);
+	return ctl_ring_empty() ? 0 : EPOLLIN | EPOLLRDNORM;
+}
+
+/* ---- session state ---- */
+
+static int ctap_start(s32 target)
+{
+	int ret = -EBUSY;
+
+	mutex_lock(&tp.state_lock);
+	if (tp.state == CTAP_LOADED) {
+		ret = tp.ops->start(target);
+		tp.state = ret ? CTAP_STOPPED : CTAP_RUNNING;
+	}
+	mutex_unlock(&tp.state_lock);
+	return ret;
+}
+
+static void ctap_stop(void)
+{
+	unsigned long dropped;
+
+	mutex_lock(&tp.state_lock);
+	if (tp.state == CTAP_RUNNING)
+		tp.ops->stop();
+	tp.state = CTAP_STOPPED;
+	mutex_unlock(&tp.state_lock);
+	relay_flush(tp.chan);
+	/* Lost output is reported, never hidden. */
+	dropped = atomic_long_xchg(&tp.dropped, 0);
+	if (dropped)
+		ctap_oob("WARNING: %lu output writes were dropped: the output buffer was "
+			 "full (a larger -s helps)\n", dropped);
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	struct ctap_msg_hdr hdr;
+	struct ctap_msg_start start;
+	s32 result;
+
+	if (count < sizeof(hdr) || copy_from_user(&hdr, ubuf, sizeof(hdr)))
+		return -EINVAL;
+	if (hdr.len != count - sizeof(hdr))
+		return -EINVAL;
+
+	switch (hdr.type) {
+	case CTAP_MSG_START:
+		if (hdr.len != sizeof(start) ||
+		    copy_from_user(&start, ubuf + sizeof(hdr), sizeof(start)))
+			return -EINVAL;
+		result = ctap_start(start.target);
+		ctl_queue(CTAP_MSG_START, &result, sizeof(result));
+		break;
+	case CTAP_MSG_EXIT:
+		ctap_stop();
+		ctl_queue(CTAP_MSG_EXIT, NULL, 0);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return count;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.read = ctl_read,
+	.write = ctl_write,
+	.poll = ctl_poll,
+	.llseek = noop_llseek,
+};
+
+/* ---- relay ---- */
+
+static struct dentry *create_buf_file(const char *filename, struct dentry *parent,
+				      umode_t mode, struct rchan_buf *buf,
+				      int *is_global)
+{
+	*is_global = !tp.bulk;
+	return debugfs_create_file(filename, 0400, parent, buf,
+				   &relay_file_operations);
+}
+
+static int remove_buf_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+/* No-overwrite mode: a full buffer drops new data rather than old (the
+ * write that found it full is counted by ctap_write). */
+static int subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
+			size_t prev_padding)
+{
+	return !relay_buf_full(buf);
+}
+
+static const struct rchan_callbacks relay_cbs = {
+	.subbuf_start = subbuf_start,
+	.create_buf_file = create_buf_file,
+	.remove_buf_file = remove_buf_file,
+};
+
+/*
+ * Whether len more bytes fit in this CPU's buffer (the global one if not
+ * bulk) without switching into a full one: relay would silently drop the
+ * write (subbuf_start says no), so check first and count the loss.
+ */
+static bool relay_write_fits(struct rchan *chan, size_t len)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
+
+	if (!buf || len > chan->subbuf_size)
+		return false;
+	return buf->offset + len <= chan->subbuf_size || !relay_buf_full(buf);
+}
+
+void ctap_write(const void *data, size_t len)
+{
+	unsigned long flags;
+
+	if (!tp.chan)
+		return;
+	/* NMI context could interrupt a writer on this CPU: drop, not deadlock. */
+	if (!tp.bulk && in_nmi()) {
+		atomic_long_inc(&tp.dropped);
+		return;
+	}
+	if (tp.bulk)
+		local_irq_save(flags);
+	else
+		spin_lock_irqsave(&tp.out_lock, flags);
+	if (!relay_write_fits(tp.chan, len))
+		atomic_long_inc(&tp.dropped);
+	else
+		__relay_write(tp.chan, data, len);
+	if (tp.bulk)
+		local_irq_restore(flags);
+	else
+		spin_unlock_irqrestore(&tp.out_lock, flags);
+}
+
+/* Format one line on the stack and hand it to the output or to staprun. */
+static void send_line(bool oob, const char *fmt, va_list ap)
+{
+	char line[CTAP_LINE_MAX];
+	int n = vscnprintf(line, sizeof(line), fmt, ap);
+
+	if (oob)
+		ctl_queue(CTAP_MSG_OOB, line, n);
+	else
+		ctap_write(line, n);
+}
+
+void ctap_print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send_line(false, fmt, ap);
+	va_end(ap);
+}
+
+void ctap_oob(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send_line(true, fmt, ap);
+	va_end(ap);
+}
+
+void ctap_request_exit(void)
+{
+	ctl_queue(CTAP_MSG_REQUEST_EXIT, NULL, 0);
+}
+
+unsigned long ctap_transport_dropped(void)
+{
+	return atomic_long_read(&tp.dropped);
+}
+
+/* ---- init / exit ---- */
+
+int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
+			bool bulk, size_t subbuf_size, size_t n_subbufs)
+{
+	int ret = -ENOMEM;
+
+	tp.ops = ops;
+	tp.bulk = bulk || ctap_bulk;
+	spin_lock_init(&tp.out_lock);
+	tp.state = CTAP_LOADED;
+	mutex_init(&tp.state_lock);
+	spin_lock_init(&tp.ring_lock);
+	init_waitqueue_head(&tp.ctl_wait);
+	init_irq_work(&tp.wake_work, ctap_wake_readers);
+
+	tp.ring = kcalloc(CTAP_CTL_SLOTS, sizeof(*tp.ring), GFP_KERNEL);
+	if (!tp.ring)
+		goto out;
+
+	/* The shared parent stays: another ctap module may be using it. */
+	tp.top = debugfs_lookup(CTAP_DEBUGFS_DIR, NULL);
+	if (!tp.top)
+		tp.top = debugfs_create_dir(CTAP_DEBUGFS_DIR, NULL);
+	else
+		dput(tp.top);
+	if (IS_ERR(tp.top)) {
+		ret = PTR_ERR(tp.top);
+		goto out_ring;
+	}
+	tp.dir = debugfs_create_dir(name, tp.top);
+	if (IS_ERR(tp.dir)) {
+		ret = PTR_ERR(tp.dir);	/* -EEXIST: a stale directory */
+		goto out_ring;
+	}
+	tp.chan = relay_open(CTAP_TRACE_PREFIX, tp.dir, subbuf_size, n_subbufs,
+			     &relay_cbs, NULL);
+	if (!tp.chan)
+		goto out_dir;
+	debugfs_create_file(CTAP_CMD_FILE, 0600, tp.dir, NULL, &ctl_fops);
+	return 0;
+
+out_dir:
+	debugfs_remove(tp.dir);
+out_ring:
+	kfree(tp.ring);
+out:
+	pr_err("transport init failed: %d\n", ret);
+	return ret;
+}
+
+void ctap_transport_exit(void)
+{
+	ctap_stop();
+	irq_work_sync(&tp.wake_work);
+	relay_close(tp.chan);
+	tp.chan = NULL;
+	debugfs_remove(tp.dir);
+	kfree(tp.ring);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * transport.h - output and control channel of a ctap module.
+ *
+ * The transport owns /sys/kernel/debug/ctap/<module>/: per-CPU relay files
+ * for the script's output and the .cmd control file (see ctap_msgs.h for the
+ * protocol).  The module supplies two callbacks that run in process context,
+ * from staprun's writes to .cmd.
+ */
+#ifndef CTAP_TRANSPORT_H
+#define CTAP_TRANSPORT_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+
+struct ctap_transport_ops {
+	/* Arm the probes and run the begin probes.  Returns 0 or -errno. */
+	int (*start)(s32 target);
+	/* Disarm the probes and run the end probes.  Called at most once. */
+	void (*stop)(void);
+};
+
+/**
+ * ctap_transport_init - create the debugfs files and the relay channel
+ * @name: module name, the directory under /sys/kernel/debug/ctap/
+ * @ops: start/stop callbacks
+ * @bulk: one output file per CPU (unordered, no lock) instead of one ordered
+ * @subbuf_size: relay sub-buffer size in bytes (per CPU in bulk mode)
+ * @n_subbufs: relay sub-buffers (per CPU in bulk mode)
+ *
+ * Returns 0 or a negative errno; on failure nothing is left behind.
+ */
+int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
+			bool bulk, size_t subbuf_size, size_t n_subbufs);
+
+/**
+ * ctap_transport_exit - stop the session if still running, remove the files
+ *
+ * Safe to call whatever state the session is in (staprun may be gone).
+ */
+void ctap_transport_exit(void);
+
+/* Append raw bytes to the output.  Any context. */
+void ctap_write(const void *data, size_t len);
+
+/* printf into the output.  Any context. */
+__printf(1, 2) void ctap_print(const char *fmt, ...);
+
+/* Send one line of text to staprun's stderr (warnings, errors).  Any context. */
+__printf(1, 2) void ctap_oob(const char *fmt, ...);
+
+/* Ask staprun to end the session (the script's exit()).  Any context. */
+void ctap_request_exit(void);
+
+/* Output dropped because the relay buffers were full. */
+unsigned long ctap_transport_dropped(void);
+
+#endif /* CTAP_TRANSPORT_H */

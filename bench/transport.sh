@@ -1,0 +1,83 @@
+#!/bin/bash
+# bench/transport.sh [RUNS] - output throughput and session start, ctap's
+# transport and staprun next to SystemTap 4.8's, in one boot of the guest.
+#
+#   flood    every one of 20,000 getpid() calls of the -c workload prints a
+#            line ("smoke: hit N from pid P"); throughput = bytes delivered
+#            / elapsed time of the whole staprun session, and drops counted.
+#            ctap: the hand-written smoke module through kmod-runtime's
+#            transport and ctap's staprun (its printf is the kernel's, not
+#            yet ctap's runtime printf); SystemTap: transport/flood.stp.
+#   session  staprun -c true with a module that prints one line: load,
+#            start, stop, unload.
+#
+# Like kprobe-cost.sh the guest runs with -icount shift=0 on one CPU, so
+# time is emulated instructions and repeatable.  Median of RUNS (5).
+# Writes bench/results-transport.md and appends to
+# bench/results/transport.csv.
+set -euo pipefail
+runs=${1:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/peer/common.sh"
+. "$top/testsuite/lib/kmod.sh"
+out=$top/bench/out/transport
+rm -rf "$out" && mkdir -p "$out"
+gcc -O2 -static "$here/transport/timeit.c" -o "$out/timeit"
+gcc -O2 -static "$here/kprobe-cost/syscall_loop.c" -o "$out/syscall_loop"
+build_test_modules "$out/kmod" > /dev/null
+"$here/peer/setup" > /dev/null
+flood=$("$here/peer/stap" -m stap48_flood "$here/transport/flood.stp")
+start=$("$here/peer/stap" -m stap48_start "$here/transport/start.stp")
+
+cat > "$out/transport.sh" <<EOT
+# timeout: 900
+N=20000
+field() { grep -o "\$1=[0-9]*" "\$2" | head -n 1 | cut -d= -f2; }
+dropped() { grep -o '[0-9]* output writes were dropped' "\$1" | cut -d' ' -f1; }
+# SystemTap's own report: "WARNING: There were N transport failures."
+stap_failures() { grep -o 'There were [0-9]* transport failures' "\$1" | grep -o '[0-9]*' || echo 0; }
+for i in \$(seq $runs); do
+	timeit staprun -c "/ctap/bin/syscall_loop \$N" modules/ctap_smoke.ko print_each=1 subbufs=64 > /tmp/c.out 2> /tmp/c.err
+	echo "RESULT flood ctap \$(wc -c < /tmp/c.out) \$(field elapsed_ns /tmp/c.err) \$(dropped /tmp/c.err)"
+	timeit /usr/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/stap48_flood.ko > /tmp/s.out 2> /tmp/s.err
+	echo "RESULT flood stap48 \$(wc -c < /tmp/s.out) \$(field elapsed_ns /tmp/s.err) \$(stap_failures /tmp/s.err)"
+	timeit staprun -c true modules/ctap_smoke.ko > /dev/null 2> /tmp/c.err
+	echo "RESULT session ctap 0 \$(field elapsed_ns /tmp/c.err) 0"
+	timeit /usr/bin/staprun -c true /ctap/modules/stap48_start.ko > /dev/null 2> /tmp/s.err
+	echo "RESULT session stap48 0 \$(field elapsed_ns /tmp/s.err) 0"
+done
+EOT
+CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
+"$top/testsuite/guest-run" -s 1 -o "$out/guest" -m "$out/kmod/ctap_smoke.ko" -m "$flood" \
+	-m "$start" -b "$out/timeit" -b "$out/syscall_loop" -r "$payload" "$out/transport.sh" > /dev/null || true
+st=$(cat "$out/guest/transport.status")
+[ "${st%% *}" = rc=0 ] || { echo "transport: the guest run failed: $st" >&2;
+	cat "$out/guest/transport.stderr" >&2; exit 1; }
+
+date=$(date -u +%Y-%m-%dT%H:%MZ)
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+mkdir -p "$top/bench/results"
+csv=$top/bench/results/transport.csv
+[ -f "$csv" ] || echo "date,commit,kernel,test,system,median_bytes,median_emulated_ms,median_dropped,runs" > "$csv"
+awk -v date="$date" -v commit="$commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" -v csv="$csv" '
+	function median(s,   a, k, i, j, t) {
+		k = split(s, a, " ")
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+	}
+	/^RESULT / { key = $2 " " $3; b[key] = b[key] " " $4; t[key] = t[key] " " $5; d[key] = d[key] " " ($6 == "" ? 0 : $6)
+		if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+	END {
+		printf "# Transport and session benchmarks\n\n"
+		printf "%s, %s, commit %s. Guest under QEMU TCG with `-icount shift=0` on one CPU: time is emulated (1 ns per instruction), repeatable; compare rows. Median of %d runs (`bench/transport.sh`).\n\n", kernel, date, commit, runs
+		printf "| test | system | output bytes | emulated ms | MB/s (emulated) | drops reported |\n|---|---|---:|---:|---:|---:|\n"
+		for (i = 1; i <= n; i++) {
+			k = order[i]; split(k, kk, " ")
+			mb = median(b[k]); ms = median(t[k]) / 1e6; dr = median(d[k])
+			printf "| %s | %s | %d | %.1f | %s | %d |\n", kk[1], kk[2] == "ctap" ? "ctap (smoke module)" : "SystemTap 4.8", mb, ms,
+				kk[1] == "flood" ? sprintf("%.2f", mb / 1048576 / (ms / 1000)) : "-", dr
+			printf "%s,%s,%s,%s,%s,%d,%.1f,%d,%d\n", date, commit, kernel, kk[1], kk[2], mb, ms, dr, runs >> csv
+		}
+		printf "\nflood: 20,000 getpid() calls, each printing one ~30-byte line (about 590 KB if nothing is lost), through the whole staprun session; drops are what each system reports (ctap: writes dropped; SystemTap: \"transport failures\"). session: staprun -c true (load, start, stop, unload).\n"
+	}' "$out/guest/transport.stdout" > "$top/bench/results-transport.md"
+cat "$top/bench/results-transport.md"

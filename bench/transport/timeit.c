@@ -1,0 +1,29 @@
+/*
+ * timeit PROGRAM [ARGS...] - run PROGRAM, then print "elapsed_ns=N" on
+ * stderr (monotonic clock; under QEMU -icount, emulated time).
+ */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+int main(int argc, char **argv)
+{
+	struct timespec a, b;
+	int status;
+	pid_t pid;
+
+	if (argc < 2)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[1], argv + 1);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	fprintf(stderr, "elapsed_ns=%lld\n",
+		(long long)(b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
