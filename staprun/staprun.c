@@ -231,6 +231,24 @@ static void start_command(struct session *s)
 	s->go_fd = -1;
 }
 
+/*
+ * Ask the module to stop, once.  The buffers are emptied first so that the
+ * end probes' output has room.  Returns 0 or -errno.
+ */
+static int request_stop(struct session *s, bool *exit_sent)
+{
+	int ret;
+
+	if (*exit_sent)
+		return 0;
+	if (relay_drain(&s->relay) < 0)
+		return -EIO;
+	ret = ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0);
+	if (!ret)
+		*exit_sent = true;
+	return ret;
+}
+
 /* Handle one control message; returns true when the module has stopped. */
 static bool handle_ctl(struct session *s, bool *exit_sent)
 {
@@ -253,9 +271,7 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 		fputs(payload, stderr);
 		break;
 	case CTAP_MSG_REQUEST_EXIT:
-		if (!*exit_sent && relay_drain(&s->relay) >= 0 &&
-		    !ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
-			*exit_sent = true;
+		request_stop(s, exit_sent);	/* a failure shows when EXIT never comes */
 		break;
 	case CTAP_MSG_EXIT:
 		return true;
@@ -312,14 +328,8 @@ static int run_session(struct session *s)
 			want_exit = handle_signal(s);
 		if ((deadline && now_ms() >= deadline) || stop_now)
 			want_exit = true;
-		if (want_exit && !exit_sent) {
-			/* Empty the buffers first, so the end probes' output has room. */
-			if (relay_drain(&s->relay) < 0)
-				return -EIO;
-			if (ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0))
-				return -EIO;
-			exit_sent = true;
-		}
+		if (want_exit && request_stop(s, &exit_sent))
+			return -EIO;
 		if (exit_sent && !exit_deadline)
 			exit_deadline = now_ms() + EXIT_REPLY_TIMEOUT_MS;
 		if (exit_deadline && now_ms() > exit_deadline) {
