@@ -305,11 +305,15 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 	int added = 0, matched = 0;
 
 	for (const struct pattern *p = e->patterns; p; p = p->next) {
-		struct pp_match *m = arena_new(e->arena, struct pp_match);
+		struct pp_match try = { 0 }, *m;
 		int r;
 
-		if (!match_from(e, pt, 0, p, 0, m))
+		/* Tried on the stack: most patterns do not match, and only a
+		 * match outlives this loop (its probes point at it). */
+		if (!match_from(e, pt, 0, p, 0, &try))
 			continue;
+		m = arena_new(e->arena, struct pp_match);
+		*m = try;
 		matched++;
 		m->pp = pp;
 		m->provider = p->provider;
