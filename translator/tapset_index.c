@@ -203,8 +203,8 @@ void tindex_save(struct tapset_index *ix)
 		for (size_t k = 0; k < ix->v[i].n; k++)
 			fprintf(f, "%c %s\n", ix->v[i].names[k][0], ix->v[i].names[k] + 2);
 	}
-	if (fclose(f) == 0)
-		rename(tmp, ix->cache);
+	if (fclose(f) == 0 && rename(tmp, ix->cache) == 0)
+		ix->dirty = false;	/* saved: a second call writes nothing */
 	else
 		remove(tmp);
 }
