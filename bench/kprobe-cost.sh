@@ -25,6 +25,7 @@ set -euo pipefail
 runs=${1:-7}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer/common.sh"
+. "$here/lib.sh"
 out=$top/bench/out/kprobe-cost
 rm -rf "$out" && mkdir -p "$out/kbuild"
 
@@ -57,25 +58,15 @@ EOT
 CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
 "$top/testsuite/guest-run" -s 1 -o "$out/guest" "${mods[@]}" -b "$out/syscall_loop" \
 	-r "$payload" "$out/kprobe_cost.sh" > /dev/null || true
-st=$(cat "$out/guest/kprobe_cost.status")
-[ "${st%% *}" = rc=0 ] || { echo "kprobe-cost: the guest run failed: $st" >&2;
-	cat "$out/guest/kprobe_cost.stderr" >&2; exit 1; }
+bench_guest_ok "$out/guest" kprobe_cost kprobe-cost
 
 # Medians, overheads, the table and the CSV row.
-date=$(date -u +%Y-%m-%dT%H:%MZ)
-commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)
-mkdir -p "$top/bench/results"
 csv=$top/bench/results/kprobe-cost.csv
 [ -f "$csv" ] || echo "date,commit,kernel,config,median_instructions,runs" > "$csv"
-awk -v date="$date" -v commit="$commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" \
-    -v csv="$csv" -v cpu="$cpu" '
+awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" \
+    -v csv="$csv" -v cpu="$cpu" "$bench_median_awk"'
 	/^RESULT / { v[$2] = v[$2] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
-	function median(s,   a, k, i, j, t) {
-		k = split(s, a, " ")
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-	}
 	END {
 		for (i = 1; i <= n; i++) m[order[i]] = median(v[order[i]])
 		floor = m["floor"] - m["none"]

@@ -19,6 +19,7 @@ set -euo pipefail
 runs=${1:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer/common.sh"
+. "$here/lib.sh"
 . "$top/testsuite/lib/kmod.sh"
 out=$top/bench/out/transport
 rm -rf "$out" && mkdir -p "$out"
@@ -50,21 +51,11 @@ EOT
 CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
 "$top/testsuite/guest-run" -s 1 -o "$out/guest" -m "$out/kmod/ctap_smoke.ko" -m "$flood" \
 	-m "$start" -b "$out/timeit" -b "$out/syscall_loop" -r "$payload" "$out/transport.sh" > /dev/null || true
-st=$(cat "$out/guest/transport.status")
-[ "${st%% *}" = rc=0 ] || { echo "transport: the guest run failed: $st" >&2;
-	cat "$out/guest/transport.stderr" >&2; exit 1; }
+bench_guest_ok "$out/guest" transport transport
 
-date=$(date -u +%Y-%m-%dT%H:%MZ)
-commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-mkdir -p "$top/bench/results"
 csv=$top/bench/results/transport.csv
 [ -f "$csv" ] || echo "date,commit,kernel,test,system,median_bytes,median_emulated_ms,median_dropped,runs" > "$csv"
-awk -v date="$date" -v commit="$commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" -v csv="$csv" '
-	function median(s,   a, k, i, j, t) {
-		k = split(s, a, " ")
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-	}
+awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" -v csv="$csv" "$bench_median_awk"'
 	/^RESULT / { key = $2 " " $3; b[key] = b[key] " " $4; t[key] = t[key] " " $5; d[key] = d[key] " " ($6 == "" ? 0 : $6)
 		if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
 	END {
