@@ -279,6 +279,44 @@ struct ctap_stat *ctap_map_stat(struct ctap_map *m, int e)
 	return (struct ctap_stat *)field(m, e, m->value_off);
 }
 
+bool ctap_map_matches(const struct ctap_map *m, int e, const struct ctap_key *key,
+		      unsigned int mask)
+{
+	for (int i = 0; i < m->spec.nkeys; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		if (m->spec.keys[i] == CTAP_STRING ?
+		    strncmp(ctap_map_key_string(m, e, i), key->s[i], m->spec.string_len - 1) :
+		    ctap_map_key_long(m, e, i) != key->n[i])
+			return false;
+	}
+	return true;
+}
+
+bool ctap_map_exists(const struct ctap_map *m, const struct ctap_key *key, unsigned int mask)
+{
+	for (int e = m->oldest; e != NONE; e = head(m, e)->newer)
+		if (ctap_map_matches(m, e, key, mask))
+			return true;
+	return false;
+}
+
+void ctap_map_delete_matching(struct ctap_map *m, const struct ctap_key *key, unsigned int mask)
+{
+	int e = m->oldest, next;
+
+	for (; e != NONE; e = next) {
+		next = head(m, e)->newer;
+		if (ctap_map_matches(m, e, key, mask))
+			unlink_entry(m, e, entry_hash(m, e));
+	}
+}
+
+const struct ctap_stat_spec *ctap_map_stat_spec(const struct ctap_map *m)
+{
+	return m->spec.stat;
+}
+
 static int64_t agg_value(struct ctap_map *m, int e, char agg)
 {
 	const struct ctap_stat *s = ctap_map_stat(m, e);

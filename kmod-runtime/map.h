@@ -54,6 +54,17 @@ uint32_t ctap_map_count(const struct ctap_map *m);
 int ctap_map_find(struct ctap_map *m, const struct ctap_key *key, bool create);
 int ctap_map_delete(struct ctap_map *m, const struct ctap_key *key);
 
+/*
+ * Wildcard keys ("[k1, *] in a", "delete a[*, k2]", foreach over
+ * a[k1, *]): key slot i counts only where bit i of mask is set.
+ */
+bool ctap_map_matches(const struct ctap_map *m, int entry, const struct ctap_key *key,
+		      unsigned int mask);
+bool ctap_map_exists(const struct ctap_map *m, const struct ctap_key *key, unsigned int mask);
+void ctap_map_delete_matching(struct ctap_map *m, const struct ctap_key *key, unsigned int mask);
+/* The stats layout of a CTAP_STATS map. */
+const struct ctap_stat_spec *ctap_map_stat_spec(const struct ctap_map *m);
+
 /* An entry's parts. */
 int64_t ctap_map_key_long(const struct ctap_map *m, int entry, int i);
 const char *ctap_map_key_string(const struct ctap_map *m, int entry, int i);

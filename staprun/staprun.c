@@ -48,6 +48,7 @@ struct session {
 	int out_fd, ctl_fd, sig_fd;
 	struct relay relay;
 	bool errors;
+	bool exit_requested;	/* exit() ran in a begin probe */
 };
 
 static void usage(FILE *f)
@@ -311,7 +312,7 @@ static int run_session(struct session *s)
 {
 	long deadline = s->timeout_s ? now_ms() + s->timeout_s * 1000L : 0;
 	long exit_deadline = 0;
-	bool exit_sent = false, stopped = false, stop_now = s->unload;
+	bool exit_sent = false, stopped = false, stop_now = s->unload || s->exit_requested;
 
 	while (!stopped) {
 		struct pollfd pfd[2] = {
@@ -369,7 +370,13 @@ static int start_session(struct session *s)
 		if (ret)
 			return ret;
 		if (hdr.type == CTAP_MSG_OOB) {
+			if (!strncmp(payload, "ERROR", 5))
+				s->errors = true;
 			fputs(payload, stderr);
+			continue;
+		}
+		if (hdr.type == CTAP_MSG_REQUEST_EXIT) {
+			s->exit_requested = true;
 			continue;
 		}
 		if (hdr.type == CTAP_MSG_START && hdr.len == sizeof(int32_t)) {

@@ -53,6 +53,7 @@ struct component {
 
 struct expr {
 	enum expr_kind kind;
+	unsigned char vtype;	/* enum vtype, from pass 2 */
 	struct loc loc;
 	struct expr *next;	/* in argument and key lists */
 	const char *op;		/* operator text */

@@ -3,9 +3,9 @@
  *
  *   stap [options] FILE [ARGS...]       stap [options] -e SCRIPT [ARGS...]
  *
- * Options follow SystemTap's.  Pass 1 (parse) and the probe-point part of
- * pass 2 are implemented; the later passes arrive with their issues, and
- * until then stap says plainly that it stops after the last pass it has.
+ * Options follow SystemTap's.  Passes: 1 parse (pass1.c), 2 elaborate
+ * (elaborate.c, sem.c), 3 translate (translate.c), 4 build (build.c),
+ * 5 run (run.c).
  */
 #include "config.h"
 
@@ -26,8 +26,8 @@
 #include "provider.h"
 #include "print.h"
 #include "session.h"
+#include "translate.h"
 
-#define LAST_IMPLEMENTED_PASS	2
 #define COMPAT_VERSION		"4.8"	/* the SystemTap we are compatible with */
 
 static void usage(FILE *f)
@@ -347,6 +347,51 @@ static void clock_report(const struct pass_clock *c, const char *what)
 		(now.tv_sec - c->real.tv_sec) * 1000.0 + (now.tv_nsec - c->real.tv_nsec) / 1e6);
 }
 
+static int passes_3_to_5(struct session *s)
+{
+	struct pass_clock clk;
+	char *c_text = NULL;
+	size_t c_len = 0;
+	const char *ko = NULL;
+	FILE *c_out;
+	int ret;
+
+	clock_start(&clk);
+	c_out = open_memstream(&c_text, &c_len);
+	ret = pass3_translate(s, c_out);
+	fclose(c_out);
+	if (s->verbose)
+		clock_report(&clk, "Pass 3: translated to C");
+	if (ret) {
+		fputs("Pass 3: translation failed.  [man error::pass3]\n", stderr);
+		goto out;
+	}
+	if (s->last_pass == 3) {
+		fwrite(c_text, 1, c_len, stdout);
+		goto out;
+	}
+	clock_start(&clk);
+	ret = pass4_build(s, c_text, c_len, &ko);
+	if (s->verbose)
+		clock_report(&clk, arena_printf(&s->arena, "Pass 4: compiled C into \"%s\"",
+						ko ? ko : "?"));
+	if (ret)
+		goto out;
+	if (s->last_pass == 4) {
+		printf("%s\n", ko);
+		goto out;
+	}
+	free(c_text);
+	c_text = NULL;
+	ret = pass5_run(s, ko);
+	if (ret && s->verbose)
+		fputs("Pass 5: run failed.  [man error::pass5]\n", stderr);
+	return ret;
+out:
+	free(c_text);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct session s = {
@@ -413,11 +458,7 @@ int main(int argc, char **argv)
 		pass2_print(&s, stdout);
 		goto out;
 	}
-	if (s.last_pass > LAST_IMPLEMENTED_PASS) {
-		fprintf(stderr, "stap: pass %d is not implemented yet; stap -p%d stops after parsing\n",
-			LAST_IMPLEMENTED_PASS + 1, LAST_IMPLEMENTED_PASS);
-		ret = 1;
-	}
+	ret = passes_3_to_5(&s);
 out:
 	pass2_free(&s);
 	free(s.pp.kconfig);

@@ -6,7 +6,8 @@
  * probe point matched to one of them into concrete probes: one for
  * "begin", one per matching kernel function for kernel.function("vfs_*").
  * Matching (wildcards, **, brace expansion, ?, !, aliases) is common to
- * all and lives in elaborate.c.  Code generation arrives with pass 3.
+ * all and lives in elaborate.c.  Each provider also emits the C that
+ * registers its probes (pass 3).
  */
 #ifndef PROVIDER_H
 #define PROVIDER_H
@@ -20,6 +21,7 @@
 #define MAX_PP_COMPONENTS	16
 
 struct elab;
+struct xlate;
 
 /* A probe point matched to one of a provider's patterns. */
 struct pp_match {
@@ -65,6 +67,10 @@ struct provider {
 	const char *const *patterns;		/* NULL-terminated */
 	/* Append the concrete probes of m; returns how many, or -1 on error. */
 	int (*resolve)(struct elab *e, const struct pp_match *m);
+	/* Pass 3: the C that registers this family's probes d[0..n) (they
+	 * run through ctap_probe_run); services in xlate.h.  NULL: the family
+	 * cannot be translated yet. */
+	void (*emit)(struct xlate *x, const struct derived_probe *const *d, int n);
 };
 
 /* All providers, NULL-terminated (probes/providers.c). */

@@ -22,15 +22,6 @@
 #include "print.h"
 #include "sem.h"
 
-struct handler {
-	struct handler *next;
-	const struct probe *probe;
-	const struct probe *aliases[8];
-	int naliases;
-	const struct derived_probe *site;	/* first concrete probe: $vars */
-	struct var *locals;
-};
-
 struct scope {
 	const struct script *script;		/* whose private functions are visible */
 	struct var **locals;
@@ -45,7 +36,7 @@ struct sem {
 	struct arena *a;
 	struct var *globals;
 	struct sem_function *functions;
-	struct handler *handlers;
+	struct sem_handler *handlers;
 	bool changed;				/* a type became known this walk */
 	bool report;				/* the last walk: report errors */
 	int errors;
@@ -715,7 +706,18 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	return T_LONG;
 }
 
+static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e);
+
+/* Every expression's type stays on it, for code generation (pass 3). */
 static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e)
+{
+	enum vtype t = expr_type(S, sc, e);
+
+	e->vtype = t;
+	return t;
+}
+
+static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 {
 	enum vtype t, u;
 
@@ -1011,9 +1013,9 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 
 /* ---- driver ---- */
 
-static struct handler *handler_for(struct sem *S, const struct derived_probe *d)
+static struct sem_handler *handler_for(struct sem *S, const struct derived_probe *d)
 {
-	struct handler *h, **tail = &S->handlers;
+	struct sem_handler *h, **tail = &S->handlers;
 
 	for (h = S->handlers; h; h = h->next) {
 		if (h->probe == d->probe && h->naliases == d->naliases &&
@@ -1021,7 +1023,7 @@ static struct handler *handler_for(struct sem *S, const struct derived_probe *d)
 			return h;
 		tail = &h->next;
 	}
-	h = arena_new(S->a, struct handler);
+	h = arena_new(S->a, struct sem_handler);
 	h->probe = d->probe;
 	h->naliases = d->naliases;
 	memcpy(h->aliases, d->aliases, d->naliases * sizeof(*d->aliases));
@@ -1032,7 +1034,7 @@ static struct handler *handler_for(struct sem *S, const struct derived_probe *d)
 
 static void walk(struct sem *S)
 {
-	for (struct handler *h = S->handlers; h; h = h->next) {
+	for (struct sem_handler *h = S->handlers; h; h = h->next) {
 		struct scope sc = { .script = S->s->user, .locals = &h->locals, .site = h->site };
 
 		/* Prologue aliases, outermost first... */
@@ -1117,14 +1119,14 @@ static void final_checks(struct sem *S)
 		    !v->global->private)
 			diag_warning(&v->decl, "Eliding unused variable '%s'", v->name);
 	}
-	for (struct handler *h = S->handlers; h; h = h->next)
+	for (struct sem_handler *h = S->handlers; h; h = h->next)
 		for (struct var *v = h->locals; v; v = v->next)
 			warn_unread(S, v);
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		for (struct var *v = f->locals; v && f->script == S->s->user; v = v->next)
 			if (v->kind == V_LOCAL)
 				warn_unread(S, v);
-	for (struct handler *h = S->handlers; h; h = h->next)
+	for (struct sem_handler *h = S->handlers; h; h = h->next)
 		for (struct var *v = h->locals; v; v = v->next)
 			if (v->type == T_UNKNOWN)
 				error(S, &v->decl, ident(S, v->name), "unresolved type for local '%s'%s",
@@ -1138,6 +1140,26 @@ static void final_checks(struct sem *S)
 			if (v->type == T_UNKNOWN && !f->fn->embedded)
 				error(S, &v->decl, ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
 				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
+}
+
+struct var *sem_globals(struct session *s)
+{
+	return s->sem->globals;
+}
+
+struct sem_function *sem_functions(struct session *s)
+{
+	return s->sem->functions;
+}
+
+struct sem_handler *sem_handlers(struct session *s)
+{
+	return s->sem->handlers;
+}
+
+struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe *d)
+{
+	return handler_for(s->sem, d);
 }
 
 /* Silent walks until no type changes (each can only make types known). */

@@ -44,6 +44,19 @@ struct sem_function {
 	bool next_allowed;		/* an overload follows: 'next' goes there */
 };
 
+/*
+ * A handler: a user probe with the aliases it came through (their bodies
+ * share its locals).  Every concrete probe of it runs the same code.
+ */
+struct sem_handler {
+	struct sem_handler *next;
+	const struct probe *probe;
+	const struct probe *aliases[8];		/* outermost first */
+	int naliases;
+	const struct derived_probe *site;	/* first concrete probe: $vars */
+	struct var *locals;
+};
+
 /* Resolve symbols and infer types.  Returns 0 if clean. */
 int pass2_semantic(struct session *s);
 
@@ -54,5 +67,12 @@ int sem_dump_functions(struct session *s, FILE *out);
 void sem_print(struct session *s, FILE *out);
 
 const char *vtype_name(enum vtype t);
+
+/* The program, for code generation (after a clean pass2_semantic). */
+struct var *sem_globals(struct session *s);
+struct sem_function *sem_functions(struct session *s);
+struct sem_handler *sem_handlers(struct session *s);
+struct derived_probe;
+struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe *d);
 
 #endif /* SEM_H */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "provider.h"
+#include "xlate.h"
 
 static const char *const patterns[] = {
 	"begin", "begin(number)", "end", "end(number)", "error", "error(number)", "never",
@@ -32,8 +33,25 @@ static int be_resolve(struct elab *e, const struct pp_match *m)
 	return 1;
 }
 
+/* They run from the session (start and stop), not from a family; never
+ * probes stay event probes that no family arms. */
+static void be_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *name = d[i]->name;
+
+		if (!strncmp(name, "begin", 5))
+			emit_session_probe(x, d[i], "CTAP_PROBE_BEGIN");
+		else if (!strncmp(name, "end", 3))
+			emit_session_probe(x, d[i], "CTAP_PROBE_END");
+		else if (!strncmp(name, "error", 5))
+			emit_session_probe(x, d[i], "CTAP_PROBE_ERROR");
+	}
+}
+
 const struct provider begin_end_provider = {
 	.name = "begin/end",
 	.patterns = patterns,
 	.resolve = be_resolve,
+	.emit = be_emit,
 };

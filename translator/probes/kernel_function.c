@@ -23,8 +23,14 @@ static int kernel_function_resolve(struct elab *e, const struct pp_match *m)
 			      strstr(m->pattern_text, ".return") != NULL, true);
 }
 
+static void kernel_function_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	kfuncs_emit(x, d, n, "kfuncs");
+}
+
 const struct provider kernel_function_provider = {
 	.name = "kernel.function",
 	.patterns = patterns,
 	.resolve = kernel_function_resolve,
+	.emit = kernel_function_emit,
 };

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "kbtf.h"
 #include "kfuncs.h"
+#include "xlate.h"
 
 /* Functions a kprobe must never be put on; registering would fail, or worse. */
 static const char *const unprobeable[] = {
@@ -113,4 +114,20 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	if (!added && n == 0)
 		no_match(e, m, btf, glob);
 	return added ? added : -1;
+}
+
+void kfuncs_emit(struct xlate *x, const struct derived_probe *const *d, int n,
+		 const char *prefix)
+{
+	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
+	for (int i = 0; i < n; i++)
+		emit_c(x, "\t{ .probe = %s, .symbol = %s, .is_return = %s },\n",
+		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->symbol),
+		       d[i]->is_return ? "true" : "false");
+	emit_c(x, "};\n\nstatic int %s_start(void)\n{\n\treturn ctap_kprobes_register(%s_table, "
+	       "ARRAY_SIZE(%s_table));\n}\n\nstatic void %s_stop(void)\n{\n"
+	       "\tctap_kprobes_unregister(%s_table, ARRAY_SIZE(%s_table));\n}\n\n",
+	       prefix, prefix, prefix, prefix, prefix, prefix);
+	emit_family(x, arena_printf(x->a, "%s_start", prefix),
+		    arena_printf(x->a, "%s_stop", prefix));
 }

@@ -16,4 +16,8 @@
 int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 		   bool is_return, bool vars);
 
+/* Pass 3: a table of kprobes/kretprobes for d[0..n), prefix names it. */
+void kfuncs_emit(struct xlate *x, const struct derived_probe *const *d, int n,
+		 const char *prefix);
+
 #endif /* KFUNCS_H */

@@ -19,8 +19,14 @@ static int kprobe_resolve(struct elab *e, const struct pp_match *m)
 			      strstr(m->pattern_text, ".return") != NULL, false);
 }
 
+static void kprobe_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	kfuncs_emit(x, d, n, "kprobes");
+}
+
 const struct provider kprobe_provider = {
 	.name = "kprobe.function",
 	.patterns = patterns,
 	.resolve = kprobe_resolve,
+	.emit = kprobe_emit,
 };

@@ -9,6 +9,7 @@
 
 #include "arena.h"
 #include "provider.h"
+#include "xlate.h"
 
 static const char *const patterns[] = {
 	"timer.ms(number)", "timer.ms(number).randomize(number)",
@@ -73,8 +74,27 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 	return 1;
 }
 
+static void timer_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_c(x, "static struct ctap_timer timers[] = {\n");
+	for (int i = 0; i < n; i++) {
+		if (!d[i]->interval_ns) {
+			gen_error(x, &d[i]->written->loc, "%s is not supported by pass 3 yet", d[i]->name);
+			continue;
+		}
+		emit_c(x, "\t{ .probe = %s, .interval_ns = %lldULL, .randomize_ns = %lldULL },\n",
+		       emit_probe_ref(x, d[i]), (long long)d[i]->interval_ns,
+		       (long long)d[i]->randomize_ns);
+	}
+	emit_c(x, "};\n\nstatic int timers_start(void)\n{\n\treturn ctap_timers_start(timers, "
+	       "ARRAY_SIZE(timers));\n}\n\nstatic void timers_stop(void)\n{\n"
+	       "\tctap_timers_stop(timers, ARRAY_SIZE(timers));\n}\n\n");
+	emit_family(x, "timers_start", "timers_stop");
+}
+
 const struct provider timer_provider = {
 	.name = "timer",
 	.patterns = patterns,
 	.resolve = timer_resolve,
+	.emit = timer_emit,
 };

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctap_runtime.h - what a generated ctap module is written against.
+ *
+ * A module that `stap -p3` emits includes this header only.  It holds:
+ *  - the limits a script may override with -D (SystemTap's names and
+ *    defaults, see docs/runtime.md);
+ *  - struct ctap_context, one per CPU, that probe handlers run in: the
+ *    error state, the action budget, the call depth and the print buffer.
+ *    The generated struct context embeds it first and adds the locals of
+ *    every probe and function;
+ *  - struct ctap_probe, one per concrete probe, and ctap_probe_run(), the
+ *    common entry of every handler (reentrancy, session state, locks,
+ *    error reporting, output flushing);
+ *  - small inline helpers the generated expressions call.
+ *
+ * The session (kmod-runtime/session.c) ties it to the transport: start
+ * runs the begin probes and arms the others, stop disarms them and runs the
+ * end (or error) probes.  Probe families register through
+ * kmod-runtime/probes/ (one file each).
+ */
+#ifndef CTAP_RUNTIME_H
+#define CTAP_RUNTIME_H
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/percpu.h>
+#include <linux/delay.h>
+#include <linux/uaccess.h>
+#include <linux/string.h>
+#include <linux/cred.h>
+#include <linux/timekeeping.h>
+#include <linux/jiffies.h>
+#include <linux/ptrace.h>
+
+#include "portable.h"
+#include "outbuf.h"
+#include "stat.h"
+#include "format.h"
+#include "map.h"
+#include "transport.h"
+
+/* ---- limits: -D NAME=VALUE overrides each ---- */
+#ifndef MAXSTRINGLEN
+#define MAXSTRINGLEN	512
+#endif
+#ifndef MAXACTION
+#define MAXACTION	1000
+#endif
+#ifndef MAXNESTING
+#define MAXNESTING	10
+#endif
+#ifndef MAXMAPENTRIES
+#define MAXMAPENTRIES	2048
+#endif
+#ifndef MAXERRORS
+#define MAXERRORS	0
+#endif
+#ifndef MAXSKIPPED
+#define MAXSKIPPED	100
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK	100
+#endif
+#ifndef TRYLOCKDELAY
+#define TRYLOCKDELAY	10	/* microseconds between lock attempts */
+#endif
+/* Per-CPU output of one handler, flushed to the transport when it ends
+ * (or earlier, when a print would not fit). */
+#ifndef CTAP_PRINTBUF
+#define CTAP_PRINTBUF	32768
+#endif
+
+enum ctap_probe_kind {
+	CTAP_PROBE_BEGIN,	/* runs while the session starts */
+	CTAP_PROBE_END,		/* ... while it stops without errors */
+	CTAP_PROBE_ERROR,	/* ... while it stops after errors */
+	CTAP_PROBE_EVENT,	/* kprobes, timers: while it runs */
+};
+
+/* probe_type, for is_return() */
+#define CTAP_PROBE_ENTRY	0
+#define CTAP_PROBE_RETURN	1
+
+struct ctap_context;
+
+/* A global's lock, taken by a handler for reading or writing. */
+struct ctap_lock {
+	rwlock_t *lock;
+	bool write;
+};
+
+/* One concrete probe: what ctap_probe_run needs to run its handler. */
+struct ctap_probe {
+	const char *pp;			/* kernel.function("vfs_read") */
+	const char *function;		/* its symbol, or NULL */
+	enum ctap_probe_kind kind;
+	int type;			/* CTAP_PROBE_ENTRY / RETURN */
+	int64_t order;			/* begin(N): lower first */
+	void (*handler)(struct ctap_context *c);
+	const struct ctap_lock *locks;	/* in the one global order */
+	int nlocks;
+};
+
+struct ctap_context {
+	atomic_t busy;
+	/* The probe that runs, for pp(), ppfunc(), is_return(): */
+	const char *probe_point;
+	const char *probe_function;
+	int probe_type;
+	struct pt_regs *regs;		/* NULL for begin/end/timers */
+	/* Soft errors: the message, and where it happened ("operator '/'
+	 * at x.stp:4:12").  A set last_error unwinds the handler. */
+	const char *last_error;
+	const char *last_stmt;
+	char error_buf[MAXSTRINGLEN];
+	long actions;			/* statements left (MAXACTION) */
+	int nesting;			/* function call depth */
+	struct ctap_out out;
+	char printbuf[CTAP_PRINTBUF];
+};
+
+/* CONTEXT in tapsets' embedded C. */
+#define CONTEXT	c
+
+/**
+ * ctap_probe_run - run one probe's handler on this CPU
+ * @p: the probe
+ * @regs: the registers at the probe point, or NULL
+ *
+ * Skips (and counts) the hit if the session is not in the probe's state,
+ * this CPU is already in a handler, or a global's lock cannot be had
+ * within MAXTRYLOCK tries.  Reports an uncaught soft error, and stops the
+ * session after MAXERRORS of them or MAXSKIPPED skips.  Any context.
+ */
+void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs);
+
+/* ---- soft errors ---- */
+
+/* Set the handler's error (printf-style); the handler unwinds. */
+__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...);
+
+static inline void ctap_error(struct ctap_context *c, const char *msg, const char *where)
+{
+	c->last_error = msg;
+	c->last_stmt = where;
+}
+
+/* ---- session ---- */
+
+/* target(): the -c command's or -x pid, 0 if none. */
+s32 ctap_target(void);
+/* exit(): no more event or begin probes; staprun is asked to stop. */
+void ctap_exit(void);
+
+/**
+ * struct ctap_family - how the generated module arms one probe family
+ * @start: register its probes; 0 or -errno (an error message is sent)
+ * @stop: unregister them; no handler of theirs runs after it returns
+ */
+struct ctap_family {
+	int (*start)(void);
+	void (*stop)(void);
+};
+
+/**
+ * struct ctap_module - what a generated module declares to the session
+ * @name: the module name (debugfs directory)
+ * @probes: the begin, end and error probes, sorted by order
+ * @nprobes: how many
+ * @families: the event families, armed in this order after begin
+ * @nfamilies: how many
+ * @context_size: sizeof the generated struct context
+ * @init_globals: allocate maps and set initial values; 0 or -ENOMEM
+ * @free_globals: free them
+ */
+struct ctap_module {
+	const char *name;
+	const struct ctap_probe *const *probes;
+	int nprobes;
+	const struct ctap_family *families;
+	int nfamilies;
+	size_t context_size;
+	int (*init_globals)(void);
+	void (*free_globals)(void);
+};
+
+int ctap_module_init(const struct ctap_module *m);
+void ctap_module_exit(void);
+
+/* Bulk per-CPU memory for globals (maps), zeroed; NULL on failure. */
+void *ctap_alloc(size_t size);
+void ctap_free(void *p);
+
+/* ---- helpers for generated expressions ---- */
+
+/* String copy bounded by MAXSTRINGLEN; returns dst. */
+static inline char *ctap_strcpy(char *dst, const char *src)
+{
+	strscpy(dst, src, MAXSTRINGLEN);
+	return dst;
+}
+
+/* a . b into dst (dst may be a or b's storage only if it is a). */
+static inline char *ctap_strcat(char *dst, const char *a, const char *b)
+{
+	if (dst != a)
+		strscpy(dst, a, MAXSTRINGLEN);
+	strlcat(dst, b, MAXSTRINGLEN);
+	return dst;
+}
+
+static inline int64_t ctap_strcmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
+/* Flush the handler's output to the transport. */
+void ctap_flush(struct ctap_context *c);
+
+/* Make room for one print in the handler's output buffer. */
+static inline struct ctap_out *ctap_out(struct ctap_context *c)
+{
+	if (c->out.len > CTAP_PRINTBUF / 2)
+		ctap_flush(c);
+	return &c->out;
+}
+
+/* printf into the output, or into dst (MAXSTRINGLEN) for sprintf. */
+void ctap_printf(struct ctap_context *c, const char *fmt, const union ctap_arg *args, int n);
+char *ctap_sprintf(char *dst, const char *fmt, const union ctap_arg *args, int n);
+
+/* =~ with a literal pattern (POSIX extended regex subset, see regex.c). */
+int64_t ctap_regex_match(const char *s, const char *pattern);
+
+/* Statistics: a per-CPU struct ctap_stat for scalars. */
+struct ctap_pstat {
+	struct ctap_stat __percpu *cpu;
+	struct ctap_stat agg;		/* the last aggregate, under the write lock */
+};
+
+int ctap_pstat_init(struct ctap_pstat *s);
+void ctap_pstat_free(struct ctap_pstat *s);
+void ctap_pstat_clear(struct ctap_pstat *s);
+void ctap_pstat_add(const struct ctap_stat_spec *spec, struct ctap_pstat *s, int64_t v);
+struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct ctap_pstat *s);
+
+/* Map access with SystemTap's errors; NULL with c->last_error set. */
+int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,
+		  const char *where);
+struct ctap_stat *ctap_map_stat_agg(struct ctap_map *m, const struct ctap_key *k,
+				    struct ctap_stat *scratch);
+
+static inline int64_t ctap_map_get_long(struct ctap_map *m, const struct ctap_key *k)
+{
+	int e = ctap_map_find(m, k, false);
+
+	return e < 0 ? 0 : *ctap_map_long(m, e);
+}
+
+static inline const char *ctap_map_get_string(struct ctap_map *m, const struct ctap_key *k)
+{
+	int e = ctap_map_find(m, k, false);
+
+	return e < 0 ? "" : ctap_map_string(m, e);
+}
+
+
+/* The action budget: a loop iteration or a statement. */
+#define CTAP_ACTIONS(c, n, where, err)						\
+	do {									\
+		if (unlikely(((c)->actions -= (n)) < 0)) {			\
+			ctap_error((c), "MAXACTION exceeded", (where));		\
+			goto err;						\
+		}								\
+	} while (0)
+
+#endif /* CTAP_RUNTIME_H */

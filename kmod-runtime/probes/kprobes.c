@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobes.c - register and run kprobes and kretprobes.
+ */
+#include "kprobes.h"
+
+static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct ctap_kprobe *k = container_of(kp, struct ctap_kprobe, u.kp);
+
+	ctap_probe_run(k->probe, regs);
+	return 0;
+}
+
+static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
+
+	ctap_probe_run(k->probe, regs);
+	return 0;
+}
+
+static int register_one(struct ctap_kprobe *k)
+{
+	memset(&k->u, 0, sizeof(k->u));
+	if (!k->is_return) {
+		k->u.kp.symbol_name = k->symbol;
+		k->u.kp.pre_handler = kprobe_pre;
+		return register_kprobe(&k->u.kp);
+	}
+	k->u.krp.kp.symbol_name = k->symbol;
+	k->u.krp.handler = kretprobe_ret;
+	k->u.krp.maxactive = k->maxactive;
+	return register_kretprobe(&k->u.krp);
+}
+
+int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = register_one(&kps[i]);
+		if (ret) {
+			ctap_oob("ERROR: probe %s registration error (rc %d)\n",
+				 kps[i].probe->pp, ret);
+			ctap_kprobes_unregister(kps, i);
+			return ret;
+		}
+		kps[i].registered = true;
+	}
+	return 0;
+}
+
+void ctap_kprobes_unregister(struct ctap_kprobe *kps, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!kps[i].registered)
+			continue;
+		if (kps[i].is_return)
+			unregister_kretprobe(&kps[i].u.krp);
+		else
+			unregister_kprobe(&kps[i].u.kp);
+		kps[i].registered = false;
+	}
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kprobes.h - kprobe.function("f")[.return] and kernel.function: a table
+ * of kprobes and kretprobes that the generated module declares.
+ */
+#ifndef CTAP_KPROBES_H
+#define CTAP_KPROBES_H
+
+#include <linux/kprobes.h>
+
+#include "ctap_runtime.h"
+
+struct ctap_kprobe {
+	const struct ctap_probe *probe;
+	const char *symbol;
+	bool is_return;
+	int maxactive;			/* .return.maxactive(N), 0: default */
+	union {
+		struct kprobe kp;
+		struct kretprobe krp;
+	} u;
+	bool registered;
+};
+
+/**
+ * ctap_kprobes_register - register a table of kprobes
+ * @kps: the table
+ * @n: its length
+ *
+ * Returns 0, or the first failure's -errno after unregistering the others
+ * and sending an error that names the probe point.
+ */
+int ctap_kprobes_register(struct ctap_kprobe *kps, int n);
+void ctap_kprobes_unregister(struct ctap_kprobe *kps, int n);
+
+#endif /* CTAP_KPROBES_H */

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - the life of a generated module: per-CPU contexts, the common
+ * probe entry, soft errors, and start/stop through the transport.
+ *
+ * States, as SystemTap's: LOADED until staprun's START; STARTING while the
+ * begin probes run; RUNNING while event probes may fire; STOPPING once the
+ * script called exit(), an error limit was hit or staprun asked to stop
+ * (event probes return at once); STOPPED after the end probes ran.
+ */
+#include <linux/vmalloc.h>
+#include <linux/slab.h>
+
+#include "ctap_runtime.h"
+
+enum { S_LOADED, S_STARTING, S_RUNNING, S_STOPPING, S_STOPPED };
+
+static struct {
+	const struct ctap_module *m;
+	char *contexts;			/* nr_cpu_ids * m->context_size */
+	atomic_t state;
+	atomic_t errors, skipped;
+	s32 target;
+	int armed;			/* families started */
+} sess;
+
+s32 ctap_target(void)
+{
+	return sess.target;
+}
+
+void ctap_exit(void)
+{
+	int s = atomic_read(&sess.state);
+
+	/* Only the first exit() asks staprun to stop. */
+	if ((s == S_STARTING || s == S_RUNNING) &&
+	    atomic_cmpxchg(&sess.state, s, S_STOPPING) == s)
+		ctap_request_exit();
+}
+
+static struct ctap_context *cpu_context(int cpu)
+{
+	return (struct ctap_context *)(sess.contexts + cpu * sess.m->context_size);
+}
+
+void ctap_flush(struct ctap_context *c)
+{
+	if (c->out.len)
+		ctap_write(c->out.buf, c->out.len);
+	ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
+}
+
+__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+	c->last_stmt = NULL;	/* the caller says where */
+}
+
+static void skip(void)
+{
+	if (atomic_inc_return(&sess.skipped) > MAXSKIPPED) {
+		ctap_oob("ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n");
+		ctap_exit();
+	}
+}
+
+/* Globals' locks, in the one order; false (nothing held) after MAXTRYLOCK. */
+static bool lock_globals(const struct ctap_probe *p)
+{
+	int i, tries;
+
+	for (i = 0; i < p->nlocks; i++) {
+		for (tries = 0; ; tries++) {
+			if (p->locks[i].write ? write_trylock(p->locks[i].lock) :
+			    read_trylock(p->locks[i].lock))
+				break;
+			if (tries == MAXTRYLOCK)
+				goto fail;
+			udelay(TRYLOCKDELAY);
+		}
+	}
+	return true;
+fail:
+	while (i--)
+		p->locks[i].write ? write_unlock(p->locks[i].lock) : read_unlock(p->locks[i].lock);
+	return false;
+}
+
+static void unlock_globals(const struct ctap_probe *p)
+{
+	for (int i = p->nlocks - 1; i >= 0; i--)
+		p->locks[i].write ? write_unlock(p->locks[i].lock) : read_unlock(p->locks[i].lock);
+}
+
+static bool state_allows(const struct ctap_probe *p)
+{
+	int s = atomic_read(&sess.state);
+
+	switch (p->kind) {
+	case CTAP_PROBE_BEGIN:
+		return s == S_STARTING;
+	case CTAP_PROBE_END:
+	case CTAP_PROBE_ERROR:
+		return true;	/* called only by stop() */
+	default:
+		return s == S_RUNNING;
+	}
+}
+
+static void report_error(struct ctap_context *c)
+{
+	if (c->last_stmt)
+		ctap_oob("ERROR: %s near %s\n", c->last_error, c->last_stmt);
+	else
+		ctap_oob("ERROR: %s\n", c->last_error);
+	if (atomic_inc_return(&sess.errors) > MAXERRORS)
+		ctap_exit();
+}
+
+void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs)
+{
+	struct ctap_context *c;
+	unsigned long flags;
+
+	if (!state_allows(p))
+		return;
+	local_irq_save(flags);
+	c = cpu_context(smp_processor_id());
+	if (atomic_inc_return(&c->busy) != 1) {
+		skip();		/* a handler interrupted on this CPU */
+		goto out;
+	}
+	if (!lock_globals(p)) {
+		skip();
+		goto out;
+	}
+	c->probe_point = p->pp;
+	c->probe_function = p->function;
+	c->probe_type = p->type;
+	c->regs = regs;
+	c->last_error = NULL;
+	c->last_stmt = NULL;
+	c->actions = MAXACTION;
+	c->nesting = 0;
+	ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
+	p->handler(c);
+	unlock_globals(p);
+	ctap_flush(c);
+	if (unlikely(c->last_error))
+		report_error(c);
+out:
+	atomic_dec(&c->busy);
+	local_irq_restore(flags);
+}
+
+/* begin, end or error probes, in order. */
+static void run_kind(enum ctap_probe_kind kind)
+{
+	for (int i = 0; i < sess.m->nprobes; i++)
+		if (sess.m->probes[i]->kind == kind)
+			ctap_probe_run(sess.m->probes[i], NULL);
+}
+
+static void disarm(void)
+{
+	while (sess.armed > 0)
+		sess.m->families[--sess.armed].stop();
+}
+
+static int session_start(s32 target)
+{
+	int ret;
+
+	sess.target = target;
+	atomic_set(&sess.state, S_STARTING);
+	run_kind(CTAP_PROBE_BEGIN);
+	for (sess.armed = 0; sess.armed < sess.m->nfamilies; sess.armed++) {
+		ret = sess.m->families[sess.armed].start();
+		if (ret) {
+			disarm();
+			atomic_set(&sess.state, S_STOPPED);
+			return ret;
+		}
+	}
+	/* exit() in a begin probe already moved on to STOPPING. */
+	atomic_cmpxchg(&sess.state, S_STARTING, S_RUNNING);
+	return 0;
+}
+
+static void session_stop(void)
+{
+	int errors, skipped;
+
+	atomic_set(&sess.state, S_STOPPING);
+	disarm();
+	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
+	atomic_set(&sess.state, S_STOPPED);
+	errors = atomic_read(&sess.errors);
+	skipped = atomic_read(&sess.skipped);
+	if (errors || skipped)
+		ctap_oob("WARNING: Number of errors: %d, skipped probes: %d\n", errors, skipped);
+}
+
+static const struct ctap_transport_ops session_ops = {
+	.start = session_start,
+	.stop = session_stop,
+};
+
+void *ctap_alloc(size_t size)
+{
+	return vzalloc(size);
+}
+
+void ctap_free(void *p)
+{
+	vfree(p);
+}
+
+int ctap_module_init(const struct ctap_module *m)
+{
+	int ret = -ENOMEM;
+
+	sess.m = m;
+	atomic_set(&sess.state, S_LOADED);
+	/* Every possible CPU: a handler may run on one brought up later. */
+	sess.contexts = vzalloc(array_size(nr_cpu_ids, m->context_size));
+	if (!sess.contexts)
+		goto out;
+	ret = m->init_globals();
+	if (ret)
+		goto out_contexts;
+	ret = ctap_transport_init(m->name, &session_ops, false, 65536, 8);
+	if (ret)
+		goto out_globals;
+	return 0;
+
+out_globals:
+	m->free_globals();
+out_contexts:
+	vfree(sess.contexts);
+out:
+	return ret;
+}
+
+void ctap_module_exit(void)
+{
+	ctap_transport_exit();	/* stops the session if it still runs */
+	sess.m->free_globals();
+	vfree(sess.contexts);
+}
+
+/* ---- statistics of scalars: one struct ctap_stat per CPU ---- */
+
+int ctap_pstat_init(struct ctap_pstat *s)
+{
+	s->cpu = alloc_percpu(struct ctap_stat);
+	return s->cpu ? 0 : -ENOMEM;
+}
+
+void ctap_pstat_free(struct ctap_pstat *s)
+{
+	free_percpu(s->cpu);
+}
+
+void ctap_pstat_clear(struct ctap_pstat *s)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(s->cpu, cpu), 0, sizeof(struct ctap_stat));
+}
+
+void ctap_pstat_add(const struct ctap_stat_spec *spec, struct ctap_pstat *s, int64_t v)
+{
+	ctap_stat_add(spec, this_cpu_ptr(s->cpu), v);
+}
+
+struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct ctap_pstat *s)
+{
+	const struct ctap_stat *parts[64];
+	int n = 0, cpu;
+
+	/* Aggregate in groups of 64 CPUs at most; machines with more fold
+	 * the first groups into one part first. */
+	for_each_possible_cpu(cpu) {
+		if (n == ARRAY_SIZE(parts)) {
+			ctap_stat_aggregate(spec, &s->agg, parts, n);
+			parts[0] = &s->agg;
+			n = 1;
+		}
+		parts[n++] = per_cpu_ptr(s->cpu, cpu);
+	}
+	ctap_stat_aggregate(spec, &s->agg, parts, n);
+	return &s->agg;
+}
+
+/* ---- maps ---- */
+
+int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,
+		  const char *where)
+{
+	int e = ctap_map_find(m, k, true);
+
+	if (e == -E2BIG)
+		ctap_error(c, "Array overflow, check MAXMAPENTRIES", where);
+	return e;
+}
+
+/* A stats array's value for k, aggregated (its one part) into scratch. */
+struct ctap_stat *ctap_map_stat_agg(struct ctap_map *m, const struct ctap_key *k,
+				    struct ctap_stat *scratch)
+{
+	int e = ctap_map_find(m, k, false);
+	const struct ctap_stat *part;
+
+	if (e < 0) {
+		memset(scratch, 0, sizeof(*scratch));
+		return scratch;
+	}
+	part = ctap_map_stat(m, e);
+	ctap_stat_aggregate(ctap_map_stat_spec(m), scratch, &part, 1);
+	return scratch;
+}

@@ -1,0 +1,346 @@
+/*
+ * build.c - pass 4: the module's C to a .ko, through the kernel's Kbuild,
+ * or straight from the module cache.
+ *
+ * The cache key is a hash of everything that can change the module: the
+ * generated C (which already holds the script, the tapsets it used and
+ * every -D/-G/-m option), the runtime sources, the target kernel (its
+ * release, build tree and Module.symvers) and ctap's version.  A hit
+ * costs passes 1-3 and one stat; a miss builds in a temporary directory
+ * (kept with -k) with a copy of the runtime, so that concurrent builds
+ * never share object files.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "translate.h"
+
+/* Runtime files a module is built from (paths under the runtime dir). */
+static const char *const runtime_objs[] = {
+	"session", "transport", "outbuf", "stat", "format", "map", "print", "regex",
+	"probes/kprobes", "probes/timers", NULL
+};
+
+static const char *runtime_dir(struct session *s)
+{
+	if (s->runtime_dir)
+		return s->runtime_dir;
+	if (access(CTAP_PKGDATADIR "/runtime/ctap_runtime.h", R_OK) == 0)
+		return CTAP_PKGDATADIR "/runtime";
+	return CTAP_SRCDIR "/kmod-runtime";
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc(n + 1);
+		if (buf && fread(buf, 1, n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf) {
+			buf[n] = '\0';
+			*len = n;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+static int write_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fwrite(data, 1, len, f) == len;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Each runtime source (.c, .h) of dir, for hashing and copying. */
+static int for_runtime_files(const char *dir, const char *sub,
+			     int (*fn)(const char *path, const char *rel, void *ctx), void *ctx)
+{
+	char path[4096];
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s%s%s", dir, *sub ? "/" : "", sub);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	/* Sorted order would be nicer for a hash; readdir order is stable
+	 * for an unchanged directory, which is all the cache needs. */
+	while (!ret && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		char file[8200], rel[512];
+
+		if (n < 3 || de->d_name[n - 2] != '.' || !strchr("ch", de->d_name[n - 1]))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+		snprintf(rel, sizeof(rel), "%s%s%s", sub, *sub ? "/" : "", de->d_name);
+		ret = fn(file, rel, ctx);
+	}
+	closedir(d);
+	return ret;
+}
+
+static int hash_one(const char *path, const char *rel, void *ctx)
+{
+	uint64_t *h = ctx;
+	size_t len;
+	char *text = read_file(path, &len);
+
+	if (!text)
+		return -1;
+	*h = hash_bytes(*h, rel, strlen(rel) + 1);
+	*h = hash_bytes(*h, text, len);
+	free(text);
+	return 0;
+}
+
+static uint64_t cache_key(struct session *s, const char *c_text, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+	char path[4096];
+	struct stat st;
+
+	h = hash_bytes(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+	h = hash_bytes(h, c_text, len);
+	for_runtime_files(runtime_dir(s), "", hash_one, &h);
+	for_runtime_files(runtime_dir(s), "probes", hash_one, &h);
+	h = hash_bytes(h, s->kernel_build, strlen(s->kernel_build) + 1);
+	h = hash_bytes(h, s->kernel_release, strlen(s->kernel_release) + 1);
+	snprintf(path, sizeof(path), "%s/Module.symvers", s->kernel_build);
+	if (stat(path, &st) == 0) {
+		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
+		h = hash_bytes(h, &st.st_mtime, sizeof(st.st_mtime));
+	}
+	return h;
+}
+
+static int copy_one(const char *path, const char *rel, void *ctx)
+{
+	const char *dir = ctx;
+	char dst[4096];
+	size_t len;
+	char *text = read_file(path, &len);
+	int ret;
+
+	if (!text)
+		return -1;
+	snprintf(dst, sizeof(dst), "%s/runtime/%s", dir, rel);
+	ret = write_file(dst, text, len);
+	free(text);
+	return ret;
+}
+
+/* -D NAME=VALUE as a Kbuild flag; NULL if it cannot be passed safely. */
+static const char *define_flag(struct session *s, const char *d)
+{
+	const char *eq = strchr(d, '=');
+	size_t n = eq ? (size_t)(eq - d) : strlen(d);
+
+	if (!n || strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != n ||
+	    strchr(d, '\'') || strchr(d, '\n'))
+		return NULL;
+	return arena_printf(&s->arena, " '-D%s'", d);
+}
+
+static int write_kbuild(struct session *s, const char *dir, const char *name)
+{
+	char path[4096];
+	char *text = arena_printf(&s->arena,
+		"# Kbuild for %s, written by ctap's stap -p4.\n"
+		"ccflags-y := -I$(src)/runtime", name);
+
+	for (int i = 0; i < s->n_defines; i++) {
+		const char *f = define_flag(s, s->defines[i]);
+
+		if (!f) {
+			fprintf(stderr, "stap: -D %s: not a NAME=VALUE a compiler can take\n", s->defines[i]);
+			return -1;
+		}
+		text = arena_printf(&s->arena, "%s%s", text, f);
+	}
+	text = arena_printf(&s->arena, "%s\nobj-m := %s.o\n%s-y := script.o", text, name, name);
+	for (const char *const *o = runtime_objs; *o; o++)
+		text = arena_printf(&s->arena, "%s runtime/%s.o", text, *o);
+	text = arena_printf(&s->arena, "%s\n", text);
+	snprintf(path, sizeof(path), "%s/Kbuild", dir);
+	return write_file(path, text, strlen(text));
+}
+
+/* Run make; its output goes to DIR/build.log (and to stderr with -vv). */
+static int run_make(struct session *s, const char *dir)
+{
+	char log[4096], jobs[32];
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t pid;
+	int status, fd;
+
+	snprintf(log, sizeof(log), "%s/build.log", dir);
+	snprintf(jobs, sizeof(jobs), "-j%ld", n > 0 ? n : 1);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char m[4200];
+
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		snprintf(m, sizeof(m), "M=%s", dir);
+		execlp("make", "make", "-s", "-C", s->kernel_build, m, jobs, "modules", (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* The compiler's messages, with -v all of the log. */
+static void show_log(struct session *s, const char *dir, bool failed)
+{
+	char path[4096], line[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/build.log", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (failed || s->verbose > 1 || strstr(line, "warning:"))
+			fputs(line, stderr);
+	fclose(f);
+}
+
+static int remove_tree(const char *path)
+{
+	char cmd[4200];
+
+	/* Only our own mkdtemp directories get here. */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	return system(cmd);
+}
+
+static int copy_path(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+	int ret;
+
+	if (!data)
+		return -1;
+	ret = write_file(to, data, len);
+	free(data);
+	return ret;
+}
+
+static const char *dirname_of(struct session *s, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? arena_strndup(&s->arena, path, slash - path) : ".";
+}
+
+int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko)
+{
+	const char *name = xlate_module_name(s);
+	char cached[4096], dir[] = "/tmp/ctapXXXXXX", path[4200], tmp[4300];
+	uint64_t key = cache_key(s, c_text, len);
+	int ret = -1;
+
+	if (cache_path(cached, sizeof(cached),
+		       arena_printf(&s->arena, "modules/%016llx", (unsigned long long)key))) {
+		fprintf(stderr, "stap: the cache path is too long\n");
+		return -1;
+	}
+	mkdir(dirname_of(s, cached), 0755);
+	mkdir(cached, 0755);
+	snprintf(cached + strlen(cached), sizeof(cached) - strlen(cached), "/%s.ko", name);
+	if (access(cached, R_OK) == 0 && !s->keep_tmpdir) {
+		if (s->verbose)
+			fprintf(stderr, "Pass 3: using cached %s\nPass 4: using cached %s\n", cached, cached);
+		ret = 0;
+		goto found;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "stap: cannot create a build directory: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/runtime/probes", dir);
+	if (mkdir(arena_printf(&s->arena, "%s/runtime", dir), 0755) || mkdir(path, 0755) ||
+	    for_runtime_files(runtime_dir(s), "", copy_one, dir) ||
+	    for_runtime_files(runtime_dir(s), "probes", copy_one, dir)) {
+		fprintf(stderr, "stap: cannot copy the runtime from %s\n", runtime_dir(s));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/script.c", dir);
+	if (write_file(path, c_text, len) || write_kbuild(s, dir, name))
+		goto out;
+	if (run_make(s, dir)) {
+		show_log(s, dir, true);
+		fprintf(stderr, "Pass 4: compilation failed.  [man error::pass4]\n");
+		goto out;
+	}
+	show_log(s, dir, false);
+	/* Into the cache atomically: a concurrent stap sees all or nothing. */
+	snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.%d", cached, (int)getpid());
+	if (copy_path(path, tmp) || rename(tmp, cached)) {
+		fprintf(stderr, "stap: cannot write %s: %s\n", cached, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (s->keep_tmpdir)
+		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
+	else
+		remove_tree(dir);
+	if (ret)
+		return ret;
+found:
+	*ko = arena_strndup(&s->arena, cached, strlen(cached));
+	/* -m NAME: the module also goes to the current directory, as SystemTap's. */
+	if (s->module_name) {
+		const char *here = arena_printf(&s->arena, "%s.ko", name);
+
+		if (copy_path(cached, here)) {
+			fprintf(stderr, "stap: cannot write %s: %s\n", here, strerror(errno));
+			return -1;
+		}
+		*ko = here;
+	}
+	return 0;
+}

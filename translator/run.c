@@ -1,0 +1,165 @@
+/*
+ * run.c - pass 5: run the module with staprun, on this kernel or, with
+ * --vm, in a disposable QEMU guest of the target kernel.
+ *
+ * On the host, stap becomes staprun (exec), passing -c, -x, -o, -T, -b,
+ * -s through, as SystemTap's stap does with its staprun.  With --vm, the
+ * guest harness (testsuite/guest-run) boots the target kernel with the
+ * module, staprun and a test script that runs staprun inside the guest
+ * (the -c command runs there too); the guest's output comes back when it
+ * powers off.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "translate.h"
+
+/* staprun next to this stap: installed side by side, or in the build tree. */
+static const char *staprun_path(struct session *s)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *candidates[2];
+
+	if (n <= 0)
+		return "staprun";
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	candidates[0] = arena_printf(&s->arena, "%s/staprun", self);
+	candidates[1] = arena_printf(&s->arena, "%s/../staprun/staprun", self);
+	for (int i = 0; i < 2; i++)
+		if (access(candidates[i], X_OK) == 0)
+			return candidates[i];
+	return "staprun";
+}
+
+/* staprun's arguments for this session, the module path last. */
+static int staprun_args(struct session *s, const char **argv, const char *ko, const char *cmd)
+{
+	int n = 0;
+
+	argv[n++] = "staprun";
+	if (cmd) {
+		argv[n++] = "-c";
+		argv[n++] = cmd;
+	}
+	if (s->target_pid) {
+		argv[n++] = "-x";
+		argv[n++] = arena_printf(&s->arena, "%d", s->target_pid);
+	}
+	if (s->output_file) {
+		argv[n++] = "-o";
+		argv[n++] = s->output_file;
+	}
+	if (s->timeout_s) {
+		argv[n++] = "-T";
+		argv[n++] = arena_printf(&s->arena, "%d", s->timeout_s);
+	}
+	if (s->bulk)
+		argv[n++] = "-b";
+	if (s->buffer_mb) {
+		argv[n++] = "-s";
+		argv[n++] = arena_printf(&s->arena, "%d", s->buffer_mb);
+	}
+	argv[n++] = ko;
+	argv[n] = NULL;
+	return n;
+}
+
+/* A word for the guest's shell, single-quoted. */
+static const char *shell_quote(struct session *s, const char *w)
+{
+	char *out = arena_alloc(&s->arena, strlen(w) * 4 + 3), *o = out;
+
+	*o++ = '\'';
+	for (const char *p = w; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return out;
+}
+
+static int run_vm(struct session *s, const char *ko)
+{
+	char dir[] = "/tmp/ctapvmXXXXXX", path[4200];
+	const char *argv[32], *name = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
+	FILE *f;
+	int n, status, rc = 1;
+
+	if (s->vm_kernel) {
+		fprintf(stderr, "stap: --vm=%s: only the target kernel's own image is supported; "
+			"use -r to pick the kernel\n", s->vm_kernel);
+		return 1;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "stap: cannot create a directory for the guest: %s\n", strerror(errno));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/run.sh", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	fprintf(f, "# timeout: %d\ncd /root 2>/dev/null || cd /\n", s->timeout_s ? s->timeout_s + 30 : 600);
+	n = staprun_args(s, argv, arena_printf(&s->arena, "/ctap/modules/%s", name), s->cmd);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s ", i ? shell_quote(s, argv[i]) : "/ctap/bin/staprun");
+	fputc('\n', f);
+	fclose(f);
+	if (s->verbose)
+		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU)\n", s->kernel_release);
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "%s/testsuite/guest-run -k %s -o %s/out -m %s %s/run.sh > %s/guest.log 2>&1",
+		 CTAP_SRCDIR, shell_quote(s, s->kernel_build), dir, shell_quote(s, ko), dir, dir);
+	status = system(cmd);
+	snprintf(path, sizeof(path), "%s/out/run.status", dir);
+	f = fopen(path, "r");
+	char st[512] = "";
+	if (f) {
+		if (!fgets(st, sizeof(st), f))
+			st[0] = '\0';
+		fclose(f);
+	}
+	if (strncmp(st, "rc=", 3)) {
+		fprintf(stderr, "stap: the guest did not run the module (%s)\n",
+			st[0] ? strtok(st, "\n") : "guest-run failed");
+		snprintf(cmd, sizeof(cmd), "tail -n 20 %s/guest.log >&2", dir);
+		(void)!system(cmd);
+		goto out;
+	}
+	rc = atoi(st + 3);
+	snprintf(cmd, sizeof(cmd), "cat %s/out/run.stdout; cat %s/out/run.stderr >&2", dir, dir);
+	(void)!system(cmd);
+	(void)status;
+out:
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	(void)!system(path);
+	return rc;
+}
+
+int pass5_run(struct session *s, const char *ko)
+{
+	const char *argv[32];
+
+	if (s->vm)
+		return run_vm(s, ko);
+	staprun_args(s, argv, ko, s->cmd);
+	if (s->verbose)
+		fprintf(stderr, "Pass 5: starting run.\n");
+	fflush(NULL);
+	execv(staprun_path(s), (char *const *)argv);
+	fprintf(stderr, "stap: cannot run staprun: %s\n", strerror(errno));
+	return 1;
+}

@@ -1,0 +1,81 @@
+/*
+ * xlate.h - pass 3 internals shared by translate.c (the module), gen.c
+ * (statements and expressions) and the providers' emit callbacks.
+ */
+#ifndef XLATE_H
+#define XLATE_H
+
+#include <stdio.h>
+
+#include "elaborate.h"
+#include "provider.h"
+#include "sem.h"
+#include "session.h"
+
+/* Where generated code runs: a probe handler or a script function. */
+struct xscope {
+	struct var *locals;		/* its variables (and a function's params) */
+	const struct sem_function *fn;	/* NULL in a handler */
+	const char *struct_name;	/* its locals struct: probe_3_locals */
+	FILE *temps;			/* temporaries found while generating */
+	char *temps_text;
+	size_t temps_len;
+	int ntemps;
+};
+
+struct xlate {
+	struct session *s;
+	struct arena *a;
+	struct xscope *sc;
+	FILE *code;			/* the body being generated */
+	const char *err;		/* where a soft error jumps: "out" or a catch */
+	int labels;			/* unique label numbers */
+	int errors;
+	/* Provider emit callbacks write here (file scope, after the probes). */
+	FILE *families;
+	char *families_text;
+	size_t families_len;
+	char *family_list;		/* "{ a_start, a_stop }, ..." */
+	size_t family_list_len;
+	FILE *family_list_f;
+	/* Concrete probes, in program order, with what translate.c needs. */
+	struct xprobe *probes;
+	int nprobes;
+};
+
+struct xprobe {
+	const struct derived_probe *d;
+	int handler;			/* index of its handler function */
+	const char *kind;		/* CTAP_PROBE_EVENT, _BEGIN, ... */
+};
+
+/* ---- gen.c ---- */
+
+/* Emit the statements of body at indentation depth into x->code. */
+void gen_stmt(struct xlate *x, const struct stmt *s, int depth);
+/* An expression's C: int64_t for a long, const char * for a string. */
+const char *gen_expr(struct xlate *x, const struct expr *e);
+/* A C string literal for SystemTap string text (escapes as written). */
+const char *gen_c_string(struct xlate *x, const char *raw);
+/* "operator '/' at x.stp:4:12", as a C string literal. */
+const char *gen_where(struct xlate *x, const struct loc *loc, const char *what);
+/* A pass-3 error at loc (a construct not translated yet). */
+void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The C type of a variable's storage. */
+const char *gen_global_name(const char *name);
+struct var *gen_find_global(struct xlate *x, const char *name);
+
+/* ---- services for the providers' emit callbacks (translate.c) ---- */
+
+/* File-scope C after the probes. */
+void emit_c(struct xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "&ctap_probes[N]", the struct ctap_probe of d. */
+const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d);
+/* d runs when the session starts or stops: CTAP_PROBE_BEGIN, _END, _ERROR. */
+void emit_session_probe(struct xlate *x, const struct derived_probe *d, const char *kind);
+/* Arm the family with start_fn (int (void)) after the begin probes,
+ * disarm it with stop_fn (void (void)) before the end probes. */
+void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn);
+
+#endif /* XLATE_H */
