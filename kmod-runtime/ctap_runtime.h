@@ -249,7 +249,7 @@ struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct
 
 /* Map access with SystemTap's errors; NULL with c->last_error set. */
 int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,
-		  const char *where);
+		  const char *overflow, const char *where);
 struct ctap_stat *ctap_map_stat_agg(struct ctap_map *m, const struct ctap_key *k,
 				    struct ctap_stat *scratch);
 
@@ -268,11 +268,12 @@ static inline const char *ctap_map_get_string(struct ctap_map *m, const struct c
 }
 
 
-/* The action budget: a loop iteration or a statement. */
-#define CTAP_ACTIONS(c, n, where, err)						\
+/* The action budget: a statement or a loop iteration.  The message
+ * names the last statement that ran (c->last_stmt), as SystemTap's. */
+#define CTAP_ACTIONS(c, n, err)							\
 	do {									\
 		if (unlikely(((c)->actions -= (n)) < 0)) {			\
-			ctap_error((c), "MAXACTION exceeded", (where));		\
+			(c)->last_error = "MAXACTION exceeded";			\
 			goto err;						\
 		}								\
 	} while (0)

@@ -303,12 +303,12 @@ struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct
 /* ---- maps ---- */
 
 int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,
-		  const char *where)
+		  const char *overflow, const char *where)
 {
 	int e = ctap_map_find(m, k, true);
 
 	if (e == -E2BIG)
-		ctap_error(c, "Array overflow, check MAXMAPENTRIES", where);
+		ctap_error(c, overflow, where);
 	return e;
 }
 

@@ -229,8 +229,13 @@ static const char *slot(struct xlate *x, const struct expr *at, const struct var
 	unsigned mask;
 
 	fill = key_fill(x, arr, at->args, &key, &mask);
-	return arena_printf(x->a, "int _e; %s_e = ctap_map_slot(c, G.g_%s, &%s, %s); "
-			    "if (unlikely(_e < 0)) %s; ", fill, arr->name, key,
+	const char *overflow = arr->global && arr->global->size ?
+		arena_printf(x->a, "\"Array overflow, check size limit (%lld)\"",
+			     (long long)arr->global->size) :
+		"\"Array overflow, check MAXMAPENTRIES\"";
+
+	return arena_printf(x->a, "int _e; %s_e = ctap_map_slot(c, G.g_%s, &%s, %s, %s); "
+			    "if (unlikely(_e < 0)) %s; ", fill, arr->name, key, overflow,
 			    gen_where(x, &at->a->loc, arena_printf(x->a, "identifier '%s'", arr->name)),
 			    goto_err(x));
 }
@@ -269,6 +274,14 @@ static const char *stat_name(const struct expr *operand)
 	return operand->kind == E_INDEX ? operand->a->name : operand->name;
 }
 
+/* An aggregate that must not be empty; the error names the statement. */
+static const char *nonempty(struct xlate *x, const char *agg)
+{
+	return arena_printf(x->a, "struct ctap_stat *_g = %s; if (unlikely(!_g->count)) { "
+			    "c->last_error = \"empty aggregate\"; %s; } ", agg, goto_err(x));
+}
+
+/* @count and @sum of nothing are 0; the others are an error, as SystemTap's. */
 static const char *stat_value(struct xlate *x, const struct expr *e)
 {
 	const char *agg = stat_agg(x, e->a), *name = stat_name(e->a);
@@ -278,12 +291,12 @@ static const char *stat_value(struct xlate *x, const struct expr *e)
 	if (!strcmp(e->name, "@sum"))
 		return arena_printf(x->a, "(%s)->sum", agg);
 	if (!strcmp(e->name, "@avg"))
-		return arena_printf(x->a, "ctap_stat_avg(%s)", agg);
+		return arena_printf(x->a, "({ %sctap_stat_avg(_g); })", nonempty(x, agg));
 	if (!strcmp(e->name, "@variance"))
-		return arena_printf(x->a, "ctap_stat_variance(&spec_%s, %s)", name, agg);
-	if (!strcmp(e->name, "@min"))
-		return arena_printf(x->a, "(%s)->min", agg);
-	return arena_printf(x->a, "(%s)->max", agg);
+		return arena_printf(x->a, "({ %sctap_stat_variance(&spec_%s, _g); })", nonempty(x, agg),
+				    name);
+	return arena_printf(x->a, "({ %s_g->%s; })", nonempty(x, agg),
+			    !strcmp(e->name, "@min") ? "min" : "max");
 }
 
 /* ---- printing ---- */
@@ -344,8 +357,8 @@ static const char *print_call(struct xlate *x, const struct expr *e)
 		if (args && args->kind == E_HIST && !args->next) {
 			const struct expr *h = args;
 
-			return arena_printf(x->a, "({ ctap_hist_print(ctap_out(c), &spec_%s, %s); %s})",
-					    stat_name(h->args), stat_agg(x, h->args),
+			return arena_printf(x->a, "({ %sctap_hist_print(ctap_out(c), &spec_%s, _g); %s0; })",
+					    nonempty(x, stat_agg(x, h->args)), stat_name(h->args),
 					    name[5] ? "ctap_out_write(&c->out, \"\\n\", 1); " : "");
 		}
 	}
@@ -396,7 +409,7 @@ static bool is_print_builtin(const char *name)
 static const char *call(struct xlate *x, const struct expr *e)
 {
 	const struct sem_function *f = function_of(x, e->name);
-	const char *where = gen_where(x, &e->loc, arena_printf(x->a, "identifier '%s'", e->name));
+	const char *where;
 	char *code = "", *copy = "";
 	const struct var *p;
 	const struct expr *a;
@@ -406,6 +419,8 @@ static const char *call(struct xlate *x, const struct expr *e)
 		gen_error(x, &e->loc, "unresolved function '%s'", e->name);
 		return "0";
 	}
+	/* SystemTap checks the depth in the callee: the message names it. */
+	where = gen_where(x, &f->fn->loc, arena_printf(x->a, "identifier '%s'", e->name));
 	for (a = e->args, p = f->locals; a && p; a = a->next, p = p->next, i++) {
 		if (p->type == T_STRING) {
 			code = arena_printf(x->a, "%sconst char *_a%d = %s; ", code, i, expr_c(x, a));
@@ -417,12 +432,11 @@ static const char *call(struct xlate *x, const struct expr *e)
 	}
 	code = arena_printf(x->a,
 		"({ %sstruct f_%s_locals *_f; "
-		"if (unlikely(c->nesting + 1 >= MAXNESTING)) { ctap_error(c, \"MAXNESTING exceeded\", %s); %s; } "
+		"if (unlikely(c->nesting >= MAXNESTING)) { ctap_error(c, \"MAXNESTING exceeded\", %s); %s; } "
 		"_f = &((struct context *)c)->frames[c->nesting + 1].f_%s; %s"
 		"c->nesting++; f_%s(c); c->nesting--; "
-		"if (unlikely(c->last_error)) { if (!c->last_stmt) c->last_stmt = %s; %s; } ",
-		code, f->fn->name, where, goto_err(x), f->fn->name, copy, f->fn->name, where,
-		goto_err(x));
+		"if (unlikely(c->last_error)) %s; ",
+		code, f->fn->name, where, goto_err(x), f->fn->name, copy, f->fn->name, goto_err(x));
 	if (f->ret == T_STRING)
 		return arena_printf(x->a, "%sctap_strcpy(%s, _f->__retvalue); })", code, str_temp(x));
 	if (f->ret == T_LONG)
@@ -536,7 +550,7 @@ static const char *binop_long(struct xlate *x, const char *op, const char *a, co
 	if (!strcmp(op, "/") || !strcmp(op, "%"))
 		/* x / 0 is a soft error; INT64_MIN / -1 would trap. */
 		return arena_printf(x->a, "({ int64_t _l = %s, _r = %s; if (unlikely(!_r)) { "
-				    "ctap_error(c, \"division by zero\", %s); %s; } "
+				    "ctap_error(c, \"division by 0\", %s); %s; } "
 				    "_r == -1 ? %s : _l %s _r; })", a, b,
 				    gen_where(x, loc, arena_printf(x->a, "operator '%s'", op)),
 				    goto_err(x), op[0] == '/' ? "(int64_t)(0 - (uint64_t)_l)" : "0", op);
@@ -691,9 +705,45 @@ static void line(struct xlate *x, int depth, const char *fmt, ...)
 	fputc('\n', x->code);
 }
 
+/* A statement begins: it is the one errors are "near", and it costs an action. */
 static void actions(struct xlate *x, int depth, int n, const struct loc *loc, const char *what)
 {
-	line(x, depth, "CTAP_ACTIONS(c, %d, %s, %s);", n, gen_where(x, loc, what), x->err);
+	line(x, depth, "c->last_stmt = %s;", gen_where(x, loc, what));
+	line(x, depth, "CTAP_ACTIONS(c, %d, %s);", n, x->err);
+}
+
+/* Side-effect free: no calls, assignments, ++ or -- (a division may still
+ * fail, but SystemTap elides it all the same). */
+static bool pure(const struct expr *e)
+{
+	if (!e)
+		return true;
+	if (e->kind == E_CALL || e->kind == E_ASSIGN || e->kind == E_EMBEDDED ||
+	    e->kind == E_AT_CALL ||
+	    ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
+	     (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+		return false;
+	for (const struct expr *a = e->args; a; a = a->next)
+		if (!pure(a))
+			return false;
+	return pure(e->a) && pure(e->b) && pure(e->c);
+}
+
+/*
+ * "y = expr" where the local y is never read: as SystemTap (pass 2 warned
+ * "Eliding assignments to 'y'"), the assignment goes, and expr too if it
+ * has no side effects.  Returns the expression to evaluate, or NULL.
+ */
+static const struct expr *elide(struct xlate *x, const struct expr *e)
+{
+	const struct var *v;
+
+	if (x->s->unoptimized || e->kind != E_ASSIGN || e->a->kind != E_SYMBOL)
+		return e;
+	v = find(x->sc->locals, e->a->name);
+	if (!v || v->read || v->kind == V_PARAM || !strcmp(e->op, "<<<"))
+		return e;
+	return pure(e->b) ? NULL : e->b;
 }
 
 /* What SystemTap names a statement by in messages: its first token. */
@@ -832,7 +882,7 @@ static void foreach_stmt(struct xlate *x, const struct stmt *s, int depth)
 				  arena_printf(x->a, arr->type == T_STRING ? "ctap_map_string(G.g_%s, _e)" :
 					       "*ctap_map_long(G.g_%s, _e)", arr->name),
 				  arr->type == T_STRING);
-	actions(x, depth + 2, 1, &s->loc, "keyword 'foreach'");
+	line(x, depth + 2, "CTAP_ACTIONS(c, 1, %s);", x->err);
 	gen_stmt(x, s->body, depth + 2);
 	line(x, depth + 1, "}");
 	line(x, depth, "}");
@@ -864,10 +914,14 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 	switch (s->kind) {
 	case S_NULL:
 		break;
-	case S_EXPR:
+	case S_EXPR: {
+		const struct expr *e = elide(x, s->e);
+
 		actions(x, depth, 1, &s->loc, stmt_token(x, s));
-		line(x, depth, "(void)%s;", expr_c(x, s->e));
+		if (e)
+			line(x, depth, "(void)%s;", expr_c(x, e));
 		break;
+	}
 	case S_BLOCK:
 		for (const struct stmt *c = s->body; c; c = c->next)
 			gen_stmt(x, c, depth);
@@ -888,7 +942,7 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 			line(x, depth, "(void)%s;", expr_c(x, s->init));
 		/* C's for: continue runs the increment. */
 		line(x, depth, "for (;; %s) {", s->incr ? arena_printf(x->a, "(void)%s", expr_c(x, s->incr)) : "");
-		actions(x, depth + 1, 1, &s->loc, stmt_token(x, s));
+		line(x, depth + 1, "CTAP_ACTIONS(c, 1, %s);", x->err);
 		if (s->e)
 			line(x, depth + 1, "if (!(%s)) break;", expr_c(x, s->e));
 		gen_stmt(x, s->body, depth + 1);

@@ -69,6 +69,9 @@ static int staprun_args(struct session *s, const char **argv, const char *ko, co
 		argv[n++] = arena_printf(&s->arena, "%d", s->buffer_mb);
 	}
 	argv[n++] = ko;
+	/* -G NAME=VALUE: module parameters of the script's globals. */
+	for (int i = 0; i < s->n_globals_set; i++)
+		argv[n++] = s->globals_set[i];
 	argv[n] = NULL;
 	return n;
 }
@@ -95,7 +98,7 @@ static const char *shell_quote(struct session *s, const char *w)
 static int run_vm(struct session *s, const char *ko)
 {
 	char dir[] = "/tmp/ctapvmXXXXXX", path[4200];
-	const char *argv[32], *name = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
+	const char *argv[32 + MAX_DEFINES], *name = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
 	FILE *f;
 	int n, status, rc = 1;
 
@@ -151,7 +154,7 @@ out:
 
 int pass5_run(struct session *s, const char *ko)
 {
-	const char *argv[32];
+	const char *argv[32 + MAX_DEFINES];
 
 	if (s->vm)
 		return run_vm(s, ko);

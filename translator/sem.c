@@ -88,6 +88,10 @@ static struct var *new_var(struct sem *S, struct var **list, const char *name, i
 	v->name = name;
 	v->kind = kind;
 	v->decl = *loc;
+	/* Locals go last: a function's parameters stay first, in order. */
+	if (kind == V_LOCAL)
+		while (*list)
+			list = &(*list)->next;
 	v->next = *list;
 	*list = v;
 	return v;
@@ -301,6 +305,12 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 			return;
 		}
 		enum vtype got = expr(S, sc, args);
+		/* A variable typed nowhere else takes the format's type. */
+		if (got == T_UNKNOWN && args->kind == E_SYMBOL) {
+			struct var *v = lookup(S, sc, args->name, &args->loc);
+
+			set_type(S, &v->type, &v->type_loc, want, &args->loc, args->name);
+		}
 		if (got != T_UNKNOWN && got != want)
 			error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
 			      call->name, vtype_name(want), vtype_name(got));
@@ -563,10 +573,26 @@ static enum vtype target_var(struct sem *S, struct scope *sc, struct expr *e)
 	return T_UNKNOWN;
 }
 
+/* The target of an assignment is evaluated once: its errors appear once. */
+static void store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc)
+{
+	if (!v)
+		return;
+	v->written = true;
+	set_type(S, &v->type, &v->type_loc, t, loc, v->name);
+}
+
 static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, const char *op)
 {
 	enum vtype t = e->kind == E_INDEX ? expr(S, sc, e) :
 		e->kind == E_SYMBOL ? lookup(S, sc, e->name, &e->loc)->type : expr(S, sc, e);
+
+	/* A global only ever read as statistics is statistics (empty ones:
+	 * SystemTap reports "empty aggregate" when they are printed). */
+	if (t == T_UNKNOWN && e->kind == E_SYMBOL && find_var(S->globals, e->name)) {
+		store(S, find_var(S->globals, e->name), T_STATS, &e->loc);
+		t = T_STATS;
+	}
 
 	if (t != T_STATS && t != T_UNKNOWN)
 		error(S, &e->loc, NULL, "%s needs a statistics value (filled with <<<), not a %s",
@@ -653,14 +679,6 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 	return T_LONG;
 }
 
-/* The target of an assignment is evaluated once: its errors appear once. */
-static void store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc)
-{
-	if (!v)
-		return;
-	v->written = true;
-	set_type(S, &v->type, &v->type_loc, t, loc, v->name);
-}
 
 static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 {

@@ -107,17 +107,6 @@ static bool from_user_script(struct xlate *x, const struct var *v)
 	return v->global && v->global->loc.src == x->s->user->src;
 }
 
-/* -G NAME=VALUE, or NULL. */
-static const char *global_setting(struct xlate *x, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (int i = 0; i < x->s->n_globals_set; i++)
-		if (!strncmp(x->s->globals_set[i], name, n) && x->s->globals_set[i][n] == '=')
-			return x->s->globals_set[i] + n + 1;
-	return NULL;
-}
-
 static void emit_globals(struct xlate *x, FILE *out)
 {
 	fputs("/* ---- globals ---- */\n\nstatic struct {\n\tchar unused;\n", out);
@@ -131,7 +120,7 @@ static void emit_globals(struct xlate *x, FILE *out)
 		else
 			fprintf(out, "\t%s;\n", c_type_decl(v->type, arena_printf(x->a, "g_%s", v->name)));
 	}
-	fputs("} G;\n\n", out);
+	fputs("} G __maybe_unused;\n\n", out);
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		if (!v->used || v->type == T_UNKNOWN)
 			continue;
@@ -168,19 +157,17 @@ static void emit_globals(struct xlate *x, FILE *out)
 				fprintf(out, "\t.stat = &spec_%s,\n", v->name);
 			fputs("};\n", out);
 		}
-		/* The script's scalars can be set at load time (staprun NAME=VALUE). */
+		/* The script's scalars can be set at load time (staprun NAME=VALUE;
+		 * stap -G passes them so in pass 5, as SystemTap's). */
 		if (from_user_script(x, v) && !is_map(v) && !is_stats(v)) {
-			const char *set = global_setting(x, v->name);
 			const struct expr *init = v->global->init;
 
 			if (v->type == T_STRING) {
 				fprintf(out, "static char *param_%s = %s;\n", v->name,
-					set ? gen_c_string(x, set) :
 					init && init->kind == E_STRING ? gen_c_string(x, init->str) : "\"\"");
 				fprintf(out, "module_param_named(%s, param_%s, charp, 0);\n", v->name, v->name);
 			} else {
 				fprintf(out, "static long param_%s = %s;\n", v->name,
-					set ? arena_printf(x->a, "%lldL", strtoll(set, NULL, 0)) :
 					init && init->kind == E_NUMBER ?
 					arena_printf(x->a, "%lldL", (long long)init->num) : "0");
 				fprintf(out, "module_param_named(%s, param_%s, long, 0);\n", v->name, v->name);
@@ -227,7 +214,7 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 				fprintf(out, "\tG.g_%s = %lldLL;\n", v->name, (long long)init->num);
 		}
 	}
-	fputs("\treturn 0;\nfail:\n\tfree_globals();\n\treturn -ENOMEM;\n}\n\n", out);
+	fputs("\treturn 0;\nfail: __attribute__((unused));\n\tfree_globals();\n\treturn -ENOMEM;\n}\n\n", out);
 }
 
 /* ---- locks: which globals a handler touches, and how ---- */
@@ -334,29 +321,25 @@ static void lock_expr(struct expr *e, void *ctx)
 	}
 }
 
+/* delete writes what it names (the expression walk saw a read). */
+static void lock_deletes(struct lockset *ls, struct var *locals, const struct stmt *s)
+{
+	for (; s; s = s->next) {
+		const char *name;
+
+		if (s->kind == S_DELETE && (name = base_name(s->e)))
+			touch(ls, locals, name, 'w');
+		lock_deletes(ls, locals, s->body);
+		lock_deletes(ls, locals, s->els);
+	}
+}
+
 static void lock_stmt(struct lockset *ls, struct var *locals, const struct stmt *s)
 {
 	struct lock_walk w = { ls, locals };
 
 	ast_walk_stmt((struct stmt *)s, lock_expr, &w);
-	/* delete writes what it names; ast_walk saw it as a read. */
-	for (const struct stmt *c = s; c; c = c->next) {
-		const char *name;
-
-		if (c->kind == S_DELETE && (name = base_name(c->e)))
-			touch(ls, locals, name, 'w');
-		if (c->kind == S_BLOCK || c->kind == S_IF || c->kind == S_WHILE || c->kind == S_FOR ||
-		    c->kind == S_FOREACH || c->kind == S_TRY) {
-			if (c->body)
-				lock_stmt(ls, locals, c->body);
-			if (c->els)
-				lock_stmt(ls, locals, c->els);
-		}
-		if (c->kind == S_FOREACH && c->fe->array->kind == E_SYMBOL)
-			touch(ls, locals, c->fe->array->name, 'r');
-		if (c == s && s->kind != S_BLOCK)
-			break;	/* a single statement, not a list */
-	}
+	lock_deletes(ls, locals, s);
 }
 
 /* ---- handlers and functions ---- */
@@ -560,6 +543,61 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 	fprintf(out, "};\n#define N_SESSION_PROBES %d\n\n", n);
 }
 
+/* ---- call depth: SystemTap's default MAXNESTING ---- */
+
+struct depth_walk {
+	struct xlate *x;
+	const struct sem_function **stack;
+	int depth, max;
+	bool recursive;
+};
+
+static void depth_stmt(struct depth_walk *w, const struct stmt *s);
+
+static void depth_expr(struct expr *e, void *ctx)
+{
+	struct depth_walk *w = ctx;
+
+	if (e->kind != E_CALL)
+		return;
+	for (const struct sem_function *f = sem_functions(w->x->s); f; f = f->next) {
+		if (strcmp(f->fn->name, e->name))
+			continue;
+		for (int i = 0; i < w->depth; i++)
+			if (w->stack[i] == f) {
+				w->recursive = true;
+				return;
+			}
+		w->stack[w->depth++] = f;
+		if (w->depth > w->max)
+			w->max = w->depth;
+		if (f->fn->body && w->depth < 256)
+			depth_stmt(w, f->fn->body);
+		w->depth--;
+		return;
+	}
+}
+
+static void depth_stmt(struct depth_walk *w, const struct stmt *s)
+{
+	ast_walk_stmt((struct stmt *)s, depth_expr, w);
+}
+
+/* The deepest chain of calls from a handler, plus 10 if a function
+ * recurses, as SystemTap computes it. */
+static int max_nesting(struct xlate *x)
+{
+	const struct sem_function *stack[260];
+	struct depth_walk w = { x, stack, 0, 0, false };
+
+	for (struct sem_handler *h = sem_handlers(x->s); h; h = h->next) {
+		for (int i = 0; i < h->naliases; i++)
+			depth_stmt(&w, h->aliases[i]->body);
+		depth_stmt(&w, h->probe->body);
+	}
+	return (w.max ? w.max : 1) + (w.recursive ? 10 : 0);
+}
+
 static void emit_header(struct xlate *x, FILE *out)
 {
 	fprintf(out, "/*\n * %s - generated by ctap's stap from %s.\n * Built against kmod-runtime "
@@ -573,6 +611,7 @@ static void emit_header(struct xlate *x, FILE *out)
 		else
 			fprintf(out, "#define %s 1\n", d);
 	}
+	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n", max_nesting(x));
 	fputs("#include \"ctap_runtime.h\"\n#include \"probes/kprobes.h\"\n"
 	      "#include \"probes/timers.h\"\n\n", out);
 	for (const struct embedded *e = x->s->user->embeds; e; e = e->next)

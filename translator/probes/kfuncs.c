@@ -111,6 +111,17 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 		added++;
 	}
 	free(funcs);
+	/* kprobe.function needs only a symbol: one BTF does not describe
+	 * (__x64_sys_getpid, say) may still be in kallsyms, and the kernel
+	 * says so when the probe registers. */
+	if (!added && n == 0 && !vars && !strpbrk(glob, "*?[") && !is_unprobeable(glob)) {
+		struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s\")%s",
+								  family, glob, suffix));
+
+		d->symbol = arena_strndup(elab_arena(e), glob, strlen(glob));
+		d->is_return = is_return;
+		return 1;
+	}
 	if (!added && n == 0)
 		no_match(e, m, btf, glob);
 	return added ? added : -1;
