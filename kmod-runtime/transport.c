@@ -12,6 +12,7 @@
  * probe context never allocates; readers are woken through irq_work because
  * a probe may fire with the scheduler's locks held.
  */
+#undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>

@@ -190,11 +190,18 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 		}
 		text = arena_printf(&s->arena, "%s%s", text, f);
 	}
-	text = arena_printf(&s->arena, "%s\nobj-m := %s.o\n%s-y := script.o", text, name, name);
-	for (const char *const *o = runtime_objs; *o; o++)
-		text = arena_printf(&s->arena, "%s runtime/%s.o", text, *o);
-	text = arena_printf(&s->arena, "%s\n", text);
+	/* Two objects, compiled in parallel: the script, and the whole
+	 * runtime as one unit (a compiler run per runtime file would cost
+	 * more than the compiling itself: each reads the kernel headers). */
+	text = arena_printf(&s->arena, "%s\nobj-m := %s.o\n%s-y := script.o runtime.o\n", text,
+			    name, name);
 	snprintf(path, sizeof(path), "%s/Kbuild", dir);
+	if (write_file(path, text, strlen(text)))
+		return -1;
+	text = "/* The runtime, one unit (written by stap -p4). */\n";
+	for (const char *const *o = runtime_objs; *o; o++)
+		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
+	snprintf(path, sizeof(path), "%s/runtime.c", dir);
 	return write_file(path, text, strlen(text));
 }
 
