@@ -395,8 +395,9 @@ int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *o
 	if (src != out)
 		memcpy(out, src, n * sizeof(*out));
 	/* SystemTap sorts the array itself: an unsorted foreach afterwards
-	 * sees the last sort's order, and the next sort's ties keep it. */
-	if (sort->dir && n) {
+	 * sees the last sort's order, and the next sort's ties keep it.  Not
+	 * statistics: SystemTap sorts a fresh aggregate of them each time. */
+	if (sort->dir && n && m->spec.value != CTAP_STATS) {
 		for (int i = 0; i < n; i++) {
 			head(m, out[i])->older = i ? out[i - 1] : NONE;
 			head(m, out[i])->newer = i + 1 < n ? out[i + 1] : NONE;

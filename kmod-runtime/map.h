@@ -85,7 +85,7 @@ struct ctap_map_sort {
  * visit: all, or limit (foreach's "limit N") if it is smaller and >= 0.
  * Unsorted (dir 0) is the map's own order: insertion order, or the order
  * of the last sort, which reorders the map as SystemTap's does (a wrap
- * map then forgets in that order).
+ * map then forgets in that order; statistics maps keep insertion order).
  * out and scratch each hold max_entries ints (per-CPU scratch, preallocated).
  */
 int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
