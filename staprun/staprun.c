@@ -469,6 +469,9 @@ int main(int argc, char **argv)
 	/* An attached module is running already: no START. */
 	if (!s.attach && !s.unload && start_session(&s)) {
 		s.errors = true;
+		/* What the begin probes printed before the failure still shows. */
+		while (relay_drain(&s.relay) > 0)
+			;
 		goto out_unload;
 	}
 	start_command(&s);
