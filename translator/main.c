@@ -171,7 +171,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	const char *target = NULL;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+hVvp:e:I:D:G:guwWkm:r:R:o:c:x:T:s:bl:L:",
+	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:c:x:T:s:bl:L:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':

@@ -7,7 +7,8 @@
  * guest harness (testsuite/guest-run) boots the target kernel with the
  * module, staprun and a test script that runs staprun inside the guest
  * (the -c command runs there too); the guest's output comes back when it
- * powers off.
+ * powers off.  Without -c or -T, the guest session ends after 60 s (-T 60)
+ * if the script does not call exit() before.
  */
 #include "config.h"
 
@@ -107,6 +108,10 @@ static int run_vm(struct session *s, const char *ko)
 			"use -r to pick the kernel\n", s->vm_kernel);
 		return 1;
 	}
+	/* Nobody can press Ctrl-C in the guest: without -c, the session ends
+	 * at exit() or after -T seconds, 60 unless given. */
+	if (!s->cmd && !s->timeout_s)
+		s->timeout_s = 60;
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "stap: cannot create a directory for the guest: %s\n", strerror(errno));
 		return 1;
@@ -147,6 +152,10 @@ static int run_vm(struct session *s, const char *ko)
 	(void)!system(cmd);
 	(void)status;
 out:
+	if (s->keep_tmpdir) {
+		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
+		return rc;
+	}
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	(void)!system(path);
 	return rc;
