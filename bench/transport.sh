@@ -5,9 +5,7 @@
 #   flood    every one of 20,000 getpid() calls of the -c workload prints a
 #            line ("smoke: hit N from pid P"); throughput = bytes delivered
 #            / elapsed time of the whole staprun session, and drops counted.
-#            ctap: the hand-written smoke module through kmod-runtime's
-#            transport and ctap's staprun (its printf is the kernel's, not
-#            yet ctap's runtime printf); SystemTap: transport/flood.stp.
+#            Both run transport/flood.stp, each built by its own stap.
 #   session  staprun -c true with a module that prints one line: load,
 #            start, stop, unload.
 #
@@ -20,15 +18,15 @@ runs=${1:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer/common.sh"
 . "$here/lib.sh"
-. "$top/testsuite/lib/kmod.sh"
 out=$top/bench/out/transport
 rm -rf "$out" && mkdir -p "$out"
 gcc -O2 -static "$here/transport/timeit.c" -o "$out/timeit"
 gcc -O2 -static "$here/kprobe-cost/syscall_loop.c" -o "$out/syscall_loop"
-build_test_modules "$out/kmod" > /dev/null
 "$here/peer/setup" > /dev/null
 flood=$("$here/peer/stap" -m stap48_flood "$here/transport/flood.stp")
 start=$("$here/peer/stap" -m stap48_start "$here/transport/start.stp")
+(cd "$out" && "$top/translator/stap" -p4 -m ctap_flood "$here/transport/flood.stp" > /dev/null &&
+	"$top/translator/stap" -p4 -m ctap_start "$here/transport/start.stp" > /dev/null)
 
 cat > "$out/transport.sh" <<EOT
 # timeout: 900
@@ -38,18 +36,18 @@ dropped() { grep -o '[0-9]* output writes were dropped' "\$1" | cut -d' ' -f1; }
 # SystemTap's own report: "WARNING: There were N transport failures."
 stap_failures() { grep -o 'There were [0-9]* transport failures' "\$1" | grep -o '[0-9]*' || echo 0; }
 for i in \$(seq $runs); do
-	timeit staprun -c "/ctap/bin/syscall_loop \$N" modules/ctap_smoke.ko print_each=1 subbufs=64 > /tmp/c.out 2> /tmp/c.err
+	timeit staprun -c "/ctap/bin/syscall_loop \$N" modules/ctap_flood.ko > /tmp/c.out 2> /tmp/c.err
 	echo "RESULT flood ctap \$(wc -c < /tmp/c.out) \$(field elapsed_ns /tmp/c.err) \$(dropped /tmp/c.err)"
 	timeit /usr/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/stap48_flood.ko > /tmp/s.out 2> /tmp/s.err
 	echo "RESULT flood stap48 \$(wc -c < /tmp/s.out) \$(field elapsed_ns /tmp/s.err) \$(stap_failures /tmp/s.err)"
-	timeit staprun -c true modules/ctap_smoke.ko > /dev/null 2> /tmp/c.err
+	timeit staprun -c true modules/ctap_start.ko > /dev/null 2> /tmp/c.err
 	echo "RESULT session ctap 0 \$(field elapsed_ns /tmp/c.err) 0"
 	timeit /usr/bin/staprun -c true /ctap/modules/stap48_start.ko > /dev/null 2> /tmp/s.err
 	echo "RESULT session stap48 0 \$(field elapsed_ns /tmp/s.err) 0"
 done
 EOT
 CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
-"$top/testsuite/guest-run" -s 1 -o "$out/guest" -m "$out/kmod/ctap_smoke.ko" -m "$flood" \
+"$top/testsuite/guest-run" -s 1 -o "$out/guest" -m "$out/ctap_flood.ko" -m "$out/ctap_start.ko" -m "$flood" \
 	-m "$start" -b "$out/timeit" -b "$out/syscall_loop" -r "$payload" "$out/transport.sh" > /dev/null || true
 bench_guest_ok "$out/guest" transport transport
 
@@ -65,7 +63,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 		for (i = 1; i <= n; i++) {
 			k = order[i]; split(k, kk, " ")
 			mb = median(b[k]); ms = median(t[k]) / 1e6; dr = median(d[k])
-			printf "| %s | %s | %d | %.1f | %s | %d |\n", kk[1], kk[2] == "ctap" ? "ctap (smoke module)" : "SystemTap 4.8", mb, ms,
+			printf "| %s | %s | %d | %.1f | %s | %d |\n", kk[1], kk[2] == "ctap" ? "ctap" : "SystemTap 4.8", mb, ms,
 				kk[1] == "flood" ? sprintf("%.2f", mb / 1048576 / (ms / 1000)) : "-", dr
 			printf "%s,%s,%s,%s,%s,%d,%.1f,%d,%d\n", date, commit, kernel, kk[1], kk[2], mb, ms, dr, runs >> csv
 		}

@@ -25,7 +25,8 @@
  *   drain trace<cpu>, delete_module()
  *
  * OOB messages (warnings and errors, already formatted, one line each) may
- * come at any time; staprun copies them to stderr.
+ * come at any time; staprun copies them to stderr.  SYSTEM messages ask
+ * staprun to run a shell command (the script's system()), without waiting.
  *
  * If staprun dies (kill -9), the module keeps running: "staprun -A NAME"
  * attaches to it again (no START: it runs already), "staprun -d NAME" stops
@@ -49,6 +50,7 @@ enum ctap_msg_type {
 	CTAP_MSG_EXIT,		/* to module: stop; reply: no payload, after flush */
 	CTAP_MSG_REQUEST_EXIT,	/* from module: the script called exit() */
 	CTAP_MSG_OOB,		/* from module: text for stderr, no trailing NUL */
+	CTAP_MSG_SYSTEM,	/* from module: a shell command for system(), no NUL */
 	CTAP_MSG_MAX,
 };
 

@@ -67,6 +67,14 @@
 #ifndef TRYLOCKDELAY
 #define TRYLOCKDELAY	10	/* microseconds between lock attempts */
 #endif
+/* Overload: a CPU spending more than THRESHOLD of each INTERVAL cycles in
+ * handlers stops the session (-DSTP_NO_OVERLOAD turns the check off). */
+#ifndef STP_OVERLOAD_INTERVAL
+#define STP_OVERLOAD_INTERVAL	1000000000LL
+#endif
+#ifndef STP_OVERLOAD_THRESHOLD
+#define STP_OVERLOAD_THRESHOLD	500000000LL
+#endif
 /* Per-CPU output of one handler, flushed to the transport when it ends
  * (or earlier, when a print would not fit). */
 #ifndef CTAP_PRINTBUF
@@ -118,6 +126,7 @@ struct ctap_context {
 	char error_buf[MAXSTRINGLEN];
 	long actions;			/* statements left (MAXACTION) */
 	int nesting;			/* function call depth */
+	u64 cycles_base, cycles_sum;	/* overload: this interval, time in handlers */
 	struct ctap_out out;
 	char printbuf[CTAP_PRINTBUF];
 };

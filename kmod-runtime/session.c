@@ -10,6 +10,7 @@
  */
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
+#include <linux/timex.h>
 
 #include "ctap_runtime.h"
 
@@ -123,10 +124,36 @@ static void report_error(struct ctap_context *c)
 		ctap_exit();
 }
 
+/*
+ * Time in handlers per CPU, as SystemTap's STP_OVERLOAD: over half of an
+ * interval's cycles is an error that ends the session, before the probes
+ * take the machine.  True if this handler tipped it.
+ */
+static bool overloaded(struct ctap_context *c, cycles_t start)
+{
+#ifdef STP_NO_OVERLOAD
+	return false;
+#else
+	cycles_t end = get_cycles();
+
+	c->cycles_sum += end - start;
+	if (end - c->cycles_base < STP_OVERLOAD_INTERVAL)
+		return false;
+	c->cycles_base = end;
+	if (c->cycles_sum <= STP_OVERLOAD_THRESHOLD) {
+		c->cycles_sum = 0;
+		return false;
+	}
+	c->cycles_sum = 0;
+	return true;
+#endif
+}
+
 void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs)
 {
 	struct ctap_context *c;
 	unsigned long flags;
+	cycles_t start;
 
 	if (!state_allows(p))
 		return;
@@ -149,11 +176,17 @@ void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs)
 	c->actions = MAXACTION;
 	c->nesting = 0;
 	ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
+	start = get_cycles();
 	p->handler(c);
 	unlock_globals(p);
 	ctap_flush(c);
 	if (unlikely(c->last_error))
 		report_error(c);
+	if (unlikely(overloaded(c, start))) {
+		ctap_oob("ERROR: probe overhead exceeded threshold\n");
+		atomic_inc(&sess.errors);
+		ctap_exit();
+	}
 out:
 	atomic_dec(&c->busy);
 	local_irq_restore(flags);

@@ -316,6 +316,11 @@ void ctap_oob(const char *fmt, ...)
 	va_end(ap);
 }
 
+void ctap_system(const char *cmd)
+{
+	ctl_queue(CTAP_MSG_SYSTEM, cmd, min_t(size_t, strlen(cmd), CTAP_MSG_MAX_PAYLOAD));
+}
+
 void ctap_request_exit(void)
 {
 	ctl_queue(CTAP_MSG_REQUEST_EXIT, NULL, 0);

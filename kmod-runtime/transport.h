@@ -49,6 +49,9 @@ __printf(1, 2) void ctap_print(const char *fmt, ...);
 /* Send one line of text to staprun's stderr (warnings, errors).  Any context. */
 __printf(1, 2) void ctap_oob(const char *fmt, ...);
 
+/* Ask staprun to run a shell command, asynchronously (system()).  Any context. */
+void ctap_system(const char *cmd);
+
 /* Ask staprun to end the session (the script's exit()).  Any context. */
 void ctap_request_exit(void);
 

@@ -250,6 +250,29 @@ static int request_stop(struct session *s, bool *exit_sent)
 	return ret;
 }
 
+/* system() in the script: sh -c CMD, not waited for (SIGCHLD reaps it). */
+static void run_system(struct session *s, const char *cmd)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err("system(\"%s\"): %s\n", cmd, strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (s->out_fd >= 0 && s->out_fd != STDOUT_FILENO)
+			close(s->out_fd);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+}
+
 /* Handle one control message; returns true when the module has stopped. */
 static bool handle_ctl(struct session *s, bool *exit_sent)
 {
@@ -274,6 +297,9 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 	case CTAP_MSG_REQUEST_EXIT:
 		request_stop(s, exit_sent);	/* a failure shows when EXIT never comes */
 		break;
+	case CTAP_MSG_SYSTEM:
+		run_system(s, payload);
+		break;
 	case CTAP_MSG_EXIT:
 		return true;
 	default:
@@ -295,9 +321,15 @@ static bool handle_signal(struct session *s)
 			stop = true;
 			continue;
 		}
-		while (s->cmd && waitpid(s->target, &status, WNOHANG) == s->target) {
-			dbug("command exited, status 0x%x\n", status);
-			stop = true;
+		/* Reap every child: the -c command ends the session; system()
+		 * commands just go. */
+		pid_t pid;
+
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (s->cmd && pid == s->target) {
+				dbug("command exited, status 0x%x\n", status);
+				stop = true;
+			}
 		}
 	}
 	return stop;
@@ -377,6 +409,10 @@ static int start_session(struct session *s)
 		}
 		if (hdr.type == CTAP_MSG_REQUEST_EXIT) {
 			s->exit_requested = true;
+			continue;
+		}
+		if (hdr.type == CTAP_MSG_SYSTEM) {
+			run_system(s, payload);
 			continue;
 		}
 		if (hdr.type == CTAP_MSG_START && hdr.len == sizeof(int32_t)) {

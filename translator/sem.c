@@ -748,6 +748,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		struct var *v = lookup(S, sc, e->name, &e->loc);
 
 		v->read = true;
+		v->rvalue = true;
 		if (v->nkeys)
 			error(S, &e->loc, ident(S, e->name), "array '%s' used as a scalar", e->name);
 		v->used_as_scalar = true;

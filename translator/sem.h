@@ -31,6 +31,7 @@ struct var {
 	const struct global *global;	/* declaration, for globals */
 	const struct expr *hist;	/* the @hist_* that first rendered it */
 	bool used, written, read, used_as_scalar;
+	bool rvalue;			/* its value is read (not only by ++, +=) */
 };
 
 struct sem_function {

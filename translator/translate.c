@@ -475,9 +475,51 @@ static void emit_lock_tables(struct xlate *x, FILE *out)
 	fputc('\n', out);
 }
 
+/*
+ * SystemTap prints the script's scalar globals that are written and never
+ * read when the session ends ("count=42", "name=\"x\""): an end probe
+ * after all others.  (Arrays are not printed yet.)
+ */
+static bool autoprinted(struct xlate *x, const struct var *v)
+{
+	return from_user_script(x, v) && v->used && v->written && !v->rvalue && !v->nkeys &&
+		(v->type == T_LONG || v->type == T_STRING);
+}
+
+static bool emit_autoprint(struct xlate *x, FILE *out)
+{
+	bool any = false;
+
+	for (struct var *v = sem_globals(x->s); v; v = v->next)
+		any |= autoprinted(x, v);
+	if (!any)
+		return false;
+	fputs("/* end: the globals written and never read, as SystemTap prints them */\n"
+	      "static void probe_autoprint(struct ctap_context *c)\n{\n", out);
+	/* In declaration order: the list has the last declared first. */
+	int n = 0;
+	for (struct var *v = sem_globals(x->s); v; v = v->next)
+		n++;
+	struct var **vs = arena_alloc(x->a, (n + 1) * sizeof(*vs));
+	n = 0;
+	for (struct var *v = sem_globals(x->s); v; v = v->next)
+		vs[n++] = v;
+	while (n--) {
+		struct var *v = vs[n];
+
+		if (autoprinted(x, v))
+			fprintf(out, "\tctap_printf(c, \"%s=%s\\n\", &(union ctap_arg){ .%c = G.g_%s }, 1);\n",
+				v->name, v->type == T_STRING ? "\\\"%s\\\"" : "%d",
+				v->type == T_STRING ? 's' : 'n', v->name);
+	}
+	fputs("}\n\n", out);
+	return true;
+}
+
 static void emit_probes(struct xlate *x, FILE *out)
 {
-	fprintf(out, "static const struct ctap_probe ctap_probes[%d] = {\n", x->nprobes ? x->nprobes : 1);
+	x->autoprint = emit_autoprint(x, out);
+	fprintf(out, "static const struct ctap_probe ctap_probes[%d] = {\n", x->nprobes + 1);
 	for (int i = 0; i < x->nprobes; i++) {
 		const struct derived_probe *d = x->probes[i].d;
 
@@ -489,6 +531,9 @@ static void emit_probes(struct xlate *x, FILE *out)
 			(long long)d->order, x->probes[i].handler, x->probes[i].handler,
 			x->probes[i].handler);
 	}
+	if (x->autoprint)
+		fprintf(out, "\t[%d] = { .pp = \"end\", .kind = CTAP_PROBE_END, .order = S64_MAX,\n"
+			"\t\t.handler = probe_autoprint },\n", x->nprobes);
 	fputs("};\n\n", out);
 }
 
@@ -537,6 +582,10 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 			}
 		for (int i = 0; i < m; i++, n++)
 			fprintf(out, "\t&ctap_probes[%d],\n", order[i]);
+		if (k == 1 && x->autoprint) {
+			fprintf(out, "\t&ctap_probes[%d],\n", x->nprobes);
+			n++;
+		}
 	}
 	if (!n)
 		fputs("\tNULL\n", out);

@@ -41,6 +41,7 @@ struct xlate {
 	/* Concrete probes, in program order, with what translate.c needs. */
 	struct xprobe *probes;
 	int nprobes;
+	bool autoprint;			/* ctap_probes[nprobes] prints unread globals */
 };
 
 struct xprobe {
