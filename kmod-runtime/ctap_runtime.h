@@ -221,11 +221,6 @@ static inline char *ctap_strcat(char *dst, const char *a, const char *b)
 	return dst;
 }
 
-static inline int64_t ctap_strcmp(const char *a, const char *b)
-{
-	return strcmp(a, b);
-}
-
 /* Flush the handler's output to the transport. */
 void ctap_flush(struct ctap_context *c);
 

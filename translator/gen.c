@@ -146,11 +146,6 @@ struct var *gen_find_global(struct xlate *x, const char *name)
 	return find(sem_globals(x->s), name);
 }
 
-const char *gen_global_name(const char *name)
-{
-	return name;
-}
-
 /* A local of the scope, else a global. */
 static struct var *lookup(struct xlate *x, const char *name, const char **c)
 {
@@ -530,9 +525,9 @@ static const char *incdec(struct xlate *x, const struct expr *e, bool postfix)
 
 		if (!arr)
 			return "0";
-		return arena_printf(x->a, "({ %sint64_t *_p = ctap_map_long(G.g_%s, _e); %s%s%s; })",
+		return arena_printf(x->a, "({ %sint64_t *_p = ctap_map_long(G.g_%s, _e); %s%s; })",
 				    slot(x, target, arr), arr->name, postfix ? "(*_p)" : e->op,
-				    postfix ? e->op : "(*_p)", "");
+				    postfix ? e->op : "(*_p)");
 	}
 	if (target->kind != E_SYMBOL || !lookup(x, target->name, &lv)) {
 		gen_error(x, &e->loc, "'%s' needs a variable", e->op);

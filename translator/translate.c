@@ -92,6 +92,12 @@ static const char *c_type_decl(enum vtype t, const char *name)
 	return buf;
 }
 
+/* Globals the module has: used, and typed (unused ones are elided). */
+static bool emitted(const struct var *v)
+{
+	return v->used && v->type != T_UNKNOWN;
+}
+
 static bool is_map(const struct var *v)
 {
 	return v->nkeys > 0;
@@ -111,7 +117,7 @@ static void emit_globals(struct xlate *x, FILE *out)
 {
 	fputs("/* ---- globals ---- */\n\nstatic struct {\n\tchar unused;\n", out);
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
-		if (!v->used || v->type == T_UNKNOWN)
+		if (!emitted(v))
 			continue;
 		if (is_map(v))
 			fprintf(out, "\tstruct ctap_map *g_%s;\n", v->name);
@@ -122,7 +128,7 @@ static void emit_globals(struct xlate *x, FILE *out)
 	}
 	fputs("} G __maybe_unused;\n\n", out);
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
-		if (!v->used || v->type == T_UNKNOWN)
+		if (!emitted(v))
 			continue;
 		fprintf(out, "static DEFINE_RWLOCK(lock_%s);\n", v->name);
 		if (is_stats(v)) {
@@ -181,7 +187,7 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 {
 	fputs("static void free_globals(void)\n{\n", out);
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
-		if (!v->used || v->type == T_UNKNOWN)
+		if (!emitted(v))
 			continue;
 		if (is_map(v))
 			fprintf(out, "\tctap_free(G.g_%s);\n", v->name);
@@ -192,7 +198,7 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		const struct expr *init = v->global ? v->global->init : NULL;
 
-		if (!v->used || v->type == T_UNKNOWN)
+		if (!emitted(v))
 			continue;
 		if (is_stats(v))
 			fprintf(out, "\tif (ctap_stat_spec_init(&spec_%s))\n\t\tgoto fail;\n", v->name);
@@ -468,7 +474,7 @@ static void emit_lock_tables(struct xlate *x, FILE *out)
 		lock_stmt(&ls, h->locals, h->probe->body);
 		fprintf(out, "static const struct ctap_lock locks_%d[] = {\n", n);
 		for (struct var *v = sem_globals(x->s); v; v = v->next, i++)
-			if (ls.mode[i] && v->used && v->type != T_UNKNOWN)
+			if (ls.mode[i] && emitted(v))
 				fprintf(out, "\t{ &lock_%s, %s },\n", v->name, ls.mode[i] == 'w' ? "true" : "false");
 		fputs("\t{ NULL, false }\n};\n", out);
 	}
@@ -519,7 +525,8 @@ static bool emit_autoprint(struct xlate *x, FILE *out)
 static void emit_probes(struct xlate *x, FILE *out)
 {
 	x->autoprint = emit_autoprint(x, out);
-	fprintf(out, "static const struct ctap_probe ctap_probes[%d] = {\n", x->nprobes + 1);
+	fprintf(out, "static const struct ctap_probe ctap_probes[%d] = {\n",
+		x->nprobes + x->autoprint ? x->nprobes + x->autoprint : 1);
 	for (int i = 0; i < x->nprobes; i++) {
 		const struct derived_probe *d = x->probes[i].d;
 

@@ -63,8 +63,7 @@ const char *gen_where(struct xlate *x, const struct loc *loc, const char *what);
 /* A pass-3 error at loc (a construct not translated yet). */
 void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The C type of a variable's storage. */
-const char *gen_global_name(const char *name);
+/* The global called name, or NULL. */
 struct var *gen_find_global(struct xlate *x, const char *name);
 
 /* ---- services for the providers' emit callbacks (translate.c) ---- */
