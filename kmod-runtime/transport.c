@@ -37,6 +37,9 @@
 static bool ctap_bulk;
 module_param(ctap_bulk, bool, 0444);
 MODULE_PARM_DESC(ctap_bulk, "bulk mode: per-CPU output files (staprun -b)");
+static int ctap_buffer_mb;
+module_param(ctap_buffer_mb, int, 0444);
+MODULE_PARM_DESC(ctap_buffer_mb, "output buffer size in MB, per CPU in bulk mode (staprun -s)");
 
 #define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
 #define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
@@ -340,6 +343,8 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
 
 	tp.ops = ops;
 	tp.bulk = bulk || ctap_bulk;
+	if (ctap_buffer_mb > 0 && ctap_buffer_mb < 4096)
+		n_subbufs = max_t(size_t, 2, ((size_t)ctap_buffer_mb << 20) / subbuf_size);
 	spin_lock_init(&tp.out_lock);
 	tp.state = CTAP_LOADED;
 	mutex_init(&tp.state_lock);

@@ -44,6 +44,7 @@ struct session {
 	const char *outfile;	/* -o */
 	int timeout_s;		/* -T */
 	bool bulk;		/* -b: a file per CPU */
+	int buffer_mb;		/* -s: relay buffer size */
 	bool attach, unload;	/* -A, -d: a module already loaded */
 	int out_fd, ctl_fd, sig_fd;
 	struct relay relay;
@@ -61,6 +62,7 @@ static void usage(FILE *f)
 		"  -o FILE     write the output to FILE\n"
 		"  -T SECONDS  stop after SECONDS\n"
 		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
+		"  -s MB       output buffer size in MB (per CPU with -b)\n"
 		"  -A          attach to MODULE, loaded and running already\n"
 		"  -d          stop and unload MODULE, loaded and running already\n"
 		"  -V          print the version and exit\n"
@@ -104,7 +106,7 @@ static int parse_args(struct session *s, int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+vc:x:o:T:bAdVh")) != -1) {
+	while ((opt = getopt(argc, argv, "+vc:x:o:T:s:bAdVh")) != -1) {
 		switch (opt) {
 		case 'v':
 			verbose++;
@@ -131,6 +133,13 @@ static int parse_args(struct session *s, int argc, char **argv)
 			break;
 		case 'b':
 			s->bulk = true;
+			break;
+		case 's':
+			s->buffer_mb = strtol(optarg, &end, 10);
+			if (*end || s->buffer_mb <= 0 || s->buffer_mb > 4095) {
+				err("invalid -s buffer size '%s' (MB, 1-4095)\n", optarg);
+				return -1;
+			}
 			break;
 		case 'A':
 			s->attach = true;
@@ -168,10 +177,12 @@ static int parse_args(struct session *s, int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++)
 		plen += strlen(argv[i]) + 1;
-	plen += sizeof(" ctap_bulk=1");
+	plen += sizeof(" ctap_bulk=1 ctap_buffer_mb=4095");
 	s->params = calloc(1, plen);
 	if (s->bulk)
 		strcat(s->params, "ctap_bulk=1 ");
+	if (s->buffer_mb)
+		sprintf(s->params + strlen(s->params), "ctap_buffer_mb=%d ", s->buffer_mb);
 	for (int i = optind; i < argc; i++) {
 		if (!strchr(argv[i], '=')) {
 			err("module parameter '%s' is not name=value\n", argv[i]);
