@@ -6,3 +6,4 @@ echo "rc=$?"
 grep -c 'output writes were dropped' /tmp/e
 grep -c '^smoke: hit [0-9]* from pid [0-9]*$' /tmp/o
 staprun -s 0 modules/ctap_smoke.ko 2>&1
+echo "rc=$?"
