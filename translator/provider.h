@@ -60,6 +60,7 @@ struct derived_probe {
 	bool is_return;
 	int64_t interval_ns, randomize_ns;	/* timers */
 	int64_t order;				/* begin(N), end(N), error(N) */
+	int index;				/* pass 3: its place in the probe table */
 };
 
 struct provider {

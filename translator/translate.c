@@ -56,22 +56,14 @@ void emit_c(struct xlate *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int probe_index(struct xlate *x, const struct derived_probe *d)
-{
-	for (int i = 0; i < x->nprobes; i++)
-		if (x->probes[i].d == d)
-			return i;
-	return -1;
-}
-
 const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d)
 {
-	return arena_printf(x->a, "&ctap_probes[%d]", probe_index(x, d));
+	return arena_printf(x->a, "&ctap_probes[%d]", d->index);
 }
 
 void emit_session_probe(struct xlate *x, const struct derived_probe *d, const char *kind)
 {
-	x->probes[probe_index(x, d)].kind = kind;
+	x->probes[d->index].kind = kind;
 }
 
 void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn)
@@ -690,7 +682,9 @@ int pass3_translate(struct session *s, FILE *out)
 		x.nprobes++;
 	x.probes = arena_alloc(x.a, (x.nprobes + 1) * sizeof(*x.probes));
 	i = 0;
-	for (const struct derived_probe *d = elab_probes(s); d; d = d->next, i++) {
+	/* The index, not a search: kernel.function("*") makes tens of thousands. */
+	for (struct derived_probe *d = elab_probes(s); d; d = d->next, i++) {
+		d->index = i;
 		x.probes[i].d = d;
 		x.probes[i].handler = handler_number(&x, sem_handler_of(s, d));
 		x.probes[i].kind = "CTAP_PROBE_EVENT";
