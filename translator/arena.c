@@ -15,35 +15,27 @@
 
 struct arena_block {
 	struct arena_block *next;
-	size_t used, size;
+	size_t size;
 	max_align_t data[];
 };
 
-/* size bytes, zeroed, at a multiple of align (a power of two). */
-static void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
+void *arena_refill(struct arena *a, size_t size, size_t align)
 {
 	struct arena_block *b = a->head;
-	size_t used = b ? (b->used + align - 1) & ~(align - 1) : 0;
-	void *p;
+	/* Blocks double up to ARENA_BLOCK_MAX: few blocks for a big parse. */
+	size_t bsize = b ? 2 * b->size : ARENA_BLOCK_MIN;
 
-	if (!b || used > b->size || b->size - used < size) {
-		/* Blocks double up to ARENA_BLOCK_MAX: few blocks for a big parse. */
-		size_t bsize = b ? 2 * b->size : ARENA_BLOCK_MIN;
-
-		if (bsize > ARENA_BLOCK_MAX)
-			bsize = ARENA_BLOCK_MAX;
-		if (bsize < size)
-			bsize = size;
-		b = big_alloc(sizeof(*b) + bsize);
-		b->size = bsize;
-		b->next = a->head;
-		a->head = b;
-		used = 0;
-	}
-	p = (char *)b->data + used;
-	b->used = used + size;
-	memset(p, 0, size);
-	return p;
+	if (bsize > ARENA_BLOCK_MAX)
+		bsize = ARENA_BLOCK_MAX;
+	if (bsize < size + align)
+		bsize = size + align;
+	b = big_alloc(sizeof(*b) + bsize);
+	b->size = bsize;
+	b->next = a->head;
+	a->head = b;
+	a->free = (char *)b->data;
+	a->limit = a->free + bsize;
+	return arena_bump(a, size, align);
 }
 
 void *big_alloc(size_t size)
@@ -59,20 +51,6 @@ void *big_alloc(size_t size)
 		fprintf(stderr, "stap: out of memory\n");
 		exit(1);
 	}
-	return p;
-}
-
-void *arena_alloc(struct arena *a, size_t size)
-{
-	return arena_alloc_aligned(a, size, sizeof(max_align_t));
-}
-
-char *arena_strndup(struct arena *a, const char *s, size_t n)
-{
-	char *p = arena_alloc_aligned(a, n + 1, 1);	/* strings need no alignment */
-
-	memcpy(p, s, n);
-	p[n] = '\0';
 	return p;
 }
 
@@ -118,4 +96,5 @@ void arena_free(struct arena *a)
 		free(a->head);
 		a->head = next;
 	}
+	a->free = a->limit = NULL;
 }

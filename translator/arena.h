@@ -8,6 +8,7 @@
 #define ARENA_H
 
 #include <stddef.h>
+#include <string.h>
 
 struct arena_block;
 struct arena_owned;
@@ -15,11 +16,40 @@ struct arena_owned;
 struct arena {
 	struct arena_block *head;
 	struct arena_owned *owned;	/* malloc'd blocks handed over */
+	char *free, *limit;		/* the unused part of the head block */
 };
 
-/* Zeroed memory; exits with a message when memory runs out. */
-void *arena_alloc(struct arena *a, size_t size);
-char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* size bytes at a multiple of align from a new block: the slow path. */
+void *arena_refill(struct arena *a, size_t size, size_t align);
+
+/* size bytes at a multiple of align (a power of two), not zeroed. */
+static inline void *arena_bump(struct arena *a, size_t size, size_t align)
+{
+	char *p = (char *)(((size_t)a->free + align - 1) & ~(align - 1));
+
+	if (!a->free || p > a->limit || (size_t)(a->limit - p) < size)
+		return arena_refill(a, size, align);
+	a->free = p + size;
+	return p;
+}
+
+/*
+ * Zeroed memory; exits with a message when memory runs out.  Inline, as
+ * arena_strndup: pass 1 calls them for every token and node.
+ */
+static inline void *arena_alloc(struct arena *a, size_t size)
+{
+	return memset(arena_bump(a, size, _Alignof(max_align_t)), 0, size);
+}
+
+static inline char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_bump(a, n + 1, 1);	/* strings need no alignment */
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
 char *arena_printf(struct arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Hand a malloc'd block to the arena: arena_free() will free it. */

@@ -6,10 +6,15 @@
 static void walk_expr(struct expr *e, ast_expr_fn fn, void *ctx)
 {
 	for (; e; e = e->next) {
-		walk_expr(e->a, fn, ctx);
-		walk_expr(e->b, fn, ctx);
-		walk_expr(e->c, fn, ctx);
-		walk_expr(e->args, fn, ctx);
+		/* Most operands are absent or leaves: test before calling. */
+		if (e->a)
+			walk_expr(e->a, fn, ctx);
+		if (e->b)
+			walk_expr(e->b, fn, ctx);
+		if (e->c)
+			walk_expr(e->c, fn, ctx);
+		if (e->args)
+			walk_expr(e->args, fn, ctx);
 		for (struct component *c = e->chain; c; c = c->next)
 			walk_expr(c->index, fn, ctx);
 		fn(e, ctx);

@@ -12,7 +12,8 @@ struct lexer {
 	const struct source *src;
 	const struct script_args *args;
 	const char *p, *end;
-	int line, col;
+	const char *line_start;	/* the column is p - line_start + 1 */
+	int line;
 	struct tokens *out;
 	struct loc sub_loc;	/* when lexing a $N argument: where $N was */
 	bool in_sub;
@@ -33,6 +34,7 @@ static const struct { const char *text; size_t len; } operators[] = {
 };
 #undef OP
 #define N_OPERATORS	(sizeof(operators) / sizeof(*operators))
+_Static_assert(N_OPERATORS <= LEX_N_OPS, "operator ids must fit LEX_N_OPS");
 
 /* Index + 1 of the first operator starting with each byte; 0 for none. */
 static unsigned char op_first[256];
@@ -99,37 +101,90 @@ static struct loc here(const struct lexer *lx)
 {
 	if (lx->in_sub)
 		return lx->sub_loc;
-	return (struct loc){ lx->src, lx->line, lx->col };
+	return (struct loc){ lx->src, lx->line, (int)(lx->p - lx->line_start) + 1 };
 }
 
 static void advance(struct lexer *lx, size_t n)
 {
-	for (; n && lx->p < lx->end; n--, lx->p++) {
+	for (; n && lx->p < lx->end; n--, lx->p++)
 		if (*lx->p == '\n') {
 			lx->line++;
-			lx->col = 1;
-		} else {
-			lx->col++;
+			lx->line_start = lx->p + 1;
 		}
-	}
 }
 
 /* Advance over n bytes known to hold no newline (names, numbers, operators). */
 static void advance_inline(struct lexer *lx, size_t n)
 {
 	lx->p += n;
-	lx->col += n;
 }
 
-/* Bytes that may continue an identifier: [A-Za-z0-9_$]. */
-static bool ident_char[256];
+/* Character classes, one table lookup per byte instead of ctype calls. */
+enum {
+	CC_SPACE = 1,		/* isspace */
+	CC_DIGIT = 2,		/* 0-9 */
+	CC_IDSTART = 4,		/* [A-Za-z_$@]: may start an identifier */
+	CC_IDCHAR = 8,		/* [A-Za-z0-9_$]: may continue one */
+};
+static unsigned char cclass[256];
+
+/* The reserved words: the parser never takes them for names. */
+static const char *const keywords[] = {
+	"probe", "global", "function", "if", "else", "for", "foreach", "in",
+	"limit", "return", "delete", "while", "break", "continue", "next",
+	"string", "long", "try", "catch", "private",
+};
+
+unsigned lex_op_id(const char *text)
+{
+	for (size_t i = 0; i < N_OPERATORS; i++)
+		if (!strcmp(text, operators[i].text))
+			return i + 1;
+	return 0;
+}
+
+/* The keywords by a hash of length and end letters, open addressing: most
+ * identifiers are told apart by one table probe. */
+#define KW_SLOTS	64
+static const char *kw_slot[KW_SLOTS];
+
+static unsigned kw_hash(const char *s, size_t len)
+{
+	return ((unsigned char)s[0] * 7u + (unsigned char)s[len - 1] * 3u + len) % KW_SLOTS;
+}
+
+static void init_keywords(void)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(*keywords); i++) {
+		unsigned h = kw_hash(keywords[i], strlen(keywords[i]));
+
+		while (kw_slot[h])
+			h = (h + 1) % KW_SLOTS;
+		kw_slot[h] = keywords[i];
+	}
+}
+
+static bool is_keyword(const char *s, size_t len)
+{
+	for (unsigned h = kw_hash(s, len); kw_slot[h]; h = (h + 1) % KW_SLOTS)
+		if (!strncmp(kw_slot[h], s, len) && !kw_slot[h][len])
+			return true;
+	return false;
+}
 
 static void init_tables(void)
 {
 	for (size_t i = N_OPERATORS; i-- > 0;)
 		op_first[(unsigned char)operators[i].text[0]] = i + 1;
-	for (int c = 0; c < 256; c++)
-		ident_char[c] = isalnum(c) || c == '_' || c == '$';
+	for (int c = 0; c < 256; c++) {
+		bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+		bool digit = c >= '0' && c <= '9';
+
+		cclass[c] = (isspace(c) ? CC_SPACE : 0) | (digit ? CC_DIGIT : 0) |
+			    (alpha || c == '$' || c == '@' ? CC_IDSTART : 0) |
+			    (alpha || digit || c == '$' ? CC_IDCHAR : 0);
+	}
+	init_keywords();
 }
 
 static void error_at(struct lexer *lx, struct loc loc, const char *msg)
@@ -137,8 +192,8 @@ static void error_at(struct lexer *lx, struct loc loc, const char *msg)
 	diag_error("parse", &loc, NULL, "%s", msg);
 }
 
-static void emit(struct lexer *lx, enum tok_kind kind, const char *text, size_t len,
-		 struct loc loc, bool space)
+static struct token *emit(struct lexer *lx, enum tok_kind kind, const char *text, size_t len,
+			  struct loc loc, bool space)
 {
 	struct token t = {
 		.kind = kind, .loc = loc, .space_before = space,
@@ -146,46 +201,48 @@ static void emit(struct lexer *lx, enum tok_kind kind, const char *text, size_t 
 	};
 
 	tokens_push(lx->out, &t);
+	return &lx->out->v[lx->out->n - 1];
 }
 
 /* Skips whitespace and comments; true if there were any. */
 static bool skip_space(struct lexer *lx)
 {
-	const char *start = lx->p;
+	const char *start = lx->p, *p = lx->p, *end = lx->end;
 
-	while (lx->p < lx->end) {
-		char c = *lx->p;
+	while (p < end) {
+		char c = *p;
 
-		if (c == ' ' || c == '\t') {
-			advance_inline(lx, 1);
-		} else if (isspace((unsigned char)c)) {
-			advance(lx, 1);
-		} else if (c == '#') {
-			while (lx->p < lx->end && *lx->p != '\n')
-				advance_inline(lx, 1);
-		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
-			while (lx->p < lx->end && *lx->p != '\n')
-				advance_inline(lx, 1);
-		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
-			struct loc loc = here(lx);
+		if (c == '\n') {
+			p++;
+			lx->line++;
+			lx->line_start = p;
+		} else if (cclass[(unsigned char)c] & CC_SPACE) {
+			p++;
+		} else if (c == '#' || (c == '/' && p + 1 < end && p[1] == '/')) {
+			p = memchr(p, '\n', end - p);
+			if (!p)
+				p = end;
+		} else if (c == '/' && p + 1 < end && p[1] == '*') {
 			const char *close = NULL;
 
-			for (const char *q = lx->p + 2; q + 1 < lx->end; q++)
+			lx->p = p;
+			for (const char *q = p + 2; q + 1 < end; q++)
 				if (q[0] == '*' && q[1] == '/') {
 					close = q;
 					break;
 				}
 			if (!close) {
-				error_at(lx, loc, "unterminated comment");
-				advance(lx, lx->end - lx->p);
-				break;
+				error_at(lx, here(lx), "unterminated comment");
+				close = end - 2;
 			}
-			advance(lx, close + 2 - lx->p);
+			advance(lx, close + 2 - p);
+			p = lx->p;
 		} else {
 			break;
 		}
 	}
-	return lx->p != start;
+	lx->p = p;
+	return p != start;
 }
 
 static void lex_number(struct lexer *lx, struct loc loc, bool space)
@@ -351,7 +408,7 @@ static void lex_run(struct lexer *lx)
 		if (lx->p >= lx->end)
 			return;
 		c = *lx->p;
-		if (isdigit((unsigned char)c)) {
+		if (cclass[(unsigned char)c] & CC_DIGIT) {
 			lex_number(lx, loc, space);
 		} else if (c == '"') {
 			lex_string(lx, loc, space);
@@ -361,12 +418,12 @@ static void lex_run(struct lexer *lx)
 			   (isdigit((unsigned char)lx->p[1]) || lx->p[1] == '#') &&
 			   lex_script_arg(lx, loc, space)) {
 			continue;
-		} else if (isalpha((unsigned char)c) || c == '_' || c == '$' || c == '@') {
+		} else if (cclass[(unsigned char)c] & CC_IDSTART) {
 			size_t n = 1;
 
-			while (lx->p + n < lx->end && ident_char[(unsigned char)lx->p[n]])
+			while (lx->p + n < lx->end && (cclass[(unsigned char)lx->p[n]] & CC_IDCHAR))
 				n++;
-			emit(lx, TOK_IDENT, lx->p, n, loc, space);
+			emit(lx, TOK_IDENT, lx->p, n, loc, space)->keyword = is_keyword(lx->p, n);
 			advance_inline(lx, n);
 		} else {
 			size_t n = match_operator(lx->p, lx->end - lx->p);
@@ -374,7 +431,7 @@ static void lex_run(struct lexer *lx)
 			if (n) {
 				struct token t = {
 					.kind = TOK_OP, .loc = loc, .space_before = space,
-					.text = operators[n - 1].text,
+					.text = operators[n - 1].text, .op = n,
 				};
 
 				tokens_push(lx->out, &t);
@@ -394,7 +451,8 @@ void lex_source(struct arena *a, const struct source *src,
 {
 	struct lexer lx = {
 		.arena = a, .src = src, .args = args, .out = out,
-		.p = src->text, .end = src->text + src->len, .line = 1, .col = 1,
+		.p = src->text, .end = src->text + src->len, .line = 1,
+		.line_start = src->text,
 	};
 	struct token eof = { .kind = TOK_EOF, .text = "" };
 

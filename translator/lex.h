@@ -26,14 +26,21 @@ enum tok_kind {
 	TOK_EMBEDDED,	/* text: the C between %{ and %} */
 };
 
-/* 32 bytes: a 1 MB script is ~250,000 of them, twice (before and after
- * preprocessing), so their size is most of pass 1's memory. */
+/* 32 bytes: a 1 MB script is ~250,000 of them, so their size is most of
+ * pass 1's memory.  op and keyword let the parser classify a token with a
+ * table lookup instead of string compares. */
 struct token {
 	const char *text;	/* NUL-terminated: arena, or the operator table */
 	struct loc loc;
-	enum tok_kind kind;
+	unsigned char kind;	/* enum tok_kind */
+	unsigned char op;	/* TOK_OP: lex_op_id(text); else 0 */
+	bool keyword;		/* TOK_IDENT: a reserved word (if, probe, ...) */
 	bool space_before;	/* whitespace or a comment precedes it */
 };
+
+/* Operator ids are 1..LEX_N_OPS; 0 is no operator. */
+#define LEX_N_OPS	64
+unsigned lex_op_id(const char *text);
 
 struct tokens {
 	struct token *v;

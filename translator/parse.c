@@ -33,20 +33,6 @@ struct parser {
 	struct embedded **embeds_tail;
 };
 
-static const char *const keywords[] = {
-	"probe", "global", "function", "if", "else", "for", "foreach", "in",
-	"limit", "return", "delete", "while", "break", "continue", "next",
-	"string", "long", "try", "catch", "private",
-};
-
-static bool is_keyword(const char *s)
-{
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(*keywords); i++)
-		if (s[0] == keywords[i][0] && !strcmp(s, keywords[i]))
-			return true;
-	return false;
-}
-
 /* ---- token access ---- */
 
 static struct token *peek(struct parser *p)
@@ -115,7 +101,7 @@ static struct token *expect_name(struct parser *p, const char *what)
 {
 	struct token *t = peek(p);
 
-	if (t->kind != TOK_IDENT || is_keyword(t->text) || t->text[0] == '$' ||
+	if (t->kind != TOK_IDENT || t->keyword || t->text[0] == '$' ||
 	    t->text[0] == '@')
 		error_at(p, t, "expected %s", what);
 	return next(p);
@@ -385,7 +371,7 @@ static struct expr *parse_value(struct parser *p)
 		parse_chain(p, e);
 		return e;
 	}
-	if (is_keyword(t->text))
+	if (t->keyword)
 		error_at(p, t, "expected value");
 	next(p);
 	if (tok_op(peek(p), "(")) {
@@ -468,7 +454,10 @@ static struct expr *parse_unary(struct parser *p)
  */
 #define PRIO_IN		6
 
-static int binary_priority(const struct token *t)
+/* Priority by operator id (lex_op_id), 0 for none: filled once. */
+static unsigned char op_priority[LEX_N_OPS + 1];
+
+static void init_priorities(void)
 {
 	static const struct { const char *op; int prio; } ops[] = {
 		{ "||", 1 }, { "&&", 2 }, { "|", 3 }, { "^", 4 }, { "&", 5 },
@@ -478,14 +467,16 @@ static int binary_priority(const struct token *t)
 		{ "/", 11 }, { "%", 11 },
 	};
 
-	if (t->kind == TOK_IDENT)
-		return tok_ident(t, "in") ? PRIO_IN : 0;
-	if (t->kind != TOK_OP)
-		return 0;
 	for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
-		if (t->text[0] == ops[i].op[0] && !strcmp(t->text, ops[i].op))
-			return ops[i].prio;
-	return 0;
+		op_priority[lex_op_id(ops[i].op)] = ops[i].prio;
+	op_priority[0] = 0;
+}
+
+static int binary_priority(const struct token *t)
+{
+	if (t->kind == TOK_IDENT)
+		return t->keyword && !strcmp(t->text, "in") ? PRIO_IN : 0;
+	return op_priority[t->op];
 }
 
 /* indexable -> name | @hist_*(...) */
@@ -565,9 +556,19 @@ static struct expr *parse_ternary(struct parser *p)
 	return e;
 }
 
-static const char *const assign_ops[] = {
-	"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", ".=", "<<<",
-};
+/* Which operator ids assign: filled once. */
+static bool op_assigns[LEX_N_OPS + 1];
+
+static void init_assign_ops(void)
+{
+	static const char *const assign_ops[] = {
+		"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", ".=", "<<<",
+	};
+
+	for (size_t i = 0; i < sizeof(assign_ops) / sizeof(*assign_ops); i++)
+		op_assigns[lex_op_id(assign_ops[i])] = true;
+	op_assigns[0] = false;
+}
 
 /* expr -> ternary [assign_op expr] */
 static struct expr *parse_expression(struct parser *p)
@@ -578,9 +579,7 @@ static struct expr *parse_expression(struct parser *p)
 	enter(p);
 	e = parse_ternary(p);
 	t = peek(p);
-	for (size_t i = 0; t->kind == TOK_OP && i < sizeof(assign_ops) / sizeof(*assign_ops); i++) {
-		if (t->text[0] != assign_ops[i][0] || strcmp(t->text, assign_ops[i]))
-			continue;
+	if (op_assigns[t->op]) {
 		struct expr *a = new_expr(p, E_ASSIGN, t);
 
 		next(p);
@@ -588,7 +587,6 @@ static struct expr *parse_expression(struct parser *p)
 		a->a = e;
 		a->b = parse_expression(p);
 		e = a;
-		break;
 	}
 	leave(p);
 	return e;
@@ -727,7 +725,7 @@ static struct stmt *parse_statement_inner(struct parser *p)
 		s->code = next(p)->text;
 		return s;
 	}
-	if (t->kind == TOK_IDENT && is_keyword(t->text)) {
+	if (t->keyword) {
 		const char *kw = next(p)->text;
 
 		if (!strcmp(kw, "if")) {
@@ -1102,7 +1100,13 @@ struct script *parse_script(struct arena *a, const struct source *src,
 	struct tokens raw = { 0 }, toks = { 0 };
 	struct script *s = arena_new(a, struct script);
 	struct parser p = { .arena = a };
+	static bool tables_ready;
 
+	if (!tables_ready) {
+		init_priorities();
+		init_assign_ops();
+		tables_ready = true;
+	}
 	s->src = src;
 	s->is_tapset = is_tapset;
 	lex_source(a, src, args, &raw);

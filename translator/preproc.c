@@ -423,6 +423,19 @@ struct cond_frame {
 	const struct token *open;
 };
 
+/* Append n tokens to the output. */
+static void pass_tokens(struct pp *pp, const struct token *t, size_t n)
+{
+	struct tokens *out = pp->out;
+
+	if (!(pp->in_place && out->v + out->n == t)) {
+		if (out->n + n > out->cap)
+			tokens_reserve(out, out->n + n > 2 * out->cap ? out->n + n : 2 * out->cap);
+		memmove(out->v + out->n, t, n * sizeof(*t));
+	}
+	out->n += n;
+}
+
 static void pp_run(struct pp *pp, struct range *r)
 {
 	struct cond_frame stack[64];
@@ -432,11 +445,16 @@ static void pp_run(struct pp *pp, struct range *r)
 		const struct token *t = cur(r);
 		bool taking = top < 0 || stack[top].taking;
 
-		/* Only %( %? %: %) and @names concern us: pass the rest fast. */
+		/* Only %( %? %: %) and @names concern us: pass runs of the
+		 * rest at once (in place and unshifted, that is no copy). */
 		if (t->text[0] != '%' && t->text[0] != '@') {
+			size_t from = r->i;
+
+			while (r->i < r->end && r->t[r->i].kind != TOK_EOF &&
+			       r->t[r->i].text[0] != '%' && r->t[r->i].text[0] != '@')
+				r->i++;
 			if (taking)
-				tokens_push(pp->out, t);
-			r->i++;
+				pass_tokens(pp, r->t + from, r->i - from);
 			continue;
 		}
 

@@ -34,7 +34,7 @@ struct tapset_index {
 	size_t n;
 	char *cache;			/* index file path */
 	bool dirty;
-	struct strset known;		/* every "f:name" and "g:name" of every entry */
+	struct strset known;		/* every function and global name, bare */
 };
 
 static void add_name(struct tapset_index *ix, struct entry *e, char kind, const char *name)
@@ -45,22 +45,18 @@ static void add_name(struct tapset_index *ix, struct entry *e, char kind, const 
 	}
 	e->names[e->n] = arena_printf(ix->a, "%c:%s", kind, name);
 	if (kind == 'f' || kind == 'g')
-		strset_add(&ix->known, e->names[e->n]);
+		strset_add(&ix->known, e->names[e->n] + 2);
 	e->n++;
 }
 
-/* "K:name": called for every name of a script, so no printf. */
+/*
+ * Called for every name of a script, so one lookup of the bare name: a
+ * function and a global of the same name both answer yes for either kind,
+ * and tindex_defines() tells them apart for the few names that pass.
+ */
 bool tindex_knows(const struct tapset_index *ix, char kind, const char *name)
 {
-	char buf[256];
-	size_t len = strlen(name);
-
-	if (len + 3 > sizeof(buf))
-		return false;
-	buf[0] = kind;
-	buf[1] = ':';
-	memcpy(buf + 2, name, len + 1);
-	return strset_has(&ix->known, buf);
+	return strset_has(&ix->known, name);
 }
 
 /* One cache file per tapset path: its name hashes the paths. */

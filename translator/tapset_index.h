@@ -34,7 +34,8 @@ void tindex_record(struct tapset_index *ix, size_t i, const struct script *s);
  */
 bool tindex_defines(const struct tapset_index *ix, size_t i, char kind, const char *name);
 
-/* Is name (kind 'f' or 'g') defined by any tapset at all?  A cheap filter. */
+/* Might name (kind 'f' or 'g') be defined by a tapset?  A cheap filter:
+ * true for a name any tapset defines as either kind. */
 bool tindex_knows(const struct tapset_index *ix, char kind, const char *name);
 
 /* Write the index back if anything changed; failures only cost speed. */
