@@ -41,6 +41,8 @@ enum expr_kind {
 	E_CONST,	/* @const(str) */
 	E_AT_CALL,	/* other @name(args...): @kregister, @uderef, ... */
 	E_EMBEDDED,	/* %{ code %} as an expression (guru mode) */
+	E_AUTOCAST,	/* a chain: members of a value whose type SystemTap would
+			   infer, as task->utime or (expr)->m */
 };
 
 /* One step of a $var chain: ->member, [index] */
@@ -59,6 +61,7 @@ struct expr {
 	enum expr_kind kind : 8;
 	unsigned char vtype;	/* enum vtype, from pass 2 */
 	unsigned char pretty;	/* trailing $ count of $var$ / $var$$ */
+	bool addressof;		/* &$var->m, &@cast(p, "t")->m: the address */
 	struct loc loc;
 	struct expr *next;	/* in argument and key lists */
 	union {
@@ -127,9 +130,10 @@ struct probe {
 	struct probe *next;
 	struct loc loc;
 	struct probe_point *points;
-	struct stmt *body;	/* S_BLOCK */
+	struct stmt *body;	/* S_BLOCK: the handler; an alias's prologue, or NULL */
+	struct stmt *epilogue;	/* an alias's epilogue block ("+=", or
+				   "= points { prologue }, { epilogue }"), or NULL */
 	bool is_alias;
-	bool epilogue;		/* += alias */
 	struct probe_point *alias_names;	/* the names an alias defines */
 	bool privileged;	/* from a tapset, not the user script */
 };

@@ -48,6 +48,7 @@ void ast_walk_script(struct script *scr, ast_expr_fn fn, void *ctx)
 {
 	for (struct probe *p = scr->probes; p; p = p->next) {
 		ast_walk_stmt(p->body, fn, ctx);
+		ast_walk_stmt(p->epilogue, fn, ctx);
 		for (struct probe_point *pp = p->points; pp; pp = pp->next)
 			walk_expr(pp->condition, fn, ctx);
 	}

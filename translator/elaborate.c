@@ -580,7 +580,7 @@ void pass2_dump_aliases(struct session *s, FILE *out)
 						      point_text(e, pp));
 			for (const struct probe_point *nm = pr->alias_names; nm; nm = nm->next)
 				v[n++] = arena_printf(e->arena, "%s %s %s", point_text(e, nm),
-						      pr->epilogue ? "+=" : "=", points);
+						      pr->body ? "=" : "+=", points);
 		}
 	qsort(v, n, sizeof(*v), cmp_strs);
 	for (size_t i = 0; i < n; i++)

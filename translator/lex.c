@@ -17,6 +17,7 @@ struct lexer {
 	struct tokens *out;
 	struct loc sub_loc;	/* when lexing a $N argument: where $N was */
 	bool in_sub;
+	size_t junk;		/* TOK_ERROR tokens made */
 };
 
 /* Grouped by first character, longest first within a group. */
@@ -88,6 +89,7 @@ const char *token_describe(struct arena *a, const struct token *t)
 		[TOK_EOF] = "end of input", [TOK_IDENT] = "identifier",
 		[TOK_NUMBER] = "number", [TOK_STRING] = "string",
 		[TOK_OP] = "operator", [TOK_EMBEDDED] = "embedded-code",
+		[TOK_ERROR] = "error",
 	};
 
 	if (t->kind == TOK_EOF)
@@ -278,8 +280,18 @@ static void lex_number(struct lexer *lx, struct loc loc, bool space)
 	advance_inline(lx, n);
 }
 
-/* Checks the escapes of a string body; returns its length, or -1 if open. */
-static long scan_string(struct lexer *lx, struct loc loc)
+/* A known escape at q (just past a backslash): C's, octal, hex. */
+static bool known_escape(const char *q, const char *end)
+{
+	return strchr("ntrabfv\\\"'?\n", *q) || (*q >= '0' && *q <= '7') ||
+	       (*q == 'x' && q + 1 < end && isxdigit((unsigned char)q[1]));
+}
+
+/*
+ * Scans a string body; returns its length, or -1 if open.  *unknown counts
+ * escapes C does not know ("\{", "\."): SystemTap drops their backslash.
+ */
+static long scan_string(struct lexer *lx, size_t *unknown)
 {
 	const char *q = lx->p + 1;
 
@@ -299,7 +311,7 @@ static long scan_string(struct lexer *lx, struct loc loc)
 			for (q++; q < lx->end && isxdigit((unsigned char)*q); q++)
 				;
 		} else {
-			error_at(lx, loc, "invalid escape sequence in string");
+			(*unknown)++;
 			q++;
 		}
 	}
@@ -310,7 +322,8 @@ static long scan_string(struct lexer *lx, struct loc loc)
 
 static void lex_string(struct lexer *lx, struct loc loc, bool space)
 {
-	long len = scan_string(lx, loc);
+	size_t unknown = 0;
+	long len = scan_string(lx, &unknown);
 
 	if (len < 0) {
 		error_at(lx, loc, "unterminated string");
@@ -318,7 +331,21 @@ static void lex_string(struct lexer *lx, struct loc loc, bool space)
 			advance(lx, 1);
 		return;
 	}
-	emit(lx, TOK_STRING, lx->p + 1, len, loc, space);
+	if (unknown) {
+		char *s = arena_alloc(lx->arena, len + 1);
+		size_t o = 0;
+
+		for (const char *q = lx->p + 1, *end = q + len; q < end; q++) {
+			if (*q == '\\' && q + 1 < end && !known_escape(q + 1, end))
+				continue;
+			s[o++] = *q;
+			if (*q == '\\' && q + 1 < end)
+				s[o++] = *++q;
+		}
+		emit(lx, TOK_STRING, s, o, loc, space);
+	} else {
+		emit(lx, TOK_STRING, lx->p + 1, len, loc, space);
+	}
 	advance(lx, len + 2);
 }
 
@@ -359,9 +386,11 @@ static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
 		return false;
 	advance(lx, 1 + n);
 	if (!lx->args || idx < 1 || idx > lx->args->argc) {
-		diag_error("parse", &loc, NULL,
-			   "command line argument index %ld out of range [1-%d]",
-			   idx, lx->args ? lx->args->argc : 0);
+		char *msg = arena_printf(lx->arena, "command line argument index %ld out of range [1-%d]",
+					 idx, lx->args ? lx->args->argc : 0);
+
+		emit(lx, TOK_ERROR, msg, strlen(msg), loc, space);
+		lx->junk++;
 		return true;
 	}
 	const char *arg = lx->args->argv[idx - 1];
@@ -393,6 +422,7 @@ static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
 	inner.args = NULL;	/* no recursive substitution */
 	size_t first = lx->out->n;
 	lex_run(&inner);
+	lx->junk += inner.junk;
 	if (first < lx->out->n)
 		lx->out->v[first].space_before = space;
 	return true;
@@ -446,8 +476,18 @@ static void lex_run(struct lexer *lx)
 	}
 }
 
-void lex_source(struct arena *a, const struct source *src,
-		const struct script_args *args, struct tokens *out)
+void tokens_report(struct tokens *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].kind == TOK_ERROR) {
+			diag_error("parse", &t->v[i].loc, NULL, "%s", t->v[i].text);
+			t->v[i].kind = TOK_NUMBER;
+			t->v[i].text = "0";
+		}
+}
+
+size_t lex_source(struct arena *a, const struct source *src,
+		  const struct script_args *args, struct tokens *out)
 {
 	struct lexer lx = {
 		.arena = a, .src = src, .args = args, .out = out,
@@ -466,4 +506,5 @@ void lex_source(struct arena *a, const struct source *src,
 	lex_run(&lx);
 	eof.loc = here(&lx);
 	tokens_push(out, &eof);
+	return lx.junk;
 }

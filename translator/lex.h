@@ -24,6 +24,8 @@ enum tok_kind {
 	TOK_STRING,	/* text: the contents between the quotes, escapes raw */
 	TOK_OP,
 	TOK_EMBEDDED,	/* text: the C between %{ and %} */
+	TOK_ERROR,	/* text: an error to report only if the token is used
+			   (SystemTap's junk token: "%( $# >= 1 %? @1 %)") */
 };
 
 /* 32 bytes: a 1 MB script is ~250,000 of them, so their size is most of
@@ -52,9 +54,14 @@ struct script_args {
 	int argc;
 };
 
-/* Appends src's tokens and a final TOK_EOF to out; errors go to diag. */
-void lex_source(struct arena *a, const struct source *src,
-		const struct script_args *args, struct tokens *out);
+/* Appends src's tokens and a final TOK_EOF to out; errors go to diag.
+ * Returns how many TOK_ERROR tokens it made (see tokens_report()). */
+size_t lex_source(struct arena *a, const struct source *src,
+		  const struct script_args *args, struct tokens *out);
+
+/* Reports the TOK_ERROR tokens of t (those preprocessing kept) and turns
+ * them into the number 0, so that parsing goes on. */
+void tokens_report(struct tokens *t);
 
 void tokens_reserve(struct tokens *t, size_t cap);
 

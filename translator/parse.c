@@ -338,6 +338,20 @@ static struct expr *parse_at_op(struct parser *p)
 
 /* value -> '(' expr ')' | literal | embedded | atop | $target chain
  *        | name '(' args ')' | name '[' keys ']' | name */
+/* value '->' ...: members of a value of inferred type (SystemTap's autocast);
+ * after a parenthesized value an index may start the chain too. */
+static struct expr *autocast(struct parser *p, struct expr *e, bool paren)
+{
+	struct expr *ac;
+
+	if (!tok_op(peek(p), "->") && !(paren && tok_op(peek(p), "[")))
+		return e;
+	ac = new_expr(p, E_AUTOCAST, peek(p));
+	ac->a = e;
+	parse_chain(p, ac);
+	return ac;
+}
+
 static struct expr *parse_value(struct parser *p)
 {
 	struct token *t = peek(p);
@@ -347,7 +361,7 @@ static struct expr *parse_value(struct parser *p)
 		next(p);
 		e = parse_expression(p);
 		expect_op(p, ")");
-		return e;
+		return autocast(p, e, true);
 	}
 	if (t->kind == TOK_NUMBER || t->kind == TOK_STRING)
 		return parse_literal(p);
@@ -356,6 +370,8 @@ static struct expr *parse_value(struct parser *p)
 		e->str = next(p)->text;
 		return e;
 	}
+	if (t->kind == TOK_ERROR)	/* from a macro body lexed elsewhere */
+		error_at(p, t, "%s", t->text);
 	if (t->kind != TOK_IDENT)
 		error_at(p, t, "expected value");
 	if (t->text[0] == '@') {
@@ -380,10 +396,12 @@ static struct expr *parse_value(struct parser *p)
 		next(p);
 		e->args = parse_expr_list(p, ")", false);
 		expect_op(p, ")");
-		return e;
+		return autocast(p, e, false);
 	}
 	e = new_expr(p, E_SYMBOL, t);
 	e->name = t->text;
+	if (tok_op(peek(p), "->"))
+		return autocast(p, e, false);
 	if (tok_op(peek(p), "[")) {
 		struct expr *ix = new_expr(p, E_INDEX, peek(p));
 
@@ -426,7 +444,7 @@ static struct expr *parse_crement(struct parser *p)
 	return e;
 }
 
-/* unary -> ('+' | '-' | '!' | '~') unary | crement   (- number folds) */
+/* unary -> ('+' | '-' | '!' | '~') unary | '&' value | crement   (- number folds) */
 static struct expr *parse_unary(struct parser *p)
 {
 	struct token *t = peek(p);
@@ -434,6 +452,21 @@ static struct expr *parse_unary(struct parser *p)
 
 	if (tok_op(t, "-") && peek_at(p, 1)->kind == TOK_NUMBER)
 		return parse_literal(p);
+	if (tok_op(t, "&")) {
+		/* &$var->m, &@cast(p, "t")->m[i]: a member's address. */
+		next(p);
+		e = parse_value(p);
+		if (e->kind != E_TARGET && e->kind != E_CAST && e->kind != E_ATVAR &&
+		    e->kind != E_AUTOCAST) {
+			/* &(value): an address SystemTap would infer; pass 2 refuses it. */
+			struct expr *ac = new_expr(p, E_AUTOCAST, t);
+
+			ac->a = e;
+			e = ac;
+		}
+		e->addressof = true;
+		return e;
+	}
 	if (tok_op(t, "+") || tok_op(t, "-") || tok_op(t, "!") || tok_op(t, "~")) {
 		next(p);
 		enter(p);
@@ -929,8 +962,11 @@ static struct probe_point *parse_probe_points(struct parser *p, bool alias_names
 	return head;
 }
 
+static void link_probe(struct parser *p, struct probe *pr);
+
 /* probe -> 'probe' points block
- *        | 'probe' names ('=' | '+=') points block      (alias) */
+ *        | 'probe' names '=' points block [',' block]   (alias: prologue, epilogue)
+ *        | 'probe' names '+=' points block              (alias: epilogue) */
 static void parse_probe(struct parser *p, struct token *kw)
 {
 	struct probe *pr = arena_new(p->arena, struct probe);
@@ -941,17 +977,33 @@ static void parse_probe(struct parser *p, struct token *kw)
 	/* An alias's names look like probe points; try them as names first. */
 	struct probe_point *names = parse_probe_points(p, true);
 	struct token *t = peek(p);
+	bool epilogue = false;
 
 	if (tok_op(t, "=") || tok_op(t, "+=")) {
 		next(p);
 		pr->is_alias = true;
-		pr->epilogue = t->text[0] == '+';
+		epilogue = t->text[0] == '+';
 		pr->alias_names = names;
 	} else {
 		p->pos = start;
 	}
 	pr->points = parse_probe_points(p, false);
+	if (epilogue) {
+		pr->epilogue = parse_block(p);
+		link_probe(p, pr);
+		return;
+	}
 	pr->body = parse_block(p);
+	/* "= points { prologue }, { epilogue }" */
+	if (pr->is_alias && tok_op(peek(p), ",") && tok_op(peek_at(p, 1), "{")) {
+		next(p);
+		pr->epilogue = parse_block(p);
+	}
+	link_probe(p, pr);
+}
+
+static void link_probe(struct parser *p, struct probe *pr)
+{
 	*p->probes_tail = pr;
 	p->probes_tail = &pr->next;
 }
@@ -1054,7 +1106,7 @@ static void skip_to_declaration(struct parser *p)
 	}
 }
 
-/* script -> (probe | global | function | 'private' (global | function) | embedded)* */
+/* script -> (probe | global | function | 'private' (global | function | gvars) | embedded)* */
 static void parse_declarations(struct parser *p)
 {
 	while (peek(p)->kind != TOK_EOF) {
@@ -1080,12 +1132,13 @@ static void parse_declarations(struct parser *p)
 		} else if (tok_ident(t, "function")) {
 			parse_function(p, false);
 		} else if (tok_ident(t, "private")) {
-			if (accept_ident(p, "global"))
-				parse_global(p, true);
-			else if (accept_ident(p, "function"))
+			if (accept_ident(p, "function"))
 				parse_function(p, true);
+			else if (accept_ident(p, "global") || (peek(p)->kind == TOK_IDENT &&
+							       !peek(p)->keyword))
+				parse_global(p, true);	/* "private x" is a global too */
 			else
-				error_at(p, peek(p), "expected 'global' or 'function' after 'private'");
+				error_at(p, peek(p), "expected 'global', 'function' or a name after 'private'");
 		} else {
 			p->pos--;
 			error_at(p, t, "expected 'probe', 'global', 'function', or '%%{'");
@@ -1109,9 +1162,12 @@ struct script *parse_script(struct arena *a, const struct source *src,
 	}
 	s->src = src;
 	s->is_tapset = is_tapset;
-	lex_source(a, src, args, &raw);
+	size_t junk = lex_source(a, src, args, &raw);
+
 	preprocess(a, env, &raw, &toks);
 	tokens_free(&raw);
+	if (junk)
+		tokens_report(&toks);
 
 	p.tok = toks.v;
 	p.script = s;

@@ -3,8 +3,9 @@
  *
  * The library is every .stpm and .stp file of the search path: the -I
  * directories, then the installed or source-tree tapset directory, each
- * with its per-arch subdirectory.  A file whose name an earlier directory
- * already supplied is skipped, so -I can override a library file.
+ * with its linux/ and per-arch subdirectories (tapset_dirs()).  A file whose
+ * name an earlier directory already supplied is skipped, so -I can override
+ * a library file.
  *
  * Macros (.stpm) are parsed first, since any file may use them.  Tapsets
  * (.stp) are parsed when needed: when the tapset index has no current
@@ -23,6 +24,8 @@
 #include "session.h"
 #include "strset.h"
 #include "tapset_index.h"
+
+#define TAPSET_SUBDIRS	4	/* searched per tapset dir: see tapset_dirs() */
 
 struct name_list {
 	char **v;
@@ -74,7 +77,21 @@ static bool seen_before(const struct name_list *l, size_t upto, const char *path
 	return false;
 }
 
-/* The tapset search path: -I dirs, then the library, each dir then dir/arch. */
+/*
+ * The tapset search path: -I dirs, then the library.  As SystemTap, each
+ * dir is searched most specific first: dir/linux/ARCH, dir/linux (the
+ * kernel runtime's own tapsets), dir/ARCH, dir; a file name found once
+ * hides the same name further on (x86_64/registers.stp hides registers.stp).
+ */
+static int add_tapset_dir(struct session *s, const char **dirs, int n, const char *dir)
+{
+	dirs[n++] = arena_printf(&s->arena, "%s/linux/%s", dir, s->pp.arch);
+	dirs[n++] = arena_printf(&s->arena, "%s/linux", dir);
+	dirs[n++] = arena_printf(&s->arena, "%s/%s", dir, s->pp.arch);
+	dirs[n++] = dir;
+	return n;
+}
+
 static int tapset_dirs(struct session *s, const char **dirs, int max)
 {
 	const char *lib = getenv("SYSTEMTAP_TAPSET");
@@ -84,14 +101,10 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 	if (!lib)
 		lib = access(CTAP_PKGDATADIR "/tapset", R_OK) == 0 ? CTAP_PKGDATADIR "/tapset"
 			: CTAP_SRCDIR "/tapsets";
-	for (int i = 0; i < s->n_include_dirs && n + 2 <= max; i++) {
-		dirs[n++] = s->include_dirs[i];
-		dirs[n++] = arena_printf(&s->arena, "%s/%s", s->include_dirs[i], s->pp.arch);
-	}
-	if (n + 2 <= max) {
-		dirs[n++] = lib;
-		dirs[n++] = arena_printf(&s->arena, "%s/%s", lib, s->pp.arch);
-	}
+	for (int i = 0; i < s->n_include_dirs && n + TAPSET_SUBDIRS <= max; i++)
+		n = add_tapset_dir(s, dirs, n, s->include_dirs[i]);
+	if (n + TAPSET_SUBDIRS <= max)
+		n = add_tapset_dir(s, dirs, n, lib);
 	return n;
 }
 
@@ -103,7 +116,8 @@ static struct script *parse_file(struct session *s, const char *path, bool tapse
 		fprintf(stderr, "stap: cannot read '%s': %s\n", path, strerror(errno));
 		return NULL;
 	}
-	return parse_script(&s->arena, src, tapset ? NULL : &s->args, &s->pp, tapset);
+	/* Tapsets see the script arguments too (SystemTap's argv.stp uses @1). */
+	return parse_script(&s->arena, src, &s->args, &s->pp, tapset);
 }
 
 /* ---- what a script refers to ---- */
@@ -178,9 +192,11 @@ static void script_refs(struct script *scr, struct refs *r)
 	for (struct probe *p = scr->probes; p; p = p->next) {
 		for (struct probe_point *pp = p->points; pp; pp = pp->next)
 			add_ref(r, 'a', point_glob(r->a, pp));
-		for (struct stmt *st = p->body->body; st; st = st->next)
-			if (st->kind == S_FOREACH && st->fe->array->kind == E_SYMBOL)
-				add_ref(r, 'g', st->fe->array->name);
+		for (int i = 0; i < 2; i++)
+			for (struct stmt *st = i ? (p->epilogue ? p->epilogue->body : NULL)
+					      : (p->body ? p->body->body : NULL); st; st = st->next)
+				if (st->kind == S_FOREACH && st->fe->array->kind == E_SYMBOL)
+					add_ref(r, 'g', st->fe->array->name);
 	}
 }
 
@@ -289,8 +305,8 @@ static void link_library(struct session *s, struct library *lib)
 
 int pass1_parse(struct session *s)
 {
-	const char *dirs[2 * MAX_INCLUDE_DIRS + 2];
-	int ndirs = tapset_dirs(s, dirs, 2 * MAX_INCLUDE_DIRS + 2);
+	const char *dirs[TAPSET_SUBDIRS * (MAX_INCLUDE_DIRS + 1)];
+	int ndirs = tapset_dirs(s, dirs, TAPSET_SUBDIRS * (MAX_INCLUDE_DIRS + 1));
 	bool all = !s->script_text && !s->script_file;	/* -l, -L, --dump-* */
 	struct library lib = { 0 };
 	int ret = 0;

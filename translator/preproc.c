@@ -423,6 +423,51 @@ struct cond_frame {
 	const struct token *open;
 };
 
+/*
+ * The value of the condition at r, which may use macros (SystemTap's own
+ * tapsets write %( @_IS_SREG_KERNEL %? ...): a condition with an @name is
+ * expanded into a scratch array first, then evaluated there.
+ */
+static bool condition_value(struct pp *pp, struct range *r, bool *ok)
+{
+	size_t end = r->i;
+	bool macros = false, value;
+	int depth = 0;
+
+	for (; end < r->end && r->t[end].kind != TOK_EOF; end++) {
+		const struct token *t = &r->t[end];
+
+		if (tok_op(t, "%("))
+			depth++;
+		else if (tok_op(t, "%)"))
+			depth--;
+		else if (depth == 0 && tok_op(t, "%?"))
+			break;
+		macros |= t->kind == TOK_IDENT && t->text[0] == '@';
+	}
+	if (!macros || end == r->end || r->t[end].kind == TOK_EOF)
+		return eval_condition(pp, r, ok);
+
+	struct tokens scratch = { 0 }, *out = pp->out;
+	struct range sub = { .t = r->t, .i = r->i, .end = end };
+	struct token eof = r->t[end];
+	bool in_place = pp->in_place;
+
+	pp->out = &scratch;
+	pp->in_place = false;
+	pp_run(pp, &sub);
+	pp->out = out;
+	pp->in_place = in_place;
+	eof.kind = TOK_EOF;
+	eof.op = 0;
+	tokens_push(&scratch, &eof);
+	sub = (struct range){ .t = scratch.v, .i = 0, .end = scratch.n };
+	value = eval_condition(pp, &sub, ok);
+	tokens_free(&scratch);
+	r->i = end;
+	return value;
+}
+
 /* Append n tokens to the output. */
 static void pass_tokens(struct pp *pp, const struct token *t, size_t n)
 {
@@ -466,8 +511,19 @@ static void pp_run(struct pp *pp, struct range *r)
 				pp_error(pp, t, "conditionals nested too deeply");
 				return;
 			}
-			if (parent)
-				value = eval_condition(pp, r, &ok);
+			if (!parent) {
+				/* Skipped whole, nesting counted as SystemTap does: a
+				 * skipped macro body's %( %) need no %?. */
+				size_t close = matching_close(r, r->i);
+
+				if (!close) {
+					pp_error(pp, t, "unterminated conditional: no matching '%)'");
+					return;
+				}
+				r->i = close;
+				continue;
+			}
+			value = condition_value(pp, r, &ok);
 			while (!at_end(r) && !tok_op(cur(r), "%?"))
 				r->i++;	/* skipped conditions, or the rest of a bad one */
 			if (at_end(r)) {

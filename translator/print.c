@@ -48,7 +48,7 @@ static int prec(const struct expr *e)
 	case E_NUMBER:
 		return e->num < 0 ? P_UNARY : P_VALUE;
 	default:
-		return P_VALUE;
+		return e->addressof ? P_UNARY : P_VALUE;
 	}
 }
 
@@ -140,16 +140,32 @@ static void expr_inner(FILE *f, const struct expr *e)
 		expr_at(f, e->a, P_VALUE);
 		break;
 	case E_TARGET:
+		fputs(e->addressof ? "&" : "", f);
 		fputs(e->name, f);
 		chain(f, e);
 		break;
+	case E_AUTOCAST:
+		/* Bare only where the parser starts an autocast without parens:
+		 * after a call, or a name followed by '->'. */
+		fputs(e->addressof ? "&" : "", f);
+		if (e->a->kind == E_CALL ||
+		    (e->a->kind == E_SYMBOL && (!e->chain || e->chain->member))) {
+			expr_at(f, e->a, P_VALUE);
+		} else {
+			fputc('(', f);
+			expr_at(f, e->a, P_ASSIGN);
+			fputc(')', f);
+		}
+		chain(f, e);
+		break;
 	case E_CAST:
+		fputs(e->addressof ? "&" : "", f);
 		fputs("@cast(", f);
 		expr_at(f, e->a, P_ASSIGN);
 		fprintf(f, ", \"%s\"", e->str);
 		goto module;
 	case E_ATVAR:
-		fprintf(f, "@var(\"%s\"", e->str);
+		fprintf(f, "%s@var(\"%s\"", e->addressof ? "&" : "", e->str);
 module:
 		if (e->module)
 			fprintf(f, ", \"%s\"", e->module);
@@ -379,14 +395,18 @@ static void probe(FILE *f, const struct probe *p)
 			pp_components(f, n->components);
 			fputs(n->next ? ", " : "", f);
 		}
-		fputs(p->epilogue ? " += " : " = ", f);
+		fputs(p->body ? " = " : " += ", f);
 	}
 	for (const struct probe_point *pp = p->points; pp; pp = pp->next) {
 		print_probe_point(f, pp);
 		fputs(pp->next ? ", " : "", f);
 	}
 	fputc(' ', f);
-	stmt(f, p->body, 0);
+	stmt(f, p->body ? p->body : p->epilogue, 0);
+	if (p->body && p->epilogue) {
+		fputs(", ", f);
+		stmt(f, p->epilogue, 0);
+	}
 	fputc('\n', f);
 }
 

@@ -359,6 +359,15 @@ static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, 
 	return kind == B_SPRINTD || kind == B_SPRINT ? T_STRING : T_LONG;
 }
 
+static int param_count(const struct sem_function *f)
+{
+	int n = 0;
+
+	for (const struct var *p = f->locals; p && p->kind == V_PARAM; p = p->next)
+		n++;
+	return n;
+}
+
 static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 {
 	int b = builtin_index(e->name), nargs = 0, nparams = 0;
@@ -377,16 +386,19 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	for (a = e->args; a; a = a->next)
 		nargs++;
-	for (p = f->locals; p && p->kind == V_PARAM; p = p->next)
-		nparams++;
-	if (nargs != nparams) {
+	bool arity_ok = false;
+	for (struct sem_function *o = f; o; o = o->next)
+		if (!strcmp(o->fn->name, e->name))
+			arity_ok |= param_count(o) == nargs;
+	if (!arity_ok) {
+		nparams = param_count(f);
 		error(S, &e->loc, ident(S, e->name), "function '%s' takes %d argument%s, not %d",
 		      e->name, nparams, nparams == 1 ? "" : "s", nargs);
 		return f->ret;
 	}
-	/* Every overload shares the signature: unify with each. */
+	/* Every overload of this arity shares the signature: unify with each. */
 	for (struct sem_function *o = f; o; o = o->next) {
-		if (strcmp(o->fn->name, e->name))
+		if (strcmp(o->fn->name, e->name) || param_count(o) != nargs)
 			continue;
 		o->used = true;
 		p = o->locals;
@@ -823,8 +835,14 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		}
 		if (!e->chain && !e->pretty)
 			return T_LONG;	/* the pointer itself */
-		return target_chain(S, e, id);
+		t = target_chain(S, e, id);
+		return e->addressof ? T_LONG : t;
 	}
+	case E_AUTOCAST:
+		expr(S, sc, e->a);
+		error(S, &e->loc, NULL, "'->' on a value of inferred type needs DWARF "
+		      "debuginfo, which ctap does not use: write @cast(value, \"type\")->member");
+		return T_UNKNOWN;
 	case E_ATVAR:
 		error(S, &e->loc, NULL, "@var(\"%s\") needs DWARF debuginfo, which ctap does not use", e->str);
 		return T_UNKNOWN;
@@ -1058,7 +1076,7 @@ static void walk(struct sem *S)
 
 		/* Prologue aliases, outermost first... */
 		for (int i = 0; i < h->naliases; i++)
-			if (!h->aliases[i]->epilogue) {
+			if (h->aliases[i]->body) {
 				sc.privileged = h->aliases[i]->privileged;
 				stmt(S, &sc, h->aliases[i]->body);
 			}
@@ -1067,7 +1085,7 @@ static void walk(struct sem *S)
 		for (int i = h->naliases - 1; i >= 0; i--)	/* ... epilogues after */
 			if (h->aliases[i]->epilogue) {
 				sc.privileged = h->aliases[i]->privileged;
-				stmt(S, &sc, h->aliases[i]->body);
+				stmt(S, &sc, h->aliases[i]->epilogue);
 			}
 		for (const struct probe_point *pp = h->probe->points; pp; pp = pp->next)
 			if (pp->condition)

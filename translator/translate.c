@@ -428,12 +428,12 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 	if (pp && pp->condition)
 		fprintf(x->code, "\tif (!(%s))\n\t\tgoto out;\n", gen_expr(x, pp->condition));
 	for (int i = 0; i < h->naliases; i++)
-		if (!h->aliases[i]->epilogue)
+		if (h->aliases[i]->body)
 			gen_stmt(x, h->aliases[i]->body, 1);
 	gen_stmt(x, h->probe->body, 1);
 	for (int i = h->naliases - 1; i >= 0; i--)
 		if (h->aliases[i]->epilogue)
-			gen_stmt(x, h->aliases[i]->body, 1);
+			gen_stmt(x, h->aliases[i]->epilogue, 1);
 	fputs("out: __attribute__((unused));\n}\n\n", x->code);
 }
 
@@ -461,8 +461,10 @@ static void emit_lock_tables(struct xlate *x, FILE *out)
 		int i = 0;
 
 		memset(ls.mode, 0, nglobals + 1);
-		for (int a = 0; a < h->naliases; a++)
+		for (int a = 0; a < h->naliases; a++) {
 			lock_stmt(&ls, h->locals, h->aliases[a]->body);
+			lock_stmt(&ls, h->locals, h->aliases[a]->epilogue);
+		}
 		lock_stmt(&ls, h->locals, h->probe->body);
 		fprintf(out, "static const struct ctap_lock locks_%d[] = {\n", n);
 		for (struct var *v = sem_globals(x->s); v; v = v->next, i++)
@@ -639,8 +641,10 @@ static int max_nesting(struct xlate *x)
 	struct depth_walk w = { x, stack, 0, 0, false };
 
 	for (struct sem_handler *h = sem_handlers(x->s); h; h = h->next) {
-		for (int i = 0; i < h->naliases; i++)
+		for (int i = 0; i < h->naliases; i++) {
 			depth_stmt(&w, h->aliases[i]->body);
+			depth_stmt(&w, h->aliases[i]->epilogue);
+		}
 		depth_stmt(&w, h->probe->body);
 	}
 	return (w.max ? w.max : 1) + (w.recursive ? 10 : 0);
