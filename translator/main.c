@@ -462,6 +462,7 @@ int main(int argc, char **argv)
 out:
 	pass2_free(&s);
 	free(s.pp.kconfig);
+	free(s.pp.kconfig_lines);
 	arena_free(&s.arena);
 	return ret ? 1 : 0;
 }

@@ -61,36 +61,73 @@ static void pp_error(struct pp *pp, const struct token *t, const char *msg)
 
 /* ---- conditions ---- */
 
+/* Orders "NAME=value" lines by NAME; a key is a bare NAME. */
+static int kconfig_cmp(const void *key, const void *elem)
+{
+	const char *k = key, *l = *(char *const *)elem;
+
+	for (; *k && *k == *l; k++, l++)
+		;
+	return (unsigned char)*k - (unsigned char)(*l == '=' ? '\0' : *l);
+}
+
+static int kconfig_sort(const void *a, const void *b)
+{
+	const char *l = *(char *const *)a, *m = *(char *const *)b;
+
+	for (; *l != '=' && *l == *m; l++, m++)
+		;
+	return (unsigned char)(*l == '=' ? '\0' : *l) - (unsigned char)(*m == '=' ? '\0' : *m);
+}
+
+/* Reads the .config once into sorted lines: tapsets ask hundreds of times. */
+static void kconfig_load(struct pp_env *env)
+{
+	FILE *f = env->kconfig_path ? fopen(env->kconfig_path, "r") : NULL;
+	size_t cap = 1 << 16, len = 0, got, n = 0;
+
+	env->kconfig_read = true;
+	if (!f)
+		return;
+	env->kconfig = malloc(cap);
+	while (env->kconfig && (got = fread(env->kconfig + len, 1, cap - len - 1, f)) > 0)
+		if ((len += got) == cap - 1)
+			env->kconfig = realloc(env->kconfig, cap *= 2);
+	fclose(f);
+	if (!env->kconfig)
+		return;
+	env->kconfig[len] = '\0';
+	for (const char *c = env->kconfig; *c; c++)
+		n += *c == '\n';
+	env->kconfig_lines = malloc((n + 1) * sizeof(char *));
+	if (!env->kconfig_lines)
+		return;
+	for (char *l = env->kconfig, *e; l && *l; l = e ? e + 1 : NULL) {
+		e = strchr(l, '\n');
+		if (e)
+			*e = '\0';
+		if (*l != '#' && strchr(l, '='))
+			env->kconfig_lines[env->kconfig_n++] = l;
+	}
+	qsort(env->kconfig_lines, env->kconfig_n, sizeof(char *), kconfig_sort);
+}
+
 static const char *kconfig_value(struct pp *pp, const char *name)
 {
 	struct pp_env *env = pp->env;
-	size_t n = strlen(name);
+	char **line;
 
-	if (!env->kconfig_read) {
-		FILE *f = env->kconfig_path ? fopen(env->kconfig_path, "r") : NULL;
+	if (!env->kconfig_read)
+		kconfig_load(env);
+	line = env->kconfig_lines ? bsearch(name, env->kconfig_lines, env->kconfig_n,
+					    sizeof(char *), kconfig_cmp) : NULL;
+	if (line) {
+		const char *v = strchr(*line, '=') + 1;
+		size_t len = strlen(v);
 
-		env->kconfig_read = true;
-		if (f) {
-			size_t cap = 1 << 16, len = 0, got;
-
-			env->kconfig = malloc(cap);
-			while (env->kconfig && (got = fread(env->kconfig + len, 1, cap - len - 1, f)) > 0)
-				if ((len += got) == cap - 1)
-					env->kconfig = realloc(env->kconfig, cap *= 2);
-			if (env->kconfig)
-				env->kconfig[len] = '\0';
-			fclose(f);
-		}
-	}
-	for (const char *l = env->kconfig; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		if (!strncmp(l, name, n) && l[n] == '=') {
-			const char *v = l + n + 1, *e = strchr(v, '\n');
-			size_t len = e ? (size_t)(e - v) : strlen(v);
-
-			if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
-				v++, len -= 2;
-			return arena_strndup(pp->arena, v, len);
-		}
+		if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
+			return arena_strndup(pp->arena, v + 1, len - 2);
+		return v;
 	}
 	return "";
 }

@@ -33,6 +33,8 @@ struct pp_env {
 	bool defining_library;		/* preprocessing a .stpm file */
 	/* private: */
 	char *kconfig;			/* .config contents, read when first needed */
+	char **kconfig_lines;		/* its NAME=value lines, sorted by NAME */
+	size_t kconfig_n;
 	bool kconfig_read;
 };
 
