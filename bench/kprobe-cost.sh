@@ -1,20 +1,28 @@
 #!/bin/bash
-# bench/kprobe-cost.sh [RUNS] - per-hit cost of a kprobe on getpid(), side
-# by side in one boot of the guest kernel:
-#   none      the syscall alone
+# bench/kprobe-cost.sh [RUNS] - per-hit cost of probes, side by side in one
+# boot of the guest kernel:
+#   none      the syscall alone (getpid)
 #   floor     a hand-written kprobe whose handler does nothing
 #   stap48-*  Debian's SystemTap 4.8 running kprobe-cost/*.stp
-#             (count: n++, stats: s <<< pid(), printf: a line per hit)
+#             (count: n++, stats: s <<< pid(), printf: a line per hit,
+#             wild: n++ on 117 functions, getpid among them)
+#   ctap-*    ctap running the same scripts
+#   uprobe-none, uprobe-floor, stap48-uprobe: a user function called in a
+#             loop, alone, under an empty hand-written uprobe, under
+#             SystemTap's process().function() n++ (ctap has no uprobes yet)
+#   arm-*     a whole staprun session (load, arm, run `syscall_loop 1`,
+#             disarm, unload) with 1 probe (count) and with 117 (wild)
 #
-# array.stp (counts[execname(), pid()]++) is left out: SystemTap 4.8 oopses
-# this guest kernel with it on the first run (NULL RIP from
+# array.stp (counts[execname(), pid()]++) is ctap's alone: SystemTap 4.8
+# oopses this guest kernel with it on the first run (NULL RIP from
 # do_syscall_64, seen 2026-11-22; reproduce with
 # CTAP_BENCH_VARIANTS="array" bench/kprobe-cost.sh).
-# ctap runs the same scripts (ctap-X next to stap48-X).  Each figure is the
-# median of RUNS (7) runs of 200,000 calls.  The configurations take turns
-# run by run, so that drift in the emulator's speed hits all alike, and the
+# Each figure is the median of RUNS (7) runs of 200,000 calls (20,000 for
+# uprobes, which trap twice per hit).  The configurations take turns run
+# by run, so that drift in the emulator's speed hits all alike, and the
 # guest has one CPU (less noise than two under TCG).  Writes
-# bench/results.md and appends to bench/results/kprobe-cost.csv.
+# bench/results.md, bench/results/kprobe-cost.png and appends to
+# bench/results/kprobe-cost.csv.
 #
 # The guest runs under TCG with -icount shift=0: the guest's clock advances
 # one nanosecond per emulated instruction, so the figures are instruction
@@ -29,13 +37,24 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$top/bench/out/kprobe-cost
 rm -rf "$out" && mkdir -p "$out/kbuild"
 
-gcc -O2 -static "$here/kprobe-cost/syscall_loop.c" -o "$out/syscall_loop"
-cp "$here/kprobe-cost/floor_kprobe.c" "$here/kprobe-cost/Kbuild" "$out/kbuild/"
+for prog in syscall_loop timecmd; do
+	gcc -O2 -static "$here/kprobe-cost/$prog.c" -o "$out/$prog"
+done
+gcc -O2 -g -static "$here/kprobe-cost/ufunc_loop.c" -o "$out/ufunc_loop"
+# The uprobe's file offset: bench_target's address in its LOAD segment.
+va=$((16#$(nm "$out/ufunc_loop" | awk '$3 == "bench_target" { print $1 }')))
+uoff=
+while read -r type off vaddr _ _ msz _; do
+	[ "$type" = LOAD ] && ((va >= vaddr && va < vaddr + msz)) && uoff=$((va - vaddr + off))
+done < <(readelf -lW "$out/ufunc_loop")
+[ -n "$uoff" ] || { echo "kprobe-cost: no offset for bench_target" >&2; exit 1; }
+cp "$here/kprobe-cost/floor_kprobe.c" "$here/kprobe-cost/floor_uprobe.c" \
+	"$here/kprobe-cost/Kbuild" "$out/kbuild/"
 make -s -C "$KERNEL_BUILD" M="$out/kbuild" modules > "$out/kbuild.log" 2>&1 ||
 	{ cat "$out/kbuild.log" >&2; exit 1; }
 "$here/peer/setup" > /dev/null
-mods=(-m "$out/kbuild/floor_kprobe.ko")
-read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf}"
+mods=(-m "$out/kbuild/floor_kprobe.ko" -m "$out/kbuild/floor_uprobe.ko")
+read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf wild}"
 for v in "${variants[@]}"; do
 	ko=$("$here/peer/stap" -m "stap48_$v" "$here/kprobe-cost/$v.stp")
 	mods+=(-m "$ko")
@@ -45,50 +64,103 @@ done
 # The array script oopses the guest under SystemTap 4.8: ctap's alone.
 (cd "$out" && "$top/translator/stap" -p4 -m ctap_array "$here/kprobe-cost/array.stp" > /dev/null)
 mods+=(-m "$out/ctap_array.ko")
+# SystemTap finds the uprobe's binary by path: the guest runs it from the
+# same path as here ($out/ufunc_loop).
+mods+=(-m "$("$here/peer/stap" -m stap48_uprobe "$here/kprobe-cost/uprobe.stp" "$out/ufunc_loop")")
 
 cat > "$out/kprobe_cost.sh" <<EOT
-# timeout: 900
+# timeout: 1500
 N=200000
+U=20000
 result() { printf 'RESULT %s %s\n' "\$1" "\$(grep -o 'ns_per_call=[0-9.]*' | cut -d= -f2)"; }
+mkdir -p "$out" && cp /ctap/bin/ufunc_loop "$out/ufunc_loop"
 for i in \$(seq $runs); do
 	syscall_loop \$N | result none
 	insmod modules/floor_kprobe.ko
 	syscall_loop \$N | result floor
 	rmmod floor_kprobe
+	syscall_loop \$N getsid | result none-getsid
 	for v in ${variants[*]}; do
-		/usr/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/stap48_\$v.ko | result stap48-\$v
-		/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/ctap_\$v.ko | result ctap-\$v
+		call=getpid; [ \$v = wild ] && call=getsid
+		/usr/bin/staprun -c "/ctap/bin/syscall_loop \$N \$call" /ctap/modules/stap48_\$v.ko | result stap48-\$v
+		/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N \$call" /ctap/modules/ctap_\$v.ko | result ctap-\$v
 	done
 	/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/ctap_array.ko | result ctap-array
+	$out/ufunc_loop \$U | result uprobe-none
+	insmod modules/floor_uprobe.ko path=$out/ufunc_loop offset=$uoff
+	$out/ufunc_loop \$U | result uprobe-floor
+	rmmod floor_uprobe
+	/usr/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/stap48_uprobe.ko | result stap48-uprobe
+	for v in count wild; do
+		timecmd /usr/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/stap48_\$v.ko 2>&1 >/dev/null | result arm-stap48-\$v
+		timecmd /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_\$v.ko 2>&1 >/dev/null | result arm-ctap-\$v
+	done
 done
 EOT
 CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
 "$top/testsuite/guest-run" -s 1 -o "$out/guest" "${mods[@]}" -b "$out/syscall_loop" \
-	-r "$payload" "$out/kprobe_cost.sh" > /dev/null || true
+	-b "$out/timecmd" -b "$out/ufunc_loop" -r "$payload" "$out/kprobe_cost.sh" > /dev/null || true
 bench_guest_ok "$out/guest" kprobe_cost kprobe-cost
 
-# Medians, overheads, the table and the CSV row.
+# How many probes the wildcard armed, by each tool's own count.
+ctap_nwild=$("$top/translator/stap" -l 'kprobe.function("__x64_sys_[a-g]*")' | grep -c .)
+# SystemTap's own count, from its -v pass 2 line ("N probe(s)").
+stap_nwild=$(SYSTEMTAP_DIR=$peer/stapdir stap -R "$runtime" -r "$kbuild" -v -p2 \
+	"$here/kprobe-cost/wild.stp" 2>&1 >/dev/null | sed -n 's/^Pass 2: analyzed script: \([0-9]*\) probe.*/\1/p')
+
+# Medians, overheads, the tables, the CSV rows and the plot data.
 cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)
 csv=$top/bench/results/kprobe-cost.csv
 [ -f "$csv" ] || echo "date,commit,kernel,config,median_instructions,runs" > "$csv"
 awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" \
-    -v csv="$csv" -v cpu="$cpu" "$bench_median_awk"'
+    -v csv="$csv" -v cpu="$cpu" -v plot="$out/plot.dat" \
+    -v ctap_nwild="$ctap_nwild" -v stap_nwild="$stap_nwild" "$bench_median_awk"'
 	/^RESULT / { v[$2] = v[$2] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+	function base(c) { return c ~ /uprobe/ ? "uprobe-none" : c ~ /wild|getsid/ ? "none-getsid" : "none" }
+	function flr(c) { return c ~ /uprobe/ ? "uprobe-floor" : "floor" }
 	END {
 		for (i = 1; i <= n; i++) m[order[i]] = median(v[order[i]])
-		floor = m["floor"] - m["none"]
 		printf "# Benchmarks\n\n"
-		printf "Per-hit cost of a kprobe on `__x64_sys_getpid`, %s, %s, commit %s.\n", kernel, date, commit
-		printf "Host CPU: %s. The guest runs under QEMU TCG with `-icount shift=0`: one guest ns is one emulated instruction, so the figures are **instructions per call**, repeatable from boot to boot; compare rows with each other, not with hardware time.\n", cpu
-		printf "Median of %d runs of 200,000 calls each, configurations taking turns, one boot, one guest CPU (`bench/kprobe-cost.sh`).\n\n", runs
-		printf "| configuration | instructions per call | handler cost (minus no probe) | x floor |\n|---|---:|---:|---:|\n"
+		printf "Probe costs on %s, %s, commit %s.\n", kernel, date, commit
+		printf "Host CPU: %s. The guest runs under QEMU TCG with `-icount shift=0`: one guest ns is one emulated instruction, so the figures are **instructions**, repeatable from boot to boot; compare rows with each other, not with hardware time.\n", cpu
+		printf "Median of %d runs (200,000 getpid() calls; 20,000 calls of a user function for uprobes), configurations taking turns, one boot, one guest CPU (`bench/kprobe-cost.sh`).\n\n", runs
+		printf "## Per hit\n\n| configuration | instructions per call | handler cost (minus no probe) | x floor |\n|---|---:|---:|---:|\n"
 		for (i = 1; i <= n; i++) {
-			c = order[i]; over = m[c] - m["none"]
-			printf "| %s | %.1f | %s | %s |\n", c, m[c], c == "none" ? "-" : sprintf("%.1f", over),
-				(c == "none" || floor <= 0) ? "-" : sprintf("%.2f", over / floor)
+			c = order[i]
 			printf "%s,%s,%s,%s,%.1f,%d\n", date, commit, kernel, c, m[c], runs >> csv
+			if (c ~ /^arm-/)
+				continue
+			over = m[c] - m[base(c)]; fl = m[flr(c)] - m[base(flr(c))]
+			printf "| %s | %.1f | %s | %s |\n", c, m[c], c == base(c) ? "-" : sprintf("%.1f", over),
+				(c == base(c) || fl <= 0) ? "-" : sprintf("%.2f", over / fl)
+			if (c != base(c))
+				printf "%s %.1f\n", c, over > plot
 		}
-		printf "\nNot measured: SystemTap 4.8 with `counts[execname(), pid()]++` oopses this kernel (see the script).\n"
+		printf "\n## Arming\n\nA whole `staprun -c \"syscall_loop 1\"` session: load the module, arm, run, disarm, unload.\n\n"
+		printf "| tool | 1 probe | the wildcard | probes | per extra probe |\n|---|---:|---:|---:|---:|\n"
+		split("stap48 ctap", tools, " ")
+		nwild["stap48"] = stap_nwild; nwild["ctap"] = ctap_nwild
+		for (t = 1; t <= 2; t++) {
+			one = m["arm-" tools[t] "-count"]; many = m["arm-" tools[t] "-wild"]
+			printf "| %s | %.1f M | %.1f M | %d | %.2f M |\n", tools[t] == "ctap" ? "ctap" : "SystemTap 4.8",
+				one / 1e6, many / 1e6, nwild[tools[t]], (many - one) / (nwild[tools[t]] - 1) / 1e6
+		}
+		printf "\nNot measured: SystemTap 4.8 with `counts[execname(), pid()]++` oopses this kernel (see the script); ctap has no uprobes yet.\n"
 		printf "ctap-X and stap48-X run the same script X (`bench/kprobe-cost/X.stp`) in the same boot.\n"
+		printf "\n![handler cost per hit](results/kprobe-cost.png)\n"
 	}' "$out/guest/kprobe_cost.stdout" > "$top/bench/results.md"
+gnuplot <<EOT
+set terminal pngcairo size 900,420 noenhanced
+set output "$top/bench/results/kprobe-cost.png"
+set title "Handler cost per hit, instructions (guest $KERNEL_RELEASE, $bench_date, $bench_commit)"
+set style fill solid 0.8
+set boxwidth 0.7
+set logscale y
+set ylabel "instructions per hit, minus no probe"
+set xtics rotate by -40
+set bmargin 7
+set grid ytics
+plot "$out/plot.dat" using 0:2:xtic(1) with boxes notitle, \
+     "" using 0:2:(sprintf("%.0f", \$2)) with labels offset 0,0.7 notitle
+EOT
 cat "$top/bench/results.md"

@@ -57,6 +57,11 @@ for ((i = 0; i < reps; i++)); do
 	stap_cold+=("$(time_one "$here/peer/stap" -m benchpass4 "$work/bench.stp")")
 	stap_warm+=("$(time_one "$here/peer/stap" -m benchpass4 "$work/bench.stp")")
 done
+# Peak memory of the translator alone: pass 3, so no compiler is counted
+# (GNU time's maximum resident set size, KiB).
+maxrss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+ctap_rss=$(maxrss env CTAP_CACHE_DIR="$cache" "$stap" -p3 "$work/bench.stp")
+stap_rss=$(SYSTEMTAP_DIR=$peer/stapdir maxrss stap -R "$runtime" -r "$kbuild" -p3 "$work/bench.stp")
 cc=$(printf '%s\n' "${ctap_cold[@]}" | median)
 cw=$(printf '%s\n' "${ctap_warm[@]}" | median)
 sc=$(printf '%s\n' "${stap_cold[@]}" | median)
@@ -65,8 +70,8 @@ commit=$(git -C "$top" rev-parse --short HEAD)
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 mkdir -p "$here/results"
 csv=$here/results/pass4.csv
-[ -f "$csv" ] || echo "date,commit,kernel,ctap_cold_s,ctap_warm_s,stap_cold_s,stap_warm_s" > "$csv"
-echo "$date,$commit,$KERNEL_RELEASE,$cc,$cw,$sc,$sw" >> "$csv"
+[ -f "$csv" ] || echo "date,commit,kernel,ctap_cold_s,ctap_warm_s,stap_cold_s,stap_warm_s,ctap_p3_maxrss_kb,stap_p3_maxrss_kb" > "$csv"
+echo "$date,$commit,$KERNEL_RELEASE,$cc,$cw,$sc,$sw,$ctap_rss,$stap_rss" >> "$csv"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", a / b }'; }
 ms() { awk -v a="$1" 'BEGIN { printf "%d\n", a * 1000 }'; }
 cat > "$here/results-pass4.md" <<EOT
@@ -84,6 +89,9 @@ array, statistics (\`bench/pass4.sh\` holds it).
 | ctap \`stap -p4\` | $(ms "$cc") ms | $(ms "$cw") ms |
 | SystemTap 4.8 \`stap -p4\` | $(ms "$sc") ms | $(ms "$sw") ms |
 | SystemTap / ctap | $(ratio "$sc" "$cc")× | $(ratio "$sw" "$cw")× |
+
+Peak memory of the translator (pass 3, no compiler; maximum resident set):
+ctap $((ctap_rss / 1024)) MiB, SystemTap 4.8 $((stap_rss / 1024)) MiB.
 
 Every run: ctap cold $(printf '%s ' "${ctap_cold[@]}")s; warm $(printf '%s ' "${ctap_warm[@]}")s;
 SystemTap cold $(printf '%s ' "${stap_cold[@]}")s; warm $(printf '%s ' "${stap_warm[@]}")s.
