@@ -2,6 +2,7 @@
  * lex.c - the script lexer.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ struct lexer {
 	int line;
 	struct tokens *out;
 	struct loc sub_loc;	/* when lexing a $N argument: where $N was */
+	unsigned short src_index;	/* of the tokens' locations: src, or sub_loc's */
 	bool in_sub;
 	size_t junk;		/* TOK_ERROR tokens made */
 };
@@ -97,6 +99,38 @@ const char *token_describe(struct arena *a, const struct token *t)
 	if (t->kind == TOK_EMBEDDED)
 		return kinds[TOK_EMBEDDED];
 	return arena_printf(a, "%s '%.60s'", kinds[t->kind], t->text);
+}
+
+const struct source **lex_sources;
+static size_t n_sources, cap_sources;
+
+/* The index of src in lex_sources, added if new (sources are few: files). */
+static unsigned short source_index(const struct source *src)
+{
+	for (size_t i = n_sources; i-- > 0;)
+		if (lex_sources[i] == src)
+			return i;
+	if (n_sources == 65535) {
+		fprintf(stderr, "stap: more than 65535 source files\n");
+		exit(1);
+	}
+	if (n_sources == cap_sources) {
+		cap_sources = cap_sources ? 2 * cap_sources : 64;
+		lex_sources = realloc(lex_sources, cap_sources * sizeof(*lex_sources));
+		if (!lex_sources) {
+			fprintf(stderr, "stap: out of memory\n");
+			exit(1);
+		}
+	}
+	lex_sources[n_sources] = src;
+	return n_sources++;
+}
+
+void lex_free_sources(void)
+{
+	free(lex_sources);
+	lex_sources = NULL;
+	n_sources = cap_sources = 0;
 }
 
 static struct loc here(const struct lexer *lx)
@@ -198,8 +232,8 @@ static struct token *emit(struct lexer *lx, enum tok_kind kind, const char *text
 			  struct loc loc, bool space)
 {
 	struct token t = {
-		.kind = kind, .loc = loc, .space_before = space,
-		.text = arena_strndup(lx->arena, text, len),
+		.kind = kind, .line = loc.line, .col = loc.col, .src = lx->src_index,
+		.space_before = space, .text = arena_strndup(lx->arena, text, len),
 	};
 
 	tokens_push(lx->out, &t);
@@ -460,7 +494,8 @@ static void lex_run(struct lexer *lx)
 
 			if (n) {
 				struct token t = {
-					.kind = TOK_OP, .loc = loc, .space_before = space,
+					.kind = TOK_OP, .line = loc.line, .col = loc.col,
+					.src = lx->src_index, .space_before = space,
 					.text = operators[n - 1].text, .op = n,
 				};
 
@@ -480,7 +515,9 @@ void tokens_report(struct tokens *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].kind == TOK_ERROR) {
-			diag_error("parse", &t->v[i].loc, NULL, "%s", t->v[i].text);
+			struct loc loc = tok_loc(&t->v[i]);
+
+			diag_error("parse", &loc, NULL, "%s", t->v[i].text);
 			t->v[i].kind = TOK_NUMBER;
 			t->v[i].text = "0";
 		}
@@ -492,7 +529,7 @@ size_t lex_source(struct arena *a, const struct source *src,
 	struct lexer lx = {
 		.arena = a, .src = src, .args = args, .out = out,
 		.p = src->text, .end = src->text + src->len, .line = 1,
-		.line_start = src->text,
+		.line_start = src->text, .src_index = source_index(src),
 	};
 	struct token eof = { .kind = TOK_EOF, .text = "" };
 
@@ -504,7 +541,11 @@ size_t lex_source(struct arena *a, const struct source *src,
 	 */
 	tokens_reserve(out, out->n + src->len / 2 + 64);
 	lex_run(&lx);
-	eof.loc = here(&lx);
+	struct loc end = here(&lx);
+
+	eof.line = end.line;
+	eof.col = end.col;
+	eof.src = lx.src_index;
 	tokens_push(out, &eof);
 	return lx.junk;
 }

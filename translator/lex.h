@@ -28,17 +28,32 @@ enum tok_kind {
 			   (SystemTap's junk token: "%( $# >= 1 %? @1 %)") */
 };
 
-/* 32 bytes: a 1 MB script is ~250,000 of them, so their size is most of
- * pass 1's memory.  op and keyword let the parser classify a token with a
- * table lookup instead of string compares. */
+/* 24 bytes: a 1 MB script is ~270,000 of them, a third of the memory pass
+ * 1 touches; so the source is an index (tok_loc() makes the location).  op
+ * and keyword let the parser classify a token with a table lookup instead
+ * of string compares. */
 struct token {
 	const char *text;	/* NUL-terminated: arena, or the operator table */
-	struct loc loc;
+	int line, col;
+	unsigned short src;	/* lex_sources[] index */
 	unsigned char kind;	/* enum tok_kind */
 	unsigned char op;	/* TOK_OP: lex_op_id(text); else 0 */
 	bool keyword;		/* TOK_IDENT: a reserved word (if, probe, ...) */
 	bool space_before;	/* whitespace or a comment precedes it */
 };
+
+_Static_assert(sizeof(struct token) <= 24, "struct token grew: pass 1 memory");
+
+/* Every source lexed so far, by the index tokens hold. */
+extern const struct source **lex_sources;
+
+/* Forget them: call when the sources (their arena) are freed. */
+void lex_free_sources(void);
+
+static inline struct loc tok_loc(const struct token *t)
+{
+	return (struct loc){ lex_sources[t->src], t->line, t->col };
+}
 
 /* Operator ids are 1..LEX_N_OPS; 0 is no operator. */
 #define LEX_N_OPS	64

@@ -464,5 +464,6 @@ out:
 	free(s.pp.kconfig);
 	free(s.pp.kconfig_lines);
 	arena_free(&s.arena);
+	lex_free_sources();
 	return ret ? 1 : 0;
 }

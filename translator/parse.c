@@ -69,7 +69,9 @@ static _Noreturn void error_at(struct parser *p, const struct token *t,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diag_error("parse", &t->loc, token_describe(p->arena, t), "%s", msg);
+	struct loc loc = tok_loc(t);
+
+	diag_error("parse", &loc, token_describe(p->arena, t), "%s", msg);
 	longjmp(p->recover, 1);
 }
 
@@ -123,7 +125,7 @@ static struct expr *new_expr(struct parser *p, enum expr_kind kind, const struct
 	struct expr *e = arena_new(p->arena, struct expr);
 
 	e->kind = kind;
-	e->loc = t->loc;
+	e->loc = tok_loc(t);
 	return e;
 }
 
@@ -132,7 +134,7 @@ static struct stmt *new_stmt(struct parser *p, enum stmt_kind kind, const struct
 	struct stmt *s = arena_new(p->arena, struct stmt);
 
 	s->kind = kind;
-	s->loc = t->loc;
+	s->loc = tok_loc(t);
 	return s;
 }
 
@@ -206,12 +208,12 @@ static void parse_chain(struct parser *p, struct expr *e)
 			if (t->kind != TOK_IDENT || t->text[0] == '$' || t->text[0] == '@')
 				error_at(p, t, "expected field name after '->'");
 			c = arena_new(p->arena, struct component);
-			c->loc = t->loc;
+			c->loc = tok_loc(t);
 			c->member = next(p)->text;
 		} else if (tok_op(t, "[")) {
 			next(p);
 			c = arena_new(p->arena, struct component);
-			c->loc = t->loc;
+			c->loc = tok_loc(t);
 			c->index = parse_expression(p);
 			expect_op(p, "]");
 		} else {
@@ -831,7 +833,7 @@ static struct stmt *parse_block(struct parser *p)
 	while (!tok_op(peek(p), "}")) {
 		if (peek(p)->kind == TOK_EOF)
 			error_at(p, peek(p), "expected '}' to close the block at %s:%d:%d",
-				 t->loc.src->name, t->loc.line, t->loc.col);
+				 lex_sources[t->src]->name, t->line, t->col);
 		*tail = parse_statement(p);
 		tail = &(*tail)->next;
 	}
@@ -919,11 +921,11 @@ static struct probe_point *parse_probe_point(struct parser *p, bool alias_name)
 	struct probe_point *pp = arena_new(p->arena, struct probe_point);
 	struct pp_component **tail = &pp->components;
 
-	pp->loc = peek(p)->loc;
+	pp->loc = tok_loc(peek(p));
 	do {
 		struct pp_component *c = arena_new(p->arena, struct pp_component);
 
-		c->loc = peek(p)->loc;
+		c->loc = tok_loc(peek(p));
 		c->name = parse_component_name(p);
 		if (tok_op(peek(p), "(")) {
 			next(p);
@@ -972,7 +974,7 @@ static void parse_probe(struct parser *p, struct token *kw)
 	struct probe *pr = arena_new(p->arena, struct probe);
 	size_t start = p->pos;
 
-	pr->loc = kw->loc;
+	pr->loc = tok_loc(kw);
 	pr->privileged = p->script->is_tapset;
 	/* An alias's names look like probe points; try them as names first. */
 	struct probe_point *names = parse_probe_points(p, true);
@@ -1018,7 +1020,7 @@ static void parse_global(struct parser *p, bool private)
 		struct token *t = expect_name(p, "identifier");
 		struct global *g = arena_new(p->arena, struct global);
 
-		g->loc = t->loc;
+		g->loc = tok_loc(t);
 		g->name = t->text;
 		g->private = private;
 		if (accept_op(p, "%"))
@@ -1065,7 +1067,7 @@ static void parse_function(struct parser *p, bool private)
 	struct function *f = arena_new(p->arena, struct function);
 	struct param **tail = &f->params;
 
-	f->loc = t->loc;
+	f->loc = tok_loc(t);
 	f->name = t->text;
 	f->private = private;
 	f->type = parse_opt_type(p);
@@ -1075,7 +1077,7 @@ static void parse_function(struct parser *p, bool private)
 			struct token *a = expect_name(p, "parameter name");
 			struct param *pa = arena_new(p->arena, struct param);
 
-			pa->loc = a->loc;
+			pa->loc = tok_loc(a);
 			pa->name = a->text;
 			pa->type = parse_opt_type(p);
 			*tail = pa;
@@ -1121,7 +1123,7 @@ static void parse_declarations(struct parser *p)
 		if (t->kind == TOK_EMBEDDED) {
 			struct embedded *e = arena_new(p->arena, struct embedded);
 
-			e->loc = t->loc;
+			e->loc = tok_loc(t);
 			e->code = t->text;
 			*p->embeds_tail = e;
 			p->embeds_tail = &e->next;

@@ -56,7 +56,9 @@ static bool at_end(struct range *r)
 
 static void pp_error(struct pp *pp, const struct token *t, const char *msg)
 {
-	diag_error("parse", &t->loc, token_describe(pp->arena, t), "%s", msg);
+	struct loc loc = tok_loc(t);
+
+	diag_error("parse", &loc, token_describe(pp->arena, t), "%s", msg);
 }
 
 /* ---- conditions ---- */
@@ -296,7 +298,7 @@ static void define_macro(struct pp *pp, struct range *r)
 		goto skip;
 	}
 	m->name = t->text;
-	m->loc = kw->loc;
+	m->loc = tok_loc(kw);
 	r->i++;
 	if (tok_op(cur(r), "(")) {
 		r->i++;

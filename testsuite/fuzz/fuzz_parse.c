@@ -38,5 +38,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(text);
 	free(env.kconfig);
 	arena_free(&a);
+	lex_free_sources();
 	return 0;
 }
