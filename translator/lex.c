@@ -228,16 +228,24 @@ static void error_at(struct lexer *lx, struct loc loc, const char *msg)
 	diag_error("parse", &loc, NULL, "%s", msg);
 }
 
-static struct token *emit(struct lexer *lx, enum tok_kind kind, const char *text, size_t len,
+/* Appends a token whose text is kept as it is (NUL-terminated already). */
+static struct token *push(struct lexer *lx, enum tok_kind kind, const char *text,
 			  struct loc loc, bool space)
 {
 	struct token t = {
 		.kind = kind, .line = loc.line, .col = loc.col, .src = lx->src_index,
-		.space_before = space, .text = arena_strndup(lx->arena, text, len),
+		.space_before = space, .text = text,
 	};
 
 	tokens_push(lx->out, &t);
 	return &lx->out->v[lx->out->n - 1];
+}
+
+/* Appends a token whose text is a copy of len bytes at text. */
+static struct token *emit(struct lexer *lx, enum tok_kind kind, const char *text, size_t len,
+			  struct loc loc, bool space)
+{
+	return push(lx, kind, arena_strndup(lx->arena, text, len), loc, space);
 }
 
 /* Skips whitespace and comments; true if there were any. */
@@ -493,13 +501,7 @@ static void lex_run(struct lexer *lx)
 			size_t n = match_operator(lx->p, lx->end - lx->p);
 
 			if (n) {
-				struct token t = {
-					.kind = TOK_OP, .line = loc.line, .col = loc.col,
-					.src = lx->src_index, .space_before = space,
-					.text = operators[n - 1].text, .op = n,
-				};
-
-				tokens_push(lx->out, &t);
+				push(lx, TOK_OP, operators[n - 1].text, loc, space)->op = n;
 				advance_inline(lx, operators[n - 1].len);
 			} else {
 				diag_error("parse", &loc, NULL, "invalid character '%s' (0x%02x)",
@@ -531,7 +533,6 @@ size_t lex_source(struct arena *a, const struct source *src,
 		.p = src->text, .end = src->text + src->len, .line = 1,
 		.line_start = src->text, .src_index = source_index(src),
 	};
-	struct token eof = { .kind = TOK_EOF, .text = "" };
 
 	if (!op_first[';'])
 		init_tables();
@@ -541,11 +542,6 @@ size_t lex_source(struct arena *a, const struct source *src,
 	 */
 	tokens_reserve(out, out->n + src->len / 2 + 64);
 	lex_run(&lx);
-	struct loc end = here(&lx);
-
-	eof.line = end.line;
-	eof.col = end.col;
-	eof.src = lx.src_index;
-	tokens_push(out, &eof);
+	push(&lx, TOK_EOF, "", here(&lx), false);
 	return lx.junk;
 }

@@ -186,17 +186,22 @@ static const char *point_glob(struct arena *a, const struct probe_point *pp)
 	return glob;
 }
 
+/* foreach over a global at the top of a probe block (body or epilogue). */
+static void block_refs(struct refs *r, const struct stmt *block)
+{
+	for (const struct stmt *st = block ? block->body : NULL; st; st = st->next)
+		if (st->kind == S_FOREACH && st->fe->array->kind == E_SYMBOL)
+			add_ref(r, 'g', st->fe->array->name);
+}
+
 static void script_refs(struct script *scr, struct refs *r)
 {
 	ast_walk_script(scr, expr_refs, r);
 	for (struct probe *p = scr->probes; p; p = p->next) {
 		for (struct probe_point *pp = p->points; pp; pp = pp->next)
 			add_ref(r, 'a', point_glob(r->a, pp));
-		for (int i = 0; i < 2; i++)
-			for (struct stmt *st = i ? (p->epilogue ? p->epilogue->body : NULL)
-					      : (p->body ? p->body->body : NULL); st; st = st->next)
-				if (st->kind == S_FOREACH && st->fe->array->kind == E_SYMBOL)
-					add_ref(r, 'g', st->fe->array->name);
+		block_refs(r, p->body);
+		block_refs(r, p->epilogue);
 	}
 }
 

@@ -63,23 +63,22 @@ static void pp_error(struct pp *pp, const struct token *t, const char *msg)
 
 /* ---- conditions ---- */
 
-/* Orders "NAME=value" lines by NAME; a key is a bare NAME. */
-static int kconfig_cmp(const void *key, const void *elem)
+/* Compares the NAMEs of "NAME=value" lines or bare NAMEs: '=' ends one. */
+static int kconfig_name_cmp(const char *a, const char *b)
 {
-	const char *k = key, *l = *(char *const *)elem;
-
-	for (; *k && *k == *l; k++, l++)
+	for (; *a && *a != '=' && *a == *b; a++, b++)
 		;
-	return (unsigned char)*k - (unsigned char)(*l == '=' ? '\0' : *l);
+	return (unsigned char)(*a == '=' ? '\0' : *a) - (unsigned char)(*b == '=' ? '\0' : *b);
+}
+
+static int kconfig_cmp(const void *key, const void *elem)	/* bsearch: key is a NAME */
+{
+	return kconfig_name_cmp(key, *(char *const *)elem);
 }
 
 static int kconfig_sort(const void *a, const void *b)
 {
-	const char *l = *(char *const *)a, *m = *(char *const *)b;
-
-	for (; *l != '=' && *l == *m; l++, m++)
-		;
-	return (unsigned char)(*l == '=' ? '\0' : *l) - (unsigned char)(*m == '=' ? '\0' : *m);
+	return kconfig_name_cmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Reads the .config once into sorted lines: tapsets ask hundreds of times. */

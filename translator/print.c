@@ -80,6 +80,8 @@ static void chain(FILE *f, const struct expr *e)
 
 static void expr_inner(FILE *f, const struct expr *e)
 {
+	if (e->addressof)	/* $var, @cast, @var, autocast: the parser's '&' */
+		fputc('&', f);
 	switch (e->kind) {
 	case E_NUMBER:
 		fprintf(f, "%" PRId64, e->num);
@@ -140,14 +142,12 @@ static void expr_inner(FILE *f, const struct expr *e)
 		expr_at(f, e->a, P_VALUE);
 		break;
 	case E_TARGET:
-		fputs(e->addressof ? "&" : "", f);
 		fputs(e->name, f);
 		chain(f, e);
 		break;
 	case E_AUTOCAST:
 		/* Bare only where the parser starts an autocast without parens:
 		 * after a call, or a name followed by '->'. */
-		fputs(e->addressof ? "&" : "", f);
 		if (e->a->kind == E_CALL ||
 		    (e->a->kind == E_SYMBOL && (!e->chain || e->chain->member))) {
 			expr_at(f, e->a, P_VALUE);
@@ -159,13 +159,12 @@ static void expr_inner(FILE *f, const struct expr *e)
 		chain(f, e);
 		break;
 	case E_CAST:
-		fputs(e->addressof ? "&" : "", f);
 		fputs("@cast(", f);
 		expr_at(f, e->a, P_ASSIGN);
 		fprintf(f, ", \"%s\"", e->str);
 		goto module;
 	case E_ATVAR:
-		fprintf(f, "%s@var(\"%s\"", e->addressof ? "&" : "", e->str);
+		fprintf(f, "@var(\"%s\"", e->str);
 module:
 		if (e->module)
 			fprintf(f, ", \"%s\"", e->module);
