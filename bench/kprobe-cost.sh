@@ -37,9 +37,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$top/bench/out/kprobe-cost
 rm -rf "$out" && mkdir -p "$out/kbuild"
 
-for prog in syscall_loop timecmd; do
-	gcc -O2 -static "$here/kprobe-cost/$prog.c" -o "$out/$prog"
-done
+gcc -O2 -static "$here/kprobe-cost/syscall_loop.c" -o "$out/syscall_loop"
+gcc -O2 -static "$here/transport/timeit.c" -o "$out/timeit"
 gcc -O2 -g -static "$here/kprobe-cost/ufunc_loop.c" -o "$out/ufunc_loop"
 # The uprobe's file offset: bench_target's address in its LOAD segment.
 va=$((16#$(nm "$out/ufunc_loop" | awk '$3 == "bench_target" { print $1 }')))
@@ -73,6 +72,8 @@ cat > "$out/kprobe_cost.sh" <<EOT
 N=200000
 U=20000
 result() { printf 'RESULT %s %s\n' "\$1" "\$(grep -o 'ns_per_call=[0-9.]*' | cut -d= -f2)"; }
+# timeit's elapsed_ns (on stderr), as a result
+elapsed() { printf 'RESULT %s %s\n' "\$1" "\$(grep -o 'elapsed_ns=[0-9]*' | cut -d= -f2)"; }
 mkdir -p "$out" && cp /ctap/bin/ufunc_loop "$out/ufunc_loop"
 for i in \$(seq $runs); do
 	syscall_loop \$N | result none
@@ -92,14 +93,14 @@ for i in \$(seq $runs); do
 	rmmod floor_uprobe
 	/usr/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/stap48_uprobe.ko | result stap48-uprobe
 	for v in count wild; do
-		timecmd /usr/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/stap48_\$v.ko 2>&1 >/dev/null | result arm-stap48-\$v
-		timecmd /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_\$v.ko 2>&1 >/dev/null | result arm-ctap-\$v
+		timeit /usr/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/stap48_\$v.ko 2>&1 >/dev/null | elapsed arm-stap48-\$v
+		timeit /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_\$v.ko 2>&1 >/dev/null | elapsed arm-ctap-\$v
 	done
 done
 EOT
 CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
 "$top/testsuite/guest-run" -s 1 -o "$out/guest" "${mods[@]}" -b "$out/syscall_loop" \
-	-b "$out/timecmd" -b "$out/ufunc_loop" -r "$payload" "$out/kprobe_cost.sh" > /dev/null || true
+	-b "$out/timeit" -b "$out/ufunc_loop" -r "$payload" "$out/kprobe_cost.sh" > /dev/null || true
 bench_guest_ok "$out/guest" kprobe_cost kprobe-cost
 
 # How many probes the wildcard armed, by each tool's own count.
