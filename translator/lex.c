@@ -8,20 +8,6 @@
 
 #include "lex.h"
 
-struct lexer {
-	struct arena *arena;
-	const struct source *src;
-	const struct script_args *args;
-	const char *p, *end;
-	const char *line_start;	/* the column is p - line_start + 1 */
-	int line;
-	struct tokens *out;
-	struct loc sub_loc;	/* when lexing a $N argument: where $N was */
-	unsigned short src_index;	/* of the tokens' locations: src, or sub_loc's */
-	bool in_sub;
-	size_t junk;		/* TOK_ERROR tokens made */
-};
-
 /* Grouped by first character, longest first within a group. */
 #define OP(s)	{ s, sizeof(s) - 1 }
 static const struct { const char *text; size_t len; } operators[] = {
@@ -41,6 +27,10 @@ _Static_assert(N_OPERATORS <= LEX_N_OPS, "operator ids must fit LEX_N_OPS");
 
 /* Index + 1 of the first operator starting with each byte; 0 for none. */
 static unsigned char op_first[256];
+
+/* By operator id: the nesting it opens (+1 + kind) or closes (-1 - kind),
+ * kinds 0 '{}', 1 '()', 2 '[]', 3 '%( %)'; 0 for other operators. */
+static signed char op_nest[LEX_N_OPS + 1];
 
 /* Index + 1 in operators[] of the operator at p (at most avail bytes), or 0. */
 static size_t match_operator(const char *p, size_t avail)
@@ -210,8 +200,17 @@ static bool is_keyword(const char *s, size_t len)
 
 static void init_tables(void)
 {
-	for (size_t i = N_OPERATORS; i-- > 0;)
-		op_first[(unsigned char)operators[i].text[0]] = i + 1;
+	for (size_t i = N_OPERATORS; i-- > 0;) {
+		const char *t = operators[i].text;
+
+		op_first[(unsigned char)t[0]] = i + 1;
+		if (!strcmp(t, "%(") || !strcmp(t, "%)"))
+			op_nest[i + 1] = t[1] == '(' ? 1 + NEST_COND : -1 - NEST_COND;
+		else if (!t[1] && strchr("{([", t[0]))
+			op_nest[i + 1] = 1 + (strchr("{([", t[0]) - "{([");
+		else if (!t[1] && strchr("})]", t[0]))
+			op_nest[i + 1] = -1 - (strchr("})]", t[0]) - "})]");
+	}
 	for (int c = 0; c < 256; c++) {
 		bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 		bool digit = c >= '0' && c <= '9';
@@ -464,21 +463,81 @@ static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
 	inner.args = NULL;	/* no recursive substitution */
 	size_t first = lx->out->n;
 	lex_run(&inner);
-	lx->junk += inner.junk;
+	lx->junk = inner.junk;
+	memcpy(lx->open, inner.open, sizeof(lx->open));	/* "$1" may be "}" */
+	lx->unbalanced = inner.unbalanced;
+	lx->defining = inner.defining;
 	if (first < lx->out->n)
 		lx->out->v[first].space_before = space;
 	return true;
 }
 
+/* Does a declaration start at lx->p ('probe', 'global', 'function',
+ * 'private' or '%{')? */
+static bool at_declaration(const struct lexer *lx)
+{
+	static const char *const starts[] = { "probe", "global", "function", "private" };
+	size_t n = 0;
+
+	if (lx->p + 1 < lx->end && lx->p[0] == '%' && lx->p[1] == '{')
+		return true;
+	while (lx->p + n < lx->end && (cclass[(unsigned char)lx->p[n]] & CC_IDCHAR))
+		n++;
+	for (size_t i = 0; i < sizeof(starts) / sizeof(*starts); i++)
+		if (!strncmp(lx->p, starts[i], n) && !starts[i][n])
+			return true;
+	return false;
+}
+
+/* Tracks the nestings; a '}' that closes the last one open, in a chunk
+ * long enough, lets the chunk end before the next token. */
+static void nest(struct lexer *lx, unsigned op)
+{
+	int kind = op_nest[op] > 0 ? op_nest[op] - 1 : -op_nest[op] - 1;
+
+	if (lx->unbalanced)
+		return;		/* this file is one chunk from here */
+	if (kind == NEST_COND && lx->defining) {
+		/* The @define's body begins, or a bad one ends (define_macro). */
+		lx->defining = false;
+		if (op_nest[op] < 0)
+			return;
+	}
+	if (op_nest[op] > 0) {
+		lx->open[kind]++;
+		return;
+	}
+	if (--lx->open[kind] < 0) {
+		lx->unbalanced = true;
+		return;
+	}
+	if (kind == NEST_BRACE && !lx->in_sub && !lx->defining &&
+	    !lx->open[0] && !lx->open[1] && !lx->open[2] && !lx->open[3] &&
+	    lx->out->n - lx->chunk_start >= LEX_CHUNK)
+		lx->may_end = true;
+}
+
 static void lex_run(struct lexer *lx)
 {
+	bool carried = lx->space_carried;
+
+	lx->space_carried = false;
 	for (;;) {
-		bool space = skip_space(lx);
+		bool space = skip_space(lx) || carried;
 		struct loc loc = here(lx);
 		char c;
 
+		carried = false;
 		if (lx->p >= lx->end)
 			return;
+		if (lx->may_end) {
+			lx->may_end = false;
+			if (at_declaration(lx)) {
+				lx->stopped = true;
+				lx->space_carried = space;
+				return;
+			}
+		}
 		c = *lx->p;
 		if (cclass[(unsigned char)c] & CC_DIGIT) {
 			lex_number(lx, loc, space);
@@ -496,6 +555,8 @@ static void lex_run(struct lexer *lx)
 			while (lx->p + n < lx->end && (cclass[(unsigned char)lx->p[n]] & CC_IDCHAR))
 				n++;
 			emit(lx, TOK_IDENT, lx->p, n, loc, space)->keyword = is_keyword(lx->p, n);
+			if (c == '@' && n == 7 && !memcmp(lx->p, "@define", 7))
+				lx->defining = true;	/* no chunk end before its body */
 			advance_inline(lx, n);
 		} else {
 			size_t n = match_operator(lx->p, lx->end - lx->p);
@@ -503,6 +564,8 @@ static void lex_run(struct lexer *lx)
 			if (n) {
 				push(lx, TOK_OP, operators[n - 1].text, loc, space)->op = n;
 				advance_inline(lx, operators[n - 1].len);
+				if (op_nest[n])
+					nest(lx, n);
 			} else {
 				diag_error("parse", &loc, NULL, "invalid character '%s' (0x%02x)",
 					   isprint((unsigned char)c) ? (char[]){ c, 0 } : "?",
@@ -525,23 +588,28 @@ void tokens_report(struct tokens *t)
 		}
 }
 
-size_t lex_source(struct arena *a, const struct source *src,
-		  const struct script_args *args, struct tokens *out)
+void lex_open(struct lexer *lx, struct arena *a, const struct source *src,
+	      const struct script_args *args)
 {
-	struct lexer lx = {
-		.arena = a, .src = src, .args = args, .out = out,
+	if (!op_first[';'])
+		init_tables();
+	*lx = (struct lexer){
+		.arena = a, .src = src, .args = args,
 		.p = src->text, .end = src->text + src->len, .line = 1,
 		.line_start = src->text, .src_index = source_index(src),
 	};
+}
 
-	if (!op_first[';'])
-		init_tables();
-	/*
-	 * Scripts run about one token per 3-4 bytes; reserve for one per 2 once
-	 * rather than doubling: pages reserved but never touched cost nothing.
-	 */
-	tokens_reserve(out, out->n + src->len / 2 + 64);
-	lex_run(&lx);
-	push(&lx, TOK_EOF, "", here(&lx), false);
-	return lx.junk;
+bool lex_chunk(struct lexer *lx, struct tokens *out)
+{
+	lx->out = out;
+	lx->chunk_start = out->n;
+	lx->junk = 0;
+	lx->stopped = false;
+	/* A chunk runs about one token per 3-4 bytes of source, LEX_CHUNK and
+	 * a little more unless the source has no place to end it. */
+	tokens_reserve(out, out->n + 2 * LEX_CHUNK);
+	lex_run(lx);
+	push(lx, TOK_EOF, "", here(lx), false);
+	return lx->stopped;
 }

@@ -69,10 +69,49 @@ struct script_args {
 	int argc;
 };
 
-/* Appends src's tokens and a final TOK_EOF to out; errors go to diag.
- * Returns how many TOK_ERROR tokens it made (see tokens_report()). */
-size_t lex_source(struct arena *a, const struct source *src,
-		  const struct script_args *args, struct tokens *out);
+/*
+ * A lexer over one source, run a chunk at a time, so that pass 1 holds a
+ * few thousand tokens at once rather than a whole file's (a 1 MB script is
+ * 270,000 tokens, 6.5 MB to write and fault in).  A chunk ends, once it has
+ * LEX_CHUNK tokens, where nothing can be open: after a '}' that closes
+ * every '{', '(', '[' and '%(' before it, and before a token that starts a
+ * declaration ('probe', 'global', 'function', 'private', '%{').  There the
+ * parser is between declarations and the preprocessor has no conditional
+ * or macro call open, so each chunk is preprocessed and parsed on its own.
+ * A script without such points is one chunk.
+ */
+#define LEX_CHUNK	4096
+enum { NEST_BRACE, NEST_PAREN, NEST_BRACKET, NEST_COND };
+
+struct lexer {
+	/* private: */
+	struct arena *arena;
+	const struct source *src;
+	const struct script_args *args;
+	const char *p, *end;
+	const char *line_start;	/* the column is p - line_start + 1 */
+	int line;
+	struct tokens *out;
+	struct loc sub_loc;	/* when lexing a $N argument: where $N was */
+	unsigned short src_index;	/* of the tokens' locations: src, or sub_loc's */
+	bool in_sub;
+	size_t junk;		/* TOK_ERROR tokens made in this chunk */
+	size_t chunk_start;	/* out->n when this chunk began */
+	int open[4];		/* '{' '(' '[' '%(' open (NEST_BRACE...) */
+	bool unbalanced;	/* a closer without its opener: no more chunk ends */
+	bool defining;		/* after @define, before its body's '%(' */
+	bool may_end;		/* a '}' closed everything: the chunk may end */
+	bool stopped;		/* at a chunk's end, the rest to come */
+	bool space_carried;	/* whitespace before the next chunk's first token */
+};
+
+void lex_open(struct lexer *lx, struct arena *a, const struct source *src,
+	      const struct script_args *args);
+
+/* Appends the next chunk's tokens and a TOK_EOF to out; true if more
+ * chunks follow.  Errors go to diag; lx->junk is how many TOK_ERROR tokens
+ * the chunk holds (see tokens_report()). */
+bool lex_chunk(struct lexer *lx, struct tokens *out);
 
 /* Reports the TOK_ERROR tokens of t (those preprocessing kept) and turns
  * them into the number 0, so that parsing goes on. */

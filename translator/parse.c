@@ -22,8 +22,12 @@
 
 struct parser {
 	struct arena *arena;
-	struct token *tok;
+	struct token *tok;	/* the chunk being parsed: toks.v */
 	size_t pos;
+	struct lexer lx;
+	struct pp *pp;
+	struct tokens raw, toks;
+	bool more;		/* chunks after this one */
 	int depth;
 	jmp_buf recover;
 	struct script *script;
@@ -1093,12 +1097,34 @@ static void parse_function(struct parser *p, bool private)
 	p->functions_tail = &f->next;
 }
 
+/* The next chunk of tokens, lexed and preprocessed, in place of this one. */
+static void read_chunk(struct parser *p)
+{
+	p->more = lex_chunk(&p->lx, &p->raw);
+	pp_chunk(p->pp, &p->raw, &p->toks);
+	if (p->lx.junk)
+		tokens_report(&p->toks);
+	p->tok = p->toks.v;
+	p->pos = 0;
+}
+
+/*
+ * The token after a declaration.  Only here, between declarations, may the
+ * chunk move on: the parser holds no token of it (see lex.h).
+ */
+static struct token *peek_declaration(struct parser *p)
+{
+	while (peek(p)->kind == TOK_EOF && p->more)
+		read_chunk(p);
+	return peek(p);
+}
+
 /* After an error: skip to the next token that can start a declaration. */
 static void skip_to_declaration(struct parser *p)
 {
 	next(p);
 	for (;;) {
-		struct token *t = peek(p);
+		struct token *t = peek_declaration(p);
 
 		if (t->kind == TOK_EOF || t->kind == TOK_EMBEDDED ||
 		    tok_ident(t, "probe") || tok_ident(t, "global") ||
@@ -1111,7 +1137,7 @@ static void skip_to_declaration(struct parser *p)
 /* script -> (probe | global | function | 'private' (global | function | gvars) | embedded)* */
 static void parse_declarations(struct parser *p)
 {
-	while (peek(p)->kind != TOK_EOF) {
+	while (peek_declaration(p)->kind != TOK_EOF) {
 		struct token *t;
 
 		if (setjmp(p->recover)) {
@@ -1152,7 +1178,6 @@ struct script *parse_script(struct arena *a, const struct source *src,
 			    const struct script_args *args,
 			    struct pp_env *env, bool is_tapset)
 {
-	struct tokens raw = { 0 }, toks = { 0 };
 	struct script *s = arena_new(a, struct script);
 	struct parser p = { .arena = a };
 	static bool tables_ready;
@@ -1164,21 +1189,17 @@ struct script *parse_script(struct arena *a, const struct source *src,
 	}
 	s->src = src;
 	s->is_tapset = is_tapset;
-	size_t junk = lex_source(a, src, args, &raw);
-
-	preprocess(a, env, &raw, &toks);
-	tokens_free(&raw);
-	if (junk)
-		tokens_report(&toks);
-
-	p.tok = toks.v;
+	lex_open(&p.lx, a, src, args);
+	p.pp = pp_open(a, env);
+	read_chunk(&p);
 	p.script = s;
 	p.probes_tail = &s->probes;
 	p.functions_tail = &s->functions;
 	p.globals_tail = &s->globals;
 	p.embeds_tail = &s->embeds;
 	parse_declarations(&p);
-	tokens_free(&toks);
+	tokens_free(&p.raw);
+	tokens_free(&p.toks);
 	return s;
 }
 

@@ -344,10 +344,14 @@ static void define_macro(struct pp *pp, struct range *r)
 	}
 	return;
 skip:
-	while (!at_end(r) && !tok_op(cur(r), "%)"))
+	/* A bad definition ends with its body (the lexer agrees: lex.h), or at
+	 * a '%)' before any body. */
+	while (!at_end(r) && !tok_op(cur(r), "%)") && !tok_op(cur(r), "%("))
 		r->i++;
-	if (!at_end(r))
+	if (tok_op(cur(r), "%)"))
 		r->i++;
+	else if (tok_op(cur(r), "%("))
+		r->i = (close = matching_close(r, r->i + 1)) ? close : r->end;
 }
 
 static void pp_run(struct pp *pp, struct range *r);
@@ -458,7 +462,7 @@ struct cond_frame {
 	bool taking;		/* emitting the current branch */
 	bool parent_taking;
 	bool seen_else;
-	const struct token *open;
+	struct token open;	/* a copy: in place, the output may overwrite it */
 };
 
 /*
@@ -477,13 +481,13 @@ static bool condition_value(struct pp *pp, struct range *r, bool *ok)
 
 		if (tok_op(t, "%("))
 			depth++;
-		else if (tok_op(t, "%)"))
-			depth--;
+		else if (tok_op(t, "%)") && depth-- == 0)
+			break;	/* no %?: skip_condition() */
 		else if (depth == 0 && tok_op(t, "%?"))
 			break;
 		macros |= t->kind == TOK_IDENT && t->text[0] == '@';
 	}
-	if (!macros || end == r->end || r->t[end].kind == TOK_EOF)
+	if (!macros || end == r->end || !tok_op(&r->t[end], "%?"))
 		return eval_condition(pp, r, ok);
 
 	struct tokens scratch = { 0 }, *out = pp->out;
@@ -504,6 +508,27 @@ static bool condition_value(struct pp *pp, struct range *r, bool *ok)
 	tokens_free(&scratch);
 	r->i = end;
 	return value;
+}
+
+/*
+ * To the '%?' of the conditional whose condition is at r (a nested one is
+ * skipped whole), or, if it has none, to the '%)' that closes it: recovery
+ * stays inside the conditional, as chunks do (lex.h).
+ */
+static void skip_condition(struct range *r)
+{
+	int depth = 0;
+
+	for (; !at_end(r); r->i++) {
+		const struct token *t = cur(r);
+
+		if (tok_op(t, "%("))
+			depth++;
+		else if (tok_op(t, "%)") && depth-- == 0)
+			return;
+		else if (depth == 0 && tok_op(t, "%?"))
+			return;
+	}
 }
 
 /* Append n tokens to the output. */
@@ -562,14 +587,16 @@ static void pp_run(struct pp *pp, struct range *r)
 				continue;
 			}
 			value = condition_value(pp, r, &ok);
-			while (!at_end(r) && !tok_op(cur(r), "%?"))
-				r->i++;	/* skipped conditions, or the rest of a bad one */
-			if (at_end(r)) {
+			skip_condition(r);	/* the rest of a bad one */
+			if (!tok_op(cur(r), "%?")) {
 				pp_error(pp, t, "expected '%?' after the condition");
-				return;
+				if (at_end(r))
+					return;
+				r->i++;	/* past its %): the conditional is dropped */
+				continue;
 			}
 			r->i++;
-			stack[++top] = (struct cond_frame){ parent && ok && value, parent, false, t };
+			stack[++top] = (struct cond_frame){ parent && ok && value, parent, false, *t };
 			continue;
 		}
 		if (tok_op(t, "%:") || tok_op(t, "%)") || tok_op(t, "%?")) {
@@ -606,25 +633,38 @@ static void pp_run(struct pp *pp, struct range *r)
 		r->i++;
 	}
 	if (top >= 0)
-		pp_error(pp, stack[top].open, "unterminated conditional: no matching '%)'");
+		pp_error(pp, &stack[top].open, "unterminated conditional: no matching '%)'");
+}
+
+struct pp *pp_open(struct arena *a, struct pp_env *env)
+{
+	struct pp *pp = arena_new(a, struct pp);
+
+	pp->arena = a;
+	pp->env = env;
+	return pp;
 }
 
 /*
  * The output starts in place over the input: without macro expansions it
- * never gets ahead of the token being read, and a 1 MB script's tokens are
- * megabytes worth not copying.  The first expansion moves the output to an
- * array of its own (expand_macro).
+ * never gets ahead of the token being read, so a chunk's tokens need no
+ * copy; in and out then trade arrays.  The first expansion moves the
+ * output to an array of its own (expand_macro).
  */
-void preprocess(struct arena *a, struct pp_env *env, struct tokens *in,
-		struct tokens *out)
+void pp_chunk(struct pp *pp, struct tokens *in, struct tokens *out)
 {
-	struct pp pp = { .arena = a, .env = env, .out = out, .in_place = true };
 	struct range r = { .t = in->v, .i = 0, .end = in->n };
 	struct token eof = in->v[in->n - 1];
+	struct tokens spare = *out;
 
-	*out = (struct tokens){ .v = in->v, .n = 0, .cap = in->n };
-	pp_run(&pp, &r);
+	*out = (struct tokens){ .v = in->v, .n = 0, .cap = in->cap };
+	pp->out = out;
+	pp->in_place = true;
+	pp_run(pp, &r);
 	tokens_push(out, &eof);
-	if (pp.in_place)
-		*in = (struct tokens){ 0 };	/* out owns the array now */
+	if (pp->in_place)
+		*in = spare;
+	else
+		tokens_free(&spare);
+	in->n = 0;
 }

@@ -1,5 +1,5 @@
 /*
- * preproc.h - the script preprocessor, a pass over the token array.
+ * preproc.h - the script preprocessor, a pass over the tokens of a chunk.
  *
  *   %( COND %? TOKENS [%: TOKENS] %)     conditional, nestable
  *   @define NAME[(a, b)] %( BODY %)       macro; @NAME / @NAME(x, y) expands,
@@ -20,6 +20,7 @@
 #include "lex.h"
 
 struct macro;
+struct pp;
 
 struct pp_env {
 	const char *kernel_release;	/* kernel_vr, e.g. "6.1.0-56-amd64" */
@@ -38,11 +39,15 @@ struct pp_env {
 	bool kconfig_read;
 };
 
+/* One file's preprocessing, a chunk at a time (lex_chunk()): the macros a
+ * chunk defines are there for the chunks after it. */
+struct pp *pp_open(struct arena *a, struct pp_env *env);
+
 /*
- * Preprocess in into out.  out may take over in's array (in is then left
- * empty); the caller frees both.
+ * Preprocess in (a chunk, ending in TOK_EOF) into out.  The two may trade
+ * arrays; either way in is left empty, for the next chunk, and the caller
+ * frees both at the end.
  */
-void preprocess(struct arena *a, struct pp_env *env, struct tokens *in,
-		struct tokens *out);
+void pp_chunk(struct pp *pp, struct tokens *in, struct tokens *out);
 
 #endif /* PREPROC_H */
