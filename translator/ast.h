@@ -174,6 +174,14 @@ struct embedded {
 };
 
 /* One parsed file: the user script or one tapset. */
+/* A name a script uses that a tapset may define, by kind (the tapset
+ * index's): 'f' a function it calls, 'g' a variable it names, 'a' a probe
+ * point, as a glob over alias names ("syscall.*" for syscall.{open,close}). */
+struct name_use {
+	const char *name;
+	char kind;
+};
+
 struct script {
 	struct script *next;
 	const struct source *src;
@@ -181,6 +189,12 @@ struct script {
 	struct function *functions;
 	struct global *globals;
 	struct embedded *embeds;
+	/* Every call, variable (E_CALL, E_SYMBOL) and probe point of the
+	 * declarations that parsed, noted as the parser makes them: pass 1
+	 * looks up the tapsets a script needs from this array, not by walking
+	 * the tree (whose nodes, spread over the arena, cost a miss each). */
+	struct name_use *uses;
+	size_t n_uses;
 	bool is_tapset;
 };
 

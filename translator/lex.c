@@ -32,16 +32,21 @@ static unsigned char op_first[256];
  * kinds 0 '{}', 1 '()', 2 '[]', 3 '%( %)'; 0 for other operators. */
 static signed char op_nest[LEX_N_OPS + 1];
 
-/* Index + 1 in operators[] of the operator at p (at most avail bytes), or 0. */
-static size_t match_operator(const char *p, size_t avail)
+/* Index + 1 in operators[] of the operator at p, or 0.  Operators are at
+ * most three bytes and the source ends in a NUL, which no operator holds:
+ * the bytes compare one by one, without a length. */
+static size_t match_operator(const char *p)
 {
 	unsigned char c = *p;
 
 	if (!op_first[c])
 		return 0;
-	for (size_t i = op_first[c] - 1; i < N_OPERATORS && operators[i].text[0] == c; i++)
-		if (operators[i].len <= avail && !memcmp(p, operators[i].text, operators[i].len))
+	for (size_t i = op_first[c] - 1; i < N_OPERATORS && operators[i].text[0] == c; i++) {
+		const char *t = operators[i].text;
+
+		if (!t[1] || (t[1] == p[1] && (!t[2] || t[2] == p[2])))
 			return i + 1;
+	}
 	return 0;
 }
 
@@ -151,6 +156,7 @@ enum {
 	CC_DIGIT = 2,		/* 0-9 */
 	CC_IDSTART = 4,		/* [A-Za-z_$@]: may start an identifier */
 	CC_IDCHAR = 8,		/* [A-Za-z0-9_$]: may continue one */
+	CC_SKIP = 16,		/* isspace, '#', '/': may start a space or comment */
 };
 static unsigned char cclass[256];
 
@@ -173,6 +179,7 @@ unsigned lex_op_id(const char *text)
  * identifiers are told apart by one table probe. */
 #define KW_SLOTS	64
 static const char *kw_slot[KW_SLOTS];
+static unsigned char kw_len[KW_SLOTS];
 
 static unsigned kw_hash(const char *s, size_t len)
 {
@@ -187,13 +194,14 @@ static void init_keywords(void)
 		while (kw_slot[h])
 			h = (h + 1) % KW_SLOTS;
 		kw_slot[h] = keywords[i];
+		kw_len[h] = strlen(keywords[i]);
 	}
 }
 
 static bool is_keyword(const char *s, size_t len)
 {
 	for (unsigned h = kw_hash(s, len); kw_slot[h]; h = (h + 1) % KW_SLOTS)
-		if (!strncmp(kw_slot[h], s, len) && !kw_slot[h][len])
+		if (kw_len[h] == len && !memcmp(kw_slot[h], s, len))
 			return true;
 	return false;
 }
@@ -217,7 +225,8 @@ static void init_tables(void)
 
 		cclass[c] = (isspace(c) ? CC_SPACE : 0) | (digit ? CC_DIGIT : 0) |
 			    (alpha || c == '$' || c == '@' ? CC_IDSTART : 0) |
-			    (alpha || digit || c == '$' ? CC_IDCHAR : 0);
+			    (alpha || digit || c == '$' ? CC_IDCHAR : 0) |
+			    (isspace(c) || c == '#' || c == '/' ? CC_SKIP : 0);
 	}
 	init_keywords();
 }
@@ -227,22 +236,32 @@ static void error_at(struct lexer *lx, struct loc loc, const char *msg)
 	diag_error("parse", &loc, NULL, "%s", msg);
 }
 
-/* Appends a token whose text is kept as it is (NUL-terminated already). */
-static struct token *push(struct lexer *lx, enum tok_kind kind, const char *text,
-			  struct loc loc, bool space)
+/* Appends a token whose text is kept as it is (NUL-terminated already).
+ * Field by field into the array: a token built on the stack and copied
+ * costs a store-forwarding stall per token, a tenth of pass 1. */
+static inline struct token *push(struct lexer *lx, enum tok_kind kind, const char *text,
+				 struct loc loc, bool space)
 {
-	struct token t = {
-		.kind = kind, .line = loc.line, .col = loc.col, .src = lx->src_index,
-		.space_before = space, .text = text,
-	};
+	struct tokens *out = lx->out;
+	struct token *t;
 
-	tokens_push(lx->out, &t);
-	return &lx->out->v[lx->out->n - 1];
+	if (out->n == out->cap)
+		tokens_reserve(out, out->cap ? out->cap * 2 : 256);
+	t = &out->v[out->n++];
+	t->text = text;
+	t->line = loc.line;
+	t->col = loc.col;
+	t->src = lx->src_index;
+	t->kind = kind;
+	t->op = 0;
+	t->keyword = false;
+	t->space_before = space;
+	return t;
 }
 
 /* Appends a token whose text is a copy of len bytes at text. */
-static struct token *emit(struct lexer *lx, enum tok_kind kind, const char *text, size_t len,
-			  struct loc loc, bool space)
+static inline struct token *emit(struct lexer *lx, enum tok_kind kind, const char *text,
+				 size_t len, struct loc loc, bool space)
 {
 	return push(lx, kind, arena_strndup(lx->arena, text, len), loc, space);
 }
@@ -523,8 +542,10 @@ static void lex_run(struct lexer *lx)
 
 	lx->space_carried = false;
 	for (;;) {
-		bool space = skip_space(lx) || carried;
+		/* Most tokens follow another directly: test before the call. */
+		bool space = (cclass[(unsigned char)*lx->p] & CC_SKIP && skip_space(lx)) || carried;
 		struct loc loc = here(lx);
+		unsigned char cl;
 		char c;
 
 		carried = false;
@@ -539,27 +560,30 @@ static void lex_run(struct lexer *lx)
 			}
 		}
 		c = *lx->p;
-		if (cclass[(unsigned char)c] & CC_DIGIT) {
-			lex_number(lx, loc, space);
-		} else if (c == '"') {
-			lex_string(lx, loc, space);
-		} else if (c == '%' && lx->p + 1 < lx->end && lx->p[1] == '{') {
-			lex_embedded(lx, loc, space);
-		} else if ((c == '$' || c == '@') && lx->p + 1 < lx->end &&
-			   (isdigit((unsigned char)lx->p[1]) || lx->p[1] == '#') &&
-			   lex_script_arg(lx, loc, space)) {
-			continue;
-		} else if (cclass[(unsigned char)c] & CC_IDSTART) {
+		cl = cclass[(unsigned char)c];
+		/* lx->p[1] is there to read: the source ends in a NUL. */
+		if (cl & CC_IDSTART) {
 			size_t n = 1;
 
-			while (lx->p + n < lx->end && (cclass[(unsigned char)lx->p[n]] & CC_IDCHAR))
+			if ((c == '$' || c == '@') &&
+			    (cclass[(unsigned char)lx->p[1]] & CC_DIGIT || lx->p[1] == '#') &&
+			    lex_script_arg(lx, loc, space))
+				continue;
+			/* No end test: a NUL, not an IDCHAR, ends every source. */
+			while (cclass[(unsigned char)lx->p[n]] & CC_IDCHAR)
 				n++;
 			emit(lx, TOK_IDENT, lx->p, n, loc, space)->keyword = is_keyword(lx->p, n);
 			if (c == '@' && n == 7 && !memcmp(lx->p, "@define", 7))
 				lx->defining = true;	/* no chunk end before its body */
 			advance_inline(lx, n);
+		} else if (cl & CC_DIGIT) {
+			lex_number(lx, loc, space);
+		} else if (c == '"') {
+			lex_string(lx, loc, space);
+		} else if (c == '%' && lx->p[1] == '{') {
+			lex_embedded(lx, loc, space);
 		} else {
-			size_t n = match_operator(lx->p, lx->end - lx->p);
+			size_t n = match_operator(lx->p);
 
 			if (n) {
 				push(lx, TOK_OP, operators[n - 1].text, loc, space)->op = n;

@@ -131,11 +131,18 @@ void tokens_free(struct tokens *t);
 /* "identifier 'x'", "operator ';'", ... for error messages. */
 const char *token_describe(struct arena *a, const struct token *t);
 
-/* Inline, and the first-character test spares most strcmp calls: the
- * parser asks this several times per token. */
+/* Inline, and the parser asks this several times per token: with text a
+ * literal, the compiler folds its bytes, and one- and two-byte texts (most
+ * operators) never call strcmp. */
 static inline bool tok_is(const struct token *t, enum tok_kind kind, const char *text)
 {
-	return t->kind == kind && t->text[0] == text[0] && !strcmp(t->text, text);
+	if (t->kind != kind || t->text[0] != text[0])
+		return false;
+	if (!text[0])
+		return true;
+	if (t->text[1] != text[1])
+		return false;
+	return !text[1] || !strcmp(t->text + 2, text + 2);
 }
 /* The value of a TOK_NUMBER (which the lexer has checked). */
 int64_t tok_number(const struct token *t);

@@ -35,9 +35,13 @@ struct parser {
 	struct function **functions_tail;
 	struct global **globals_tail;
 	struct embedded **embeds_tail;
+	size_t cap_uses;	/* of script->uses */
+	size_t uses_kept;	/* script->n_uses before this declaration */
 };
 
 /* ---- token access ---- */
+
+/* accept_op() and friends are inline so that tok_is() sees its literal. */
 
 static struct token *peek(struct parser *p)
 {
@@ -79,7 +83,7 @@ static _Noreturn void error_at(struct parser *p, const struct token *t,
 	longjmp(p->recover, 1);
 }
 
-static bool accept_op(struct parser *p, const char *op)
+static inline bool accept_op(struct parser *p, const char *op)
 {
 	if (!tok_op(peek(p), op))
 		return false;
@@ -87,7 +91,7 @@ static bool accept_op(struct parser *p, const char *op)
 	return true;
 }
 
-static bool accept_ident(struct parser *p, const char *id)
+static inline bool accept_ident(struct parser *p, const char *id)
 {
 	if (!tok_ident(peek(p), id))
 		return false;
@@ -95,7 +99,7 @@ static bool accept_ident(struct parser *p, const char *id)
 	return true;
 }
 
-static struct token *expect_op(struct parser *p, const char *op)
+static inline struct token *expect_op(struct parser *p, const char *op)
 {
 	if (!tok_op(peek(p), op))
 		error_at(p, peek(p), "expected '%s'", op);
@@ -124,12 +128,29 @@ static void leave(struct parser *p)
 	p->depth--;
 }
 
+static void note_use(struct parser *p, const char *name, char kind)
+{
+	struct script *s = p->script;
+
+	if (s->n_uses == p->cap_uses) {
+		p->cap_uses = p->cap_uses ? 2 * p->cap_uses : 64;
+		s->uses = realloc(s->uses, p->cap_uses * sizeof(*s->uses));
+		if (!s->uses) {
+			fprintf(stderr, "stap: out of memory\n");
+			exit(1);
+		}
+	}
+	s->uses[s->n_uses++] = (struct name_use){ name, kind };
+}
+
 static struct expr *new_expr(struct parser *p, enum expr_kind kind, const struct token *t)
 {
 	struct expr *e = arena_new(p->arena, struct expr);
 
 	e->kind = kind;
 	e->loc = tok_loc(t);
+	if (kind == E_CALL || kind == E_SYMBOL)
+		note_use(p, t->text, kind == E_CALL ? 'f' : 'g');	/* named t */
 	return e;
 }
 
@@ -908,6 +929,8 @@ static const char *parse_component_name(struct parser *p)
 	}
 	if (p->pos == start)
 		error_at(p, peek(p), "expected probe point component");
+	if (p->pos == start + 1)
+		return p->tok[start].text;	/* most are one token */
 	name = arena_alloc(p->arena, len + 1);
 	for (size_t i = start, o = 0; i < p->pos; i++) {
 		size_t n = strlen(p->tok[i].text);
@@ -970,6 +993,28 @@ static struct probe_point *parse_probe_points(struct parser *p, bool alias_names
 
 static void link_probe(struct parser *p, struct probe *pr);
 
+/* A probe point as a glob over alias names: braces and ** become *. */
+static const char *point_glob(struct arena *a, const struct probe_point *pp)
+{
+	size_t len = 0, o = 0;
+	char *glob;
+
+	for (const struct pp_component *c = pp->components; c; c = c->next)
+		len += strlen(c->name) + 1;
+	glob = arena_alloc(a, len + 1);
+	for (const struct pp_component *c = pp->components; c; c = c->next) {
+		const char *name = strchr(c->name, '{') || !strcmp(c->name, "**") ? "*" : c->name;
+		size_t n = strlen(name);
+
+		if (o)
+			glob[o++] = '.';
+		memcpy(glob + o, name, n);
+		o += n;
+	}
+	glob[o] = '\0';
+	return glob;
+}
+
 /* probe -> 'probe' points block
  *        | 'probe' names '=' points block [',' block]   (alias: prologue, epilogue)
  *        | 'probe' names '+=' points block              (alias: epilogue) */
@@ -994,6 +1039,8 @@ static void parse_probe(struct parser *p, struct token *kw)
 		p->pos = start;
 	}
 	pr->points = parse_probe_points(p, false);
+	for (struct probe_point *pp = pr->points; pp; pp = pp->next)
+		note_use(p, point_glob(p->arena, pp), 'a');
 	if (epilogue) {
 		pr->epilogue = parse_block(p);
 		link_probe(p, pr);
@@ -1142,9 +1189,11 @@ static void parse_declarations(struct parser *p)
 
 		if (setjmp(p->recover)) {
 			p->depth = 0;
+			p->script->n_uses = p->uses_kept;	/* the broken one's */
 			skip_to_declaration(p);
 			continue;
 		}
+		p->uses_kept = p->script->n_uses;
 		t = next(p);
 		if (t->kind == TOK_EMBEDDED) {
 			struct embedded *e = arena_new(p->arena, struct embedded);
@@ -1198,6 +1247,8 @@ struct script *parse_script(struct arena *a, const struct source *src,
 	p.globals_tail = &s->globals;
 	p.embeds_tail = &s->embeds;
 	parse_declarations(&p);
+	if (s->uses)
+		arena_own(a, s->uses);
 	tokens_free(&p.raw);
 	tokens_free(&p.toks);
 	return s;

@@ -126,27 +126,19 @@ static struct script *parse_file(struct session *s, const char *path, bool tapse
 struct refs {
 	struct { char kind; const char *name; } *v;
 	size_t n, cap;
-	struct arena *a;
 	const struct tapset_index *ix;
-	struct strset seen;
+	struct strset seen[3];	/* by kind: 'a', 'f', 'g' */
 };
 
 static void add_ref(struct refs *r, char kind, const char *name)
 {
-	const char *key;
+	struct strset *seen = &r->seen[kind == 'a' ? 0 : kind == 'f' ? 1 : 2];
 
 	/* A 1 MB script has ~100,000 names: keep only those a tapset defines
 	 * (functions, globals), and each probe point glob once. */
 	if (kind != 'a' && !tindex_knows(r->ix, kind, name))
 		return;
-	size_t len = strlen(name);
-	char *k = arena_alloc(r->a, len + 3);
-
-	k[0] = kind;
-	k[1] = ':';
-	memcpy(k + 2, name, len + 1);
-	key = k;
-	if (!strset_add(&r->seen, key))
+	if (!strset_add(seen, name))
 		return;
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 64;
@@ -156,53 +148,10 @@ static void add_ref(struct refs *r, char kind, const char *name)
 	r->v[r->n++].name = name;
 }
 
-static void expr_refs(struct expr *e, void *ctx)
-{
-	if (e->kind == E_CALL)
-		add_ref(ctx, 'f', e->name);
-	else if (e->kind == E_SYMBOL)
-		add_ref(ctx, 'g', e->name);
-}
-
-/* A probe point as a glob over alias names: braces and ** become *. */
-static const char *point_glob(struct arena *a, const struct probe_point *pp)
-{
-	size_t len = 0, o = 0;
-	char *glob;
-
-	for (const struct pp_component *c = pp->components; c; c = c->next)
-		len += strlen(c->name) + 1;
-	glob = arena_alloc(a, len + 1);
-	for (const struct pp_component *c = pp->components; c; c = c->next) {
-		const char *name = strchr(c->name, '{') || !strcmp(c->name, "**") ? "*" : c->name;
-		size_t n = strlen(name);
-
-		if (o)
-			glob[o++] = '.';
-		memcpy(glob + o, name, n);
-		o += n;
-	}
-	glob[o] = '\0';
-	return glob;
-}
-
-/* foreach over a global at the top of a probe block (body or epilogue). */
-static void block_refs(struct refs *r, const struct stmt *block)
-{
-	for (const struct stmt *st = block ? block->body : NULL; st; st = st->next)
-		if (st->kind == S_FOREACH && st->fe->array->kind == E_SYMBOL)
-			add_ref(r, 'g', st->fe->array->name);
-}
-
 static void script_refs(struct script *scr, struct refs *r)
 {
-	ast_walk_script(scr, expr_refs, r);
-	for (struct probe *p = scr->probes; p; p = p->next) {
-		for (struct probe_point *pp = p->points; pp; pp = pp->next)
-			add_ref(r, 'a', point_glob(r->a, pp));
-		block_refs(r, p->body);
-		block_refs(r, p->epilogue);
-	}
+	for (size_t i = 0; i < scr->n_uses; i++)
+		add_ref(r, scr->uses[i].kind, scr->uses[i].name);
 }
 
 /* ---- the library ---- */
@@ -269,7 +218,7 @@ static void open_library(struct session *s, struct library *lib, const char **di
 /* Load the tapsets the script needs, and the ones those need, and so on. */
 static void load_needed(struct session *s, struct library *lib, bool all)
 {
-	struct refs refs = { .a = &s->arena, .ix = lib->ix };
+	struct refs refs = { .ix = lib->ix };
 	bool more = true;
 
 	if (s->user)
@@ -293,7 +242,8 @@ static void load_needed(struct session *s, struct library *lib, bool all)
 		}
 	}
 	free(refs.v);
-	strset_free(&refs.seen);
+	for (int k = 0; k < 3; k++)
+		strset_free(&refs.seen[k]);
 }
 
 /* The loaded tapsets, in search-path order. */
