@@ -135,6 +135,27 @@ static struct loc here(const struct lexer *lx)
 	return (struct loc){ lx->src, lx->line, (int)(lx->p - lx->line_start) + 1 };
 }
 
+/* The token about to be lexed starts here (push() takes its place). */
+static inline void mark_token(struct lexer *lx, bool space)
+{
+	if (lx->in_sub) {
+		lx->tok_line = lx->sub_loc.line;
+		lx->tok_col = lx->sub_loc.col;
+	} else {
+		lx->tok_line = lx->line;
+		lx->tok_col = (int)(lx->p - lx->line_start) + 1;
+	}
+	lx->tok_space = space;
+}
+
+/* Where the token being lexed starts, for an error. */
+static struct loc tok_start(const struct lexer *lx)
+{
+	if (lx->in_sub)
+		return lx->sub_loc;
+	return (struct loc){ lx->src, lx->tok_line, lx->tok_col };
+}
+
 static void advance(struct lexer *lx, size_t n)
 {
 	for (; n && lx->p < lx->end; n--, lx->p++)
@@ -231,16 +252,21 @@ static void init_tables(void)
 	init_keywords();
 }
 
-static void error_at(struct lexer *lx, struct loc loc, const char *msg)
+static void error_at(struct loc loc, const char *msg)
 {
 	diag_error("parse", &loc, NULL, "%s", msg);
+}
+
+/* An error in the token being lexed, reported at its start. */
+static void token_error(struct lexer *lx, const char *msg)
+{
+	error_at(tok_start(lx), msg);
 }
 
 /* Appends a token whose text is kept as it is (NUL-terminated already).
  * Field by field into the array: a token built on the stack and copied
  * costs a store-forwarding stall per token, a tenth of pass 1. */
-static inline struct token *push(struct lexer *lx, enum tok_kind kind, const char *text,
-				 struct loc loc, bool space)
+static inline struct token *push(struct lexer *lx, enum tok_kind kind, const char *text)
 {
 	struct tokens *out = lx->out;
 	struct token *t;
@@ -249,21 +275,21 @@ static inline struct token *push(struct lexer *lx, enum tok_kind kind, const cha
 		tokens_reserve(out, out->cap ? out->cap * 2 : 256);
 	t = &out->v[out->n++];
 	t->text = text;
-	t->line = loc.line;
-	t->col = loc.col;
+	t->line = lx->tok_line;
+	t->col = lx->tok_col;
 	t->src = lx->src_index;
 	t->kind = kind;
 	t->op = 0;
 	t->keyword = false;
-	t->space_before = space;
+	t->space_before = lx->tok_space;
 	return t;
 }
 
 /* Appends a token whose text is a copy of len bytes at text. */
 static inline struct token *emit(struct lexer *lx, enum tok_kind kind, const char *text,
-				 size_t len, struct loc loc, bool space)
+				 size_t len)
 {
-	return push(lx, kind, arena_strndup(lx->arena, text, len), loc, space);
+	return push(lx, kind, arena_strndup(lx->arena, text, len));
 }
 
 /* Skips whitespace and comments; true if there were any. */
@@ -294,7 +320,7 @@ static bool skip_space(struct lexer *lx)
 					break;
 				}
 			if (!close) {
-				error_at(lx, here(lx), "unterminated comment");
+				error_at(here(lx), "unterminated comment");
 				close = end - 2;
 			}
 			advance(lx, close + 2 - p);
@@ -307,7 +333,7 @@ static bool skip_space(struct lexer *lx)
 	return p != start;
 }
 
-static void lex_number(struct lexer *lx, struct loc loc, bool space)
+static void lex_number(struct lexer *lx)
 {
 	const char *s = lx->p;
 	uint64_t v = 0;
@@ -334,9 +360,9 @@ static void lex_number(struct lexer *lx, struct loc loc, bool space)
 	}
 	if (base == 16 && n == digits_at)
 		bad = true;
-	emit(lx, TOK_NUMBER, s, n, loc, space);
+	emit(lx, TOK_NUMBER, s, n);
 	if (bad)
-		error_at(lx, loc, "number invalid or out of range");
+		token_error(lx, "number invalid or out of range");
 	advance_inline(lx, n);
 }
 
@@ -380,13 +406,13 @@ static long scan_string(struct lexer *lx, size_t *unknown)
 	return q - (lx->p + 1);
 }
 
-static void lex_string(struct lexer *lx, struct loc loc, bool space)
+static void lex_string(struct lexer *lx)
 {
 	size_t unknown = 0;
 	long len = scan_string(lx, &unknown);
 
 	if (len < 0) {
-		error_at(lx, loc, "unterminated string");
+		token_error(lx, "unterminated string");
 		while (lx->p < lx->end && *lx->p != '\n')
 			advance(lx, 1);
 		return;
@@ -402,32 +428,34 @@ static void lex_string(struct lexer *lx, struct loc loc, bool space)
 			if (*q == '\\' && q + 1 < end)
 				s[o++] = *++q;
 		}
-		emit(lx, TOK_STRING, s, o, loc, space);
+		emit(lx, TOK_STRING, s, o);
 	} else {
-		emit(lx, TOK_STRING, lx->p + 1, len, loc, space);
+		emit(lx, TOK_STRING, lx->p + 1, len);
 	}
 	advance(lx, len + 2);
 }
 
-static void lex_embedded(struct lexer *lx, struct loc loc, bool space)
+static void lex_embedded(struct lexer *lx)
 {
 	const char *body = lx->p + 2;
 
 	for (const char *q = body; q + 1 < lx->end; q++)
 		if (q[0] == '%' && q[1] == '}') {
-			emit(lx, TOK_EMBEDDED, body, q - body, loc, space);
+			emit(lx, TOK_EMBEDDED, body, q - body);
 			advance(lx, q + 2 - lx->p);
 			return;
 		}
-	error_at(lx, loc, "unterminated embedded C code ('%{' without '%}')");
+	token_error(lx, "unterminated embedded C code ('%{' without '%}')");
 	advance(lx, lx->end - lx->p);
 }
 
 static void lex_run(struct lexer *lx);
 
 /* $N, @N, $#, @#: the sigil and digits or '#' are at lx->p. */
-static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
+static bool lex_script_arg(struct lexer *lx)
 {
+	struct loc loc = tok_start(lx);
+	bool space = lx->tok_space;
 	char sigil = lx->p[0];
 	const char *q = lx->p + 1;
 	long idx = 0;
@@ -436,7 +464,7 @@ static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
 	if (q < lx->end && *q == '#') {
 		char *count = arena_printf(lx->arena, "%d", lx->args ? lx->args->argc : 0);
 
-		emit(lx, sigil == '$' ? TOK_NUMBER : TOK_STRING, count, strlen(count), loc, space);
+		emit(lx, sigil == '$' ? TOK_NUMBER : TOK_STRING, count, strlen(count));
 		advance(lx, 2);
 		return true;
 	}
@@ -449,7 +477,7 @@ static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
 		char *msg = arena_printf(lx->arena, "command line argument index %ld out of range [1-%d]",
 					 idx, lx->args ? lx->args->argc : 0);
 
-		emit(lx, TOK_ERROR, msg, strlen(msg), loc, space);
+		emit(lx, TOK_ERROR, msg, strlen(msg));
 		lx->junk++;
 		return true;
 	}
@@ -464,7 +492,7 @@ static bool lex_script_arg(struct lexer *lx, struct loc loc, bool space)
 				s[o++] = '\\';
 			s[o++] = arg[i];
 		}
-		emit(lx, TOK_STRING, s, o, loc, space);
+		emit(lx, TOK_STRING, s, o);
 		return true;
 	}
 	/* $N: lex the argument's text in place, located at the $N. */
@@ -544,11 +572,11 @@ static void lex_run(struct lexer *lx)
 	for (;;) {
 		/* Most tokens follow another directly: test before the call. */
 		bool space = (cclass[(unsigned char)*lx->p] & CC_SKIP && skip_space(lx)) || carried;
-		struct loc loc = here(lx);
 		unsigned char cl;
 		char c;
 
 		carried = false;
+		mark_token(lx, space);
 		if (lx->p >= lx->end)
 			return;
 		if (lx->may_end) {
@@ -567,30 +595,32 @@ static void lex_run(struct lexer *lx)
 
 			if ((c == '$' || c == '@') &&
 			    (cclass[(unsigned char)lx->p[1]] & CC_DIGIT || lx->p[1] == '#') &&
-			    lex_script_arg(lx, loc, space))
+			    lex_script_arg(lx))
 				continue;
 			/* No end test: a NUL, not an IDCHAR, ends every source. */
 			while (cclass[(unsigned char)lx->p[n]] & CC_IDCHAR)
 				n++;
-			emit(lx, TOK_IDENT, lx->p, n, loc, space)->keyword = is_keyword(lx->p, n);
+			emit(lx, TOK_IDENT, lx->p, n)->keyword = is_keyword(lx->p, n);
 			if (c == '@' && n == 7 && !memcmp(lx->p, "@define", 7))
 				lx->defining = true;	/* no chunk end before its body */
 			advance_inline(lx, n);
 		} else if (cl & CC_DIGIT) {
-			lex_number(lx, loc, space);
+			lex_number(lx);
 		} else if (c == '"') {
-			lex_string(lx, loc, space);
+			lex_string(lx);
 		} else if (c == '%' && lx->p[1] == '{') {
-			lex_embedded(lx, loc, space);
+			lex_embedded(lx);
 		} else {
 			size_t n = match_operator(lx->p);
 
 			if (n) {
-				push(lx, TOK_OP, operators[n - 1].text, loc, space)->op = n;
+				push(lx, TOK_OP, operators[n - 1].text)->op = n;
 				advance_inline(lx, operators[n - 1].len);
 				if (op_nest[n])
 					nest(lx, n);
 			} else {
+				struct loc loc = tok_start(lx);
+
 				diag_error("parse", &loc, NULL, "invalid character '%s' (0x%02x)",
 					   isprint((unsigned char)c) ? (char[]){ c, 0 } : "?",
 					   (unsigned char)c);
@@ -634,6 +664,7 @@ bool lex_chunk(struct lexer *lx, struct tokens *out)
 	 * a little more unless the source has no place to end it. */
 	tokens_reserve(out, out->n + 2 * LEX_CHUNK);
 	lex_run(lx);
-	push(lx, TOK_EOF, "", here(lx), false);
+	mark_token(lx, false);
+	push(lx, TOK_EOF, "");
 	return lx->stopped;
 }

@@ -95,6 +95,8 @@ struct lexer {
 	struct loc sub_loc;	/* when lexing a $N argument: where $N was */
 	unsigned short src_index;	/* of the tokens' locations: src, or sub_loc's */
 	bool in_sub;
+	int tok_line, tok_col;	/* where the token being lexed starts */
+	bool tok_space;		/* and whether space precedes it */
 	size_t junk;		/* TOK_ERROR tokens made in this chunk */
 	size_t chunk_start;	/* out->n when this chunk began */
 	int open[4];		/* '{' '(' '[' '%(' open (NEST_BRACE...) */
