@@ -461,8 +461,7 @@ int main(int argc, char **argv)
 	ret = passes_3_to_5(&s);
 out:
 	pass2_free(&s);
-	free(s.pp.kconfig);
-	free(s.pp.kconfig_lines);
+	pp_env_free(&s.pp);
 	arena_free(&s.arena);
 	lex_free_sources();
 	return ret ? 1 : 0;

@@ -993,31 +993,28 @@ static struct probe_point *parse_probe_points(struct parser *p, bool alias_names
 
 static void link_probe(struct parser *p, struct probe *pr);
 
-/* A probe point as a glob over alias names: braces and ** become *. */
-static const char *point_glob(struct arena *a, const struct probe_point *pp)
+const char *probe_point_name(struct arena *a, const struct probe_point *pp, bool glob)
 {
 	size_t len = 0, o = 0;
-	char *glob;
+	char *name;
 
 	for (const struct pp_component *c = pp->components; c; c = c->next)
 		len += strlen(c->name) + 1;
-	glob = arena_alloc(a, len + 1);
+	name = arena_bump(a, len + 1, 1);
 	for (const struct pp_component *c = pp->components; c; c = c->next) {
-		const char *name = strchr(c->name, '{') || !strcmp(c->name, "**") ? "*" : c->name;
-		size_t n = strlen(name);
+		const char *s = glob && (strchr(c->name, '{') || !strcmp(c->name, "**")) ? "*"
+										  : c->name;
+		size_t n = strlen(s);
 
 		if (o)
-			glob[o++] = '.';
-		memcpy(glob + o, name, n);
+			name[o++] = '.';
+		memcpy(name + o, s, n);
 		o += n;
 	}
-	glob[o] = '\0';
-	return glob;
+	name[o] = '\0';
+	return name;
 }
 
-/* probe -> 'probe' points block
- *        | 'probe' names '=' points block [',' block]   (alias: prologue, epilogue)
- *        | 'probe' names '+=' points block              (alias: epilogue) */
 static void parse_probe(struct parser *p, struct token *kw)
 {
 	struct probe *pr = arena_new(p->arena, struct probe);
@@ -1040,7 +1037,7 @@ static void parse_probe(struct parser *p, struct token *kw)
 	}
 	pr->points = parse_probe_points(p, false);
 	for (struct probe_point *pp = pr->points; pp; pp = pp->next)
-		note_use(p, point_glob(p->arena, pp), 'a');
+		note_use(p, probe_point_name(p->arena, pp, true), 'a');
 	if (epilogue) {
 		pr->epilogue = parse_block(p);
 		link_probe(p, pr);

@@ -20,6 +20,11 @@ struct script *parse_script(struct arena *a, const struct source *src,
 			    const struct script_args *args,
 			    struct pp_env *env, bool is_tapset);
 
+/* A probe point's component names joined by dots ("syscall.open"), in
+ * the arena; with glob, as a glob over alias names: a brace expansion or
+ * '**' becomes '*'. */
+const char *probe_point_name(struct arena *a, const struct probe_point *pp, bool glob);
+
 /* Reads a whole file into the arena as a source; NULL (errno) on failure. */
 struct source *source_from_file(struct arena *a, const char *path);
 struct source *source_from_string(struct arena *a, const char *name, const char *text);

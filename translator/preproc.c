@@ -16,7 +16,6 @@
 #define MAX_EXPANSION_TOKENS	(1 << 20)
 
 struct macro {
-	struct macro *next;
 	const char *name;		/* without the '@' */
 	const char **params;
 	int nparams;
@@ -28,7 +27,7 @@ struct macro {
 struct pp {
 	struct arena *arena;
 	struct pp_env *env;
-	struct macro *local;		/* this file's @defines */
+	struct macro_table local;	/* this file's @defines */
 	struct tokens *out;
 	bool in_place;			/* out->v is the input array: see preprocess() */
 	int depth;			/* macro expansion nesting */
@@ -63,29 +62,11 @@ static void pp_error(struct pp *pp, const struct token *t, const char *msg)
 
 /* ---- conditions ---- */
 
-/* Compares the NAMEs of "NAME=value" lines or bare NAMEs: '=' ends one. */
-static int kconfig_name_cmp(const char *a, const char *b)
-{
-	for (; *a && *a != '=' && *a == *b; a++, b++)
-		;
-	return (unsigned char)(*a == '=' ? '\0' : *a) - (unsigned char)(*b == '=' ? '\0' : *b);
-}
-
-static int kconfig_cmp(const void *key, const void *elem)	/* bsearch: key is a NAME */
-{
-	return kconfig_name_cmp(key, *(char *const *)elem);
-}
-
-static int kconfig_sort(const void *a, const void *b)
-{
-	return kconfig_name_cmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Reads the .config once into sorted lines: tapsets ask hundreds of times. */
+/* Reads the .config once into a set of names: tapsets ask hundreds of times. */
 static void kconfig_load(struct pp_env *env)
 {
 	FILE *f = env->kconfig_path ? fopen(env->kconfig_path, "r") : NULL;
-	size_t cap = 1 << 16, len = 0, got, n = 0;
+	size_t cap = 1 << 16, len = 0, got;
 
 	env->kconfig_read = true;
 	if (!f)
@@ -98,32 +79,36 @@ static void kconfig_load(struct pp_env *env)
 	if (!env->kconfig)
 		return;
 	env->kconfig[len] = '\0';
-	for (const char *c = env->kconfig; *c; c++)
-		n += *c == '\n';
-	env->kconfig_lines = malloc((n + 1) * sizeof(char *));
-	if (!env->kconfig_lines)
-		return;
 	for (char *l = env->kconfig, *e; l && *l; l = e ? e + 1 : NULL) {
+		char *eq;
+
 		e = strchr(l, '\n');
 		if (e)
 			*e = '\0';
-		if (*l != '#' && strchr(l, '='))
-			env->kconfig_lines[env->kconfig_n++] = l;
+		eq = strchr(l, '=');
+		if (*l != '#' && eq) {
+			*eq = '\0';	/* the name ends, its value follows */
+			strset_add(&env->kconfig_names, l);
+		}
 	}
-	qsort(env->kconfig_lines, env->kconfig_n, sizeof(char *), kconfig_sort);
+}
+
+void pp_env_free(struct pp_env *env)
+{
+	free(env->kconfig);
+	strset_free(&env->kconfig_names);
 }
 
 static const char *kconfig_value(struct pp *pp, const char *name)
 {
 	struct pp_env *env = pp->env;
-	char **line;
+	const char *found;
 
 	if (!env->kconfig_read)
 		kconfig_load(env);
-	line = env->kconfig_lines ? bsearch(name, env->kconfig_lines, env->kconfig_n,
-					    sizeof(char *), kconfig_cmp) : NULL;
-	if (line) {
-		const char *v = strchr(*line, '=') + 1;
+	found = strset_get(&env->kconfig_names, name);
+	if (found) {
+		const char *v = found + strlen(found) + 1;
 		size_t len = strlen(v);
 
 		if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
@@ -257,15 +242,55 @@ static bool eval_condition(struct pp *pp, struct range *r, bool *ok)
 
 /* ---- macros ---- */
 
+static size_t name_hash(const char *s)
+{
+	size_t h = 2166136261u;		/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The slot holding name, or the empty one where it would go. */
+static struct macro **table_slot(const struct macro_table *t, const char *name)
+{
+	size_t i = name_hash(name) & (t->cap - 1);
+
+	while (t->slots[i] && strcmp(t->slots[i]->name, name))
+		i = (i + 1) & (t->cap - 1);
+	return &t->slots[i];
+}
+
+static struct macro *table_find(const struct macro_table *t, const char *name)
+{
+	return t->cap ? *table_slot(t, name) : NULL;
+}
+
+static void table_add(struct arena *a, struct macro_table *t, struct macro *m)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		/* The old slots stay in the arena: tables are small and few. */
+		struct macro_table bigger = { .cap = t->cap ? 2 * t->cap : 64, .n = t->n };
+
+		bigger.slots = arena_alloc(a, bigger.cap * sizeof(*bigger.slots));
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slots[i])
+				*table_slot(&bigger, t->slots[i]->name) = t->slots[i];
+		*t = bigger;
+	}
+	struct macro **slot = table_slot(t, m->name);
+
+	if (!*slot)
+		t->n++;
+	*slot = m;
+}
+
+/* A file's own macros shadow the library's. */
 static struct macro *find_macro(struct pp *pp, const char *name)
 {
-	for (struct macro *m = pp->local; m; m = m->next)
-		if (!strcmp(m->name, name))
-			return m;
-	for (struct macro *m = pp->env->library; m; m = m->next)
-		if (!strcmp(m->name, name))
-			return m;
-	return NULL;
+	struct macro *m = table_find(&pp->local, name);
+
+	return m ? m : table_find(&pp->env->library, name);
 }
 
 /* Index just past the %) that closes the %( at r->i - 1, or 0 if none. */
@@ -335,13 +360,7 @@ static void define_macro(struct pp *pp, struct range *r)
 	m->params = arena_alloc(pp->arena, sizeof(*m->params) * (m->nparams + 1));
 	memcpy(m->params, params, sizeof(*params) * m->nparams);
 	r->i = close;
-	if (pp->env->defining_library) {
-		m->next = pp->env->library;
-		pp->env->library = m;
-	} else {
-		m->next = pp->local;
-		pp->local = m;
-	}
+	table_add(pp->arena, pp->env->defining_library ? &pp->env->library : &pp->local, m);
 	return;
 skip:
 	/* A bad definition ends with its body (the lexer agrees: lex.h), or at

@@ -18,9 +18,18 @@
 
 #include "arena.h"
 #include "lex.h"
+#include "strset.h"
 
 struct macro;
 struct pp;
+
+/* Macros by name (preproc.c): a hash table in the arena, the newest
+ * definition of a name winning.  Every '@name' (@count, @cast, ...) is
+ * looked up, and SystemTap's library defines some 60 macros. */
+struct macro_table {
+	struct macro **slots;
+	size_t cap, n;
+};
 
 struct pp_env {
 	const char *kernel_release;	/* kernel_vr, e.g. "6.1.0-56-amd64" */
@@ -30,14 +39,17 @@ struct pp_env {
 	const char *privilege;		/* "stapdev" */
 	bool guru;
 	const char *kconfig_path;	/* the target kernel's .config, or NULL */
-	struct macro *library;		/* macros from .stpm files */
+	struct macro_table library;	/* macros from .stpm files */
 	bool defining_library;		/* preprocessing a .stpm file */
 	/* private: */
 	char *kconfig;			/* .config contents, read when first needed */
-	char **kconfig_lines;		/* its NAME=value lines, sorted by NAME */
-	size_t kconfig_n;
+	struct strset kconfig_names;	/* the NAMEs of its NAME=value lines,
+					   each NUL-terminated, value after */
 	bool kconfig_read;
 };
+
+/* Frees what preprocessing kept in env (the .config). */
+void pp_env_free(struct pp_env *env);
 
 /* One file's preprocessing, a chunk at a time (lex_chunk()): the macros a
  * chunk defines are there for the chunks after it. */

@@ -30,6 +30,11 @@ bool strset_has(const struct strset *set, const char *s)
 	return set->cap && set->slots[slot_of(set, s)];
 }
 
+const char *strset_get(const struct strset *set, const char *s)
+{
+	return set->cap ? set->slots[slot_of(set, s)] : NULL;
+}
+
 bool strset_add(struct strset *set, const char *s)
 {
 	size_t i;

@@ -15,6 +15,8 @@ struct strset {
 /* Adds s; true if it was not there.  Exits when memory runs out. */
 bool strset_add(struct strset *set, const char *s);
 bool strset_has(const struct strset *set, const char *s);
+/* The member equal to s (the caller's string that was added), or NULL. */
+const char *strset_get(const struct strset *set, const char *s);
 void strset_free(struct strset *set);
 
 #endif /* STRSET_H */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "parse.h"
 #include "strset.h"
 #include "tapset_index.h"
 
@@ -43,7 +44,13 @@ static void add_name(struct tapset_index *ix, struct entry *e, char kind, const 
 		e->cap = e->cap ? e->cap * 2 : 16;
 		e->names = realloc(e->names, e->cap * sizeof(*e->names));
 	}
-	e->names[e->n] = arena_printf(ix->a, "%c:%s", kind, name);
+	size_t len = strlen(name);
+	char *k = arena_bump(ix->a, len + 3, 1);	/* "kind:name" */
+
+	k[0] = kind;
+	k[1] = ':';
+	memcpy(k + 2, name, len + 1);
+	e->names[e->n] = k;
 	if (kind == 'f' || kind == 'g')
 		strset_add(&ix->known, e->names[e->n] + 2);
 	e->n++;
@@ -155,13 +162,8 @@ void tindex_record(struct tapset_index *ix, size_t i, const struct script *s)
 	for (const struct global *g = s->globals; g; g = g->next)
 		add_name(ix, e, 'g', g->name);
 	for (const struct probe *p = s->probes; p; p = p->next)
-		for (const struct probe_point *nm = p->is_alias ? p->alias_names : NULL; nm; nm = nm->next) {
-			const char *name = "";
-
-			for (const struct pp_component *c = nm->components; c; c = c->next)
-				name = arena_printf(ix->a, "%s%s%s", name, *name ? "." : "", c->name);
-			add_name(ix, e, 'a', name);
-		}
+		for (const struct probe_point *nm = p->is_alias ? p->alias_names : NULL; nm; nm = nm->next)
+			add_name(ix, e, 'a', probe_point_name(ix->a, nm, false));
 	/* A file defining nothing is indexed by a marker, so it counts as current. */
 	if (!e->n)
 		add_name(ix, e, '-', "");

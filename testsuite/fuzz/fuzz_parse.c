@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (null)
 		fclose(null);
 	free(text);
-	free(env.kconfig);
+	pp_env_free(&env);
 	arena_free(&a);
 	lex_free_sources();
 	return 0;
