@@ -29,7 +29,7 @@ struct pp {
 	struct pp_env *env;
 	struct macro_table local;	/* this file's @defines */
 	struct tokens *out;
-	bool in_place;			/* out->v is the input array: see preprocess() */
+	bool in_place;			/* out->v is the input array: see pp_chunk() */
 	int depth;			/* macro expansion nesting */
 	size_t expanded;		/* tokens produced by expansions so far */
 	bool gave_up;			/* budget exceeded: expand no more */
