@@ -41,8 +41,6 @@ struct parser {
 
 /* ---- token access ---- */
 
-/* accept_op() and friends are inline so that tok_is() sees its literal. */
-
 static struct token *peek(struct parser *p)
 {
 	return &p->tok[p->pos];
@@ -83,6 +81,7 @@ static _Noreturn void error_at(struct parser *p, const struct token *t,
 	longjmp(p->recover, 1);
 }
 
+/* accept_op() and friends are inline so that tok_is() sees its literal. */
 static inline bool accept_op(struct parser *p, const char *op)
 {
 	if (!tok_op(peek(p), op))
@@ -991,8 +990,7 @@ static struct probe_point *parse_probe_points(struct parser *p, bool alias_names
 	return head;
 }
 
-static void link_probe(struct parser *p, struct probe *pr);
-
+/* parse.h; pass 1's tapset search takes probe points as globs (note_use). */
 const char *probe_point_name(struct arena *a, const struct probe_point *pp, bool glob)
 {
 	size_t len = 0, o = 0;
@@ -1015,6 +1013,11 @@ const char *probe_point_name(struct arena *a, const struct probe_point *pp, bool
 	return name;
 }
 
+static void link_probe(struct parser *p, struct probe *pr);
+
+/* probe -> 'probe' points block
+ *        | 'probe' names '=' points block [',' block]   (alias: prologue, epilogue)
+ *        | 'probe' names '+=' points block              (alias: epilogue) */
 static void parse_probe(struct parser *p, struct token *kw)
 {
 	struct probe *pr = arena_new(p->arena, struct probe);

@@ -242,19 +242,10 @@ static bool eval_condition(struct pp *pp, struct range *r, bool *ok)
 
 /* ---- macros ---- */
 
-static size_t name_hash(const char *s)
-{
-	size_t h = 2166136261u;		/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* The slot holding name, or the empty one where it would go. */
 static struct macro **table_slot(const struct macro_table *t, const char *name)
 {
-	size_t i = name_hash(name) & (t->cap - 1);
+	size_t i = strset_hash(name) & (t->cap - 1);
 
 	while (t->slots[i] && strcmp(t->slots[i]->name, name))
 		i = (i + 1) & (t->cap - 1);

@@ -7,7 +7,7 @@
 
 #include "strset.h"
 
-static size_t hash(const char *s)
+size_t strset_hash(const char *s)
 {
 	size_t h = 2166136261u;
 
@@ -18,7 +18,7 @@ static size_t hash(const char *s)
 
 static size_t slot_of(const struct strset *set, const char *s)
 {
-	size_t i = hash(s) & (set->cap - 1);
+	size_t i = strset_hash(s) & (set->cap - 1);
 
 	while (set->slots[i] && strcmp(set->slots[i], s))
 		i = (i + 1) & (set->cap - 1);

@@ -18,5 +18,7 @@ bool strset_has(const struct strset *set, const char *s);
 /* The member equal to s (the caller's string that was added), or NULL. */
 const char *strset_get(const struct strset *set, const char *s);
 void strset_free(struct strset *set);
+/* The hash the set uses (FNV-1a), for other tables keyed by name. */
+size_t strset_hash(const char *s);
 
 #endif /* STRSET_H */
