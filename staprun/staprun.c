@@ -319,6 +319,21 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 	return false;
 }
 
+/* As SystemTap's stapio: a -c command that fails is a warning, and
+ * staprun's exit status is 1. */
+static void command_status(struct session *s, int status)
+{
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "WARNING: Child process exited with signal %d (%s)\n",
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+		s->errors = true;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		fprintf(stderr, "WARNING: Child process exited with status %d\n",
+			WEXITSTATUS(status));
+		s->errors = true;
+	}
+}
+
 /* Which signal or child exit ends the session; SIGCHLD only for our -c. */
 static bool handle_signal(struct session *s)
 {
@@ -339,6 +354,7 @@ static bool handle_signal(struct session *s)
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 			if (s->cmd && pid == s->target) {
 				dbug("command exited, status 0x%x\n", status);
+				command_status(s, status);
 				stop = true;
 			}
 		}
