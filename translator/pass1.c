@@ -180,10 +180,15 @@ struct library {
 static struct script *lib_parse(struct session *s, struct library *lib, size_t i)
 {
 	if (!lib->parsed[i]) {
+		int errors = diag_errors();
+
 		lib->parsed[i] = parse_file(s, lib->files.v[i], true);
 		if (lib->parsed[i]) {
 			s->n_library++;
-			tindex_record(lib->ix, i, lib->parsed[i]);
+			/* A file that did not parse whole stays unindexed, so
+			 * that it is parsed (and its errors shown) next time. */
+			if (diag_errors() == errors)
+				tindex_record(lib->ix, i, lib->parsed[i]);
 		}
 	}
 	return lib->parsed[i];
