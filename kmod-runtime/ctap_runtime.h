@@ -119,6 +119,7 @@ struct ctap_context {
 	const char *probe_function;
 	int probe_type;
 	struct pt_regs *regs;		/* NULL for begin/end/timers */
+	const unsigned long *entry_args; /* a .return probe's, saved at entry */
 	/* Soft errors: the message, and where it happened ("operator '/'
 	 * at x.stp:4:12").  A set last_error unwinds the handler. */
 	const char *last_error;
@@ -138,13 +139,15 @@ struct ctap_context {
  * ctap_probe_run - run one probe's handler on this CPU
  * @p: the probe
  * @regs: the registers at the probe point, or NULL
+ * @entry_args: a .return probe's arguments saved at entry (for $vars), or NULL
  *
  * Skips (and counts) the hit if the session is not in the probe's state,
  * this CPU is already in a handler, or a global's lock cannot be had
  * within MAXTRYLOCK tries.  Reports an uncaught soft error, and stops the
  * session after MAXERRORS of them or MAXSKIPPED skips.  Any context.
  */
-void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs);
+void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
+		    const unsigned long *entry_args);
 
 /* ---- soft errors ---- */
 

@@ -149,7 +149,8 @@ static bool overloaded(struct ctap_context *c, cycles_t start)
 #endif
 }
 
-void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs)
+void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
+		    const unsigned long *entry_args)
 {
 	struct ctap_context *c;
 	unsigned long flags;
@@ -171,6 +172,7 @@ void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs)
 	c->probe_function = p->function;
 	c->probe_type = p->type;
 	c->regs = regs;
+	c->entry_args = entry_args;
 	c->last_error = NULL;
 	c->last_stmt = NULL;
 	c->actions = MAXACTION;
@@ -197,7 +199,7 @@ static void run_kind(enum ctap_probe_kind kind)
 {
 	for (int i = 0; i < sess.m->nprobes; i++)
 		if (sess.m->probes[i]->kind == kind)
-			ctap_probe_run(sess.m->probes[i], NULL);
+			ctap_probe_run(sess.m->probes[i], NULL, NULL);
 }
 
 static void disarm(void)

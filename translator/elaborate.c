@@ -91,13 +91,14 @@ struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const c
 }
 
 void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
-		  const char *type, __u32 btf_id)
+		  const char *type, __u32 btf_id, int arg)
 {
 	struct probe_var *v = arena_new(e->arena, struct probe_var), **tail = &d->vars;
 
 	v->name = name;
 	v->type = type;
 	v->btf_id = btf_id;
+	v->arg = arg;
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = v;

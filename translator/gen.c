@@ -376,14 +376,6 @@ static const char *print_call(struct xlate *x, const struct expr *e)
 
 /* ---- function calls ---- */
 
-static const struct sem_function *function_of(struct xlate *x, const char *name)
-{
-	for (const struct sem_function *f = sem_functions(x->s); f; f = f->next)
-		if (!strcmp(f->fn->name, name))
-			return f;
-	return NULL;
-}
-
 static bool is_print_builtin(const char *name)
 {
 	static const char *const names[] = {
@@ -403,7 +395,7 @@ static bool is_print_builtin(const char *name)
  */
 static const char *call(struct xlate *x, const struct expr *e)
 {
-	const struct sem_function *f = function_of(x, e->name);
+	const struct sem_function *f = sem_function_of(x->s, e);
 	const char *where;
 	char *code = "", *copy = "";
 	const struct var *p;
@@ -431,7 +423,7 @@ static const char *call(struct xlate *x, const struct expr *e)
 		"_f = &((struct context *)c)->frames[c->nesting + 1].f_%s; %s"
 		"c->nesting++; f_%s(c); c->nesting--; "
 		"if (unlikely(c->last_error)) %s; ",
-		code, f->fn->name, where, goto_err(x), f->fn->name, copy, f->fn->name, goto_err(x));
+		code, f->cname, where, goto_err(x), f->cname, copy, f->cname, goto_err(x));
 	if (f->ret == T_STRING)
 		return arena_printf(x->a, "%sctap_strcpy(%s, _f->__retvalue); })", code, str_temp(x));
 	if (f->ret == T_LONG)
@@ -676,6 +668,9 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 		return stat_value(x, e);
 	case E_DEFINED:
 		return e->a->vtype != T_UNKNOWN ? "1LL" : "0LL";
+	case E_TARGET:
+	case E_CAST:
+		return gen_target(x, e);
 	case E_EMBEDDED:
 		return arena_printf(x->a, "((int64_t)(%s))", e->str);
 	default:

@@ -431,9 +431,10 @@ enum kbtf_class kbtf_classify(const struct btf *btf, __u32 id)
 	}
 }
 
-/* Search a struct/union's members, descending into anonymous ones. */
+/* Search a struct/union's members, descending into anonymous ones; the
+ * offset found is from the start of t. */
 static int find_member(const struct btf *btf, const struct btf_type *t, const char *name,
-		       __u32 *member, int depth)
+		       struct kbtf_field *f, int depth)
 {
 	const struct btf_member *m = btf_members(t);
 
@@ -443,20 +444,24 @@ static int find_member(const struct btf *btf, const struct btf_type *t, const ch
 
 		if (mname && *mname) {
 			if (!strcmp(mname, name)) {
-				*member = m->type;
+				f->type = m->type;
+				f->bit_offset = btf_member_bit_offset(t, i);
+				f->bit_size = btf_member_bitfield_size(t, i);
 				return 0;
 			}
 			continue;
 		}
 		mt = btf__type_by_id(btf, kbtf_strip(btf, m->type));
 		if (depth < 8 && mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
-		    !find_member(btf, mt, name, member, depth + 1))
+		    !find_member(btf, mt, name, f, depth + 1)) {
+			f->bit_offset += btf_member_bit_offset(t, i);
 			return 0;
+		}
 	}
 	return -ENOENT;
 }
 
-int kbtf_member(const struct btf *btf, __u32 id, const char *name, __u32 *member)
+int kbtf_member(const struct btf *btf, __u32 id, const char *name, struct kbtf_field *f)
 {
 	const struct btf_type *t = btf__type_by_id(btf, kbtf_strip(btf, id));
 
@@ -464,7 +469,33 @@ int kbtf_member(const struct btf *btf, __u32 id, const char *name, __u32 *member
 		t = btf__type_by_id(btf, kbtf_strip(btf, t->type));
 	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
 		return -EINVAL;
-	return find_member(btf, t, name, member, 0);
+	return find_member(btf, t, name, f, 0);
+}
+
+int kbtf_scalar(const struct btf *btf, __u32 id, int *size, bool *is_signed)
+{
+	const struct btf_type *t = btf__type_by_id(btf, kbtf_strip(btf, id));
+
+	if (!t)
+		return -EINVAL;
+	*is_signed = false;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		*is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+		*size = t->size;
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		*is_signed = btf_kflag(t);
+		*size = t->size;
+		break;
+	case BTF_KIND_PTR:
+		*size = 8;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return *size == 1 || *size == 2 || *size == 4 || *size == 8 ? 0 : -EINVAL;
 }
 
 int kbtf_element(const struct btf *btf, __u32 id, __u32 *elem)

@@ -15,6 +15,7 @@
 #ifndef KBTF_H
 #define KBTF_H
 
+#include <stdbool.h>
 #include <bpf/btf.h>
 
 #include "arena.h"
@@ -51,13 +52,27 @@ __u32 kbtf_strip(const struct btf *btf, __u32 id);
 enum kbtf_class { KBTF_NUMBER, KBTF_AGGREGATE, KBTF_VOID };
 enum kbtf_class kbtf_classify(const struct btf *btf, __u32 id);
 
+/* A member of a struct or union: its type and where it is. */
+struct kbtf_field {
+	__u32 type;
+	__u32 bit_offset;	/* from the start of the struct or union */
+	__u32 bit_size;		/* a bitfield's width; 0 for other members */
+};
+
 /*
- * The type of member name of the struct or union id points to or is
- * (through typedefs and one pointer, and into anonymous members).
- * Returns 0 and sets *member, or -ENOENT (no such member) or -EINVAL
- * (id is not a struct, union or pointer to one).
+ * Member name of the struct or union id points to or is (through
+ * typedefs and one pointer, and into anonymous members).  Returns 0 and
+ * fills *f, or -ENOENT (no such member) or -EINVAL (id is not a struct,
+ * union or pointer to one).
  */
-int kbtf_member(const struct btf *btf, __u32 id, const char *name, __u32 *member);
+int kbtf_member(const struct btf *btf, __u32 id, const char *name, struct kbtf_field *f);
+
+/*
+ * A number a probe can read whole: an int, enum or pointer of 1, 2, 4 or
+ * 8 bytes.  Returns 0 with its *size and *is_signed, or -EINVAL (an
+ * aggregate, array, float, void or function).
+ */
+int kbtf_scalar(const struct btf *btf, __u32 id, int *size, bool *is_signed);
 
 /* The element type of an array or pointer id; -EINVAL for other types. */
 int kbtf_element(const struct btf *btf, __u32 id, __u32 *elem);

@@ -40,6 +40,7 @@ struct probe_var {
 	const char *name;			/* with the '$' */
 	const char *type;			/* as -L prints it */
 	__u32 btf_id;
+	int arg;				/* argument number from 0; -1: $return */
 };
 
 /* One concrete probe. */
@@ -85,7 +86,7 @@ struct arena *elab_arena(struct elab *e);
 /* A new concrete probe of m, appended to the program; name is copied. */
 struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name);
 void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
-		  const char *type, __u32 btf_id);
+		  const char *type, __u32 btf_id, int arg);
 /* A semantic error about m's probe point. */
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

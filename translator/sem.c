@@ -202,11 +202,13 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 
 	f->fn = fn;
 	f->script = scr;
+	f->cname = fn->name;
 	/* Params in order, at the head of the locals. */
 	struct var **pt = &f->locals;
 	for (const struct param *p = fn->params; p; p = p->next) {
 		struct var *v = arena_new(S->a, struct var);
 
+		f->nparams++;
 		v->name = p->name;
 		v->kind = V_PARAM;
 		v->decl = p->loc;
@@ -220,8 +222,11 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 	if (fn->type)
 		set_type(S, &f->ret, &f->ret_loc, !strcmp(fn->type, "string") ? T_STRING : T_LONG,
 			 &fn->loc, fn->name);
-	while (*tail)
+	while (*tail) {
+		if (!strcmp((*tail)->fn->name, fn->name) && (*tail)->nparams != f->nparams)
+			f->cname = arena_printf(S->a, "%s__%d", fn->name, f->nparams);
 		tail = &(*tail)->next;
+	}
 	*tail = f;
 }
 
@@ -397,9 +402,11 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 		return f->ret;
 	}
 	/* Every overload of this arity shares the signature: unify with each. */
-	for (struct sem_function *o = f; o; o = o->next) {
+	for (struct sem_function *o = f, *first = NULL; o; o = o->next) {
 		if (strcmp(o->fn->name, e->name) || param_count(o) != nargs)
 			continue;
+		if (!first)
+			f = first = o;	/* its return type is the call's */
 		o->used = true;
 		p = o->locals;
 		for (a = e->args; a; a = a->next, p = p->next) {
@@ -520,11 +527,13 @@ static enum vtype target_chain(struct sem *S, struct expr *e, __u32 id)
 	if (!btf)
 		return T_UNKNOWN;
 	for (struct component *c = e->chain; c; c = c->next) {
+		struct kbtf_field f;
 		__u32 next;
 		int r;
 
 		if (c->member) {
-			r = kbtf_member(btf, id, c->member, &next);
+			r = kbtf_member(btf, id, c->member, &f);
+			next = f.type;
 			if (r) {
 				error(S, &c->loc, arena_printf(S->a, "field '%s'", c->member),
 				      r == -ENOENT ? "no member '%s' in %s" : "'->%s' on %s, which is not a struct or union",
@@ -542,6 +551,8 @@ static enum vtype target_chain(struct sem *S, struct expr *e, __u32 id)
 	}
 	if (e->pretty)
 		return T_STRING;
+	if (e->addressof)
+		return T_LONG;	/* &$var->m: the address of anything */
 	if (kbtf_classify(btf, id) == KBTF_AGGREGATE) {
 		error(S, &e->loc, NULL, "%s is a %s: use a member, or $...$ to print it",
 		      expr_text(S->a, e), kbtf_type_name(S->a, btf, id));
@@ -835,8 +846,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		}
 		if (!e->chain && !e->pretty)
 			return T_LONG;	/* the pointer itself */
-		t = target_chain(S, e, id);
-		return e->addressof ? T_LONG : t;
+		return target_chain(S, e, id);
 	}
 	case E_AUTOCAST:
 		expr(S, sc, e->a);
@@ -1187,6 +1197,18 @@ struct var *sem_globals(struct session *s)
 struct sem_function *sem_functions(struct session *s)
 {
 	return s->sem->functions;
+}
+
+const struct sem_function *sem_function_of(struct session *s, const struct expr *call)
+{
+	int nargs = 0;
+
+	for (const struct expr *a = call->args; a; a = a->next)
+		nargs++;
+	for (const struct sem_function *f = s->sem->functions; f; f = f->next)
+		if (f->nparams == nargs && !strcmp(f->fn->name, call->name))
+			return f;
+	return NULL;
 }
 
 struct sem_handler *sem_handlers(struct session *s)

@@ -38,6 +38,9 @@ struct sem_function {
 	struct sem_function *next;
 	const struct function *fn;
 	const struct script *script;
+	const char *cname;		/* in C: the name, or name__N for an
+					   overload of another arity N */
+	int nparams;
 	struct var *locals;		/* params first */
 	enum vtype ret;
 	struct loc ret_loc;
@@ -73,6 +76,9 @@ const char *vtype_name(enum vtype t);
 struct var *sem_globals(struct session *s);
 struct sem_function *sem_functions(struct session *s);
 struct sem_handler *sem_handlers(struct session *s);
+/* The function call (an E_CALL) runs, by name and arity, or NULL. */
+struct expr;
+const struct sem_function *sem_function_of(struct session *s, const struct expr *call);
 struct derived_probe;
 struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe *d);
 

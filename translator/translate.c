@@ -61,6 +61,11 @@ const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d)
 	return arena_printf(x->a, "&ctap_probes[%d]", d->index);
 }
 
+bool emit_entry_args(struct xlate *x, const struct derived_probe *d)
+{
+	return x->probes[d->index].entry_args;
+}
+
 void emit_session_probe(struct xlate *x, const struct derived_probe *d, const char *kind)
 {
 	x->probes[d->index].kind = kind;
@@ -299,20 +304,18 @@ static void lock_expr(struct expr *e, void *ctx)
 			touch(w->ls, w->locals, name, 'w');	/* aggregates into G */
 		break;
 	}
-	case E_CALL:
-		for (const struct sem_function *f = sem_functions(w->ls->x->s); f; f = f->next) {
-			bool seen = false;
+	case E_CALL: {
+		const struct sem_function *f = sem_function_of(w->ls->x->s, e);
+		bool seen = false;
 
-			if (strcmp(f->fn->name, e->name))
-				continue;
-			for (int i = 0; i < w->ls->nseen; i++)
-				seen |= w->ls->seen[i] == f;
-			if (seen || !f->fn->body)
-				break;
-			w->ls->seen[w->ls->nseen++] = f;
-			lock_stmt(w->ls, f->locals, f->fn->body);
+		for (int i = 0; f && i < w->ls->nseen; i++)
+			seen |= w->ls->seen[i] == f;
+		if (!f || seen || !f->fn->body)
 			break;
-		}
+		w->ls->seen[w->ls->nseen++] = f;
+		lock_stmt(w->ls, f->locals, f->fn->body);
+		break;
+	}
 		break;
 	default:
 		break;
@@ -346,6 +349,7 @@ static void begin_scope(struct xlate *x, struct xscope *sc, struct var *locals,
 			const struct sem_function *fn, const char *struct_name)
 {
 	memset(sc, 0, sizeof(*sc));
+	sc->handler = -1;
 	sc->locals = locals;
 	sc->fn = fn;
 	sc->struct_name = struct_name;
@@ -397,10 +401,12 @@ static void embedded_function(struct xlate *x, const struct sem_function *f)
 
 static void gen_function(struct xlate *x, const struct sem_function *f, struct xscope *sc)
 {
-	const char *name = f->fn->name;
+	const char *name = f->cname;
 
 	begin_scope(x, sc, f->locals, f, arena_printf(x->a, "f_%s_locals", name));
-	fprintf(x->code, "/* function %s (%s:%d) */\nstatic void f_%s(struct ctap_context *c)\n{\n"
+	/* __maybe_unused: pass 2 marks a function used when any loaded
+	 * function calls it, an unused overload of a tapset function too. */
+	fprintf(x->code, "/* function %s (%s:%d) */\nstatic void __maybe_unused f_%s(struct ctap_context *c)\n{\n"
 		"\tstruct %s *l = &((struct context *)c)->frames[c->nesting].f_%s;\n\n\t(void)l;\n",
 		name, f->fn->loc.src->name, f->fn->loc.line, name, sc->struct_name, name);
 	if (f->fn->embedded) {
@@ -421,6 +427,8 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 	const struct probe_point *pp = h->site->written;
 
 	begin_scope(x, sc, h->locals, NULL, arena_printf(x->a, "probe_%d_locals", n));
+	sc->site = h->site;
+	sc->handler = n;
 	fprintf(x->code, "/* probe %s (%s:%d) */\nstatic void probe_%d(struct ctap_context *c)\n{\n"
 		"\tstruct %s *l = &((struct context *)c)->probes.p%d;\n\n\t(void)l;\n",
 		h->site->name, h->probe->loc.src->name, h->probe->loc.line, n, sc->struct_name, n);
@@ -607,25 +615,21 @@ static void depth_stmt(struct depth_walk *w, const struct stmt *s);
 static void depth_expr(struct expr *e, void *ctx)
 {
 	struct depth_walk *w = ctx;
+	const struct sem_function *f;
 
-	if (e->kind != E_CALL)
+	if (e->kind != E_CALL || !(f = sem_function_of(w->x->s, e)))
 		return;
-	for (const struct sem_function *f = sem_functions(w->x->s); f; f = f->next) {
-		if (strcmp(f->fn->name, e->name))
-			continue;
-		for (int i = 0; i < w->depth; i++)
-			if (w->stack[i] == f) {
-				w->recursive = true;
-				return;
-			}
-		w->stack[w->depth++] = f;
-		if (w->depth > w->max)
-			w->max = w->depth;
-		if (f->fn->body && w->depth < 256)
-			depth_stmt(w, f->fn->body);
-		w->depth--;
-		return;
-	}
+	for (int i = 0; i < w->depth; i++)
+		if (w->stack[i] == f) {
+			w->recursive = true;
+			return;
+		}
+	w->stack[w->depth++] = f;
+	if (w->depth > w->max)
+		w->max = w->depth;
+	if (f->fn->body && w->depth < 256)
+		depth_stmt(w, f->fn->body);
+	w->depth--;
 }
 
 static void depth_stmt(struct depth_walk *w, const struct stmt *s)
@@ -664,8 +668,8 @@ static void emit_header(struct xlate *x, FILE *out)
 			fprintf(out, "#define %s 1\n", d);
 	}
 	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n", max_nesting(x));
-	fputs("#include \"ctap_runtime.h\"\n#include \"probes/kprobes.h\"\n"
-	      "#include \"probes/timers.h\"\n\n", out);
+	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n"
+	      "#include \"probes/kprobes.h\"\n#include \"probes/timers.h\"\n\n", out);
 	for (const struct embedded *e = x->s->user->embeds; e; e = e->next)
 		fprintf(out, "%s\n", e->code);
 }
@@ -729,11 +733,12 @@ int pass3_translate(struct session *s, FILE *out)
 		fputs("\t} probes;\n\tunion {\n\t\tchar none;\n", out);
 		for (const struct sem_function *f = sem_functions(s); f; f = f->next)
 			if (f->used)
-				fprintf(out, "\t\tstruct f_%s_locals f_%s;\n", f->fn->name, f->fn->name);
+				fprintf(out, "\t\tstruct f_%s_locals f_%s;\n", f->cname, f->cname);
 		fputs("\t} frames[MAXNESTING + 1];\n};\n\n", out);
 		for (const struct sem_function *f = sem_functions(s); f; f = f->next)
 			if (f->used)
-				fprintf(out, "static void f_%s(struct ctap_context *c);\n", f->fn->name);
+				fprintf(out, "static void __maybe_unused f_%s(struct ctap_context *c);\n",
+					f->cname);
 		fputc('\n', out);
 		fwrite(code_text, 1, code_len, out);
 		emit_lock_tables(&x, out);

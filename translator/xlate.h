@@ -17,6 +17,8 @@ struct xscope {
 	struct var *locals;		/* its variables (and a function's params) */
 	const struct sem_function *fn;	/* NULL in a handler */
 	const char *struct_name;	/* its locals struct: probe_3_locals */
+	const struct derived_probe *site; /* a handler's first probe: $vars */
+	int handler;			/* a handler's number, -1 in a function */
 	FILE *temps;			/* temporaries found while generating */
 	char *temps_text;
 	size_t temps_len;
@@ -48,7 +50,11 @@ struct xprobe {
 	const struct derived_probe *d;
 	int handler;			/* index of its handler function */
 	const char *kind;		/* CTAP_PROBE_EVENT, _BEGIN, ... */
+	bool entry_args;		/* .return reading $args: save them at entry */
 };
+
+/* Arguments a .return probe can read: kmod-runtime/target.h's CTAP_ENTRY_ARGS. */
+#define XLATE_ENTRY_ARGS	6
 
 /* ---- gen.c ---- */
 
@@ -66,10 +72,17 @@ void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
 /* The global called name, or NULL. */
 struct var *gen_find_global(struct xlate *x, const char *name);
 
+/* ---- target.c ---- */
+
+/* $var and its chain, @cast(...)->chain, $$parms...: a C expression. */
+const char *gen_target(struct xlate *x, const struct expr *e);
+
 /* ---- services for the providers' emit callbacks (translate.c) ---- */
 
 /* File-scope C after the probes. */
 void emit_c(struct xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* d is a .return probe whose handler reads arguments saved at entry. */
+bool emit_entry_args(struct xlate *x, const struct derived_probe *d);
 /* "&ctap_probes[N]", the struct ctap_probe of d. */
 const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d);
 /* d runs when the session starts or stops: CTAP_PROBE_BEGIN, _END, _ERROR. */

@@ -5,12 +5,23 @@
 #include <linux/slab.h>
 
 #include "kprobes.h"
+#include "target.h"
 
 static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ctap_kprobe *k = container_of(kp, struct ctap_kprobe, u.kp);
 
-	ctap_probe_run(k->probe, regs);
+	ctap_probe_run(k->probe, regs, NULL);
+	return 0;
+}
+
+/* A .return handler that reads arguments sees them as they were at entry. */
+static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned long *args = (unsigned long *)ri->data;
+
+	for (int i = 0; i < CTAP_ENTRY_ARGS; i++)
+		args[i] = regs_get_kernel_argument(regs, i);
 	return 0;
 }
 
@@ -19,7 +30,7 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct kretprobe *krp = get_kretprobe(ri);
 	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
 
-	ctap_probe_run(k->probe, regs);
+	ctap_probe_run(k->probe, regs, k->entry_args ? (unsigned long *)ri->data : NULL);
 	return 0;
 }
 
@@ -34,6 +45,10 @@ static int register_one(struct ctap_kprobe *k)
 	k->u.krp.kp.symbol_name = k->symbol;
 	k->u.krp.handler = kretprobe_ret;
 	k->u.krp.maxactive = k->maxactive;
+	if (k->entry_args) {
+		k->u.krp.entry_handler = kretprobe_entry;
+		k->u.krp.data_size = CTAP_ENTRY_ARGS * sizeof(unsigned long);
+	}
 	return register_kretprobe(&k->u.krp);
 }
 

@@ -15,6 +15,7 @@ struct ctap_kprobe {
 	const char *symbol;
 	bool is_return;
 	int maxactive;			/* .return.maxactive(N), 0: default */
+	bool entry_args;		/* .return: save the arguments at entry */
 	union {
 		struct kprobe kp;
 		struct kretprobe krp;

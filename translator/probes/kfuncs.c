@@ -45,10 +45,10 @@ static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *
 		if (!name || !*name)
 			continue;	/* varargs, unnamed */
 		elab_add_var(e, d, arena_printf(a, "$%s", name),
-			     kbtf_type_name(a, btf, p->type), p->type);
+			     kbtf_type_name(a, btf, p->type), p->type, i);
 	}
 	if (is_return && proto->type)
-		elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type), proto->type);
+		elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type), proto->type, -1);
 }
 
 static void no_match(struct elab *e, const struct pp_match *m, const struct btf *btf,
@@ -132,9 +132,10 @@ void kfuncs_emit(struct xlate *x, const struct derived_probe *const *d, int n,
 {
 	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
 	for (int i = 0; i < n; i++)
-		emit_c(x, "\t{ .probe = %s, .symbol = %s, .is_return = %s },\n",
+		emit_c(x, "\t{ .probe = %s, .symbol = %s, .is_return = %s%s },\n",
 		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->symbol),
-		       d[i]->is_return ? "true" : "false");
+		       d[i]->is_return ? "true" : "false",
+		       emit_entry_args(x, d[i]) ? ", .entry_args = true" : "");
 	emit_c(x, "};\n\nstatic int %s_start(void)\n{\n\treturn ctap_kprobes_register(%s_table, "
 	       "ARRAY_SIZE(%s_table));\n}\n\nstatic void %s_stop(void)\n{\n"
 	       "\tctap_kprobes_unregister(%s_table, ARRAY_SIZE(%s_table));\n}\n\n",

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * target.h - what $var reads compile to: a probed function's arguments and
+ * its return value, and reads of kernel memory that cannot oops.
+ *
+ * The translator resolves $file->f_path.dentry against BTF into argument
+ * numbers, member offsets and sizes; at run time a read is one register
+ * fetch or one copy_from_kernel_nofault() per pointer followed.  A fault
+ * is a soft error of the handler, as SystemTap's.
+ */
+#ifndef CTAP_TARGET_H
+#define CTAP_TARGET_H
+
+#include "ctap_runtime.h"
+
+/* Arguments a kretprobe saves at entry for its .return handler's $vars. */
+#define CTAP_ENTRY_ARGS	6
+
+/**
+ * ctap_arg - argument n (from 0) of the probed function
+ * @c: the handler's context
+ * @n: which argument
+ *
+ * In an entry probe, from the registers (and stack) as the calling
+ * convention puts them; in a .return probe, as saved at entry.
+ */
+static inline unsigned long ctap_arg(struct ctap_context *c, unsigned int n)
+{
+	if (c->entry_args)
+		return n < CTAP_ENTRY_ARGS ? c->entry_args[n] : 0;
+	return c->regs ? regs_get_kernel_argument(c->regs, n) : 0;
+}
+
+/* The probed function's return value, in a .return probe. */
+static inline unsigned long ctap_retval(struct ctap_context *c)
+{
+	return c->regs ? regs_return_value(c->regs) : 0;
+}
+
+/* A register-sized value as a script long, from a type of size bytes. */
+static inline int64_t ctap_extend(u64 v, int size, bool is_signed)
+{
+	/* Each arm converts on its own: in one ?: (s32)v and (u32)v would
+	 * both become u32, and -100 4294967196. */
+	switch (size) {
+	case 1:
+		return is_signed ? (int64_t)(s8)v : (int64_t)(u8)v;
+	case 2:
+		return is_signed ? (int64_t)(s16)v : (int64_t)(u16)v;
+	case 4:
+		return is_signed ? (int64_t)(s32)v : (int64_t)(u32)v;
+	default:
+		return v;
+	}
+}
+
+/**
+ * ctap_kread - read a number of kernel memory
+ * @c: the handler's context
+ * @addr: where
+ * @size: 1, 2, 4 or 8 bytes
+ * @is_signed: sign-extend it
+ * @where: the script location for the error ("identifier '$file' at ...")
+ *
+ * Returns the value, or 0 with the handler's error set if @addr cannot be
+ * read (the caller then unwinds).
+ */
+static inline int64_t ctap_kread(struct ctap_context *c, unsigned long addr, int size,
+				 bool is_signed, const char *where)
+{
+	u64 v = 0;
+
+	if (unlikely(copy_from_kernel_nofault(&v, (const void *)addr, size))) {
+		snprintf(c->error_buf, sizeof(c->error_buf),
+			 "read fault [man error::fault] at 0x%lx", addr);
+		ctap_error(c, c->error_buf, where);
+		return 0;
+	}
+	/* Little-endian: the low size bytes of v hold the value. */
+	return ctap_extend(v, size, is_signed);
+}
+
+/* A bitfield of width bits at bit offset shift of the word v. */
+static inline int64_t ctap_bitfield(u64 v, int shift, int bits, bool is_signed)
+{
+	v <<= 64 - shift - bits;
+	return is_signed ? (int64_t)v >> (64 - bits) : (int64_t)(v >> (64 - bits));
+}
+
+/**
+ * ctap_copy_string - copy a NUL-terminated string that may not be there
+ * @dst: where, @size bytes; always NUL-terminated
+ * @src: a kernel address, or a user address of the current task (@user)
+ * @size: the most bytes to write, NUL included (at least 1)
+ * @user: @src is a user address
+ *
+ * Any context: reads page by page without sleeping or faulting.  Returns
+ * the string's length (at most @size - 1), or -EFAULT if a byte before
+ * its end could not be read.
+ */
+long ctap_copy_string(char *dst, unsigned long src, size_t size, bool user);
+
+#endif /* CTAP_TARGET_H */
