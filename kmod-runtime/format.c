@@ -59,7 +59,7 @@ static void format_int(struct ctap_out *o, struct spec sp, int64_t v)
 		prefix = v < 0 ? "-" : sp.flags & F_PLUS ? "+" : sp.flags & F_SPACE ? " " : "";
 	else if (sp.conv == 'p')
 		prefix = "0x";
-	else if ((sp.flags & F_ALT) && v != 0)
+	else if (sp.flags & F_ALT)	/* SystemTap's, unlike C's, even for 0: "0x0", "00" */
 		prefix = sp.conv == 'x' ? "0x" : sp.conv == 'X' ? "0X" : sp.conv == 'o' ? "0" : "";
 	if (sp.precision >= 0) {
 		sp.flags &= ~F_ZERO;	/* a precision turns zero padding off, as in C */

@@ -54,6 +54,10 @@ int main(void)
 	/* printf("<%#x|%#o|%#X|%x>\n", 255, 8, 255, -1) */
 	CHECK_FMT("<0xff|010|0XFF|ffffffffffffffff>", "<%#x|%#o|%#X|%x>",
 		  N(255), N(8), N(255), N(-1));
+	/* '#' on 0, as SystemTap 4.8 prints it (C would print "0"):
+	 * printf("[%#x] [%#X] [%#o] [%#8x]\n", 0, 0, 0, 0) */
+	CHECK_FMT("[0x0] [0X0] [00] [     0x0]", "[%#x] [%#X] [%#o] [%#8x]",
+		  N(0), N(0), N(0), N(0));
 	/* printf("<%s|%10s|%-10s|%.2s|%10.3s|%-*s|%*.*s>\n", "abc", "abc", "abc",
 	 *        "abc", "abcdef", 6, "ab", 5, 2, "xyz") */
 	CHECK_FMT("<abc|       abc|abc       |ab|       abc|ab    |   xy>",
