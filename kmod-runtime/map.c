@@ -407,3 +407,39 @@ int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *o
 	}
 	return limit >= 0 && limit < n ? limit : n;
 }
+
+static void print_quoted(struct ctap_out *o, const char *s)
+{
+	ctap_out_write(o, "\"", 1);
+	ctap_out_write(o, s, strlen(s));
+	ctap_out_write(o, "\"", 1);
+}
+
+void ctap_map_print_entry(struct ctap_out *o, struct ctap_map *m, int e, const char *name)
+{
+	ctap_out_write(o, name, strlen(name));
+	ctap_out_write(o, "[", 1);
+	for (int i = 0; i < m->spec.nkeys; i++) {
+		if (i)
+			ctap_out_write(o, ",", 1);
+		if (m->spec.keys[i] == CTAP_STRING)
+			print_quoted(o, ctap_map_key_string(m, e, i));
+		else
+			ctap_out_dec(o, ctap_map_key_long(m, e, i));
+	}
+	switch (m->spec.value) {
+	case CTAP_LONG:
+		ctap_out_write(o, "]=", 2);
+		ctap_out_dec(o, *ctap_map_long(m, e));
+		break;
+	case CTAP_STRING:
+		ctap_out_write(o, "]=", 2);
+		print_quoted(o, ctap_map_string(m, e));
+		break;
+	case CTAP_STATS:
+		ctap_out_write(o, "] ", 2);
+		ctap_stat_print_summary(o, ctap_map_stat(m, e));
+		break;
+	}
+	ctap_out_write(o, "\n", 1);
+}

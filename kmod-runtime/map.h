@@ -88,6 +88,12 @@ struct ctap_map_sort {
  * map then forgets in that order; statistics maps keep insertion order).
  * out and scratch each hold max_entries ints (per-CPU scratch, preallocated).
  */
+/*
+ * One entry as SystemTap prints an unread array when the session ends:
+ * name[1,"k"]=42, name[1]="v", name["k"] @count=2 @min=... and a newline.
+ */
+void ctap_map_print_entry(struct ctap_out *o, struct ctap_map *m, int entry, const char *name);
+
 int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
 		    int *scratch, int limit);
 

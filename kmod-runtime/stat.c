@@ -161,6 +161,17 @@ int64_t ctap_stat_variance(const struct ctap_stat_spec *spec, const struct ctap_
 	return agg->variance_s >> (2 * spec->shift);
 }
 
+void ctap_stat_print_summary(struct ctap_out *o, const struct ctap_stat *agg)
+{
+	static const char *const names[] = { "@count=", " @min=", " @max=", " @sum=", " @avg=" };
+	const int64_t values[] = { agg->count, agg->min, agg->max, agg->sum, ctap_stat_avg(agg) };
+
+	for (int i = 0; i < 5; i++) {
+		ctap_out_write(o, names[i], strlen(names[i]));
+		ctap_out_dec(o, values[i]);
+	}
+}
+
 /* Characters of v in decimal, with its sign. */
 static int dec_width(int64_t v)
 {

@@ -47,6 +47,10 @@ void ctap_stat_aggregate(const struct ctap_stat_spec *spec, struct ctap_stat *ag
 int64_t ctap_stat_avg(const struct ctap_stat *agg);
 int64_t ctap_stat_variance(const struct ctap_stat_spec *spec, const struct ctap_stat *agg);
 
+/* "@count=N @min=N @max=N @sum=N @avg=N": how SystemTap prints an unread
+ * statistic when the session ends. */
+void ctap_stat_print_summary(struct ctap_out *o, const struct ctap_stat *agg);
+
 /* print(@hist_log(s)) / print(@hist_linear(s, ...)): SystemTap's layout. */
 void ctap_hist_print(struct ctap_out *o, const struct ctap_stat_spec *spec,
 		     const struct ctap_stat *agg);

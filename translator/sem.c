@@ -426,6 +426,16 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 	return f->ret;
 }
 
+/* Global name's value is read, not only written: SystemTap does not
+ * print it when the session ends. */
+static void mark_read(struct sem *S, const char *name)
+{
+	struct var *v = find_var(S->globals, name);
+
+	if (v)
+		v->rvalue = true;
+}
+
 /* The target of an assignment, ++, --, or delete. */
 static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum vtype *type)
 {
@@ -439,8 +449,15 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 		return v;
 	}
 	if (e->kind == E_INDEX && e->a->kind == E_SYMBOL) {
+		/* arr[k] = v, arr[k]++ write arr without reading it. */
+		v = find_var(S->globals, e->a->name);
+		bool was_read = v && v->rvalue;
+
 		*type = expr(S, sc, e);
-		return find_var(S->globals, e->a->name);
+		v = find_var(S->globals, e->a->name);
+		if (v)
+			v->rvalue = was_read;
+		return v;
 	}
 	if (e->kind == E_TARGET) {
 		if (!S->s->guru)
@@ -607,8 +624,16 @@ static void store(struct sem *S, struct var *v, enum vtype t, const struct loc *
 
 static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, const char *op)
 {
-	enum vtype t = e->kind == E_INDEX ? expr(S, sc, e) :
-		e->kind == E_SYMBOL ? lookup(S, sc, e->name, &e->loc)->type : expr(S, sc, e);
+	enum vtype t;
+
+	if (e->kind == E_SYMBOL) {
+		struct var *v = lookup(S, sc, e->name, &e->loc);
+
+		v->rvalue = true;	/* aggregates read it */
+		t = v->type;
+	} else {
+		t = expr(S, sc, e);
+	}
 
 	/* A global only ever read as statistics is statistics (empty ones:
 	 * SystemTap reports "empty aggregate" when they are printed). */
@@ -786,6 +811,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 				error(S, &e->args->loc, NULL, "a histogram bucket index is a long");
 			return T_LONG;
 		}
+		mark_read(S, e->a->name);
 		return array_access(S, sc, e, e->a->name, e->args, false);
 	case E_CALL:
 		return call(S, sc, e);
@@ -827,6 +853,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 	case E_IN:
 		if (e->a->kind == E_HIST)
 			return T_LONG;
+		mark_read(S, e->a->name);
 		array_access(S, sc, e, e->a->name, e->args, true);
 		return T_LONG;
 	case E_TARGET:
@@ -928,6 +955,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 		if (fe->value)
 			assign_type(S, sc, fe->value, T_LONG, &fe->value->loc);
 	} else {
+		mark_read(S, fe->array->name);
 		arr = find_var(S->globals, fe->array->name);
 		if (!arr)
 			arr = tapset_global(S, fe->array->name);

@@ -161,7 +161,41 @@ static void test_stats_values(void)
 	CHECK_STR(join(m, out, n, got), "many some few", "stats sorted by @count-");
 	n = ctap_map_sorted(m, &(struct ctap_map_sort){ 0, -1, 's' }, out, scratch, -1);
 	CHECK_STR(join(m, out, n, got), "few many some", "stats sorted by @sum-");
+	{
+		struct ctap_out o;
+		struct ctap_key k = skey("some");
+
+		ctap_out_init(&o, got, sizeof(got));
+		ctap_map_print_entry(&o, m, ctap_map_find(m, &k, false), "lat");
+		CHECK_STR((got[o.len] = '\0', got), "lat[\"some\"] @count=3 @min=1 @max=1 @sum=3 @avg=1\n",
+			  "a statistics entry printed as SystemTap's end-of-session display");
+	}
 	free(m);
+}
+
+/* name[1,"k"]=v and name[2]="s", as SystemTap prints unread arrays. */
+static void test_print_entry(void)
+{
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 2, .keys = { CTAP_LONG, CTAP_STRING }, .value = CTAP_LONG,
+		.max_entries = 4, .string_len = STRLEN });
+	struct ctap_map *s = new_map((struct ctap_map_spec){
+		.nkeys = 1, .keys = { CTAP_LONG }, .value = CTAP_STRING,
+		.max_entries = 4, .string_len = STRLEN });
+	struct ctap_key k = { .n = { -3 }, .s = { NULL, "x y" } }, one = lkey(2);
+	struct ctap_out o;
+	char got[64];
+
+	*ctap_map_long(m, ctap_map_find(m, &k, true)) = 42;
+	ctap_out_init(&o, got, sizeof(got));
+	ctap_map_print_entry(&o, m, ctap_map_find(m, &k, false), "pairs");
+	CHECK_STR((got[o.len] = '\0', got), "pairs[-3,\"x y\"]=42\n", "a long entry, two keys");
+	strcpy(ctap_map_string(s, ctap_map_find(s, &one, true)), "two");
+	ctap_out_init(&o, got, sizeof(got));
+	ctap_map_print_entry(&o, s, ctap_map_find(s, &one, false), "names");
+	CHECK_STR((got[o.len] = '\0', got), "names[2]=\"two\"\n", "a string entry");
+	free(m);
+	free(s);
 }
 
 /* Entries' first keys, space-separated. */
@@ -250,6 +284,7 @@ int main(void)
 	test_wrap();
 	test_order();
 	test_stats_values();
+	test_print_entry();
 	test_systemtap_order();
 	test_many();
 	return unit_done();
