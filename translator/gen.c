@@ -597,8 +597,14 @@ static const char *index_read(struct xlate *x, const struct expr *e)
 	unsigned mask;
 
 	if (e->a->kind == E_HIST) {
-		gen_error(x, &e->loc, "indexing a histogram is not supported yet");
-		return "0";
+		const struct expr *h = e->a;
+
+		/* @hist_linear(s, 0, 100, 10)[i]: bucket i's count, as SystemTap
+		 * numbers them (0 underflow, then the data, last overflow). */
+		return arena_printf(x->a, "({ %sint64_t _b = %s; if (unlikely(_b < 0 || _b >= spec_%s.buckets)) "
+				    "{ c->last_error = \"histogram index out of range\"; %s; } _g->hist[_b]; })",
+				    nonempty(x, stat_agg(x, h->args)), expr_c(x, e->args),
+				    stat_name(h->args), goto_err(x));
 	}
 	arr = array_of(x, e->a);
 	if (!arr)
@@ -826,6 +832,32 @@ static void assign_from_entry(struct xlate *x, int depth, const struct expr *tar
 		line(x, depth, "%s = %s;", lv, value);
 }
 
+/*
+ * foreach ([v =] b in @hist_log(s) [limit n]): every bucket index in
+ * order, empty ones too, and v its count; SystemTap ignores a sort there.
+ */
+static void foreach_bucket(struct xlate *x, const struct stmt *s, int depth)
+{
+	const struct foreach_info *fe = s->fe;
+	const struct expr *operand = fe->array->args;
+	int n = x->labels++;
+
+	line(x, depth, "{ /* foreach bucket, %s:%d */", s->loc.src->name, s->loc.line);
+	line(x, depth + 1, "struct ctap_stat *_h%d __maybe_unused = %s;", n, stat_agg(x, operand));
+	line(x, depth + 1, "int64_t _lim%d = %s;", n, fe->limit ? expr_c(x, fe->limit) : "-1");
+	line(x, depth + 1, "for (int _b%d = 0; _b%d < spec_%s.buckets; _b%d++) {", n, n,
+	     stat_name(operand), n);
+	line(x, depth + 2, "if (_lim%d >= 0 && _lim%d-- == 0) break;", n, n);
+	assign_from_entry(x, depth + 2, fe->keys, arena_printf(x->a, "_b%d", n), false);
+	if (fe->value)
+		assign_from_entry(x, depth + 2, fe->value, arena_printf(x->a, "_h%d->hist[_b%d]", n, n),
+				  false);
+	line(x, depth + 2, "CTAP_ACTIONS(c, 1, %s);", x->err);
+	gen_stmt(x, s->body, depth + 2);
+	line(x, depth + 1, "}");
+	line(x, depth, "}");
+}
+
 static void foreach_stmt(struct xlate *x, const struct stmt *s, int depth)
 {
 	const struct foreach_info *fe = s->fe;
@@ -834,8 +866,8 @@ static void foreach_stmt(struct xlate *x, const struct stmt *s, int depth)
 	unsigned mask = 0;
 	int n = x->labels++, i = 0;
 
-	if (fe->array->kind != E_SYMBOL) {
-		gen_error(x, &s->loc, "foreach over a histogram is not supported yet");
+	if (fe->array->kind == E_HIST) {
+		foreach_bucket(x, s, depth);
 		return;
 	}
 	arr = array_of(x, fe->array);
