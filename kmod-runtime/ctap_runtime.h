@@ -34,6 +34,8 @@
 #include <linux/timekeeping.h>
 #include <linux/jiffies.h>
 #include <linux/ptrace.h>
+#include <linux/ctype.h>
+#include <linux/random.h>
 
 #include "portable.h"
 #include "outbuf.h"
