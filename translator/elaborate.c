@@ -61,6 +61,11 @@ struct arena *elab_arena(struct elab *e)
 	return e->arena;
 }
 
+struct session *elab_session(struct elab *e)
+{
+	return e->s;
+}
+
 struct btf *elab_btf(struct elab *e)
 {
 	if (!e->btf && !e->btf_failed) {

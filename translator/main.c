@@ -60,6 +60,7 @@ static void usage(FILE *f)
 		"  -l PROBE   list matching probe points\n"
 		"  -L PROBE   list matching probe points and their context variables\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
+		"  --sysroot=DIR read process(\"/path\") binaries at DIR/path\n"
 		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n");
 }
 
@@ -149,7 +150,7 @@ static void dump_probe_types(void)
 
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
-	OPT_PRIVILEGE, OPT_IGNORED,
+	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -161,6 +162,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 		{ "skip-badvars", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
@@ -259,6 +261,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case 'L':
 			s->list_pattern = optarg;
 			s->list_vars = opt == 'L';
+			break;
+		case OPT_SYSROOT:
+			s->sysroot = optarg;
 			break;
 		case OPT_VM:
 			s->vm = true;

@@ -57,7 +57,9 @@ struct derived_probe {
 	int naliases;
 	struct probe_var *vars;
 	/* What the family needs later, to generate its registration: */
-	const char *symbol;			/* kprobes: the function */
+	const char *symbol;			/* kprobes, uprobes: the function */
+	const char *path;			/* uprobes: the file, on the target */
+	uint64_t offset;			/* uprobes: the function's file offset */
 	bool is_return;
 	int64_t interval_ns, randomize_ns;	/* timers */
 	int64_t order;				/* begin(N), end(N), error(N) */
@@ -83,6 +85,7 @@ extern const struct provider *const providers[];
 /* The target's BTF, loaded on first use; NULL (error printed) if absent. */
 struct btf *elab_btf(struct elab *e);
 struct arena *elab_arena(struct elab *e);
+struct session *elab_session(struct elab *e);
 /* A new concrete probe of m, appended to the program; name is copied. */
 struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name);
 void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,

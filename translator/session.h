@@ -41,6 +41,7 @@ struct session {
 	const char *kernel_build;	/* build tree of the target kernel */
 	const char *kernel_release;
 	const char *runtime_dir;	/* -R */
+	const char *sysroot;		/* --sysroot: where the target's files are here */
 	const char *list_pattern;	/* -l / -L */
 	bool list_vars;			/* -L */
 	const char *compat_version;	/* --compatible */

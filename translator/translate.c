@@ -707,7 +707,8 @@ static void emit_header(struct xlate *x, FILE *out)
 	}
 	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n", max_nesting(x));
 	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n"
-	      "#include \"probes/kprobes.h\"\n#include \"probes/timers.h\"\n\n", out);
+	      "#include \"probes/kprobes.h\"\n#include \"probes/timers.h\"\n"
+	      "#include \"probes/uprobes.h\"\n\n", out);
 	for (const struct embedded *e = x->s->user->embeds; e; e = e->next)
 		fprintf(out, "%s\n", e->code);
 }

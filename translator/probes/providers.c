@@ -7,11 +7,13 @@ extern const struct provider begin_end_provider;
 extern const struct provider timer_provider;
 extern const struct provider kprobe_provider;
 extern const struct provider kernel_function_provider;
+extern const struct provider process_provider;
 
 const struct provider *const providers[] = {
 	&begin_end_provider,
 	&timer_provider,
 	&kprobe_provider,
 	&kernel_function_provider,
+	&process_provider,
 	NULL
 };

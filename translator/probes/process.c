@@ -1,0 +1,179 @@
+/*
+ * process.c - process("PATH").function("PATTERN")[.call|.return]: uprobes
+ * on the functions of an executable or library, found by name in its ELF
+ * symbol table (no debuginfo, so no $vars: int_arg() and returnval() read
+ * the registers).
+ *
+ * PATH is absolute, or a name searched in $PATH, as SystemTap does; with
+ * --sysroot DIR the file is read at DIR/PATH while the module probes PATH
+ * on the target.  A probe is planted at the symbol's file offset (its
+ * address within its PT_LOAD segment), which is what uprobe_register()
+ * takes together with the file's inode.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "provider.h"
+#include "session.h"
+#include "xlate.h"
+
+static const char *const patterns[] = {
+	"process(string).function(string)",
+	"process(string).function(string).call",
+	"process(string).function(string).return",
+	NULL
+};
+
+/* The file a process("...") names, as the target sees it (absolute). */
+static const char *target_path(struct elab *e, const struct pp_match *m, const char *name)
+{
+	const char *sysroot = elab_session(e)->sysroot;
+	char *path, *dirs, *dir, *save = NULL;
+
+	if (strchr(name, '/'))
+		return name[0] == '/' ? name : NULL;
+	dirs = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		path = arena_printf(elab_arena(e), "%s/%s", dir, name);
+		if (access(arena_printf(elab_arena(e), "%s%s", sysroot ? sysroot : "", path), X_OK) == 0)
+			break;
+	}
+	free(dirs);
+	if (!dir) {
+		elab_error(e, m, "cannot find executable '%s' in $PATH", name);
+		return NULL;
+	}
+	return path;
+}
+
+/* st_value's offset in the file: through the PT_LOAD segment holding it. */
+static int file_offset(Elf *elf, GElf_Addr addr, GElf_Off *off)
+{
+	size_t n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Add a probe per defined function of the symbol table matching glob. */
+static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
+			 const char *glob, const char *suffix, bool is_return)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int added = 0;
+	bool have_symtab = false;
+
+	/* .symtab when the file has one (it lists static functions too), else .dynsym. */
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			have_symtab = true;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != (have_symtab ? SHT_SYMTAB : SHT_DYNSYM))
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+			GElf_Off off;
+			struct derived_probe *d;
+
+			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || fnmatch(glob, name, 0) || file_offset(elf, sym.st_value, &off))
+				continue;
+			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").function(\"%s\")%s",
+							path, name, suffix));
+			d->symbol = arena_strndup(elab_arena(e), name, strlen(name));
+			d->path = path;
+			d->offset = off;
+			d->is_return = is_return;
+			added++;
+		}
+	}
+	return added;
+}
+
+static int process_resolve(struct elab *e, const struct pp_match *m)
+{
+	const char *glob = m->comps[1]->arg->str, *sysroot = elab_session(e)->sysroot;
+	const char *path = target_path(e, m, m->comps[0]->arg->str), *file;
+	bool is_return = strstr(m->pattern_text, ".return") != NULL;
+	int fd, added = -1;
+	Elf *elf;
+
+	if (!path) {
+		if (!strchr(m->comps[0]->arg->str, '/'))
+			return -1;	/* said why */
+		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
+			   m->comps[0]->arg->str);
+		return -1;
+	}
+	file = sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path) : path;
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		elab_error(e, m, "cannot open '%s': %s", file, strerror(errno));
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		elab_error(e, m, "'%s' is not an ELF file", file);
+		goto out;
+	}
+	added = add_functions(e, m, elf, path, glob, is_return ? ".return" :
+			      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
+	if (!added) {
+		elab_error(e, m, "no function '%s' in the symbol table of '%s'", glob, file);
+		added = -1;
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return added;
+}
+
+static void process_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_c(x, "static struct ctap_uprobe uprobes_table[] = {\n");
+	for (int i = 0; i < n; i++)
+		emit_c(x, "\t{ .probe = %s, .path = %s, .offset = %#llx, .is_return = %s },\n",
+		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->path),
+		       (unsigned long long)d[i]->offset, d[i]->is_return ? "true" : "false");
+	emit_c(x, "};\n\nstatic int uprobes_start(void)\n{\n\treturn ctap_uprobes_register("
+	       "uprobes_table, ARRAY_SIZE(uprobes_table));\n}\n\nstatic void uprobes_stop(void)\n{\n"
+	       "\tctap_uprobes_unregister(uprobes_table, ARRAY_SIZE(uprobes_table));\n}\n\n");
+	emit_family(x, "uprobes_start", "uprobes_stop");
+}
+
+const struct provider process_provider = {
+	.name = "process",
+	.patterns = patterns,
+	.resolve = process_resolve,
+	.emit = process_emit,
+};
