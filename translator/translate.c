@@ -76,6 +76,15 @@ void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn)
 	fprintf(x->family_list_f, "\t{ %s, %s },\n", start_fn, stop_fn);
 }
 
+void emit_table_family(struct xlate *x, const char *table, const char *start_fn,
+		       const char *stop_fn)
+{
+	emit_c(x, "};\n\nstatic int %s_start(void)\n{\n\treturn %s(%s, ARRAY_SIZE(%s));\n}\n\n"
+	       "static void %s_stop(void)\n{\n\t%s(%s, ARRAY_SIZE(%s));\n}\n\n",
+	       table, start_fn, table, table, table, stop_fn, table, table);
+	emit_family(x, arena_printf(x->a, "%s_start", table), arena_printf(x->a, "%s_stop", table));
+}
+
 /* ---- variables ---- */
 
 static const char *c_type_decl(enum vtype t, const char *name)

@@ -90,5 +90,10 @@ void emit_session_probe(struct xlate *x, const struct derived_probe *d, const ch
 /* Arm the family with start_fn (int (void)) after the begin probes,
  * disarm it with stop_fn (void (void)) before the end probes. */
 void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn);
+/* The same for a family that is a table: closes the table's initializer
+ * ("};"), then arms with start_fn(table, ARRAY_SIZE(table)) (0 or -errno)
+ * and disarms with stop_fn(table, ARRAY_SIZE(table)). */
+void emit_table_family(struct xlate *x, const char *table, const char *start_fn,
+		       const char *stop_fn);
 
 #endif /* XLATE_H */

@@ -136,10 +136,6 @@ void kfuncs_emit(struct xlate *x, const struct derived_probe *const *d, int n,
 		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->symbol),
 		       d[i]->is_return ? "true" : "false",
 		       emit_entry_args(x, d[i]) ? ", .entry_args = true" : "");
-	emit_c(x, "};\n\nstatic int %s_start(void)\n{\n\treturn ctap_kprobes_register(%s_table, "
-	       "ARRAY_SIZE(%s_table));\n}\n\nstatic void %s_stop(void)\n{\n"
-	       "\tctap_kprobes_unregister(%s_table, ARRAY_SIZE(%s_table));\n}\n\n",
-	       prefix, prefix, prefix, prefix, prefix, prefix);
-	emit_family(x, arena_printf(x->a, "%s_start", prefix),
-		    arena_printf(x->a, "%s_stop", prefix));
+	emit_table_family(x, arena_printf(x->a, "%s_table", prefix), "ctap_kprobes_register",
+			  "ctap_kprobes_unregister");
 }

@@ -160,15 +160,12 @@ out:
 
 static void process_emit(struct xlate *x, const struct derived_probe *const *d, int n)
 {
-	emit_c(x, "static struct ctap_uprobe uprobes_table[] = {\n");
+	emit_c(x, "static struct ctap_uprobe uprobes[] = {\n");
 	for (int i = 0; i < n; i++)
 		emit_c(x, "\t{ .probe = %s, .path = %s, .offset = %#llx, .is_return = %s },\n",
 		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->path),
 		       (unsigned long long)d[i]->offset, d[i]->is_return ? "true" : "false");
-	emit_c(x, "};\n\nstatic int uprobes_start(void)\n{\n\treturn ctap_uprobes_register("
-	       "uprobes_table, ARRAY_SIZE(uprobes_table));\n}\n\nstatic void uprobes_stop(void)\n{\n"
-	       "\tctap_uprobes_unregister(uprobes_table, ARRAY_SIZE(uprobes_table));\n}\n\n");
-	emit_family(x, "uprobes_start", "uprobes_stop");
+	emit_table_family(x, "uprobes", "ctap_uprobes_register", "ctap_uprobes_unregister");
 }
 
 const struct provider process_provider = {

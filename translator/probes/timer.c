@@ -86,10 +86,7 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 		       emit_probe_ref(x, d[i]), (long long)d[i]->interval_ns,
 		       (long long)d[i]->randomize_ns);
 	}
-	emit_c(x, "};\n\nstatic int timers_start(void)\n{\n\treturn ctap_timers_start(timers, "
-	       "ARRAY_SIZE(timers));\n}\n\nstatic void timers_stop(void)\n{\n"
-	       "\tctap_timers_stop(timers, ARRAY_SIZE(timers));\n}\n\n");
-	emit_family(x, "timers_start", "timers_stop");
+	emit_table_family(x, "timers", "ctap_timers_start", "ctap_timers_stop");
 }
 
 const struct provider timer_provider = {
