@@ -43,14 +43,25 @@ static const char *address(struct chain *ch)
 	return ch->off ? arena_printf(ch->x->a, "_t + %llu", ch->off) : "_t";
 }
 
-/* An lvalue number at _t becomes its value; a fault leaves the handler. */
-static void load(struct chain *ch, struct place *p)
+static const struct btf_type *stripped(const struct chain *ch, __u32 id)
 {
+	return btf__type_by_id(ch->btf, kbtf_strip(ch->btf, id));
+}
+
+/* An lvalue number at _t becomes its value; a fault leaves the handler. */
+static void load(struct chain *ch, struct place *p, const struct loc *loc)
+{
+	const struct btf_type *t = stripped(ch, p->type);
 	int size, shift = p->bit_offset;
 	bool is_signed;
 
-	if (kbtf_scalar(ch->btf, p->type, &size, &is_signed))
+	if (t && btf_is_array(t))
 		return;		/* an array: its address is its value */
+	if (kbtf_scalar(ch->btf, p->type, &size, &is_signed)) {
+		gen_error(ch->x, loc, "reading a %s is not supported",
+			  kbtf_type_name(ch->x->a, ch->btf, p->type));
+		return;
+	}
 	if (p->bit_size) {
 		int bytes = (shift + p->bit_size + 7) / 8;
 
@@ -68,11 +79,6 @@ static void load(struct chain *ch, struct place *p)
 	p->bit_offset = p->bit_size = 0;
 }
 
-static const struct btf_type *stripped(const struct chain *ch, __u32 id)
-{
-	return btf__type_by_id(ch->btf, kbtf_strip(ch->btf, id));
-}
-
 /* ->member: through a pointer (loaded), or within a struct at _t. */
 static int member(struct chain *ch, struct place *p, const struct component *c)
 {
@@ -81,7 +87,7 @@ static int member(struct chain *ch, struct place *p, const struct component *c)
 
 	if (t && btf_is_ptr(t)) {
 		if (p->lvalue)
-			load(ch, p);
+			load(ch, p, &c->loc);
 		p->lvalue = true;
 	} else if (!p->lvalue) {
 		gen_error(ch->x, &c->loc, "'->%s' on a struct passed by value is not supported",
@@ -114,7 +120,7 @@ static int element(struct chain *ch, struct place *p, const struct component *c)
 	}
 	if (btf_is_ptr(t)) {
 		if (p->lvalue)
-			load(ch, p);
+			load(ch, p, &c->loc);
 	} else if (!p->lvalue) {
 		gen_error(ch->x, &c->loc, "'[...]' on an array passed by value is not supported");
 		return -1;
@@ -144,7 +150,7 @@ static const char *walk(struct chain *ch, const struct expr *e, struct place p)
 			return "0";
 		}
 	} else if (p.lvalue) {
-		load(ch, &p);
+		load(ch, &p, &e->loc);
 	}
 	return arena_printf(ch->x->a, "({ unsigned long _t; %s(int64_t)(%s); })", ch->code,
 			    address(ch));
