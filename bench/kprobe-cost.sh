@@ -7,9 +7,9 @@
 #             (count: n++, stats: s <<< pid(), printf: a line per hit,
 #             wild: n++ on 117 functions, getpid among them)
 #   ctap-*    ctap running the same scripts
-#   uprobe-none, uprobe-floor, stap48-uprobe: a user function called in a
-#             loop, alone, under an empty hand-written uprobe, under
-#             SystemTap's process().function() n++ (ctap has no uprobes yet)
+#   uprobe-none, uprobe-floor, stap48-uprobe, ctap-uprobe: a user function
+#             called in a loop, alone, under an empty hand-written uprobe,
+#             under process().function() n++ in SystemTap and in ctap
 #   arm-*     a whole staprun session (load, arm, run `syscall_loop 1`,
 #             disarm, unload) with 1 probe (count) and with 117 (wild)
 #
@@ -66,6 +66,8 @@ mods+=(-m "$out/ctap_array.ko")
 # SystemTap finds the uprobe's binary by path: the guest runs it from the
 # same path as here ($out/ufunc_loop).
 mods+=(-m "$("$here/peer/stap" -m stap48_uprobe "$here/kprobe-cost/uprobe.stp" "$out/ufunc_loop")")
+(cd "$out" && "$top/translator/stap" -p4 -m ctap_uprobe "$here/kprobe-cost/uprobe.stp" "$out/ufunc_loop" > /dev/null)
+mods+=(-m "$out/ctap_uprobe.ko")
 
 cat > "$out/kprobe_cost.sh" <<EOT
 # timeout: 1500
@@ -92,6 +94,7 @@ for i in \$(seq $runs); do
 	$out/ufunc_loop \$U | result uprobe-floor
 	rmmod floor_uprobe
 	/usr/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/stap48_uprobe.ko | result stap48-uprobe
+	/ctap/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/ctap_uprobe.ko | result ctap-uprobe
 	for v in count wild; do
 		timeit /usr/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/stap48_\$v.ko 2>&1 >/dev/null | elapsed arm-stap48-\$v
 		timeit /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_\$v.ko 2>&1 >/dev/null | elapsed arm-ctap-\$v
@@ -146,7 +149,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			printf "| %s | %.1f M | %.1f M | %d | %.2f M |\n", tools[t] == "ctap" ? "ctap" : "SystemTap 4.8",
 				one / 1e6, many / 1e6, nwild[tools[t]], (many - one) / (nwild[tools[t]] - 1) / 1e6
 		}
-		printf "\nNot measured: SystemTap 4.8 with `counts[execname(), pid()]++` oopses this kernel (see the script); ctap has no uprobes yet.\n"
+		printf "\nNot measured: SystemTap 4.8 with `counts[execname(), pid()]++` oopses this kernel (see the script).\n"
 		printf "ctap-X and stap48-X run the same script X (`bench/kprobe-cost/X.stp`) in the same boot.\n"
 		printf "\n![handler cost per hit](results/kprobe-cost.png)\n"
 	}' "$out/guest/kprobe_cost.stdout" > "$top/bench/results.md"

@@ -61,6 +61,7 @@ struct derived_probe {
 	const char *path;			/* uprobes: the file, on the target */
 	uint64_t offset;			/* uprobes: the function's file offset */
 	bool is_return;
+	int64_t maxactive;			/* kretprobes: .maxactive(N), 0 default */
 	int64_t interval_ns, randomize_ns;	/* timers */
 	int64_t order;				/* begin(N), end(N), error(N) */
 	int index;				/* pass 3: its place in the probe table */

@@ -73,6 +73,7 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	const char *glob = fc->arg->str, *suffix;
 	struct kbtf_func *funcs;
 	struct btf *btf;
+	int64_t maxactive = 0;
 	int n, added = 0;
 
 	if (strchr(glob, '@') || strchr(glob, ':')) {
@@ -87,11 +88,14 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	if (n < 0)
 		return -1;
 	suffix = "";	/* .call, .return, .return.maxactive(N) as written */
-	for (int i = 2; i < m->ncomps; i++)
+	for (int i = 2; i < m->ncomps; i++) {
+		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive"))
+			maxactive = m->comps[i]->arg->num;
 		suffix = m->comps[i]->arg ?
 			arena_printf(elab_arena(e), "%s.%s(%lld)", suffix, m->comps[i]->name,
 				     (long long)m->comps[i]->arg->num) :
 			arena_printf(elab_arena(e), "%s.%s", suffix, m->comps[i]->name);
+	}
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d;
 
@@ -106,6 +110,7 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 						funcs[i].name, suffix));
 		d->symbol = funcs[i].name;
 		d->is_return = is_return;
+		d->maxactive = maxactive;
 		if (vars)
 			add_vars(e, d, btf, funcs[i].id, is_return);
 		added++;
@@ -120,6 +125,7 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 
 		d->symbol = arena_strndup(elab_arena(e), glob, strlen(glob));
 		d->is_return = is_return;
+		d->maxactive = maxactive;
 		return 1;
 	}
 	if (!added && n == 0)
@@ -132,10 +138,12 @@ void kfuncs_emit(struct xlate *x, const struct derived_probe *const *d, int n,
 {
 	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
 	for (int i = 0; i < n; i++)
-		emit_c(x, "\t{ .probe = %s, .symbol = %s, .is_return = %s%s },\n",
+		emit_c(x, "\t{ .probe = %s, .symbol = %s, .is_return = %s%s%s },\n",
 		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->symbol),
 		       d[i]->is_return ? "true" : "false",
-		       emit_entry_args(x, d[i]) ? ", .entry_args = true" : "");
+		       emit_entry_args(x, d[i]) ? ", .entry_args = true" : "",
+		       d[i]->maxactive ? arena_printf(x->a, ", .maxactive = %lld",
+						      (long long)d[i]->maxactive) : "");
 	emit_table_family(x, arena_printf(x->a, "%s_table", prefix), "ctap_kprobes_register",
 			  "ctap_kprobes_unregister");
 }
