@@ -226,6 +226,9 @@ static inline char *ctap_strcat(char *dst, const char *a, const char *b)
 	return dst;
 }
 
+/* "ENOENT" for 2 or -2, as SystemTap's errno_str(); NULL if unnamed. */
+const char *ctap_errno_name(int64_t err);
+
 /* Flush the handler's output to the transport. */
 void ctap_flush(struct ctap_context *c);
 

@@ -28,7 +28,7 @@
 /* Runtime files a module is built from (paths under the runtime dir). */
 static const char *const runtime_objs[] = {
 	"session", "transport", "outbuf", "stat", "format", "map", "print", "regex",
-	"target", "probes/kprobes", "probes/timers", "probes/uprobes", NULL
+	"target", "errno", "probes/kprobes", "probes/timers", "probes/uprobes", NULL
 };
 
 static const char *runtime_dir(struct session *s)

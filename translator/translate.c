@@ -399,6 +399,13 @@ static void embedded_function(struct xlate *x, const struct sem_function *f)
 	const char *ret = f->ret == T_STRING ? "ctap_strcpy(STAP_RETVALUE, (v))" :
 		"STAP_RETVALUE = (v)";
 
+	/* A body that returns without setting it returns "" or 0, as in
+	 * SystemTap (not what the frame held from an earlier call). */
+	if (f->ret == T_STRING)
+		fputs("\tl->__retvalue[0] = '\\0';\n", x->code);
+	else if (f->ret == T_LONG)
+		fputs("\tl->__retvalue = 0;\n", x->code);
+
 	for (struct var *v = f->locals; v; v = v->next)
 		fprintf(x->code, "#define STAP_ARG_%s (l->v_%s)\n", v->name, v->name);
 	fprintf(x->code, "#define STAP_RETVALUE (l->__retvalue)\n"
