@@ -42,6 +42,7 @@
 #include "stat.h"
 #include "format.h"
 #include "map.h"
+#include "regex.h"
 #include "transport.h"
 
 /* ---- limits: -D NAME=VALUE overrides each ---- */
@@ -244,8 +245,6 @@ static inline struct ctap_out *ctap_out(struct ctap_context *c)
 void ctap_printf(struct ctap_context *c, const char *fmt, const union ctap_arg *args, int n);
 char *ctap_sprintf(char *dst, const char *fmt, const union ctap_arg *args, int n);
 
-/* =~ with a literal pattern (POSIX extended regex subset, see regex.c). */
-int64_t ctap_regex_match(const char *s, const char *pattern);
 
 /* Statistics: a per-CPU struct ctap_stat for scalars. */
 struct ctap_pstat {

@@ -27,6 +27,11 @@ static inline int64_t ctap_div64(int64_t a, int64_t b)
 {
 	return div64_s64(a, b);
 }
+
+static inline uint64_t ctap_udiv64(uint64_t a, uint64_t b)
+{
+	return div64_u64(a, b);
+}
 #else
 #include <errno.h>
 #include <stdarg.h>
@@ -37,6 +42,11 @@ static inline int64_t ctap_div64(int64_t a, int64_t b)
 #include <string.h>
 
 static inline int64_t ctap_div64(int64_t a, int64_t b)
+{
+	return a / b;
+}
+
+static inline uint64_t ctap_udiv64(uint64_t a, uint64_t b)
 {
 	return a / b;
 }

@@ -239,7 +239,7 @@ static void session_stop(void)
 	errors = atomic_read(&sess.errors);
 	skipped = atomic_read(&sess.skipped);
 	if (errors || skipped)
-		ctap_oob("WARNING: Number of errors: %d, skipped probes: %d\n", errors, skipped);
+		ctap_notice("WARNING: Number of errors: %d, skipped probes: %d\n", errors, skipped);
 }
 
 static const struct ctap_transport_ops session_ops = {

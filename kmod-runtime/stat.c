@@ -25,6 +25,26 @@ static inline int64_t wrap_mul(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a * (uint64_t)b);
 }
 
+/*
+ * The data buckets of @hist_linear(s, start, stop, interval), plus underflow
+ * and overflow; -1 unless 3..CTAP_HIST_MAX_BUCKETS.  stop - start is taken
+ * as unsigned: for any stop > start it fits in 64 bits, where the signed
+ * difference of extreme bounds overflows (and once sized a table of a
+ * negative number of buckets).
+ */
+int64_t ctap_hist_linear_buckets(int64_t start, int64_t stop, int64_t interval)
+{
+	uint64_t span, data;
+
+	if (interval <= 0 || stop <= start)
+		return -1;
+	span = (uint64_t)stop - (uint64_t)start;
+	data = ctap_udiv64(span, interval);
+	if (data > CTAP_HIST_MAX_BUCKETS - 3)
+		return -1;
+	return (int64_t)data + 3;
+}
+
 int ctap_stat_spec_init(struct ctap_stat_spec *spec)
 {
 	int64_t n;
@@ -34,11 +54,8 @@ int ctap_stat_spec_init(struct ctap_stat_spec *spec)
 		spec->buckets = CTAP_HIST_LOG_BUCKETS;
 		return 0;
 	case CTAP_HIST_LINEAR:
-		if (spec->interval <= 0 || spec->stop <= spec->start)
-			return -1;
-		/* The data buckets, plus underflow and overflow. */
-		n = ctap_div64(spec->stop - spec->start, spec->interval) + 3;
-		if (n > CTAP_HIST_MAX_BUCKETS)
+		n = ctap_hist_linear_buckets(spec->start, spec->stop, spec->interval);
+		if (n < 0)
 			return -1;
 		spec->buckets = n;
 		return 0;
@@ -77,11 +94,13 @@ static int64_t log_bucket_value(int b)
 
 static int linear_bucket(const struct ctap_stat_spec *spec, int64_t val)
 {
-	int64_t b;
+	uint64_t b;
 
-	val -= spec->start;
-	b = val < 0 ? 0 : ctap_div64(val, spec->interval) + 1;	/* 0: underflow */
-	return b >= spec->buckets - 1 ? spec->buckets - 1 : (int)b;	/* last: overflow */
+	if (val < spec->start)
+		return 0;					/* underflow */
+	/* Unsigned, as in ctap_hist_linear_buckets: no overflow. */
+	b = ctap_udiv64((uint64_t)val - (uint64_t)spec->start, spec->interval) + 1;
+	return b >= (uint64_t)spec->buckets - 1 ? spec->buckets - 1 : (int)b;	/* last: overflow */
 }
 
 void ctap_stat_add(const struct ctap_stat_spec *spec, struct ctap_stat *s, int64_t val)

@@ -35,6 +35,10 @@ struct ctap_stat {
 	int64_t hist[CTAP_HIST_MAX_BUCKETS];
 };
 
+/* All buckets of a linear histogram, or -1 if its parameters are unusable
+ * (the translator rejects those in pass 2 with the same function). */
+int64_t ctap_hist_linear_buckets(int64_t start, int64_t stop, int64_t interval);
+
 /* Fills in spec->buckets; -1 if the linear parameters are unusable. */
 int ctap_stat_spec_init(struct ctap_stat_spec *spec);
 

@@ -3,14 +3,23 @@
  * transport.c - relay output and the .cmd control file of a ctap module.
  *
  * Output goes to a relay channel in no-overwrite mode: when the buffers are
- * full the data is dropped and counted, never blocks a probe.  Normally the
+ * full the data is dropped and counted (every write), never blocks a probe.  Normally the
  * channel has one global buffer (trace0) whose writers are serialised by
  * out_lock, so that output appears in the order the probes produced it,
  * whatever CPU they ran on.  In bulk mode each CPU has its own buffer
  * (trace<cpu>) and no lock is taken; the reader merges.  Control
  * messages to staprun are queued in a fixed ring allocated at init, so that
  * probe context never allocates; readers are woken through irq_work because
- * a probe may fire with the scheduler's locks held.
+ * a probe may fire with the scheduler's locks held.  The ring keeps its last
+ * CTAP_CTL_RESERVED slots for the session's own replies (START, EXIT, the
+ * exit request and the final counts), so that no flood of warnings can make
+ * staprun wait forever for one; lost warnings are counted and reported.
+ *
+ * Both locks are taken only through guard_lock(): a probe can fire inside
+ * the transport (a kprobe on a function it calls, an NMI), and its handler
+ * may come back here on the same CPU.  Spinning then would wait for
+ * ourselves, so a re-entry drops its message and counts it instead, and so
+ * does an NMI that finds a lock taken.
  */
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -42,6 +51,7 @@ module_param(ctap_buffer_mb, int, 0444);
 MODULE_PARM_DESC(ctap_buffer_mb, "output buffer size in MB, per CPU in bulk mode (staprun -s)");
 
 #define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
+#define CTAP_CTL_RESERVED 8	/* of which kept for the session's own replies */
 #define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
 
 struct ctap_ctl_msg {
@@ -69,7 +79,46 @@ static struct {
 	atomic_long_t ctl_dropped;
 	wait_queue_head_t ctl_wait;
 	struct irq_work wake_work;
+	atomic_t cmd_open;		/* .cmd has one reader: staprun */
 } tp;
+
+/* ---- locks that a probe re-entering the transport cannot deadlock on ---- */
+
+enum { HELD_RING = 1, HELD_OUT = 2 };
+static DEFINE_PER_CPU(unsigned int, held);	/* which locks this CPU holds */
+
+/*
+ * Interrupts off, then lock (NULL: none, only the re-entry guard).  False,
+ * with nothing held, if this CPU holds the lock already (a probe fired
+ * inside the transport) or if an NMI finds it taken.
+ */
+static bool guard_lock(spinlock_t *lock, unsigned int bit, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	if (__this_cpu_read(held) & bit)
+		goto busy;
+	if (lock) {
+		if (in_nmi()) {
+			if (!spin_trylock(lock))
+				goto busy;
+		} else {
+			spin_lock(lock);
+		}
+	}
+	__this_cpu_or(held, bit);
+	return true;
+busy:
+	local_irq_restore(*flags);
+	return false;
+}
+
+static void guard_unlock(spinlock_t *lock, unsigned int bit, unsigned long flags)
+{
+	__this_cpu_and(held, ~bit);
+	if (lock)
+		spin_unlock(lock);
+	local_irq_restore(flags);
+}
 
 /* ---- control ring ---- */
 
@@ -80,34 +129,36 @@ static void ctap_wake_readers(struct irq_work *work)
 
 static bool ctl_ring_empty(void)
 {
-	unsigned long flags;
-	bool empty;
-
-	spin_lock_irqsave(&tp.ring_lock, flags);
-	empty = tp.head == tp.tail;
-	spin_unlock_irqrestore(&tp.ring_lock, flags);
-	return empty;
+	return READ_ONCE(tp.head) == READ_ONCE(tp.tail);
 }
 
-static void ctl_queue(u32 type, const void *payload, u32 len)
+/*
+ * Queue one message; a script's (reserved false) may use all slots but the
+ * reserved ones.  A message that does not fit is dropped and counted.
+ */
+static void ctl_queue(u32 type, const void *payload, u32 len, bool reserved)
 {
+	unsigned int room = CTAP_CTL_SLOTS - (reserved ? 0 : CTAP_CTL_RESERVED);
 	struct ctap_ctl_msg *m;
 	unsigned long flags;
 
 	len = min_t(u32, len, CTAP_MSG_MAX_PAYLOAD);
-	spin_lock_irqsave(&tp.ring_lock, flags);
-	if (tp.tail - tp.head >= CTAP_CTL_SLOTS) {
-		spin_unlock_irqrestore(&tp.ring_lock, flags);
-		atomic_long_inc(&tp.ctl_dropped);
-		return;
+	if (!guard_lock(&tp.ring_lock, HELD_RING, &flags))
+		goto dropped;
+	if (tp.tail - tp.head >= room) {
+		guard_unlock(&tp.ring_lock, HELD_RING, flags);
+		goto dropped;
 	}
 	m = &tp.ring[tp.tail % CTAP_CTL_SLOTS];
 	m->hdr.type = type;
 	m->hdr.len = len;
 	memcpy(m->payload, payload, len);
-	tp.tail++;
-	spin_unlock_irqrestore(&tp.ring_lock, flags);
+	WRITE_ONCE(tp.tail, tp.tail + 1);
+	guard_unlock(&tp.ring_lock, HELD_RING, flags);
 	irq_work_queue(&tp.wake_work);
+	return;
+dropped:
+	atomic_long_inc(&tp.ctl_dropped);
 }
 
 static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t count,
@@ -119,19 +170,20 @@ static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t count,
 	int ret;
 
 	for (;;) {
-		spin_lock_irqsave(&tp.ring_lock, flags);
+		/* Process context: the guard cannot fail here. */
+		guard_lock(&tp.ring_lock, HELD_RING, &flags);
 		if (tp.head != tp.tail) {
 			m = tp.ring[tp.head % CTAP_CTL_SLOTS];
 			n = sizeof(m.hdr) + m.hdr.len;
 			if (count < n) {
-				spin_unlock_irqrestore(&tp.ring_lock, flags);
+				guard_unlock(&tp.ring_lock, HELD_RING, flags);
 				return -EMSGSIZE;
 			}
-			tp.head++;
-			spin_unlock_irqrestore(&tp.ring_lock, flags);
+			WRITE_ONCE(tp.head, tp.head + 1);
+			guard_unlock(&tp.ring_lock, HELD_RING, flags);
 			break;
 		}
-		spin_unlock_irqrestore(&tp.ring_lock, flags);
+		guard_unlock(&tp.ring_lock, HELD_RING, flags);
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		ret = wait_event_interruptible(tp.ctl_wait, !ctl_ring_empty());
@@ -174,11 +226,15 @@ static void ctap_stop(void)
 	tp.state = CTAP_STOPPED;
 	mutex_unlock(&tp.state_lock);
 	relay_flush(tp.chan);
-	/* Lost output is reported, never hidden. */
+	/* Lost output and lost messages are reported, never hidden. */
 	dropped = atomic_long_xchg(&tp.dropped, 0);
 	if (dropped)
-		ctap_oob("WARNING: %lu output writes were dropped: the output buffer was "
-			 "full (a larger -s helps)\n", dropped);
+		ctap_notice("WARNING: %lu output writes were dropped: the output buffer was "
+			    "full (a larger -s helps)\n", dropped);
+	dropped = atomic_long_xchg(&tp.ctl_dropped, 0);
+	if (dropped)
+		ctap_notice("WARNING: %lu warning and error messages were dropped: "
+			    "staprun did not read them in time\n", dropped);
 }
 
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
@@ -199,11 +255,11 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		    copy_from_user(&start, ubuf + sizeof(hdr), sizeof(start)))
 			return -EINVAL;
 		result = ctap_start(start.target);
-		ctl_queue(CTAP_MSG_START, &result, sizeof(result));
+		ctl_queue(CTAP_MSG_START, &result, sizeof(result), true);
 		break;
 	case CTAP_MSG_EXIT:
 		ctap_stop();
-		ctl_queue(CTAP_MSG_EXIT, NULL, 0);
+		ctl_queue(CTAP_MSG_EXIT, NULL, 0, true);
 		break;
 	default:
 		return -EINVAL;
@@ -211,8 +267,23 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
+/* One staprun at a time: a second one (-A, -d beside a live session) is told
+ * the channel is busy rather than stealing the first one's messages. */
+static int ctl_open(struct inode *inode, struct file *file)
+{
+	return atomic_cmpxchg(&tp.cmd_open, 0, 1) ? -EBUSY : 0;
+}
+
+static int ctl_release(struct inode *inode, struct file *file)
+{
+	atomic_set(&tp.cmd_open, 0);
+	return 0;
+}
+
 static const struct file_operations ctl_fops = {
 	.owner = THIS_MODULE,
+	.open = ctl_open,
+	.release = ctl_release,
 	.read = ctl_read,
 	.write = ctl_write,
 	.poll = ctl_poll,
@@ -251,54 +322,51 @@ static const struct rchan_callbacks relay_cbs = {
 };
 
 /*
- * Whether len more bytes fit in this CPU's buffer (the global one if not
- * bulk) without switching into a full one: relay would silently drop the
- * write (subbuf_start says no), so check first and count the loss.
+ * __relay_write(), but knowing whether the data went in: relay drops a
+ * write silently when the sub-buffer switch finds the buffer full
+ * (subbuf_start says no), so the switch is done here and its answer kept.
  */
-static bool relay_write_fits(struct rchan *chan, size_t len)
+static bool relay_write_counted(struct rchan *chan, const void *data, size_t len)
 {
 	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
 
 	if (!buf || len > chan->subbuf_size)
 		return false;
-	return buf->offset + len <= chan->subbuf_size || !relay_buf_full(buf);
+	if (buf->offset + len > chan->subbuf_size && !relay_switch_subbuf(buf, len))
+		return false;
+	memcpy(buf->data + buf->offset, data, len);
+	buf->offset += len;
+	return true;
 }
 
 void ctap_write(const void *data, size_t len)
 {
+	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
 	unsigned long flags;
 
 	if (!tp.chan)
 		return;
-	/* NMI context could interrupt a writer on this CPU: drop, not deadlock. */
-	if (!tp.bulk && in_nmi()) {
+	if (!guard_lock(lock, HELD_OUT, &flags)) {
 		atomic_long_inc(&tp.dropped);
 		return;
 	}
-	if (tp.bulk)
-		local_irq_save(flags);
-	else
-		spin_lock_irqsave(&tp.out_lock, flags);
-	if (!relay_write_fits(tp.chan, len))
+	if (!relay_write_counted(tp.chan, data, len))
 		atomic_long_inc(&tp.dropped);
-	else
-		__relay_write(tp.chan, data, len);
-	if (tp.bulk)
-		local_irq_restore(flags);
-	else
-		spin_unlock_irqrestore(&tp.out_lock, flags);
+	guard_unlock(lock, HELD_OUT, flags);
 }
 
 /* Format one line on the stack and hand it to the output or to staprun. */
-static void send_line(bool oob, const char *fmt, va_list ap)
+enum line_dest { TO_OUTPUT, TO_STDERR, TO_STDERR_RESERVED };
+
+static void send_line(enum line_dest to, const char *fmt, va_list ap)
 {
 	char line[CTAP_LINE_MAX];
 	int n = vscnprintf(line, sizeof(line), fmt, ap);
 
-	if (oob)
-		ctl_queue(CTAP_MSG_OOB, line, n);
-	else
+	if (to == TO_OUTPUT)
 		ctap_write(line, n);
+	else
+		ctl_queue(CTAP_MSG_OOB, line, n, to == TO_STDERR_RESERVED);
 }
 
 void ctap_print(const char *fmt, ...)
@@ -306,7 +374,7 @@ void ctap_print(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	send_line(false, fmt, ap);
+	send_line(TO_OUTPUT, fmt, ap);
 	va_end(ap);
 }
 
@@ -315,18 +383,27 @@ void ctap_oob(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	send_line(true, fmt, ap);
+	send_line(TO_STDERR, fmt, ap);
+	va_end(ap);
+}
+
+void ctap_notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	send_line(TO_STDERR_RESERVED, fmt, ap);
 	va_end(ap);
 }
 
 void ctap_system(const char *cmd)
 {
-	ctl_queue(CTAP_MSG_SYSTEM, cmd, min_t(size_t, strlen(cmd), CTAP_MSG_MAX_PAYLOAD));
+	ctl_queue(CTAP_MSG_SYSTEM, cmd, min_t(size_t, strlen(cmd), CTAP_MSG_MAX_PAYLOAD), false);
 }
 
 void ctap_request_exit(void)
 {
-	ctl_queue(CTAP_MSG_REQUEST_EXIT, NULL, 0);
+	ctl_queue(CTAP_MSG_REQUEST_EXIT, NULL, 0, true);
 }
 
 unsigned long ctap_transport_dropped(void)

@@ -46,8 +46,14 @@ void ctap_write(const void *data, size_t len);
 /* printf into the output.  Any context. */
 __printf(1, 2) void ctap_print(const char *fmt, ...);
 
-/* Send one line of text to staprun's stderr (warnings, errors).  Any context. */
+/* Send one line of text to staprun's stderr (warnings, errors).  Any context.
+ * When staprun falls behind, such lines are dropped and counted. */
 __printf(1, 2) void ctap_oob(const char *fmt, ...);
+
+/* The same for the session's own last words (the counts of errors, skips
+ * and drops): these use the control ring's reserved slots.  At most a few
+ * per session. */
+__printf(1, 2) void ctap_notice(const char *fmt, ...);
 
 /* Ask staprun to run a shell command, asynchronously (system()).  Any context. */
 void ctap_system(const char *cmd);

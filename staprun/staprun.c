@@ -417,12 +417,22 @@ static int start_session(struct session *s)
 		err("cannot start module '%s': %s\n", s->modname, strerror(-ret));
 		return ret;
 	}
-	/* The START reply comes after the begin probes; OOB may come first. */
+	/* The START reply comes after the begin probes; OOB may come first.
+	 * A signal meanwhile gives up: the unload stops the module. */
 	for (;;) {
-		struct pollfd pfd = { .fd = s->ctl_fd, .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = s->ctl_fd, .events = POLLIN },
+			{ .fd = s->sig_fd, .events = POLLIN },
+		};
 
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
 			return -errno;
+		if ((pfd[1].revents & POLLIN) && handle_signal(s)) {
+			err("interrupted while module '%s' was starting\n", s->modname);
+			return -EINTR;
+		}
+		if (!(pfd[0].revents & POLLIN))
+			continue;
 		ret = ctl_recv(s->ctl_fd, &hdr, payload, sizeof(payload));
 		if (ret == -EAGAIN || ret == -EINTR)
 			continue;
@@ -463,6 +473,7 @@ static int setup_signals(struct session *s)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);	/* stops cleanly too, rather than core */
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -513,7 +524,14 @@ int main(int argc, char **argv)
 	}
 
 	s.ctl_fd = ctl_open(s.modname);
-	if (s.ctl_fd < 0) {
+	if (s.ctl_fd == -EBUSY) {
+		err("module '%s' is busy: another staprun is attached to it\n", s.modname);
+		s.errors = true;
+		/* With -A or -d not ours to unload: the other staprun owns it. */
+		if (s.attach || s.unload)
+			goto out_cmd;
+		goto out_unload;
+	} else if (s.ctl_fd < 0) {
 		err("cannot open the control channel of '%s': %s\n", s.modname,
 		    strerror(-s.ctl_fd));
 		s.errors = true;

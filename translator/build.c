@@ -31,7 +31,7 @@ static const char *const runtime_objs[] = {
 	"target", "errno", "probes/kprobes", "probes/timers", "probes/uprobes", NULL
 };
 
-static const char *runtime_dir(struct session *s)
+const char *session_runtime_dir(struct session *s)
 {
 	if (s->runtime_dir)
 		return s->runtime_dir;
@@ -134,8 +134,8 @@ static uint64_t cache_key(struct session *s, const char *c_text, size_t len)
 
 	h = hash_bytes(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
 	h = hash_bytes(h, c_text, len);
-	for_runtime_files(runtime_dir(s), "", hash_one, &h);
-	for_runtime_files(runtime_dir(s), "probes", hash_one, &h);
+	for_runtime_files(session_runtime_dir(s), "", hash_one, &h);
+	for_runtime_files(session_runtime_dir(s), "probes", hash_one, &h);
 	h = hash_bytes(h, s->kernel_build, strlen(s->kernel_build) + 1);
 	h = hash_bytes(h, s->kernel_release, strlen(s->kernel_release) + 1);
 	snprintf(path, sizeof(path), "%s/Module.symvers", s->kernel_build);
@@ -307,9 +307,9 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	}
 	snprintf(path, sizeof(path), "%s/runtime/probes", dir);
 	if (mkdir(arena_printf(&s->arena, "%s/runtime", dir), 0755) || mkdir(path, 0755) ||
-	    for_runtime_files(runtime_dir(s), "", copy_one, dir) ||
-	    for_runtime_files(runtime_dir(s), "probes", copy_one, dir)) {
-		fprintf(stderr, "stap: cannot copy the runtime from %s\n", runtime_dir(s));
+	    for_runtime_files(session_runtime_dir(s), "", copy_one, dir) ||
+	    for_runtime_files(session_runtime_dir(s), "probes", copy_one, dir)) {
+		fprintf(stderr, "stap: cannot copy the runtime from %s\n", session_runtime_dir(s));
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/script.c", dir);

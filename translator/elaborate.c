@@ -20,6 +20,8 @@
 #include "kbtf.h"
 #include "print.h"
 #include "provider.h"
+#include "translate.h"
+#include "unprobeable.h"
 
 #define MAX_ALIAS_DEPTH	8	/* also the size of derived_probe.aliases[] */
 #define MAX_EXPANSIONS	4096	/* brace expansion results per point */
@@ -45,6 +47,8 @@ struct elab {
 	struct pattern *patterns;
 	struct btf *btf;
 	bool btf_failed;
+	struct unprobeable unprobeable;
+	bool unprobeable_loaded;
 	struct derived_probe *probes, **tail;
 	const struct probe_point *reported;	/* point whose context was printed */
 	bool listing;			/* -l: aliases are listed, not expanded */
@@ -77,6 +81,21 @@ struct btf *elab_btf(struct elab *e)
 				   "resolved without the BTF of kernel %s", e->s->kernel_release);
 	}
 	return e->btf;
+}
+
+const char *elab_unprobeable(struct elab *e, const char *func, bool is_return)
+{
+	if (!e->unprobeable_loaded) {
+		const char *dir = session_runtime_dir(e->s);
+		int ret = unprobeable_load(&e->unprobeable, dir);
+
+		/* Without it a probe could land on what the handler calls. */
+		if (ret)
+			diag_error("semantic", NULL, NULL, "cannot read %s/callees.txt: %s",
+				   dir, strerror(-ret));
+		e->unprobeable_loaded = true;
+	}
+	return unprobeable_why(&e->unprobeable, func, is_return);
 }
 
 struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name)
@@ -554,6 +573,8 @@ void pass2_free(struct session *s)
 {
 	if (s->elab && s->elab->btf)
 		btf__free(s->elab->btf);
+	if (s->elab)
+		unprobeable_free(&s->elab->unprobeable);
 }
 
 static int cmp_strs(const void *a, const void *b)

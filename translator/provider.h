@@ -85,6 +85,8 @@ extern const struct provider *const providers[];
 
 /* The target's BTF, loaded on first use; NULL (error printed) if absent. */
 struct btf *elab_btf(struct elab *e);
+/* Why a probe on kernel function func may not be put there, or NULL. */
+const char *elab_unprobeable(struct elab *e, const char *func, bool is_return);
 struct arena *elab_arena(struct elab *e);
 struct session *elab_session(struct elab *e);
 /* A new concrete probe of m, appended to the program; name is copied. */

@@ -21,6 +21,8 @@
 #include "kbtf.h"
 #include "print.h"
 #include "sem.h"
+#include "regex.h"		/* the runtime's pattern check */
+#include "stat.h"		/* the runtime's histogram arithmetic */
 
 struct scope {
 	const struct script *script;		/* whose private functions are visible */
@@ -675,6 +677,26 @@ static void hist_kind(struct sem *S, const struct expr *e)
 		      v->hist->loc.src->name, v->hist->loc.line, v->hist->loc.col);
 }
 
+/* @hist_linear(s, start, stop, interval): the module sizes its table from
+ * these, so what it would refuse is an error here, with the runtime's own
+ * arithmetic (overflow-safe). */
+static void hist_linear_bounds(struct sem *S, const struct expr *e)
+{
+	const struct expr *start = e->args->next;
+	const struct expr *stop = start ? start->next : NULL;
+	const struct expr *step = stop ? stop->next : NULL;
+
+	if (!step || start->kind != E_NUMBER || stop->kind != E_NUMBER || step->kind != E_NUMBER)
+		return;
+	if (step->num <= 0)
+		error(S, &step->loc, NULL, "%s's interval must be positive", e->name);
+	else if (stop->num <= start->num)
+		error(S, &stop->loc, NULL, "%s's stop must be greater than its start", e->name);
+	else if (ctap_hist_linear_buckets(start->num, stop->num, step->num) < 0)
+		error(S, &e->loc, NULL, "%s has too many buckets: (stop - start) / interval "
+		      "must be at most %d", e->name, CTAP_HIST_MAX_BUCKETS - 3);
+}
+
 static bool is_one_of(const char *op, const char *const *ops)
 {
 	for (; *ops; ops++)
@@ -686,6 +708,7 @@ static bool is_one_of(const char *op, const char *const *ops)
 static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 {
 	static const char *const cmp[] = { "<", ">", "<=", ">=", "==", "!=", NULL };
+	const char *why;
 	enum vtype l = expr(S, sc, e->a), r = expr(S, sc, e->b);
 
 	if (!strcmp(e->op, ".")) {
@@ -700,6 +723,8 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 			error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
 		if (e->b->kind != E_STRING)
 			error(S, &e->b->loc, NULL, "the regular expression of '%s' must be a literal string", e->op);
+		else if (ctap_regex_check(e->b->str, &why) < 0)
+			error(S, &e->b->loc, NULL, "regular expression \"%s\": %s", e->b->str, why);
 		return T_LONG;
 	}
 	if (is_one_of(e->op, cmp)) {
@@ -894,6 +919,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		for (struct expr *a = e->args->next; a; a = a->next)
 			if (a->kind != E_NUMBER)
 				error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
+		hist_linear_bounds(S, e);
 		return T_HIST;
 	case E_DEFINED: {
 		bool report = S->report;

@@ -26,6 +26,9 @@ int pass3_translate(struct session *s, FILE *out);
  * tree, or find it in the module cache.  Sets *ko to the module's path.
  * Returns 0, or -1 after printing why.
  */
+/* Where the runtime sources are: -R, the install prefix, or the source tree. */
+const char *session_runtime_dir(struct session *s);
+
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko);
 
 /* Pass 5: run the module (staprun here, or in a guest with --vm).

@@ -3,6 +3,7 @@
  * timers.c - interval timers on hrtimers.
  */
 #include <linux/random.h>
+#include <linux/math64.h>
 
 #include "timers.h"
 
@@ -10,8 +11,13 @@ static u64 period(const struct ctap_timer *t)
 {
 	u64 ns = t->interval_ns;
 
-	if (t->randomize_ns)
-		ns += get_random_u32() % (u32)(t->randomize_ns + 1);
+	/* randomize_ns is at most a day: no overflow, but more than 32 bits. */
+	if (t->randomize_ns) {
+		u64 r;
+
+		div64_u64_rem(get_random_u64(), t->randomize_ns + 1, &r);
+		ns += r;
+	}
 	return ns;
 }
 

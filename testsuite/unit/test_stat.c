@@ -208,6 +208,28 @@ static void test_limits(void)
 
 	CHECK_INT(ctap_stat_spec_init(&bad), -1, "zero interval refused");
 	CHECK_INT(ctap_stat_spec_init(&big), -1, "too many buckets refused");
+	/* stop - start overflows int64: it once sized a negative table. */
+	CHECK_INT(ctap_hist_linear_buckets(-9223372036854775700LL, INT64_MAX, 1), -1,
+		  "a span past INT64_MAX refused");
+	CHECK_INT(ctap_hist_linear_buckets(INT64_MIN, INT64_MAX, INT64_MAX), 5,
+		  "the widest range with a huge interval: 2 data buckets");
+	CHECK_INT(ctap_hist_linear_buckets(0, 253, 1), CTAP_HIST_MAX_BUCKETS, "the largest table");
+	CHECK_INT(ctap_hist_linear_buckets(0, 254, 1), -1, "one bucket more refused");
+	CHECK_INT(ctap_hist_linear_buckets(10, 0, 1), -1, "stop below start refused");
+	CHECK_INT(ctap_hist_linear_buckets(0, 10, -1), -1, "negative interval refused");
+	{
+		struct ctap_stat_spec wide = { .type = CTAP_HIST_LINEAR, .start = INT64_MIN,
+					       .stop = INT64_MAX, .interval = INT64_MAX };
+
+		ctap_stat_spec_init(&wide);
+		memset(s, 0, sizeof(*s));
+		ctap_stat_add(&wide, s, INT64_MAX);
+		ctap_stat_add(&wide, s, INT64_MIN);
+		ctap_stat_add(&wide, s, 0);
+		CHECK_INT(s->hist[3] + s->hist[1] + s->hist[2], 3,
+			  "extreme values in a full-range histogram land in range (no overflow)");
+		memset(s, 0, sizeof(*s));
+	}
 	ctap_stat_spec_init(&ext);
 	ctap_stat_add(&ext, s, INT64_MIN);
 	ctap_stat_add(&ext, s, INT64_MAX);

@@ -1,7 +1,6 @@
 /*
  * kfuncs.c - kernel functions from BTF, for kernel.function and kprobe.function.
  */
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,28 +8,8 @@
 #include "arena.h"
 #include "kbtf.h"
 #include "kfuncs.h"
+#include "session.h"
 #include "xlate.h"
-
-/* Functions a kprobe must never be put on; registering would fail, or worse. */
-static const char *const unprobeable[] = {
-	"do_int3", "exc_int3", "do_debug", "exc_debug", "kprobe_*", "*_kprobe*",
-	"arch_*kprobe*", "notify_die", "atomic_notifier_call_chain",
-	"native_*", "__switch_to*", "__schedule", "preempt_schedule*",
-	"irq_enter*", "irq_exit*", "__do_softirq", "default_idle*",
-	"do_idle", "cpu_idle*", "rcu_nmi_*", "nmi_*", "do_nmi", "exc_nmi",
-	"ftrace_*", "__fentry__", "mcount", "__x86_indirect_thunk*",
-	"__x86_return_thunk", "entry_SYSCALL*", "error_entry", "paranoid_entry",
-	"*_noinstr", "lockdep_*", "trace_hardirqs_*",
-	NULL
-};
-
-static bool is_unprobeable(const char *name)
-{
-	for (int i = 0; unprobeable[i]; i++)
-		if (!fnmatch(unprobeable[i], name, 0))
-			return true;
-	return false;
-}
 
 static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *btf,
 		     __u32 func_id, bool is_return)
@@ -74,7 +53,8 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	struct kbtf_func *funcs;
 	struct btf *btf;
 	int64_t maxactive = 0;
-	int n, added = 0;
+	int n, added = 0, skipped = 0;
+	bool wild = strpbrk(glob, "*?[") != NULL;
 
 	if (strchr(glob, '@') || strchr(glob, ':')) {
 		elab_error(e, m, "'%s': file and line qualifiers need DWARF debuginfo; ctap "
@@ -98,12 +78,13 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	}
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d;
+		const char *why = elab_unprobeable(e, funcs[i].name, is_return);
 
-		if (is_unprobeable(funcs[i].name)) {
-			if (!strpbrk(glob, "*?["))
-				elab_error(e, m, "kernel function '%s' cannot be probed (it runs "
-					   "with kprobes, tracing or interrupts in a state that "
-					   "a probe would break)", funcs[i].name);
+		if (why) {
+			if (!wild)
+				elab_error(e, m, "kernel function '%s' cannot be probed: %s",
+					   funcs[i].name, why);
+			skipped++;
 			continue;
 		}
 		d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s\")%s", family,
@@ -119,7 +100,16 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	/* kprobe.function needs only a symbol: one BTF does not describe
 	 * (__x64_sys_getpid, say) may still be in kallsyms, and the kernel
 	 * says so when the probe registers. */
-	if (!added && n == 0 && !vars && !strpbrk(glob, "*?[") && !is_unprobeable(glob)) {
+	if (skipped && wild && elab_session(e)->verbose)
+		fprintf(stderr, "%s(\"%s\"): %d functions skipped: a probe may not go "
+			"there (see translator/unprobeable.c)\n", family, glob, skipped);
+	if (!added && n == 0 && !vars && !wild) {
+		const char *why = elab_unprobeable(e, glob, is_return);
+
+		if (why) {
+			elab_error(e, m, "kernel function '%s' cannot be probed: %s", glob, why);
+			return -1;
+		}
 		struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s\")%s",
 								  family, glob, suffix));
 
@@ -130,6 +120,9 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	}
 	if (!added && n == 0)
 		no_match(e, m, btf, glob);
+	else if (!added && wild)
+		elab_error(e, m, "no match for kernel function '%s': the %d functions it "
+			   "matches may not be probed", glob, skipped);
 	return added ? added : -1;
 }
 

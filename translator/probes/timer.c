@@ -39,11 +39,30 @@ static int64_t unit_ns(const char *unit)
 	return 1;
 }
 
+/* SystemTap's bounds on a period: a shorter one would have the timer
+ * take the CPU, a longer one is surely a typo. */
+#define MIN_PERIOD_NS	100000LL		/* 100 us */
+#define MAX_PERIOD_NS	86400000000000LL	/* a day */
+
+/* n units of unit_ns each, if within the bounds (checked before multiplying,
+ * so no n overflows); else an error saying the bounds in those units. */
+static int64_t period_ns(struct elab *e, const struct pp_match *m, int64_t n, int64_t unit)
+{
+	int64_t lo = (MIN_PERIOD_NS + unit - 1) / unit, hi = MAX_PERIOD_NS / unit;
+
+	if (n < lo || n > hi) {
+		elab_error(e, m, "interval value out of range (%lld, %lld)", (long long)lo,
+			   (long long)hi);
+		return -1;
+	}
+	return n * unit;
+}
+
 static int timer_resolve(struct elab *e, const struct pp_match *m)
 {
 	const struct pp_component *kind = m->comps[1];
 	struct derived_probe *d;
-	int64_t n;
+	int64_t n, unit = unit_ns(kind->name), ns;
 	char name[128];
 
 	if (!strcmp(m->pattern_text, "timer.profile")) {
@@ -51,24 +70,31 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 		return 1;
 	}
 	n = kind->arg->num;
-	if (n <= 0) {
-		elab_error(e, m, "timer interval must be positive, not %lld", (long long)n);
+	if (!strcmp(kind->name, "hz")) {
+		if (n <= 0) {
+			elab_error(e, m, "frequency must be greater than 0");
+			return -1;
+		}
+		ns = period_ns(e, m, 1000000000 / n, 1);
+	} else if (!strcmp(kind->name, "jiffies") && (n <= 0 || n > MAX_PERIOD_NS / unit)) {
+		elab_error(e, m, "invalid interval for jiffies timer");
 		return -1;
+	} else {
+		ns = period_ns(e, m, n, unit);
 	}
+	if (ns < 0)
+		return -1;
 	snprintf(name, sizeof(name), "timer.%s(%lld)", kind->name, (long long)n);
 	d = elab_add(e, m, name);
-	if (!strcmp(kind->name, "hz"))
-		d->interval_ns = 1000000000 / n;
-	else
-		d->interval_ns = n * unit_ns(kind->name);
+	d->interval_ns = ns;
 	if (m->ncomps > 2) {
 		int64_t r = m->comps[2]->arg->num;
 
-		if (r <= 0 || r * unit_ns(kind->name) >= d->interval_ns) {
-			elab_error(e, m, "randomize must be positive and less than the interval");
+		if (r < 0 || r > n) {
+			elab_error(e, m, "randomization value out of range");
 			return -1;
 		}
-		d->randomize_ns = r * unit_ns(kind->name);
+		d->randomize_ns = r * unit;
 		d->name = arena_printf(elab_arena(e), "%s.randomize(%lld)", d->name, (long long)r);
 	}
 	return 1;

@@ -1,0 +1,162 @@
+/*
+ * unprobeable.c - kernel functions that a probe must never be put on.
+ *
+ * A kprobe handler runs inside whatever the probed function was doing.
+ * On some functions that is fatal: the lock the handler is about to take
+ * is held, interrupts or preemption are half switched, the CPU is in the
+ * middle of an exception, NMI or context switch, or the function is part
+ * of the probing machinery itself.  SystemTap keeps such a list (its names
+ * are the facts of compatibility here: a script that wildcards over them
+ * must arm the same set); ctap refuses them in pass 2 with the reason.
+ *
+ * Three sources, checked in this order:
+ *  - the table below, by reason;
+ *  - the kernel functions the runtime itself calls from a probe handler,
+ *    listed mechanically in the runtime's callees.txt (every undefined
+ *    symbol of a built module: testsuite/lib/runtime-callees writes it,
+ *    and the script tests fail when a module calls one not in it);
+ *  - for .return probes only, functions that never return.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strset.h"
+#include "unprobeable.h"
+
+struct rule {
+	const char *glob;
+	const char *why;
+};
+
+static const char LOCKS[] = "a lock primitive: the handler takes locks itself, "
+			    "and a probe there can deadlock";
+static const char ATOMIC[] = "an atomic or per-CPU primitive the handler relies on";
+static const char IRQ[] = "interrupt, softirq or preemption state is changing there";
+static const char TRAP[] = "exception, NMI or int3 handling: a probe there re-enters "
+			   "the trap it runs in";
+static const char PROBING[] = "part of kprobes, ftrace, RCU or the entry code that "
+			      "probes run on";
+static const char SWITCH[] = "the CPU is between two tasks or two stacks there";
+static const char MM[] = "page-table walking that a probe's own memory reads use";
+
+static const struct rule rules[] = {
+	/* locks */
+	{ "*raw_*_lock*", LOCKS }, { "*raw_*_unlock*", LOCKS }, { "*raw_*_trylock*", LOCKS },
+	{ "*read_lock*", LOCKS }, { "*read_unlock*", LOCKS }, { "*read_trylock*", LOCKS },
+	{ "*write_lock*", LOCKS }, { "*write_unlock*", LOCKS }, { "*write_trylock*", LOCKS },
+	{ "*write_seqlock*", LOCKS }, { "*write_sequnlock*", LOCKS },
+	{ "*spin_lock*", LOCKS }, { "*spin_unlock*", LOCKS }, { "*spin_trylock*", LOCKS },
+	{ "*spin_is_locked*", LOCKS }, { "rwsem_*lock*", LOCKS }, { "*mutex_*lock*", LOCKS },
+	{ "queued_*", LOCKS }, { "native_queued_*", LOCKS }, { "__pv_queued_*", LOCKS },
+	{ "raw_*", LOCKS },
+	/* atomics */
+	{ "atomic_*", ATOMIC }, { "atomic64_*", ATOMIC }, { "get_current", ATOMIC },
+	{ "current_*", ATOMIC }, { "hash_64", ATOMIC }, { "hash_ptr", ATOMIC },
+	{ "get_bh", ATOMIC }, { "put_bh", ATOMIC }, { "test_ti_thread_flag*", ATOMIC },
+	/* interrupts and preemption */
+	{ "*softirq*", IRQ }, { "*IRQ*", IRQ }, { "*_intr*", IRQ }, { "*apic*", IRQ },
+	{ "*APIC*", IRQ }, { "*preempt_count*", IRQ }, { "preempt_schedule*", IRQ },
+	{ "irq_enter*", IRQ }, { "irq_exit*", IRQ }, { "trace_hardirqs_*", IRQ },
+	{ "arch_local_irq_*", IRQ }, { "native_irq_*", IRQ }, { "native_save_fl", IRQ },
+	{ "native_restore_fl", IRQ }, { "default_idle*", IRQ }, { "do_idle", IRQ },
+	{ "cpu_idle*", IRQ }, { "__delay", IRQ }, { "delay_*", IRQ },
+	/* traps, NMIs, oopses */
+	{ "do_int3", TRAP }, { "exc_int3", TRAP }, { "do_debug", TRAP }, { "exc_debug*", TRAP },
+	{ "do_trap", TRAP }, { "do_general_protection", TRAP }, { "exc_general_protection", TRAP },
+	{ "do_page_fault", TRAP }, { "exc_page_fault", TRAP }, { "handle_page_fault", TRAP },
+	{ "do_IRQ", TRAP }, { "default_do_nmi", TRAP }, { "exc_nmi", TRAP }, { "do_nmi", TRAP },
+	{ "nmi_*", TRAP }, { "*_nmi_*", TRAP }, { "die_nmi", TRAP }, { "__die*", TRAP },
+	{ "oops_begin", TRAP }, { "oops_end", TRAP }, { "notify_die", TRAP },
+	{ "notifier_call_chain", TRAP }, { "atomic_notifier_call_chain", TRAP },
+	{ "io_check_error", TRAP }, { "mem_parity_error", TRAP }, { "unknown_nmi_error", TRAP },
+	{ "sync_regs", TRAP }, { "fixup_exception", TRAP }, { "*exception_tables*", TRAP },
+	{ "*kernel_text*", TRAP }, { "*setup_rt_frame*", TRAP }, { "inat_get_opcode_attribute", TRAP },
+	/* the probing machinery */
+	{ "kprobe_*", PROBING }, { "*_kprobe*", PROBING }, { "arch_*kprobe*", PROBING },
+	{ "*kretprobe*", PROBING }, { "rethook_*", PROBING }, { "*uprobe*", PROBING },
+	{ "ftrace_*", PROBING }, { "__fentry__", PROBING }, { "mcount", PROBING },
+	{ "text_poke*", PROBING }, { "rcu_*", PROBING }, { "__rcu_*", PROBING },
+	{ "lockdep_*", PROBING }, { "entry_SYSCALL*", PROBING }, { "error_entry", PROBING },
+	{ "paranoid_entry", PROBING }, { "*_noinstr", PROBING }, { "__x86_indirect_thunk*", PROBING },
+	{ "__x86_return_thunk", PROBING }, { "irq_work_*", PROBING }, { "__irq_work_*", PROBING },
+	{ "relay_*", PROBING }, { "vsnprintf", PROBING }, { "vscnprintf", PROBING },
+	{ "format_decode", PROBING }, { "copy_from_kernel_nofault*", PROBING },
+	{ "copy_from_user_nofault", PROBING }, { "strncpy_from_*_nofault", PROBING },
+	{ "get_random_*", PROBING }, { "hrtimer_*", PROBING }, { "__hrtimer_*", PROBING },
+	/* context switch and stacks */
+	{ "__switch_to*", SWITCH }, { "__schedule", SWITCH }, { "native_*", SWITCH },
+	{ "xen_*", SWITCH }, { "HYPERVISOR_*", SWITCH }, { "check_events", SWITCH },
+	/* page tables */
+	{ "*_pte_*", MM }, { "*_pmd_*", MM }, { "walk_*_range", MM }, { "*mm_*walk*", MM },
+	{ "special_mapping_*", MM }, { "flush_icache_range", MM },
+	{ NULL, NULL }
+};
+
+/* A .return probe on these would wait forever for its kretprobe instance. */
+static const char NORETURN[] = "it never returns, so a .return probe would never fire "
+			       "and its instance would never be freed";
+static const struct rule return_rules[] = {
+	{ "do_exit", NORETURN }, { "do_group_exit", NORETURN }, { "make_task_dead", NORETURN },
+	{ "kthread_exit", NORETURN }, { "__x64_sys_exit", NORETURN },
+	{ "__x64_sys_exit_group", NORETURN }, { "__ia32_sys_exit*", NORETURN },
+	{ "sys_exit", NORETURN }, { "sys_exit_group", NORETURN }, { "rewind_stack_*", NORETURN },
+	{ NULL, NULL }
+};
+
+static const char RUNTIME[] = "ctap's runtime calls it from probe handlers, so a probe "
+			      "there would fire inside its own handler";
+
+int unprobeable_load(struct unprobeable *u, const char *runtime_dir)
+{
+	char path[4096];
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/callees.txt", runtime_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+	    !(u->text = malloc(n + 1)) || fread(u->text, 1, n, f) != (size_t)n) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	u->text[n] = '\0';
+	/* One name a line; '#' starts a comment line. */
+	for (char *line = strtok(u->text, "\n"); line; line = strtok(NULL, "\n")) {
+		line[strcspn(line, " \t\r")] = '\0';
+		if (line[0] && line[0] != '#')
+			strset_add(&u->callees, line);
+	}
+	return 0;
+}
+
+void unprobeable_free(struct unprobeable *u)
+{
+	strset_free(&u->callees);
+	free(u->text);
+	u->text = NULL;
+}
+
+static const char *match_rules(const struct rule *r, const char *name)
+{
+	for (; r->glob; r++)
+		if (!fnmatch(r->glob, name, 0))
+			return r->why;
+	return NULL;
+}
+
+const char *unprobeable_why(const struct unprobeable *u, const char *name, bool is_return)
+{
+	const char *why = match_rules(rules, name);
+
+	if (!why && strset_has(&u->callees, name))
+		why = RUNTIME;
+	if (!why && is_return)
+		why = match_rules(return_rules, name);
+	return why;
+}
