@@ -273,13 +273,6 @@ static int copy_path(const char *from, const char *to)
 	return ret;
 }
 
-static const char *dirname_of(struct session *s, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? arena_strndup(&s->arena, path, slash - path) : ".";
-}
-
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko)
 {
 	const char *name = xlate_module_name(s);
@@ -287,15 +280,16 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	uint64_t key = cache_key(s, c_text, len);
 	int ret = -1;
 
-	if (cache_path(cached, sizeof(cached),
-		       arena_printf(&s->arena, "modules/%016llx", (unsigned long long)key))) {
-		fprintf(stderr, "stap: the cache path is too long\n");
+	ret = cache_path(cached, sizeof(cached), arena_printf(&s->arena, "modules/%016llx/%s.ko",
+							  (unsigned long long)key, name));
+	if (ret) {
+		fprintf(stderr, "stap: the module cache cannot be used safely: %s (a directory "
+			"in it is not yours alone; set CTAP_CACHE_DIR to one that is)\n",
+			strerror(-ret));
 		return -1;
 	}
-	mkdir(dirname_of(s, cached), 0755);
-	mkdir(cached, 0755);
-	snprintf(cached + strlen(cached), sizeof(cached) - strlen(cached), "/%s.ko", name);
-	if (access(cached, R_OK) == 0 && !s->keep_tmpdir) {
+	ret = -1;
+	if (cache_file_ok(cached) == 0 && !s->keep_tmpdir) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 3: using cached %s\nPass 4: using cached %s\n", cached, cached);
 		ret = 0;

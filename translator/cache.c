@@ -1,43 +1,101 @@
 /*
- * cache.c - the cache directory.
+ * cache.c - the cache directory, and whether what is in it can be trusted.
+ *
+ * The cache holds modules that staprun loads as root, so it must be the
+ * invoking user's own: never a shared directory such as /tmp (another
+ * local user could plant a module there), always under the real user's
+ * home, found through the password database when $HOME is unset.  Every
+ * directory from the cache's root down, and every file read from it, must
+ * be owned by that user, not a symlink, and writable by nobody else;
+ * otherwise the cache is not used at all.
  */
+#include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "cache.h"
 
-/* mkdir -p; a failure shows up when the file cannot be written. */
+/* Ours, not a symlink, writable only by us; 0 or -errno (EPERM: not safe). */
+static int owned(const char *path, bool dir)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	if ((dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) ||
+	    st.st_uid != getuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	return 0;
+}
+
+/* mkdir -p with mode 0700 for what is created; directories that exist
+ * already above the cache's root (the home directory) are left alone. */
 static void make_dirs(char *path)
 {
 	for (char *p = path + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		mkdir(path, 0755);
+		mkdir(path, 0700);
 		*p = '/';
 	}
-	mkdir(path, 0755);
+	mkdir(path, 0700);
+}
+
+static int cache_root(char *buf, size_t size)
+{
+	const char *dir = getenv("CTAP_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+	int n;
+
+	if (!home || !*home) {
+		pw = getpwuid(getuid());
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (dir && *dir)
+		n = snprintf(buf, size, "%s", dir);
+	else if (xdg && *xdg)
+		n = snprintf(buf, size, "%s/ctap", xdg);
+	else if (home && *home)
+		n = snprintf(buf, size, "%s/.cache/ctap", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 int cache_path(char *buf, size_t size, const char *name)
 {
-	const char *dir = getenv("CTAP_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	int n;
+	size_t len;
+	int ret = cache_root(buf, size), n;
+	char *p;
 
-	if (dir)
-		n = snprintf(buf, size, "%s", dir);
-	else if (xdg)
-		n = snprintf(buf, size, "%s/ctap", xdg);
-	else
-		n = snprintf(buf, size, "%s/.cache/ctap", home ? home : "/tmp");
-	if (n < 0 || (size_t)n >= size)
-		return -1;
+	if (ret)
+		return ret;
 	make_dirs(buf);
-	size_t len = strlen(buf);
-
+	if ((ret = owned(buf, true)))
+		return ret;
+	len = strlen(buf);
 	n = snprintf(buf + len, size - len, "/%s", name);
-	return n < 0 || (size_t)n >= size - len ? -1 : 0;
+	if (n < 0 || (size_t)n >= size - len)
+		return -ENAMETOOLONG;
+	/* Each directory of name, created if needed, then checked. */
+	for (p = buf + len + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(buf, 0700);
+		ret = owned(buf, true);
+		*p = '/';
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cache_file_ok(const char *path)
+{
+	return owned(path, false);
 }

@@ -1,14 +1,25 @@
 /*
  * cache.h - where ctap keeps what it can rebuild: $CTAP_CACHE_DIR, else
- * $XDG_CACHE_HOME/ctap, else ~/.cache/ctap.
+ * $XDG_CACHE_HOME/ctap, else ~/.cache/ctap (the home directory from the
+ * password database if $HOME is unset).  Only the invoking user's own.
  */
 #ifndef CACHE_H
 #define CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-/* buf = the cache directory's file name (created, with its parents).
- * Returns 0, or -1 if it does not fit. */
+/*
+ * buf = the path of name in the cache; the cache and name's directories
+ * are created (0700) as needed.  Returns 0, -ENAMETOOLONG, -ENOENT (no home
+ * directory), or -EPERM when a directory on the way is not the user's own
+ * or others can write to it: then nothing in the cache may be used.
+ */
 int cache_path(char *buf, size_t size, const char *name);
+
+/* 0 if the file at path (from cache_path) may be read and trusted: a
+ * regular file of the user's, not a symlink, writable by nobody else;
+ * -errno otherwise (-ENOENT: not there). */
+int cache_file_ok(const char *path);
 
 #endif /* CACHE_H */

@@ -146,6 +146,8 @@ static void cache_store(const char *path, const char *data, size_t size)
 	char tmp[4200];
 	FILE *f;
 
+	if (!path)
+		return;
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
 	f = fopen(tmp, "wb");
 	if (!f)
@@ -182,9 +184,9 @@ struct btf *kbtf_load(const char *release, const char *build_dir)
 	if ((btf = parse_path(path)))
 		return btf;
 	snprintf(path, sizeof(path), "vmlinux-%s.btf", release);
-	cache_path(cache, sizeof(cache), path);
-	cached = cache;
-	if ((btf = parse_path(cached)))
+	/* Types decide what probes read: only from a cache of our own. */
+	cached = cache_path(cache, sizeof(cache), path) ? NULL : cache;
+	if (cached && cache_file_ok(cached) == 0 && (btf = parse_path(cached)))
 		return btf;
 	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", release);
 	ret = image_btf(path, &data, &size);

@@ -22,23 +22,32 @@
 
 #include "translate.h"
 
-/* staprun next to this stap: installed side by side, or in the build tree. */
+/*
+ * staprun: $SYSTEMTAP_STAPRUN, else beside this stap (installed side by
+ * side, or in the build tree), else the install path.  Always an absolute
+ * path: execv() of a bare "staprun" would run one in the current directory.
+ */
 static const char *staprun_path(struct session *s)
 {
+	const char *env = getenv("SYSTEMTAP_STAPRUN");
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	const char *candidates[2];
 
-	if (n <= 0)
-		return "staprun";
-	self[n] = '\0';
-	*strrchr(self, '/') = '\0';
-	candidates[0] = arena_printf(&s->arena, "%s/staprun", self);
-	candidates[1] = arena_printf(&s->arena, "%s/../staprun/staprun", self);
-	for (int i = 0; i < 2; i++)
-		if (access(candidates[i], X_OK) == 0)
-			return candidates[i];
-	return "staprun";
+	if (env && *env)
+		return env;
+	if (n > 0) {
+		const char *beside, *built;
+
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		beside = arena_printf(&s->arena, "%s/staprun", self);
+		built = arena_printf(&s->arena, "%s/../staprun/staprun", self);
+		if (access(beside, X_OK) == 0)
+			return beside;
+		if (access(built, X_OK) == 0)
+			return built;
+	}
+	return CTAP_BINDIR "/staprun";
 }
 
 /* staprun's arguments for this session, the module path last. */

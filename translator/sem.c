@@ -1302,6 +1302,14 @@ int pass2_semantic(struct session *s)
 		resolve_function(S, fn->name, s->user);
 	infer_types(S);
 	S->report = true;
+	/* Top-level %{ %} goes into the module as it is: guru mode only. */
+	for (const struct embedded *em = s->user->embeds; em; em = em->next)
+		if (!s->guru)
+			error(S, &em->loc, NULL, "embedded code in unprivileged script; need stap -g");
+	if (!elab_probes(s)) {
+		diag_error("semantic", NULL, NULL, "no probes found");
+		S->errors++;
+	}
 	walk(S);
 	check_global_settings(S);
 	final_checks(S);

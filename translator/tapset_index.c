@@ -91,7 +91,7 @@ static struct entry *find(struct tapset_index *ix, const char *path)
 
 static void load_cache(struct tapset_index *ix)
 {
-	FILE *f = ix->cache ? fopen(ix->cache, "r") : NULL;
+	FILE *f = ix->cache && cache_file_ok(ix->cache) == 0 ? fopen(ix->cache, "r") : NULL;
 	char line[4096];
 	struct entry *cur = NULL;
 
