@@ -24,11 +24,24 @@ int diag_warnings(void)
 /* The source line of loc and a caret under its column; tabs kept for alignment. */
 static void show_source(const struct loc *loc)
 {
+	/* Where the last shown line started: messages mostly come in source
+	 * order, and a scan from the top for each of 20,000 was quadratic. */
+	static const struct source *last_src;
+	static const char *last_p;
+	static int last_line;
 	const char *p = loc->src->text, *end = p + loc->src->len, *eol;
+	int line = 1;
 
-	for (int line = 1; line < loc->line && p < end; p++)
+	if (loc->src == last_src && loc->line >= last_line) {
+		p = last_p;
+		line = last_line;
+	}
+	for (; line < loc->line && p < end; p++)
 		if (*p == '\n')
 			line++;
+	last_src = loc->src;
+	last_p = p;
+	last_line = line;
 	eol = memchr(p, '\n', end - p);
 	if (!eol)
 		eol = end;

@@ -466,6 +466,7 @@ int main(int argc, char **argv)
 	ret = passes_3_to_5(&s);
 out:
 	pass2_free(&s);
+	sem_free(&s);
 	pp_env_free(&s.pp);
 	arena_free(&s.arena);
 	lex_free_sources();

@@ -17,6 +17,9 @@
 
 #include "parse.h"
 
+#define MAX_CHAIN	10000	/* terms of one left-associative chain: later
+				   passes recurse that deep (a frame or two each) */
+#define MAX_SOURCE	(256 << 20)	/* bytes of one script or tapset file */
 #define MAX_DEPTH	1000	/* nesting of statements and expressions; each
 				   level costs at most ~15 stack frames */
 
@@ -29,6 +32,7 @@ struct parser {
 	struct tokens raw, toks;
 	bool more;		/* chunks after this one */
 	int depth;
+	int chain;			/* open left-associative terms, see parse_binary */
 	jmp_buf recover;
 	struct script *script;
 	struct probe **probes_tail;
@@ -575,11 +579,18 @@ static struct expr *parse_operand(struct parser *p)
 static struct expr *parse_binary(struct parser *p, int limit)
 {
 	struct expr *e = parse_operand(p);
-	int prio;
+	int prio, chain = 0;
 
 	while ((prio = binary_priority(peek(p))) > limit) {
 		struct token *t = next(p);
 		struct expr *b;
+
+		/* A left-associative chain (1+1+...+1) grows the tree one level
+		 * a term without recursing here; every later pass recurses, so
+		 * it counts too, against a bound of its own (long sums are real). */
+		if (++p->chain > MAX_CHAIN)
+			error_at(p, t, "expression too deeply nested (more than %d terms)", MAX_CHAIN);
+		chain++;
 
 		if (prio == PRIO_IN) {
 			b = new_expr(p, E_IN, t);
@@ -593,6 +604,7 @@ static struct expr *parse_binary(struct parser *p, int limit)
 		}
 		e = b;
 	}
+	p->chain -= chain;
 	return e;
 }
 
@@ -1275,10 +1287,20 @@ struct source *source_from_file(struct arena *a, const char *path)
 
 	if (!f)
 		return NULL;
-	cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
+	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
 	buf = malloc(cap);
 	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += n;
+		if (len >= MAX_SOURCE) {	/* /dev/zero, say: stop, not fill memory */
+			free(buf);
+			buf = NULL;
+			break;
+		}
 		if (len == cap - 1) {
 			char *nb = realloc(buf, cap *= 2);
 
@@ -1290,7 +1312,7 @@ struct source *source_from_file(struct arena *a, const char *path)
 	if (f != stdin)
 		fclose(f);
 	if (!buf) {
-		errno = ENOMEM;
+		errno = len >= MAX_SOURCE ? EFBIG : ENOMEM;
 		return NULL;
 	}
 	buf[len] = '\0';

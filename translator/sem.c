@@ -21,6 +21,7 @@
 #include "kbtf.h"
 #include "print.h"
 #include "sem.h"
+#include "strset.h"
 #include "regex.h"		/* the runtime's pattern check */
 #include "stat.h"		/* the runtime's histogram arithmetic */
 
@@ -37,7 +38,11 @@ struct sem {
 	struct session *s;
 	struct arena *a;
 	struct var *globals;
-	struct sem_function *functions;
+	struct strmap global_index;		/* name -> struct var */
+	struct sem_function *functions, **functions_tail;
+	struct strmap function_index;		/* name -> first overload loaded */
+	struct strmap user_functions;		/* name -> the script's struct function */
+	int nfunctions;
 	struct sem_handler *handlers;
 	bool changed;				/* a type became known this walk */
 	bool report;				/* the last walk: report errors */
@@ -80,6 +85,13 @@ static struct var *find_var(struct var *list, const char *name)
 		if (!strcmp(list->name, name))
 			return list;
 	return NULL;
+}
+
+/* The global called name, or NULL: hashed, since scripts may have tens of
+ * thousands and every walk looks each use up. */
+static struct var *global(struct sem *S, const char *name)
+{
+	return strmap_get(&S->global_index, name);
 }
 
 static struct var *new_var(struct sem *S, struct var **list, const char *name, int kind,
@@ -126,7 +138,7 @@ static void set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum
 
 static void global_from_decl(struct sem *S, const struct global *g)
 {
-	struct var *v = find_var(S->globals, g->name);
+	struct var *v = global(S, g->name);
 
 	if (v) {
 		if (v->global != g)
@@ -134,6 +146,7 @@ static void global_from_decl(struct sem *S, const struct global *g)
 		return;
 	}
 	v = new_var(S, &S->globals, g->name, V_GLOBAL, &g->loc);
+	strmap_put(&S->global_index, v->name, v);
 	v->global = g;
 	if (g->init)
 		set_type(S, &v->type, &v->type_loc, g->init->kind == E_STRING ? T_STRING : T_LONG,
@@ -147,7 +160,7 @@ static struct var *tapset_global(struct sem *S, const char *name)
 		for (const struct global *g = t->globals; g; g = g->next)
 			if (!strcmp(g->name, name) && !g->private) {
 				global_from_decl(S, g);
-				return find_var(S->globals, name);
+				return global(S, name);
 			}
 	return NULL;
 }
@@ -159,7 +172,7 @@ static struct var *lookup(struct sem *S, struct scope *sc, const char *name,
 	struct var *v = find_var(*sc->locals, name);
 
 	if (!v)
-		v = find_var(S->globals, name);
+		v = global(S, name);
 	if (!v)
 		v = tapset_global(S, name);
 	if (!v)
@@ -190,19 +203,19 @@ static int builtin_index(const char *name)
 	return -1;
 }
 
+/* The first function called name that was loaded (its overloads follow). */
 static struct sem_function *find_loaded(struct sem *S, const char *name)
 {
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		if (!strcmp(f->fn->name, name))
-			return f;
-	return NULL;
+	return strmap_get(&S->function_index, name);
 }
 
 static void load_function(struct sem *S, const struct function *fn, const struct script *scr)
 {
-	struct sem_function *f = arena_new(S->a, struct sem_function), **tail = &S->functions;
+	struct sem_function *f = arena_new(S->a, struct sem_function);
+	struct sem_function *first = find_loaded(S, fn->name);
 
 	f->fn = fn;
+	f->index = S->nfunctions++;
 	f->script = scr;
 	f->cname = fn->name;
 	/* Params in order, at the head of the locals. */
@@ -224,12 +237,18 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 	if (fn->type)
 		set_type(S, &f->ret, &f->ret_loc, !strcmp(fn->type, "string") ? T_STRING : T_LONG,
 			 &fn->loc, fn->name);
-	while (*tail) {
-		if (!strcmp((*tail)->fn->name, fn->name) && (*tail)->nparams != f->nparams)
+	for (struct sem_function *o = first; o; o = o->overload) {
+		if (o->nparams != f->nparams)
 			f->cname = arena_printf(S->a, "%s__%d", fn->name, f->nparams);
-		tail = &(*tail)->next;
+		if (!o->overload) {
+			o->overload = f;
+			break;
+		}
 	}
-	*tail = f;
+	if (!first)
+		strmap_put(&S->function_index, fn->name, f);
+	*S->functions_tail = f;
+	S->functions_tail = &f->next;
 }
 
 /*
@@ -244,9 +263,8 @@ static struct sem_function *resolve_function(struct sem *S, const char *name,
 
 	if (f && (!f->fn->private || f->script == caller))
 		return f;
-	for (const struct function *fn = S->s->user->functions; fn; fn = fn->next)
-		if (!strcmp(fn->name, name))
-			from = S->s->user;
+	if (strmap_get(&S->user_functions, name))
+		from = S->s->user;
 	/* A private function is visible only in its own file. */
 	for (const struct script *t = S->s->library; !from && t; t = t->next)
 		for (const struct function *fn = t->functions; fn; fn = fn->next)
@@ -394,9 +412,8 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 	for (a = e->args; a; a = a->next)
 		nargs++;
 	bool arity_ok = false;
-	for (struct sem_function *o = f; o; o = o->next)
-		if (!strcmp(o->fn->name, e->name))
-			arity_ok |= param_count(o) == nargs;
+	for (struct sem_function *o = f; o; o = o->overload)
+		arity_ok |= param_count(o) == nargs;
 	if (!arity_ok) {
 		nparams = param_count(f);
 		error(S, &e->loc, ident(S, e->name), "function '%s' takes %d argument%s, not %d",
@@ -404,8 +421,8 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 		return f->ret;
 	}
 	/* Every overload of this arity shares the signature: unify with each. */
-	for (struct sem_function *o = f, *first = NULL; o; o = o->next) {
-		if (strcmp(o->fn->name, e->name) || param_count(o) != nargs)
+	for (struct sem_function *o = f, *first = NULL; o; o = o->overload) {
+		if (param_count(o) != nargs)
 			continue;
 		if (!first)
 			f = first = o;	/* its return type is the call's */
@@ -432,7 +449,7 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
  * print it when the session ends. */
 static void mark_read(struct sem *S, const char *name)
 {
-	struct var *v = find_var(S->globals, name);
+	struct var *v = global(S, name);
 
 	if (v)
 		v->rvalue = true;
@@ -452,11 +469,11 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 	}
 	if (e->kind == E_INDEX && e->a->kind == E_SYMBOL) {
 		/* arr[k] = v, arr[k]++ write arr without reading it. */
-		v = find_var(S->globals, e->a->name);
+		v = global(S, e->a->name);
 		bool was_read = v && v->rvalue;
 
 		*type = expr(S, sc, e);
-		v = find_var(S->globals, e->a->name);
+		v = global(S, e->a->name);
 		if (v)
 			v->rvalue = was_read;
 		return v;
@@ -489,7 +506,7 @@ static void assign_type(struct sem *S, struct scope *sc, struct expr *target, en
 static enum vtype array_access(struct sem *S, struct scope *sc, const struct expr *at,
 			       const char *name, struct expr *keys, bool wildcards_ok)
 {
-	struct var *v = find_var(S->globals, name);
+	struct var *v = global(S, name);
 	int n = 0;
 
 	if (!v)
@@ -639,8 +656,8 @@ static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, 
 
 	/* A global only ever read as statistics is statistics (empty ones:
 	 * SystemTap reports "empty aggregate" when they are printed). */
-	if (t == T_UNKNOWN && e->kind == E_SYMBOL && find_var(S->globals, e->name)) {
-		store(S, find_var(S->globals, e->name), T_STATS, &e->loc);
+	if (t == T_UNKNOWN && e->kind == E_SYMBOL && global(S, e->name)) {
+		store(S, global(S, e->name), T_STATS, &e->loc);
 		t = T_STATS;
 	}
 
@@ -659,7 +676,7 @@ static void hist_kind(struct sem *S, const struct expr *e)
 	const struct expr *operand = e->args;
 	const char *name = operand->kind == E_SYMBOL ? operand->name :
 		operand->kind == E_INDEX && operand->a->kind == E_SYMBOL ? operand->a->name : NULL;
-	struct var *v = name ? find_var(S->globals, name) : NULL;
+	struct var *v = name ? global(S, name) : NULL;
 	const struct expr *a, *b;
 
 	if (!v)
@@ -982,7 +999,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 			assign_type(S, sc, fe->value, T_LONG, &fe->value->loc);
 	} else {
 		mark_read(S, fe->array->name);
-		arr = find_var(S->globals, fe->array->name);
+		arr = global(S, fe->array->name);
 		if (!arr)
 			arr = tapset_global(S, fe->array->name);
 		if (!arr) {
@@ -1084,7 +1101,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		break;
 	case S_DELETE:
 		if (s->e->kind == E_SYMBOL) {
-			struct var *v = find_var(S->globals, s->e->name);
+			struct var *v = global(S, s->e->name);
 
 			if (!v)
 				v = lookup(S, sc, s->e->name, &s->e->loc);
@@ -1159,10 +1176,7 @@ static void walk(struct sem *S)
 		struct scope sc = { .script = f->script, .locals = &f->locals, .fn = f,
 				    .privileged = f->script->is_tapset };
 
-		f->next_allowed = false;
-		for (struct sem_function *o = f->next; o; o = o->next)
-			if (!strcmp(o->fn->name, f->fn->name))
-				f->next_allowed = true;
+		f->next_allowed = f->overload != NULL;
 		if (f->fn->embedded) {
 			if (!f->script->is_tapset && !S->s->guru)
 				error(S, &f->fn->loc, ident(S, f->fn->name),
@@ -1179,7 +1193,7 @@ static void check_global_settings(struct sem *S)
 	for (int i = 0; i < S->s->n_globals_set; i++) {
 		const char *set = S->s->globals_set[i], *eq = strchr(set, '=');
 		const char *name = arena_strndup(S->a, set, eq - set), *val = eq + 1;
-		struct var *v = find_var(S->globals, name);
+		struct var *v = global(S, name);
 		char *end;
 
 		if (!v || v->global == NULL || !v->global->loc.src ||
@@ -1211,8 +1225,22 @@ static void warn_unread(struct sem *S, const struct var *v)
 }
 
 /* After the fixpoint: what is still untyped, or declared and never used. */
+struct var *sem_global(struct session *s, const char *name)
+{
+	return global(s->sem, name);
+}
+
+int sem_nfunctions(struct session *s)
+{
+	return s->sem->nfunctions;
+}
+
 static void final_checks(struct sem *S)
 {
+	int i = 0;
+
+	for (struct var *v = S->globals; v; v = v->next)
+		v->index = i++;
 	for (struct var *v = S->globals; v; v = v->next) {
 		if (v->type == T_UNKNOWN && v->used)
 			error(S, &v->decl, ident(S, v->name), "unresolved type for global '%s'", v->name);
@@ -1259,8 +1287,8 @@ const struct sem_function *sem_function_of(struct session *s, const struct expr 
 
 	for (const struct expr *a = call->args; a; a = a->next)
 		nargs++;
-	for (const struct sem_function *f = s->sem->functions; f; f = f->next)
-		if (f->nparams == nargs && !strcmp(f->fn->name, call->name))
+	for (const struct sem_function *f = find_loaded(s->sem, call->name); f; f = f->overload)
+		if (f->nparams == nargs)
 			return f;
 	return NULL;
 }
@@ -1286,13 +1314,36 @@ static void infer_types(struct sem *S)
 	} while (S->changed && ++rounds < 100);
 }
 
-int pass2_semantic(struct session *s)
+static struct sem *sem_new(struct session *s)
 {
 	struct sem *S = arena_new(&s->arena, struct sem);
 
 	S->s = s;
 	S->a = &s->arena;
+	S->functions_tail = &S->functions;
+	return S;
+}
+
+static void free_indexes(struct sem *S)
+{
+	strmap_free(&S->global_index);
+	strmap_free(&S->function_index);
+	strmap_free(&S->user_functions);
+}
+
+void sem_free(struct session *s)
+{
+	if (s->sem)
+		free_indexes(s->sem);
+}
+
+int pass2_semantic(struct session *s)
+{
+	struct sem *S = sem_new(s);
+
 	s->sem = S;
+	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
+		strmap_put(&S->user_functions, fn->name, (void *)fn);
 	for (const struct global *g = s->user->globals; g; g = g->next)
 		global_from_decl(S, g);
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
@@ -1324,12 +1375,10 @@ static int cmp_functions(const void *a, const void *b)
 
 int sem_dump_functions(struct session *s, FILE *out)
 {
-	struct sem *S = arena_new(&s->arena, struct sem);
+	struct sem *S = sem_new(s);
 	struct sem_function **v;
 	size_t n = 0;
 
-	S->s = s;
-	S->a = &s->arena;
 	s->user = arena_new(&s->arena, struct script);	/* none: only the library */
 	for (const struct script *t = s->library; t; t = t->next)
 		for (const struct function *fn = t->functions; fn; fn = fn->next)
@@ -1352,6 +1401,7 @@ int sem_dump_functions(struct session *s, FILE *out)
 		fputs(")\n", out);
 	}
 	free(v);
+	free_indexes(S);
 	return 0;
 }
 

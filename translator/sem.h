@@ -32,6 +32,7 @@ struct var {
 	const struct expr *hist;	/* the @hist_* that first rendered it */
 	bool used, written, read, used_as_scalar;
 	bool rvalue;			/* its value is read (not only by ++, +=) */
+	int index;			/* a global's position in sem_globals() */
 };
 
 struct sem_function {
@@ -41,6 +42,8 @@ struct sem_function {
 	const char *cname;		/* in C: the name, or name__N for an
 					   overload of another arity N */
 	int nparams;
+	int index;			/* 0, 1, ... in load order */
+	struct sem_function *overload;	/* the next loaded one of the same name */
 	struct var *locals;		/* params first */
 	enum vtype ret;
 	struct loc ret_loc;
@@ -63,6 +66,12 @@ struct sem_handler {
 
 /* Resolve symbols and infer types.  Returns 0 if clean. */
 int pass2_semantic(struct session *s);
+/* The global called name, or NULL. */
+struct var *sem_global(struct session *s, const char *name);
+int sem_nfunctions(struct session *s);
+
+/* Frees what pass 2 allocated outside the arena (after pass 3, which uses it). */
+void sem_free(struct session *s);
 
 /* --dump-functions: every public tapset function with its inferred types. */
 int sem_dump_functions(struct session *s, FILE *out);

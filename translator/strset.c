@@ -1,5 +1,6 @@
 /*
- * strset.c - a set of strings: FNV-1a, linear probing, grown at 50% load.
+ * strset.c - a set of strings and a map keyed by strings: FNV-1a, linear
+ * probing, grown at 50% load.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +17,29 @@ size_t strset_hash(const char *s)
 	return h;
 }
 
+static size_t find_slot(const char *const *slots, size_t cap, const char *s)
+{
+	size_t i = strset_hash(s) & (cap - 1);
+
+	while (slots[i] && strcmp(slots[i], s))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
 static size_t slot_of(const struct strset *set, const char *s)
 {
-	size_t i = strset_hash(s) & (set->cap - 1);
+	return find_slot(set->slots, set->cap, s);
+}
 
-	while (set->slots[i] && strcmp(set->slots[i], s))
-		i = (i + 1) & (set->cap - 1);
-	return i;
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		fprintf(stderr, "stap: out of memory\n");
+		exit(1);
+	}
+	return p;
 }
 
 bool strset_has(const struct strset *set, const char *s)
@@ -42,11 +59,7 @@ bool strset_add(struct strset *set, const char *s)
 	if (2 * (set->n + 1) > set->cap) {
 		struct strset bigger = { .cap = set->cap ? 2 * set->cap : 64 };
 
-		bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
-		if (!bigger.slots) {
-			fprintf(stderr, "stap: out of memory\n");
-			exit(1);
-		}
+		bigger.slots = zalloc(bigger.cap, sizeof(*bigger.slots));
 		for (size_t k = 0; k < set->cap; k++)
 			if (set->slots[k])
 				bigger.slots[slot_of(&bigger, set->slots[k])] = set->slots[k];
@@ -66,4 +79,43 @@ void strset_free(struct strset *set)
 {
 	free(set->slots);
 	*set = (struct strset){ 0 };
+}
+
+void *strmap_get(const struct strmap *m, const char *key)
+{
+	return m->cap ? m->vals[find_slot(m->keys, m->cap, key)] : NULL;
+}
+
+void strmap_put(struct strmap *m, const char *key, void *val)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct strmap bigger = { .cap = m->cap ? 2 * m->cap : 64 };
+
+		bigger.keys = zalloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.vals = zalloc(bigger.cap, sizeof(*bigger.vals));
+		for (size_t k = 0; k < m->cap; k++) {
+			if (!m->keys[k])
+				continue;
+			i = find_slot(bigger.keys, bigger.cap, m->keys[k]);
+			bigger.keys[i] = m->keys[k];
+			bigger.vals[i] = m->vals[k];
+		}
+		bigger.n = m->n;
+		strmap_free(m);
+		*m = bigger;
+	}
+	i = find_slot(m->keys, m->cap, key);
+	if (!m->keys[i])
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+}
+
+void strmap_free(struct strmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	*m = (struct strmap){ 0 };
 }

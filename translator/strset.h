@@ -1,5 +1,6 @@
 /*
- * strset.h - a set of strings (open addressing), for "seen this name?".
+ * strset.h - a set of strings (open addressing), for "seen this name?", and
+ * a map keyed by strings.
  */
 #ifndef STRSET_H
 #define STRSET_H
@@ -18,6 +19,19 @@ bool strset_has(const struct strset *set, const char *s);
 /* The member equal to s (the caller's string that was added), or NULL. */
 const char *strset_get(const struct strset *set, const char *s);
 void strset_free(struct strset *set);
+/* A map from strings (the caller's) to pointers. */
+struct strmap {
+	const char **keys;
+	void **vals;
+	size_t cap, n;
+};
+
+/* key's value, or NULL. */
+void *strmap_get(const struct strmap *m, const char *key);
+/* Sets key's value.  Exits when memory runs out. */
+void strmap_put(struct strmap *m, const char *key, void *val);
+void strmap_free(struct strmap *m);
+
 /* The hash the set uses (FNV-1a), for other tables keyed by name. */
 size_t strset_hash(const char *s);
 

@@ -231,34 +231,30 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 
 /* ---- locks: which globals a handler touches, and how ---- */
 
+/*
+ * What one handler touches, through every function it can call.  Called
+ * functions are queued, not walked recursively, each at most once: a
+ * chain of 20,000 calls takes no C stack, a diamond no second walk.
+ */
 struct lockset {
 	struct xlate *x;
 	struct var *locals;		/* the handler's: not globals */
-	const struct sem_function **seen;
-	int nseen;
-	char *mode;			/* per global, in sem_globals order: 0, 'r', 'w' */
+	bool *queued;			/* per function (sem_function.index) */
+	const struct sem_function **todo;
+	int ntodo;
+	char *mode;			/* per global (var.index): 0, 'r', 'w' */
 };
-
-static int global_index(struct xlate *x, const char *name)
-{
-	int i = 0;
-
-	for (struct var *v = sem_globals(x->s); v; v = v->next, i++)
-		if (!strcmp(v->name, name))
-			return i;
-	return -1;
-}
 
 static void touch(struct lockset *ls, struct var *locals, const char *name, char mode)
 {
-	int i;
+	struct var *g;
 
 	for (struct var *v = locals; v; v = v->next)
 		if (!strcmp(v->name, name))
 			return;
-	i = global_index(ls->x, name);
-	if (i >= 0 && ls->mode[i] != 'w')
-		ls->mode[i] = mode;
+	g = sem_global(ls->x->s, name);
+	if (g && ls->mode[g->index] != 'w')
+		ls->mode[g->index] = mode;
 }
 
 static const char *base_name(const struct expr *e)
@@ -315,14 +311,11 @@ static void lock_expr(struct expr *e, void *ctx)
 	}
 	case E_CALL: {
 		const struct sem_function *f = sem_function_of(w->ls->x->s, e);
-		bool seen = false;
 
-		for (int i = 0; f && i < w->ls->nseen; i++)
-			seen |= w->ls->seen[i] == f;
-		if (!f || seen || !f->fn->body)
+		if (!f || w->ls->queued[f->index] || !f->fn->body)
 			break;
-		w->ls->seen[w->ls->nseen++] = f;
-		lock_stmt(w->ls, f->locals, f->fn->body);
+		w->ls->queued[f->index] = true;
+		w->ls->todo[w->ls->ntodo++] = f;
 		break;
 	}
 		break;
@@ -479,17 +472,30 @@ static void emit_lock_tables(struct xlate *x, FILE *out)
 
 	for (struct var *v = sem_globals(x->s); v; v = v->next)
 		nglobals++;
+	int nf = sem_nfunctions(x->s);
+	struct lockset ls = {
+		.x = x,
+		.queued = arena_alloc(x->a, (nf + 1) * sizeof(*ls.queued)),
+		.todo = arena_alloc(x->a, (nf + 1) * sizeof(*ls.todo)),
+		.mode = arena_alloc(x->a, nglobals + 1),
+	};
+
 	for (struct sem_handler *h = sem_handlers(x->s); h; h = h->next, n++) {
-		const struct sem_function *seen[256];
-		struct lockset ls = { x, h->locals, seen, 0, arena_alloc(x->a, nglobals + 1) };
 		int i = 0;
 
+		ls.locals = h->locals;
 		memset(ls.mode, 0, nglobals + 1);
 		for (int a = 0; a < h->naliases; a++) {
 			lock_stmt(&ls, h->locals, h->aliases[a]->body);
 			lock_stmt(&ls, h->locals, h->aliases[a]->epilogue);
 		}
 		lock_stmt(&ls, h->locals, h->probe->body);
+		while (ls.ntodo > 0) {
+			const struct sem_function *f = ls.todo[--ls.ntodo];
+
+			lock_stmt(&ls, f->locals, f->fn->body);
+		}
+		memset(ls.queued, 0, (nf + 1) * sizeof(*ls.queued));
 		fprintf(out, "static const struct ctap_lock locks_%d[] = {\n", n);
 		for (struct var *v = sem_globals(x->s); v; v = v->next, i++)
 			if (ls.mode[i] && emitted(v))
@@ -657,33 +663,63 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 
 /* ---- call depth: SystemTap's default MAXNESTING ---- */
 
+/*
+ * The deepest chain of calls from a handler, plus 10 if a function
+ * recurses, as SystemTap computes it.  Each function's depth is computed
+ * once (a diamond of calls is not walked twice: that was exponential), and
+ * the walk stops at MAX_CALL_DEPTH levels of C recursion: deeper chains
+ * only make MAXNESTING that large, the runtime checks it at every call.
+ */
+#define MAX_CALL_DEPTH	1000
+
+enum { D_NEW, D_ACTIVE, D_DONE };
+
 struct depth_walk {
 	struct xlate *x;
-	const struct sem_function **stack;
-	int depth, max;
+	char *state;		/* per function: D_NEW, D_ACTIVE (on the path), D_DONE */
+	int *depth;		/* per function, once D_DONE: itself and below */
+	int level;		/* of C recursion */
+	int max;		/* over what the current body calls */
 	bool recursive;
 };
 
 static void depth_stmt(struct depth_walk *w, const struct stmt *s);
 
+static int function_depth(struct depth_walk *w, const struct sem_function *f)
+{
+	int saved = w->max, d;
+
+	if (w->state[f->index] == D_DONE)
+		return w->depth[f->index];
+	if (w->state[f->index] == D_ACTIVE) {
+		w->recursive = true;
+		return 0;
+	}
+	if (!f->fn->body || w->level >= MAX_CALL_DEPTH)
+		return 1;
+	w->state[f->index] = D_ACTIVE;
+	w->level++;
+	w->max = 0;
+	depth_stmt(w, f->fn->body);
+	d = 1 + w->max;
+	w->level--;
+	w->max = saved;
+	w->state[f->index] = D_DONE;
+	w->depth[f->index] = d;
+	return d;
+}
+
 static void depth_expr(struct expr *e, void *ctx)
 {
 	struct depth_walk *w = ctx;
 	const struct sem_function *f;
+	int d;
 
 	if (e->kind != E_CALL || !(f = sem_function_of(w->x->s, e)))
 		return;
-	for (int i = 0; i < w->depth; i++)
-		if (w->stack[i] == f) {
-			w->recursive = true;
-			return;
-		}
-	w->stack[w->depth++] = f;
-	if (w->depth > w->max)
-		w->max = w->depth;
-	if (f->fn->body && w->depth < 256)
-		depth_stmt(w, f->fn->body);
-	w->depth--;
+	d = function_depth(w, f);
+	if (d > w->max)
+		w->max = d;
 }
 
 static void depth_stmt(struct depth_walk *w, const struct stmt *s)
@@ -691,21 +727,26 @@ static void depth_stmt(struct depth_walk *w, const struct stmt *s)
 	ast_walk_stmt((struct stmt *)s, depth_expr, w);
 }
 
-/* The deepest chain of calls from a handler, plus 10 if a function
- * recurses, as SystemTap computes it. */
 static int max_nesting(struct xlate *x)
 {
-	const struct sem_function *stack[260];
-	struct depth_walk w = { x, stack, 0, 0, false };
+	int nf = sem_nfunctions(x->s), deepest = 0;
+	struct depth_walk w = {
+		.x = x,
+		.state = arena_alloc(x->a, nf + 1),
+		.depth = arena_alloc(x->a, (nf + 1) * sizeof(int)),
+	};
 
 	for (struct sem_handler *h = sem_handlers(x->s); h; h = h->next) {
+		w.max = 0;
 		for (int i = 0; i < h->naliases; i++) {
 			depth_stmt(&w, h->aliases[i]->body);
 			depth_stmt(&w, h->aliases[i]->epilogue);
 		}
 		depth_stmt(&w, h->probe->body);
+		if (w.max > deepest)
+			deepest = w.max;
 	}
-	return (w.max ? w.max : 1) + (w.recursive ? 10 : 0);
+	return (deepest ? deepest : 1) + (w.recursive ? 10 : 0);
 }
 
 static void emit_header(struct xlate *x, FILE *out)
