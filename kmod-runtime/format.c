@@ -4,6 +4,8 @@
  */
 #include "format.h"
 
+#define CTAP_FORMAT_MAX_COUNT	1000000	/* widths and precisions */
+
 #define F_LEFT	1
 #define F_PLUS	2
 #define F_SPACE	4
@@ -103,6 +105,11 @@ static void format_mem(struct ctap_out *o, struct spec sp, int64_t addr, ctap_re
 {
 	char chunk[64];
 	size_t left = sp.precision > 0 ? (size_t)sp.precision : 1;
+	size_t room = (o->size - o->len) / (sp.conv == 'm' ? 1 : 2);
+
+	/* Never read more than fits: the precision is the script's (%.*m). */
+	if (left > room)
+		left = room;
 
 	while (left && read) {
 		size_t n = left < sizeof(chunk) ? left : sizeof(chunk);
@@ -130,13 +137,18 @@ static int parse_count(const char **p, const union ctap_arg *args, int nargs, in
 	int v = -1;
 
 	if (**p == '*') {
+		int64_t n = *used < nargs ? args[(*used)++].n : 0;
+
 		(*p)++;
-		return *used < nargs ? (int)args[(*used)++].n : 0;
+		/* The script's number: clamped as a written one is, before it
+		 * is an int (INT_MIN would overflow when negated for '-'). */
+		return n > CTAP_FORMAT_MAX_COUNT ? CTAP_FORMAT_MAX_COUNT :
+			n < -CTAP_FORMAT_MAX_COUNT ? -CTAP_FORMAT_MAX_COUNT : (int)n;
 	}
 	while (**p >= '0' && **p <= '9') {
 		v = (v < 0 ? 0 : v) * 10 + (**p - '0');
-		if (v > 1000000)
-			v = 1000000;	/* nobody pads a megabyte */
+		if (v > CTAP_FORMAT_MAX_COUNT)
+			v = CTAP_FORMAT_MAX_COUNT;	/* nobody pads a megabyte */
 		(*p)++;
 	}
 	return v;

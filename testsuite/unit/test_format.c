@@ -35,6 +35,15 @@ static int read_here(void *dst, int64_t addr, size_t len)
 	return 0;
 }
 
+static size_t reads;
+
+static int read_count(void *dst, int64_t addr, size_t len)
+{
+	memset(dst, 'x', len);
+	reads += len;
+	return 0;
+}
+
 static int read_fault(void *dst, int64_t addr, size_t len)
 {
 	return -EFAULT;
@@ -106,5 +115,20 @@ int main(void)
 	ctap_out_init(&o, small, sizeof(small));
 	ctap_format(&o, "%s and %d", (union ctap_arg[]){ S("a long string"), N(12345) }, 2, NULL);
 	CHECK(o.len == sizeof(small) && o.truncated, "output is bounded and marked truncated");
+
+	/* %.*m with a huge precision reads only what fits (it once read the
+	 * whole span, 64 bytes at a time, with interrupts off). */
+	reads = 0;
+	ctap_out_init(&o, buf, sizeof(buf));
+	ctap_format(&o, "%.*m", (union ctap_arg[]){ N(INT64_MAX), N(0) }, 2, read_count);
+	CHECK(o.len == sizeof(buf) && reads == sizeof(buf), "%%.*m of INT64_MAX reads %zu bytes", reads);
+	reads = 0;
+	ctap_out_init(&o, buf, sizeof(buf));
+	ctap_format(&o, "%.*M", (union ctap_arg[]){ N(1 << 30), N(0) }, 2, read_count);
+	CHECK(reads == sizeof(buf) / 2, "%%.*M reads half the room (two hex digits a byte): %zu", reads);
+	/* A '*' width of INT64_MIN: clamped, no overflow when negated. */
+	ctap_out_init(&o, buf, sizeof(buf));
+	ctap_format(&o, "%*d", (union ctap_arg[]){ N(INT64_MIN), N(7) }, 2, NULL);
+	CHECK(o.len == sizeof(buf) && buf[0] == '7', "%%*d of INT64_MIN pads to the room, left-aligned");
 	return unit_done();
 }
