@@ -132,6 +132,15 @@ static bool ctl_ring_empty(void)
 	return READ_ONCE(tp.head) == READ_ONCE(tp.tail);
 }
 
+/* A warning equal to the last message queued; the ring lock is held. */
+static bool repeats_last(const void *payload, u32 len)
+{
+	const struct ctap_ctl_msg *last = &tp.ring[(tp.tail - 1) % CTAP_CTL_SLOTS];
+
+	return last->hdr.type == CTAP_MSG_OOB && last->hdr.len == len &&
+	       len >= 8 && !memcmp(payload, "WARNING:", 8) && !memcmp(last->payload, payload, len);
+}
+
 /*
  * Queue one message; a script's (reserved false) may use all slots but the
  * reserved ones.  A message that does not fit is dropped and counted.
@@ -145,6 +154,12 @@ static void ctl_queue(u32 type, const void *payload, u32 len, bool reserved)
 	len = min_t(u32, len, CTAP_MSG_MAX_PAYLOAD);
 	if (!guard_lock(&tp.ring_lock, HELD_RING, &flags))
 		goto dropped;
+	/* staprun prints a warning once (as SystemTap's stapio): a repeat of
+	 * the one still waiting in the ring need not take a slot. */
+	if (type == CTAP_MSG_OOB && tp.tail != tp.head && repeats_last(payload, len)) {
+		guard_unlock(&tp.ring_lock, HELD_RING, flags);
+		return;
+	}
 	if (tp.tail - tp.head >= room) {
 		guard_unlock(&tp.ring_lock, HELD_RING, flags);
 		goto dropped;

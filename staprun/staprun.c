@@ -31,6 +31,7 @@
 
 #define DRAIN_INTERVAL_MS	100	/* relay wakes readers per sub-buffer only */
 #define EXIT_REPLY_TIMEOUT_MS	10000
+#define MAX_WARNINGS		256	/* distinct warnings remembered */
 
 int verbose;
 
@@ -50,6 +51,8 @@ struct session {
 	struct relay relay;
 	bool errors;
 	bool exit_requested;	/* exit() ran in a begin probe */
+	unsigned long warned[MAX_WARNINGS];	/* hashes of warnings printed */
+	unsigned int nwarned;
 };
 
 static void usage(FILE *f)
@@ -284,6 +287,28 @@ static void run_system(struct session *s, const char *cmd)
 	}
 }
 
+/*
+ * A warning or error line from the module.  As SystemTap's stapio, a
+ * warning is printed once however often the script repeats it (the last
+ * MAX_WARNINGS distinct ones are remembered).
+ */
+static void print_oob(struct session *s, const char *line)
+{
+	if (!strncmp(line, "ERROR", 5))
+		s->errors = true;
+	if (!strncmp(line, "WARNING", 7)) {
+		unsigned long h = 5381;
+
+		for (const char *p = line; *p; p++)
+			h = h * 33 + (unsigned char)*p;
+		for (int i = 0; i < MAX_WARNINGS; i++)
+			if (s->warned[i] == h)
+				return;
+		s->warned[s->nwarned++ % MAX_WARNINGS] = h;
+	}
+	fputs(line, stderr);
+}
+
 /* Handle one control message; returns true when the module has stopped. */
 static bool handle_ctl(struct session *s, bool *exit_sent)
 {
@@ -301,9 +326,7 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 	}
 	switch (hdr.type) {
 	case CTAP_MSG_OOB:
-		if (!strncmp(payload, "ERROR", 5))
-			s->errors = true;
-		fputs(payload, stderr);
+		print_oob(s, payload);
 		break;
 	case CTAP_MSG_REQUEST_EXIT:
 		request_stop(s, exit_sent);	/* a failure shows when EXIT never comes */
@@ -439,9 +462,7 @@ static int start_session(struct session *s)
 		if (ret)
 			return ret;
 		if (hdr.type == CTAP_MSG_OOB) {
-			if (!strncmp(payload, "ERROR", 5))
-				s->errors = true;
-			fputs(payload, stderr);
+			print_oob(s, payload);
 			continue;
 		}
 		if (hdr.type == CTAP_MSG_REQUEST_EXIT) {
