@@ -74,9 +74,9 @@ int relay_output_bulk(struct relay *r, const char *prefix)
 		if (r->fds[cpu] < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s_cpu%d", prefix, cpu);
-		r->out_fds[cpu] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		r->out_fds[cpu] = open_output(path);
 		if (r->out_fds[cpu] < 0)
-			return -errno;
+			return r->out_fds[cpu];
 	}
 	r->own_outs = true;
 	return 0;

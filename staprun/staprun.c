@@ -24,7 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <wordexp.h>
+#include <grp.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "staprun.h"
@@ -199,6 +201,73 @@ static int parse_args(struct session *s, int argc, char **argv)
 }
 
 /*
+ * Installed setuid root (as SystemTap's packaging installs its staprun for
+ * the stapusr group), staprun may load modules for a user who is not root;
+ * everything else it does on that user's behalf runs as that user: the -c
+ * command, system() commands, the -o file.  Run by root, nothing changes.
+ */
+static bool setuid_run(void)
+{
+	return geteuid() != getuid();
+}
+
+/* In a child about to run the user's command: become the user, for good. */
+static void drop_privileges(void)
+{
+	gid_t gid = getgid();
+	uid_t uid = getuid();
+
+	if (!setuid_run())
+		return;
+	if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid)) {
+		fprintf(stderr, "ERROR: cannot drop privileges: %s\n", strerror(errno));
+		_exit(127);
+	}
+}
+
+/*
+ * Setuid, only a module whose file and every directory above it belong to
+ * root and are writable by nobody else: the user must not be able to
+ * choose what root loads.
+ */
+static int module_trusted(const char *path)
+{
+	char dir[4096];
+	struct stat st;
+
+	if (!setuid_run())
+		return 0;
+	if (!realpath(path, dir))
+		return -errno;
+	for (;;) {
+		if (stat(dir, &st))
+			return -errno;
+		if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return -EPERM;
+		if (!strcmp(dir, "/"))
+			return 0;
+		*strrchr(dir, '/') = '\0';
+		if (!dir[0])
+			strcpy(dir, "/");
+	}
+}
+
+/* -o FILE, opened as the user who ran staprun; never through a symlink. */
+int open_output(const char *path)
+{
+	bool suid = setuid_run();	/* before the euid changes */
+	int fd, saved;
+
+	if (suid && seteuid(getuid()))
+		return -errno;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	saved = errno;
+	if (suid && seteuid(0))
+		abort();	/* cannot happen: the saved uid is root */
+	return fd < 0 ? -saved : fd;
+}
+
+/*
  * Fork the -c command now, so that its pid can be the target, but let it
  * exec only when the probes are armed (start_command).  Like SystemTap, a
  * command with shell syntax runs under /bin/sh.
@@ -221,6 +290,7 @@ static int fork_command(struct session *s)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(go[1]);
+		drop_privileges();
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the session failed to start */
 		if (wordexp(s->cmd, &we, WRDE_NOCMD) == 0 && we.we_wordc > 0)
@@ -282,6 +352,7 @@ static void run_system(struct session *s, const char *cmd)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (s->out_fd >= 0 && s->out_fd != STDOUT_FILENO)
 			close(s->out_fd);
+		drop_privileges();
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -513,10 +584,15 @@ int main(int argc, char **argv)
 		err("staprun must be run as root to load kernel modules\n");
 		return 1;
 	}
+	if (!s.attach && !s.unload && (ret = module_trusted(s.ko_path))) {
+		err("staprun runs setuid: it loads only modules in directories that root "
+		    "alone owns and can write, not '%s' (%s)\n", s.ko_path, strerror(-ret));
+		return 1;
+	}
 	if (s.outfile && !s.bulk) {
-		s.out_fd = open(s.outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		s.out_fd = open_output(s.outfile);
 		if (s.out_fd < 0) {
-			err("cannot open output file '%s': %s\n", s.outfile, strerror(errno));
+			err("cannot open output file '%s': %s\n", s.outfile, strerror(-s.out_fd));
 			return 1;
 		}
 	}

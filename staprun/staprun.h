@@ -46,6 +46,10 @@ int relay_open_all(struct relay *r, const char *modname);
 /* Every CPU's output to out_fd; or, in bulk mode, to PREFIX_cpuN files. */
 void relay_output_to(struct relay *r, int out_fd);
 int relay_output_bulk(struct relay *r, const char *prefix);
+
+/* An output file (-o, -b's per-CPU files): created as the user who ran
+ * staprun, never through a symlink.  An fd or -errno. */
+int open_output(const char *path);
 /* Copies everything readable now to the outputs; returns bytes or -errno. */
 long relay_drain(struct relay *r);
 void relay_close_all(struct relay *r);

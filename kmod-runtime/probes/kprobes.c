@@ -58,6 +58,11 @@ int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 
 	for (i = 0; i < n; i++) {
 		ret = register_one(&kps[i]);
+		if (ret && kps[i].optional) {
+			ctap_oob("WARNING: probe %s registration error (rc %d)\n",
+				 kps[i].probe->pp, ret);
+			continue;
+		}
 		if (ret) {
 			ctap_oob("ERROR: probe %s registration error (rc %d)\n",
 				 kps[i].probe->pp, ret);

@@ -16,6 +16,7 @@ struct ctap_kprobe {
 	bool is_return;
 	int maxactive;			/* .return.maxactive(N), 0: default */
 	bool entry_args;		/* .return: save the arguments at entry */
+	bool optional;			/* from a wildcard or "?": a failure warns */
 	union {
 		struct kprobe kp;
 		struct kretprobe krp;
@@ -28,8 +29,9 @@ struct ctap_kprobe {
  * @kps: the table
  * @n: its length
  *
- * Returns 0, or the first failure's -errno after unregistering the others
- * and sending an error that names the probe point.
+ * A probe the kernel refuses is a warning if it is optional (one function
+ * of a wildcard, as SystemTap's), else an error: returns the -errno after
+ * unregistering the others.  Either message names the probe point.
  */
 int ctap_kprobes_register(struct ctap_kprobe *kps, int n);
 void ctap_kprobes_unregister(struct ctap_kprobe *kps, int n);

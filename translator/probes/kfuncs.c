@@ -130,13 +130,20 @@ void kfuncs_emit(struct xlate *x, const struct derived_probe *const *d, int n,
 		 const char *prefix)
 {
 	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
-	for (int i = 0; i < n; i++)
-		emit_c(x, "\t{ .probe = %s, .symbol = %s, .is_return = %s%s%s },\n",
+	for (int i = 0; i < n; i++) {
+		/* One function of a wildcard, or of a "?" point: the kernel
+		 * refusing it is a warning at run time, not the end. */
+		bool optional = strpbrk(d[i]->match->comps[1]->arg->str, "*?[") ||
+				d[i]->written->optional;
+
+		emit_c(x, "\t{ .probe = %s, .symbol = %s, .is_return = %s%s%s%s },\n",
 		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->symbol),
 		       d[i]->is_return ? "true" : "false",
 		       emit_entry_args(x, d[i]) ? ", .entry_args = true" : "",
 		       d[i]->maxactive ? arena_printf(x->a, ", .maxactive = %lld",
-						      (long long)d[i]->maxactive) : "");
+						      (long long)d[i]->maxactive) : "",
+		       optional ? ", .optional = true" : "");
+	}
 	emit_table_family(x, arena_printf(x->a, "%s_table", prefix), "ctap_kprobes_register",
 			  "ctap_kprobes_unregister");
 }
