@@ -80,6 +80,14 @@
 #endif
 /* Per-CPU output of one handler, flushed to the transport when it ends
  * (or earlier, when a print would not fit). */
+/* The output buffer: sub-buffers of relay (per CPU with -b); staprun -s
+ * sets the size in MB instead. */
+#ifndef CTAP_SUBBUF_SIZE
+#define CTAP_SUBBUF_SIZE	65536
+#endif
+#ifndef CTAP_N_SUBBUFS
+#define CTAP_N_SUBBUFS	8
+#endif
 #ifndef CTAP_PRINTBUF
 #define CTAP_PRINTBUF	32768
 #endif
@@ -169,6 +177,8 @@ static inline void ctap_error(struct ctap_context *c, const char *msg, const cha
 s32 ctap_target(void);
 /* exit(): no more event or begin probes; staprun is asked to stop. */
 void ctap_exit(void);
+/* Hits a family lost before its handler, reported with the skipped ones. */
+void ctap_add_skipped(unsigned long n);
 
 /**
  * struct ctap_family - how the generated module arms one probe family

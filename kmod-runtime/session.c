@@ -63,6 +63,11 @@ __printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...
 	c->last_stmt = NULL;	/* the caller says where */
 }
 
+void ctap_add_skipped(unsigned long n)
+{
+	atomic_add(n, &sess.skipped);
+}
+
 static void skip(void)
 {
 	if (atomic_inc_return(&sess.skipped) > MAXSKIPPED) {
@@ -270,7 +275,7 @@ int ctap_module_init(const struct ctap_module *m)
 	ret = m->init_globals();
 	if (ret)
 		goto out_contexts;
-	ret = ctap_transport_init(m->name, &session_ops, false, 65536, 8);
+	ret = ctap_transport_init(m->name, &session_ops, false, CTAP_SUBBUF_SIZE, CTAP_N_SUBBUFS);
 	if (ret)
 		goto out_globals;
 	return 0;

@@ -38,6 +38,9 @@
 #include <linux/atomic.h>
 #include <linux/hardirq.h>
 #include <linux/percpu.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <linux/delay.h>
 
 #include "ctap_msgs.h"
 #include "transport.h"
@@ -53,6 +56,8 @@ MODULE_PARM_DESC(ctap_buffer_mb, "output buffer size in MB, per CPU in bulk mode
 #define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
 #define CTAP_CTL_RESERVED 8	/* of which kept for the session's own replies */
 #define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
+#define CTAP_SPILL_MAX	(16 << 20)	/* end-probe output held beyond the buffer */
+#define CTAP_DRAIN_WAIT_MS 10000	/* staprun not reading for this long: give up */
 
 struct ctap_ctl_msg {
 	struct ctap_msg_hdr hdr;
@@ -80,6 +85,12 @@ static struct {
 	wait_queue_head_t ctl_wait;
 	struct irq_work wake_work;
 	atomic_t cmd_open;		/* .cmd has one reader: staprun */
+	struct work_struct stop_work;	/* EXIT: stop, then reply */
+
+	/* While the session stops, output the buffer has no room for waits
+	 * here (under out_lock), in order, until staprun makes room. */
+	char *spill;
+	size_t spill_len, spill_cap;
 } tp;
 
 /* ---- locks that a probe re-entering the transport cannot deadlock on ---- */
@@ -231,13 +242,91 @@ static int ctap_start(s32 target)
 	return ret;
 }
 
+/*
+ * __relay_write(), but knowing whether the data went in: relay drops a
+ * write silently when the sub-buffer switch finds the buffer full
+ * (subbuf_start says no), so the switch is done here and its answer kept.
+ */
+static bool relay_write_counted(struct rchan *chan, const void *data, size_t len)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
+
+	if (!buf || len > chan->subbuf_size)
+		return false;
+	if (buf->offset + len > chan->subbuf_size && !relay_switch_subbuf(buf, len))
+		return false;
+	memcpy(buf->data + buf->offset, data, len);
+	buf->offset += len;
+	return true;
+}
+
+/*
+ * The end probes may print more than the buffer holds (a big report at
+ * exit is what end probes are for): what does not fit goes to a spill
+ * buffer, which is moved into the relay here, in process context, as
+ * staprun reads.  staprun keeps reading until EXIT's reply, which comes
+ * after this.  If it stops reading, what is left is dropped and counted.
+ */
+static void spill_begin(void)
+{
+	size_t cap = CTAP_SPILL_MAX;
+	char *buf = vmalloc(cap);
+	unsigned long flags;
+
+	if (!buf)
+		return;
+	guard_lock(tp.bulk ? NULL : &tp.out_lock, HELD_OUT, &flags);
+	tp.spill = buf;
+	tp.spill_len = 0;
+	tp.spill_cap = cap;
+	guard_unlock(tp.bulk ? NULL : &tp.out_lock, HELD_OUT, flags);
+}
+
+static void spill_drain(void)
+{
+	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
+	unsigned long flags, waited = 0;
+	size_t done = 0;
+	char *buf;
+
+	if (!tp.spill)
+		return;
+	while (done < tp.spill_len && waited < CTAP_DRAIN_WAIT_MS) {
+		size_t n = min_t(size_t, tp.spill_len - done, tp.chan->subbuf_size / 2);
+		bool ok;
+
+		guard_lock(lock, HELD_OUT, &flags);
+		ok = relay_write_counted(tp.chan, tp.spill + done, n);
+		guard_unlock(lock, HELD_OUT, flags);
+		if (ok) {
+			done += n;
+			waited = 0;
+			continue;
+		}
+		relay_flush(tp.chan);	/* let staprun see what is there */
+		msleep(20);
+		waited += 20;
+	}
+	if (done < tp.spill_len)
+		atomic_long_inc(&tp.dropped);
+	guard_lock(lock, HELD_OUT, &flags);
+	buf = tp.spill;
+	tp.spill = NULL;
+	tp.spill_len = tp.spill_cap = 0;
+	guard_unlock(lock, HELD_OUT, flags);
+	vfree(buf);
+}
+
 static void ctap_stop(void)
 {
 	unsigned long dropped;
 
 	mutex_lock(&tp.state_lock);
-	if (tp.state == CTAP_RUNNING)
+	if (tp.state == CTAP_RUNNING) {
+		spill_begin();
 		tp.ops->stop();
+		spill_drain();
+	}
 	tp.state = CTAP_STOPPED;
 	mutex_unlock(&tp.state_lock);
 	relay_flush(tp.chan);
@@ -250,6 +339,12 @@ static void ctap_stop(void)
 	if (dropped)
 		ctap_notice("WARNING: %lu warning and error messages were dropped: "
 			    "staprun did not read them in time\n", dropped);
+}
+
+static void stop_work_fn(struct work_struct *work)
+{
+	ctap_stop();
+	ctl_queue(CTAP_MSG_EXIT, NULL, 0, true);
 }
 
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
@@ -273,8 +368,9 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		ctl_queue(CTAP_MSG_START, &result, sizeof(result), true);
 		break;
 	case CTAP_MSG_EXIT:
-		ctap_stop();
-		ctl_queue(CTAP_MSG_EXIT, NULL, 0, true);
+		/* Asynchronously: staprun goes on reading the end probes'
+		 * output while they run; the reply says they are done. */
+		schedule_work(&tp.stop_work);
 		break;
 	default:
 		return -EINVAL;
@@ -336,27 +432,10 @@ static const struct rchan_callbacks relay_cbs = {
 	.remove_buf_file = remove_buf_file,
 };
 
-/*
- * __relay_write(), but knowing whether the data went in: relay drops a
- * write silently when the sub-buffer switch finds the buffer full
- * (subbuf_start says no), so the switch is done here and its answer kept.
- */
-static bool relay_write_counted(struct rchan *chan, const void *data, size_t len)
-{
-	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
-
-	if (!buf || len > chan->subbuf_size)
-		return false;
-	if (buf->offset + len > chan->subbuf_size && !relay_switch_subbuf(buf, len))
-		return false;
-	memcpy(buf->data + buf->offset, data, len);
-	buf->offset += len;
-	return true;
-}
-
 void ctap_write(const void *data, size_t len)
 {
 	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
+	const char *p = data;
 	unsigned long flags;
 
 	if (!tp.chan)
@@ -365,8 +444,21 @@ void ctap_write(const void *data, size_t len)
 		atomic_long_inc(&tp.dropped);
 		return;
 	}
-	if (!relay_write_counted(tp.chan, data, len))
-		atomic_long_inc(&tp.dropped);
+	while (len) {
+		size_t n = min_t(size_t, len, tp.chan->subbuf_size);
+
+		/* Once output spills, the rest follows it, so the order holds. */
+		if (tp.spill_len || !relay_write_counted(tp.chan, p, n)) {
+			if (tp.spill && tp.spill_len + n <= tp.spill_cap) {
+				memcpy(tp.spill + tp.spill_len, p, n);
+				tp.spill_len += n;
+			} else {
+				atomic_long_inc(&tp.dropped);
+			}
+		}
+		p += n;
+		len -= n;
+	}
 	guard_unlock(lock, HELD_OUT, flags);
 }
 
@@ -443,6 +535,7 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
 	spin_lock_init(&tp.ring_lock);
 	init_waitqueue_head(&tp.ctl_wait);
 	init_irq_work(&tp.wake_work, ctap_wake_readers);
+	INIT_WORK(&tp.stop_work, stop_work_fn);
 
 	tp.ring = kcalloc(CTAP_CTL_SLOTS, sizeof(*tp.ring), GFP_KERNEL);
 	if (!tp.ring)
@@ -481,6 +574,7 @@ out:
 
 void ctap_transport_exit(void)
 {
+	flush_work(&tp.stop_work);	/* an EXIT being handled */
 	ctap_stop();
 	irq_work_sync(&tp.wake_work);
 	relay_close(tp.chan);

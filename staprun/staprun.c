@@ -473,6 +473,7 @@ static int run_session(struct session *s)
 			{ .fd = s->sig_fd, .events = POLLIN },
 		};
 		bool want_exit = false;
+		long got;
 
 		if (poll(pfd, 2, DRAIN_INTERVAL_MS) < 0 && errno != EINTR)
 			return -errno;
@@ -490,8 +491,12 @@ static int run_session(struct session *s)
 			err("module did not stop within %d s\n", EXIT_REPLY_TIMEOUT_MS / 1000);
 			return -ETIMEDOUT;
 		}
-		if (relay_drain(&s->relay) < 0)
+		got = relay_drain(&s->relay);
+		if (got < 0)
 			return -EIO;
+		/* The end probes' output still coming is progress. */
+		if (got > 0 && exit_deadline)
+			exit_deadline = now_ms() + EXIT_REPLY_TIMEOUT_MS;
 	}
 	/* Drain until the relay has nothing more: EXIT came after the flush. */
 	while (relay_drain(&s->relay) > 0)
