@@ -11,6 +11,17 @@
 
 static int n_errors, n_warnings;
 
+/* Where the last shown source line started (see show_source). */
+static const struct source *last_src;
+static const char *last_p;
+static int last_line;
+
+void diag_reset(void)
+{
+	n_errors = n_warnings = 0;
+	last_src = NULL;
+}
+
 int diag_errors(void)
 {
 	return n_errors;
@@ -24,11 +35,8 @@ int diag_warnings(void)
 /* The source line of loc and a caret under its column; tabs kept for alignment. */
 static void show_source(const struct loc *loc)
 {
-	/* Where the last shown line started: messages mostly come in source
-	 * order, and a scan from the top for each of 20,000 was quadratic. */
-	static const struct source *last_src;
-	static const char *last_p;
-	static int last_line;
+	/* From the last shown line on: messages mostly come in source order,
+	 * and a scan from the top for each of 20,000 was quadratic. */
 	const char *p = loc->src->text, *end = p + loc->src->len, *eol;
 	int line = 1;
 

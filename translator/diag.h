@@ -36,6 +36,9 @@ void diag_warning(const struct loc *loc, const char *fmt, ...)
 
 /* Errors and warnings reported so far, of any pass. */
 int diag_errors(void);
+/* Forget every count and source: a new translation in the same process
+ * (the pass-2 fuzz target); sources shown so far must not be used again. */
+void diag_reset(void);
 int diag_warnings(void);
 
 #endif /* DIAG_H */

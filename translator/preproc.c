@@ -433,15 +433,20 @@ static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 		pp->gave_up = true;
 		return;
 	}
-	pp->expanded += m->nbody;
-	if (pp->expanded > MAX_EXPANSION_TOKENS) {
-		pp_error(pp, at, "macro expansion produces over a million tokens (recursive macro?)");
-		pp->gave_up = true;
-		return;
-	}
 	for (size_t i = 0; i < m->nbody; i++) {
 		const struct token *t = &m->body[i];
 		int k = -1;
+
+		/* Counted as produced, arguments included: a parameter used
+		 * twice doubles its argument at each level (2^64 tokens for a
+		 * chain of 64 such macros: the fuzzer found it). */
+		if (pp->expanded + body.n > MAX_EXPANSION_TOKENS) {
+			pp_error(pp, at, "macro expansion produces over a million tokens "
+				 "(recursive macro?)");
+			pp->gave_up = true;
+			tokens_free(&body);
+			return;
+		}
 
 		if (t->kind == TOK_IDENT && t->text[0] == '@')
 			for (int j = 0; j < m->nparams; j++)
@@ -460,6 +465,7 @@ static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 	}
 	struct range sub = { .t = body.v, .i = 0, .end = body.n };
 
+	pp->expanded += body.n;
 	pp->depth++;
 	pp_run(pp, &sub);
 	pp->depth--;

@@ -1,0 +1,48 @@
+/*
+ * fuzz_pass2.c - libFuzzer target for passes 1 and 2 over one script with
+ * ctap's own tapset library (fixed: tapsets/ of this tree) and the guest
+ * kernel's BTF from the test cache: probe point matching, aliases,
+ * symbols, types, constant folding.  Any input must end in a checked
+ * script or in error messages; never a crash, a sanitizer report or a hang.
+ *
+ *   testsuite/run-tests fuzz
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "elaborate.h"
+#include "fold.h"
+#include "sem.h"
+#include "session.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct session s = {
+		.last_pass = 2,
+		.kernel_release = getenv("KERNEL_RELEASE"),
+		.kernel_build = getenv("KERNEL_BUILD"),
+		.pp = { .arch = "x86_64", .runtime = "kernel", .privilege = "stapdev",
+			.compat_version = "4.8" },
+	};
+	char *text = malloc(size + 1);
+
+	memcpy(text, data, size);
+	text[size] = '\0';
+	s.script_text = text;
+	s.pp.kernel_release = s.kernel_release;
+	diag_reset();
+	if (pass1_parse(&s) == 0 && pass2_elaborate(&s) == 0 && pass2_semantic(&s) == 0) {
+		fold_script(&s.arena, s.user);
+		for (struct script *t = s.library; t; t = t->next)
+			fold_script(&s.arena, t);
+	}
+	pass2_free(&s);
+	sem_free(&s);
+	pp_env_free(&s.pp);
+	arena_free(&s.arena);
+	free(text);
+	return 0;
+}
