@@ -202,9 +202,14 @@ out:
 /* begin, end or error probes, in order. */
 static void run_kind(enum ctap_probe_kind kind)
 {
-	for (int i = 0; i < sess.m->nprobes; i++)
-		if (sess.m->probes[i]->kind == kind)
-			ctap_probe_run(sess.m->probes[i], NULL, NULL);
+	for (int i = 0; i < sess.m->nprobes; i++) {
+		if (sess.m->probes[i]->kind != kind)
+			continue;
+		ctap_probe_run(sess.m->probes[i], NULL, NULL);
+		/* An end probe may print more than the buffer holds. */
+		if (kind != CTAP_PROBE_BEGIN)
+			ctap_drain_output();
+	}
 }
 
 static void disarm(void)

@@ -56,7 +56,11 @@ MODULE_PARM_DESC(ctap_buffer_mb, "output buffer size in MB, per CPU in bulk mode
 #define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
 #define CTAP_CTL_RESERVED 8	/* of which kept for the session's own replies */
 #define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
-#define CTAP_SPILL_MAX	(16 << 20)	/* end-probe output held beyond the buffer */
+/* End-probe output held beyond the buffer, per end probe: allocated when
+ * the session stops (its pages cost ~1.3 M instructions a megabyte). */
+#ifndef CTAP_SPILL_SIZE
+#define CTAP_SPILL_SIZE	(1 << 20)
+#endif
 #define CTAP_DRAIN_WAIT_MS 10000	/* staprun not reading for this long: give up */
 
 struct ctap_ctl_msg {
@@ -263,14 +267,14 @@ static bool relay_write_counted(struct rchan *chan, const void *data, size_t len
 /*
  * The end probes may print more than the buffer holds (a big report at
  * exit is what end probes are for): what does not fit goes to a spill
- * buffer, which is moved into the relay here, in process context, as
- * staprun reads.  staprun keeps reading until EXIT's reply, which comes
- * after this.  If it stops reading, what is left is dropped and counted.
+ * buffer, which ctap_drain_output() moves into the relay, in process
+ * context after each end probe, as staprun reads.  staprun keeps reading
+ * until EXIT's reply, which comes after the stop.  If it stops reading,
+ * what is left is dropped and counted.
  */
 static void spill_begin(void)
 {
-	size_t cap = CTAP_SPILL_MAX;
-	char *buf = vmalloc(cap);
+	char *buf = vmalloc(CTAP_SPILL_SIZE);
 	unsigned long flags;
 
 	if (!buf)
@@ -278,21 +282,21 @@ static void spill_begin(void)
 	guard_lock(tp.bulk ? NULL : &tp.out_lock, HELD_OUT, &flags);
 	tp.spill = buf;
 	tp.spill_len = 0;
-	tp.spill_cap = cap;
+	tp.spill_cap = CTAP_SPILL_SIZE;
 	guard_unlock(tp.bulk ? NULL : &tp.out_lock, HELD_OUT, flags);
 }
 
-static void spill_drain(void)
+void ctap_drain_output(void)
 {
 	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
 	unsigned long flags, waited = 0;
-	size_t done = 0;
-	char *buf;
+	size_t done = 0, len;
 
-	if (!tp.spill)
-		return;
-	while (done < tp.spill_len && waited < CTAP_DRAIN_WAIT_MS) {
-		size_t n = min_t(size_t, tp.spill_len - done, tp.chan->subbuf_size / 2);
+	guard_lock(lock, HELD_OUT, &flags);
+	len = tp.spill_len;
+	guard_unlock(lock, HELD_OUT, flags);
+	while (done < len && waited < CTAP_DRAIN_WAIT_MS) {
+		size_t n = min_t(size_t, len - done, tp.chan->subbuf_size / 2);
 		bool ok;
 
 		guard_lock(lock, HELD_OUT, &flags);
@@ -307,12 +311,24 @@ static void spill_drain(void)
 		msleep(20);
 		waited += 20;
 	}
-	if (done < tp.spill_len)
+	if (done < len)
 		atomic_long_inc(&tp.dropped);
+	guard_lock(lock, HELD_OUT, &flags);
+	tp.spill_len = 0;
+	guard_unlock(lock, HELD_OUT, flags);
+}
+
+static void spill_end(void)
+{
+	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
+	unsigned long flags;
+	char *buf;
+
+	ctap_drain_output();
 	guard_lock(lock, HELD_OUT, &flags);
 	buf = tp.spill;
 	tp.spill = NULL;
-	tp.spill_len = tp.spill_cap = 0;
+	tp.spill_cap = 0;
 	guard_unlock(lock, HELD_OUT, flags);
 	vfree(buf);
 }
@@ -325,7 +341,7 @@ static void ctap_stop(void)
 	if (tp.state == CTAP_RUNNING) {
 		spill_begin();
 		tp.ops->stop();
-		spill_drain();
+		spill_end();
 	}
 	tp.state = CTAP_STOPPED;
 	mutex_unlock(&tp.state_lock);

@@ -43,6 +43,10 @@ void ctap_transport_exit(void);
 /* Append raw bytes to the output.  Any context. */
 void ctap_write(const void *data, size_t len);
 
+/* While the session stops, in process context: move what the last end
+ * probe could not fit in the buffer into it, waiting for staprun to read. */
+void ctap_drain_output(void);
+
 /* printf into the output.  Any context. */
 __printf(1, 2) void ctap_print(const char *fmt, ...);
 
