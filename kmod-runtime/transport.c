@@ -257,6 +257,10 @@ static bool relay_write_counted(struct rchan *chan, const void *data, size_t len
 
 	if (!buf || len > chan->subbuf_size)
 		return false;
+	/* Full already (the last switch failed) and still full: the switch
+	 * would fail again, at ten times the cost of asking. */
+	if (buf->offset == chan->subbuf_size + 1 && relay_buf_full(buf))
+		return false;
 	if (buf->offset + len > chan->subbuf_size && !relay_switch_subbuf(buf, len))
 		return false;
 	memcpy(buf->data + buf->offset, data, len);
