@@ -94,7 +94,7 @@ static struct {
 	/* While the session stops, output the buffer has no room for waits
 	 * here (under out_lock), in order, until staprun makes room. */
 	char *spill;
-	size_t spill_len, spill_cap;
+	size_t spill_len;		/* of CTAP_SPILL_SIZE */
 } tp;
 
 /* ---- locks that a probe re-entering the transport cannot deadlock on ---- */
@@ -133,6 +133,12 @@ static void guard_unlock(spinlock_t *lock, unsigned int bit, unsigned long flags
 	if (lock)
 		spin_unlock(lock);
 	local_irq_restore(flags);
+}
+
+/* The output's lock: none in bulk mode, where each CPU writes its own buffer. */
+static spinlock_t *output_lock(void)
+{
+	return tp.bulk ? NULL : &tp.out_lock;
 }
 
 /* ---- control ring ---- */
@@ -283,16 +289,15 @@ static void spill_begin(void)
 
 	if (!buf)
 		return;
-	guard_lock(tp.bulk ? NULL : &tp.out_lock, HELD_OUT, &flags);
+	guard_lock(output_lock(), HELD_OUT, &flags);
 	tp.spill = buf;
 	tp.spill_len = 0;
-	tp.spill_cap = CTAP_SPILL_SIZE;
-	guard_unlock(tp.bulk ? NULL : &tp.out_lock, HELD_OUT, flags);
+	guard_unlock(output_lock(), HELD_OUT, flags);
 }
 
 void ctap_drain_output(void)
 {
-	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
+	spinlock_t *lock = output_lock();
 	unsigned long flags, waited = 0;
 	size_t done = 0, len;
 
@@ -324,7 +329,7 @@ void ctap_drain_output(void)
 
 static void spill_end(void)
 {
-	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
+	spinlock_t *lock = output_lock();
 	unsigned long flags;
 	char *buf;
 
@@ -332,7 +337,6 @@ static void spill_end(void)
 	guard_lock(lock, HELD_OUT, &flags);
 	buf = tp.spill;
 	tp.spill = NULL;
-	tp.spill_cap = 0;
 	guard_unlock(lock, HELD_OUT, flags);
 	vfree(buf);
 }
@@ -454,7 +458,7 @@ static const struct rchan_callbacks relay_cbs = {
 
 void ctap_write(const void *data, size_t len)
 {
-	spinlock_t *lock = tp.bulk ? NULL : &tp.out_lock;
+	spinlock_t *lock = output_lock();
 	const char *p = data;
 	unsigned long flags;
 
@@ -469,7 +473,7 @@ void ctap_write(const void *data, size_t len)
 
 		/* Once output spills, the rest follows it, so the order holds. */
 		if (tp.spill_len || !relay_write_counted(tp.chan, p, n)) {
-			if (tp.spill && tp.spill_len + n <= tp.spill_cap) {
+			if (tp.spill && tp.spill_len + n <= CTAP_SPILL_SIZE) {
 				memcpy(tp.spill + tp.spill_len, p, n);
 				tp.spill_len += n;
 			} else {

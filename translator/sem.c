@@ -1083,7 +1083,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 			error(S, &s->loc, NULL, "%s outside a loop", s->kind == S_BREAK ? "break" : "continue");
 		break;
 	case S_NEXT:
-		if (sc->fn && !sc->fn->next_allowed)
+		if (sc->fn && !sc->fn->overload)	/* 'next' goes to the next overload */
 			error(S, &s->loc, NULL, "'next' in a function is only allowed when an overload follows");
 		break;
 	case S_RETURN:
@@ -1176,7 +1176,6 @@ static void walk(struct sem *S)
 		struct scope sc = { .script = f->script, .locals = &f->locals, .fn = f,
 				    .privileged = f->script->is_tapset };
 
-		f->next_allowed = f->overload != NULL;
 		if (f->fn->embedded) {
 			if (!f->script->is_tapset && !S->s->guru)
 				error(S, &f->fn->loc, ident(S, f->fn->name),

@@ -48,7 +48,6 @@ struct sem_function {
 	enum vtype ret;
 	struct loc ret_loc;
 	bool used;
-	bool next_allowed;		/* an overload follows: 'next' goes there */
 };
 
 /*

@@ -55,10 +55,17 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	int64_t maxactive = 0;
 	int n, added = 0, skipped = 0;
 	bool wild = strpbrk(glob, "*?[") != NULL;
+	const char *why;
 
 	if (strchr(glob, '@') || strchr(glob, ':')) {
 		elab_error(e, m, "'%s': file and line qualifiers need DWARF debuginfo; ctap "
 			   "finds kernel functions by name in BTF", glob);
+		return -1;
+	}
+	/* An explicit name that may not be probed is an error; a wildcard
+	 * skips such functions below. */
+	if (!wild && (why = elab_unprobeable(e, glob, is_return))) {
+		elab_error(e, m, "kernel function '%s' cannot be probed: %s", glob, why);
 		return -1;
 	}
 	btf = elab_btf(e);
@@ -78,12 +85,8 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 	}
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d;
-		const char *why = elab_unprobeable(e, funcs[i].name, is_return);
 
-		if (why) {
-			if (!wild)
-				elab_error(e, m, "kernel function '%s' cannot be probed: %s",
-					   funcs[i].name, why);
+		if (wild && elab_unprobeable(e, funcs[i].name, is_return)) {
 			skipped++;
 			continue;
 		}
@@ -104,12 +107,6 @@ int kfuncs_resolve(struct elab *e, const struct pp_match *m, const char *family,
 		fprintf(stderr, "%s(\"%s\"): %d functions skipped: a probe may not go "
 			"there (see translator/unprobeable.c)\n", family, glob, skipped);
 	if (!added && n == 0 && !vars && !wild) {
-		const char *why = elab_unprobeable(e, glob, is_return);
-
-		if (why) {
-			elab_error(e, m, "kernel function '%s' cannot be probed: %s", glob, why);
-			return -1;
-		}
 		struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s\")%s",
 								  family, glob, suffix));
 
