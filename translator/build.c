@@ -23,22 +23,14 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "translate.h"
+#include "build.h"
 
-/* Runtime files a module is built from (paths under the runtime dir). */
+/* Runtime files every module is built from (paths under the runtime dir);
+ * the probe families' own follow (session_runtime_families()). */
 static const char *const runtime_objs[] = {
 	"session", "transport", "outbuf", "stat", "format", "map", "print", "regex",
-	"target", "errno", "probes/kprobes", "probes/timers", "probes/uprobes", NULL
+	"target", "errno", NULL
 };
-
-const char *session_runtime_dir(struct session *s)
-{
-	if (s->runtime_dir)
-		return s->runtime_dir;
-	if (access(CTAP_PKGDATADIR "/runtime/ctap_runtime.h", R_OK) == 0)
-		return CTAP_PKGDATADIR "/runtime";
-	return CTAP_SRCDIR "/kmod-runtime";
-}
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
 {
@@ -201,6 +193,8 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 	text = "/* The runtime, one unit (written by stap -p4). */\n";
 	for (const char *const *o = runtime_objs; *o; o++)
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
+	for (const char **o = session_runtime_families(s); *o; o++)
+		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
 	snprintf(path, sizeof(path), "%s/runtime.c", dir);
 	return write_file(path, text, strlen(text));
 }
@@ -275,7 +269,7 @@ static int copy_path(const char *from, const char *to)
 
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko)
 {
-	const char *name = xlate_module_name(s);
+	const char *name = session_module_name(s);
 	char cached[4096], dir[] = "/tmp/ctapXXXXXX", path[4200], tmp[4300];
 	uint64_t key = cache_key(s, c_text, len);
 	int ret = -1;

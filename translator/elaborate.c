@@ -20,10 +20,8 @@
 #include "kbtf.h"
 #include "print.h"
 #include "provider.h"
-#include "translate.h"
 #include "unprobeable.h"
 
-#define MAX_ALIAS_DEPTH	8	/* also the size of derived_probe.aliases[] */
 #define MAX_EXPANSIONS	4096	/* brace expansion results per point */
 
 enum arg_kind { ARG_NONE, ARG_STRING, ARG_NUMBER };
@@ -50,6 +48,7 @@ struct elab {
 	struct unprobeable unprobeable;
 	bool unprobeable_loaded;
 	struct derived_probe *probes, **tail;
+	int nprobes;
 	const struct probe_point *reported;	/* point whose context was printed */
 	bool listing;			/* -l: aliases are listed, not expanded */
 	const struct probe_point *written;	/* the user's point being resolved */
@@ -109,6 +108,7 @@ struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const c
 	d->probe = e->probe;
 	d->naliases = e->depth;
 	memcpy(d->aliases, e->alias_stack, e->depth * sizeof(*d->aliases));
+	d->seq = e->nprobes++;
 	*e->tail = d;
 	e->tail = &d->next;
 	return d;

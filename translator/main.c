@@ -26,6 +26,9 @@
 #include "provider.h"
 #include "print.h"
 #include "session.h"
+#include "build.h"
+#include "pass1.h"
+#include "run.h"
 #include "translate.h"
 
 #define COMPAT_VERSION		"4.8"	/* the SystemTap we are compatible with */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "pass1.h"
 #include "session.h"
 #include "strset.h"
 #include "tapset_index.h"

@@ -7,7 +7,9 @@
  * "begin", one per matching kernel function for kernel.function("vfs_*").
  * Matching (wildcards, **, brace expansion, ?, !, aliases) is common to
  * all and lives in elaborate.c.  Each provider also emits the C that
- * registers its probes (pass 3).
+ * registers its probes (pass 3), against its runtime side: a family is
+ * translator/probes/NAME.c here and kmod-runtime/probes/NAME.[ch] there
+ * (docs/translator.md, "Adding a probe family").
  */
 #ifndef PROVIDER_H
 #define PROVIDER_H
@@ -19,6 +21,7 @@
 #include "ast.h"
 
 #define MAX_PP_COMPONENTS	16
+#define MAX_ALIAS_DEPTH		8	/* aliases of aliases of ... */
 
 struct elab;
 struct xlate;
@@ -53,23 +56,22 @@ struct derived_probe {
 	const struct probe *probe;		/* ... and the user's probe */
 	/* The aliases it came through, outermost first: their bodies wrap
 	 * the user's (prologue aliases before it, epilogue ones after). */
-	const struct probe *aliases[8];
+	const struct probe *aliases[MAX_ALIAS_DEPTH];
 	int naliases;
 	struct probe_var *vars;
-	/* What the family needs later, to generate its registration: */
-	const char *symbol;			/* kprobes, uprobes: the function */
-	const char *path;			/* uprobes: the file, on the target */
-	uint64_t offset;			/* uprobes: the function's file offset */
-	bool is_return;
-	int64_t maxactive;			/* kretprobes: .maxactive(N), 0 default */
-	int64_t interval_ns, randomize_ns;	/* timers */
-	int64_t order;				/* begin(N), end(N), error(N) */
-	int index;				/* pass 3: its place in the probe table */
+	int seq;				/* its place in program order, from 0 */
+	const char *symbol;			/* the function probed (probefunc()), or NULL */
+	bool is_return;				/* a .return probe */
+	void *data;				/* the provider's own */
 };
 
 struct provider {
 	const char *name;
 	const char *const *patterns;		/* NULL-terminated */
+	/* Its side of kmod-runtime, "probes/NAME": the module includes
+	 * NAME.h and links NAME.o when a script uses the family.  NULL: it
+	 * runs from the session (begin, end). */
+	const char *runtime;
 	/* Append the concrete probes of m; returns how many, or -1 on error. */
 	int (*resolve)(struct elab *e, const struct pp_match *m);
 	/* Pass 3: the C that registers this family's probes d[0..n) (they

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "translate.h"
+#include "run.h"
 
 /*
  * staprun: $SYSTEMTAP_STAPRUN, else beside this stap (installed side by

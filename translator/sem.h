@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 
+#include "provider.h"
 #include "session.h"
 
 enum vtype { T_UNKNOWN, T_LONG, T_STRING, T_STATS, T_HIST };
@@ -57,7 +58,7 @@ struct sem_function {
 struct sem_handler {
 	struct sem_handler *next;
 	const struct probe *probe;
-	const struct probe *aliases[8];		/* outermost first */
+	const struct probe *aliases[MAX_ALIAS_DEPTH];	/* outermost first */
 	int naliases;
 	const struct derived_probe *site;	/* first concrete probe: $vars */
 	struct var *locals;

@@ -57,7 +57,12 @@ struct session {
 	struct sem *sem;		/* pass 2: symbols and types */
 };
 
-/* Pass 1: parse the user script and the tapset library.  Returns 0 if clean. */
-int pass1_parse(struct session *s);
+/* The module name: -m NAME, else stap_<hash of the script and -D options>. */
+const char *session_module_name(struct session *s);
+/* Where the runtime sources are: -R, the install prefix, or the source tree. */
+const char *session_runtime_dir(struct session *s);
+/* The runtime sides of the probe families the script uses ("probes/kprobes"),
+ * NULL-terminated; after pass 2. */
+const char **session_runtime_families(struct session *s);
 
 #endif /* SESSION_H */

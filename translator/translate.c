@@ -19,31 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "translate.h"
 #include "xlate.h"
-
-/* ---- module name ---- */
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
-
-const char *xlate_module_name(struct session *s)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	if (s->module_name)
-		return s->module_name;
-	h = fnv1a(h, s->user->src->text, s->user->src->len);
-	for (int i = 0; i < s->n_defines; i++)
-		h = fnv1a(h, s->defines[i], strlen(s->defines[i]) + 1);
-	return arena_printf(&s->arena, "stap_%016llx", (unsigned long long)h);
-}
 
 /* ---- services for providers ---- */
 
@@ -58,18 +36,27 @@ void emit_c(struct xlate *x, const char *fmt, ...)
 
 const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d)
 {
-	return arena_printf(x->a, "&ctap_probes[%d]", d->index);
+	return arena_printf(x->a, "&ctap_probes[%d]", d->seq);
 }
 
 bool emit_entry_args(struct xlate *x, const struct derived_probe *d)
 {
-	return x->probes[d->index].entry_args;
+	return x->probes[d->seq].entry_args;
 }
 
-void emit_session_probe(struct xlate *x, const struct derived_probe *d, const char *kind)
+void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xprobe_kind kind,
+			int64_t order)
 {
-	x->probes[d->index].kind = kind;
+	x->probes[d->seq].kind = kind;
+	x->probes[d->seq].order = order;
 }
+
+static const char *const kind_names[] = {
+	[XPROBE_EVENT] = "CTAP_PROBE_EVENT",
+	[XPROBE_BEGIN] = "CTAP_PROBE_BEGIN",
+	[XPROBE_END] = "CTAP_PROBE_END",
+	[XPROBE_ERROR] = "CTAP_PROBE_ERROR",
+};
 
 void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn)
 {
@@ -114,7 +101,7 @@ static bool is_stats(const struct var *v)
 	return v->type == T_STATS;
 }
 
-static bool from_user_script(struct xlate *x, const struct var *v)
+bool xlate_user_global(const struct xlate *x, const struct var *v)
 {
 	return v->global && v->global->loc.src == x->s->user->src;
 }
@@ -171,7 +158,7 @@ static void emit_globals(struct xlate *x, FILE *out)
 		}
 		/* The script's scalars can be set at load time (staprun NAME=VALUE;
 		 * stap -G passes them so in pass 5, as SystemTap's). */
-		if (from_user_script(x, v) && !is_map(v) && !is_stats(v)) {
+		if (xlate_user_global(x, v) && !is_map(v) && !is_stats(v)) {
 			const struct expr *init = v->global->init;
 
 			if (v->type == T_STRING) {
@@ -213,7 +200,7 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 				"\tG.g_%s = ctap_map_init(mem, &mspec_%s);\n", v->name, v->name, v->name);
 		} else if (is_stats(v)) {
 			fprintf(out, "\tif (ctap_pstat_init(&G.g_%s))\n\t\tgoto fail;\n", v->name);
-		} else if (from_user_script(x, v)) {
+		} else if (xlate_user_global(x, v)) {
 			if (v->type == T_STRING)
 				fprintf(out, "\tstrscpy(G.g_%s, param_%s, MAXSTRINGLEN);\n", v->name, v->name);
 			else
@@ -227,122 +214,6 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 		}
 	}
 	fputs("\treturn 0;\nfail: __attribute__((unused));\n\tfree_globals();\n\treturn -ENOMEM;\n}\n\n", out);
-}
-
-/* ---- locks: which globals a handler touches, and how ---- */
-
-/*
- * What one handler touches, through every function it can call.  Called
- * functions are queued, not walked recursively, each at most once: a
- * chain of 20,000 calls takes no C stack, a diamond no second walk.
- */
-struct lockset {
-	struct xlate *x;
-	struct var *locals;		/* the handler's: not globals */
-	bool *queued;			/* per function (sem_function.index) */
-	const struct sem_function **todo;
-	int ntodo;
-	char *mode;			/* per global (var.index): 0, 'r', 'w' */
-};
-
-static void touch(struct lockset *ls, struct var *locals, const char *name, char mode)
-{
-	struct var *g;
-
-	for (struct var *v = locals; v; v = v->next)
-		if (!strcmp(v->name, name))
-			return;
-	g = sem_global(ls->x->s, name);
-	if (g && ls->mode[g->index] != 'w')
-		ls->mode[g->index] = mode;
-}
-
-static const char *base_name(const struct expr *e)
-{
-	if (e->kind == E_SYMBOL)
-		return e->name;
-	if (e->kind == E_INDEX && e->a->kind == E_SYMBOL)
-		return e->a->name;
-	return NULL;
-}
-
-static void lock_stmt(struct lockset *ls, struct var *locals, const struct stmt *s);
-
-struct lock_walk {
-	struct lockset *ls;
-	struct var *locals;
-};
-
-static void lock_expr(struct expr *e, void *ctx)
-{
-	struct lock_walk *w = ctx;
-	const char *name;
-
-	switch (e->kind) {
-	case E_SYMBOL:
-		touch(w->ls, w->locals, e->name, 'r');
-		break;
-	case E_INDEX:
-		if ((name = base_name(e)))
-			touch(w->ls, w->locals, name, 'r');
-		break;
-	case E_IN:
-		if (e->a->kind == E_SYMBOL)
-			touch(w->ls, w->locals, e->a->name, 'r');
-		break;
-	case E_ASSIGN:
-	case E_UNARY:
-	case E_POSTFIX:
-		name = e->kind == E_ASSIGN || !strcmp(e->op, "++") || !strcmp(e->op, "--") ?
-			base_name(e->a) : NULL;
-		/* Adding to scalar statistics is per CPU: a read lock keeps
-		 * only readers (who aggregate) out. */
-		if (name)
-			touch(w->ls, w->locals, name,
-			      !strcmp(e->op, "<<<") && e->a->kind == E_SYMBOL ? 'r' : 'w');
-		break;
-	case E_STAT:
-	case E_HIST: {
-		const struct expr *operand = e->kind == E_STAT ? e->a : e->args;
-
-		if ((name = base_name(operand)))
-			touch(w->ls, w->locals, name, 'w');	/* aggregates into G */
-		break;
-	}
-	case E_CALL: {
-		const struct sem_function *f = sem_function_of(w->ls->x->s, e);
-
-		if (!f || w->ls->queued[f->index] || !f->fn->body)
-			break;
-		w->ls->queued[f->index] = true;
-		w->ls->todo[w->ls->ntodo++] = f;
-		break;
-	}
-		break;
-	default:
-		break;
-	}
-}
-
-/* delete writes what it names (the expression walk saw a read). */
-static void lock_deletes(struct lockset *ls, struct var *locals, const struct stmt *s)
-{
-	for (; s; s = s->next) {
-		const char *name;
-
-		if (s->kind == S_DELETE && (name = base_name(s->e)))
-			touch(ls, locals, name, 'w');
-		lock_deletes(ls, locals, s->body);
-		lock_deletes(ls, locals, s->els);
-	}
-}
-
-static void lock_stmt(struct lockset *ls, struct var *locals, const struct stmt *s)
-{
-	struct lock_walk w = { ls, locals };
-
-	ast_walk_stmt((struct stmt *)s, lock_expr, &w);
-	lock_deletes(ls, locals, s);
 }
 
 /* ---- handlers and functions ---- */
@@ -469,119 +340,22 @@ static int handler_number(struct xlate *x, const struct sem_handler *h)
 static void emit_lock_tables(struct xlate *x, FILE *out)
 {
 	int nglobals = 0, n = 0;
+	char *mode;
 
 	for (struct var *v = sem_globals(x->s); v; v = v->next)
 		nglobals++;
-	int nf = sem_nfunctions(x->s);
-	struct lockset ls = {
-		.x = x,
-		.queued = arena_alloc(x->a, (nf + 1) * sizeof(*ls.queued)),
-		.todo = arena_alloc(x->a, (nf + 1) * sizeof(*ls.todo)),
-		.mode = arena_alloc(x->a, nglobals + 1),
-	};
-
+	mode = arena_alloc(x->a, nglobals + 1);
 	for (struct sem_handler *h = sem_handlers(x->s); h; h = h->next, n++) {
 		int i = 0;
 
-		ls.locals = h->locals;
-		memset(ls.mode, 0, nglobals + 1);
-		for (int a = 0; a < h->naliases; a++) {
-			lock_stmt(&ls, h->locals, h->aliases[a]->body);
-			lock_stmt(&ls, h->locals, h->aliases[a]->epilogue);
-		}
-		lock_stmt(&ls, h->locals, h->probe->body);
-		while (ls.ntodo > 0) {
-			const struct sem_function *f = ls.todo[--ls.ntodo];
-
-			lock_stmt(&ls, f->locals, f->fn->body);
-		}
-		memset(ls.queued, 0, (nf + 1) * sizeof(*ls.queued));
+		analyses_lock_modes(x->s, h, mode);
 		fprintf(out, "static const struct ctap_lock locks_%d[] = {\n", n);
 		for (struct var *v = sem_globals(x->s); v; v = v->next, i++)
-			if (ls.mode[i] && emitted(v))
-				fprintf(out, "\t{ &lock_%s, %s },\n", v->name, ls.mode[i] == 'w' ? "true" : "false");
+			if (mode[i] && emitted(v))
+				fprintf(out, "\t{ &lock_%s, %s },\n", v->name, mode[i] == 'w' ? "true" : "false");
 		fputs("\t{ NULL, false }\n};\n", out);
 	}
 	fputc('\n', out);
-}
-
-/*
- * SystemTap prints the script's globals that are written and never read
- * when the session ends, in declaration order, from an end probe after
- * all others: "count=42", "name=\"x\"", "s @count=2 @min=..." (an empty
- * one "s @count=0x0"), and arrays element by element, by value descending
- * (statistics by @count), as "a[1,\"k\"]=42".
- */
-static bool autoprinted(struct xlate *x, const struct var *v)
-{
-	return from_user_script(x, v) && v->used && v->written && !v->rvalue &&
-		(v->type == T_LONG || v->type == T_STRING || v->type == T_STATS);
-}
-
-static void autoprint_scalar(FILE *out, const struct var *v)
-{
-	if (v->type != T_STATS) {
-		fprintf(out, "\tctap_printf(c, \"%s=%s\\n\", &(union ctap_arg){ .%c = G.g_%s }, 1);\n",
-			v->name, v->type == T_STRING ? "\\\"%s\\\"" : "%d",
-			v->type == T_STRING ? 's' : 'n', v->name);
-		return;
-	}
-	fprintf(out, "\t_g = ctap_pstat_aggregate(&spec_%s, &G.g_%s);\n"
-		"\tif (!_g->count) {\n\t\tctap_printf(c, \"%s @count=0x0\\n\", NULL, 0);\n\t} else {\n"
-		"\t\tctap_printf(c, \"%s \", NULL, 0);\n"
-		"\t\tctap_stat_print_summary(ctap_out(c), _g);\n"
-		"\t\tctap_out_write(ctap_out(c), \"\\n\", 1);\n\t}\n",
-		v->name, v->name, v->name, v->name);
-}
-
-/* The entries of an array, sorted as SystemTap prints them; _idx holds
- * twice the largest array's entries. */
-static void autoprint_array(FILE *out, const struct var *v)
-{
-	fprintf(out, "\tn = ctap_map_sorted(G.g_%s, &(struct ctap_map_sort){ 0, -1, 'c' }, _idx,\n"
-		"\t\t\t    _idx + ARRAY_SIZE(_idx) / 2, -1);\n"
-		"\tfor (i = 0; i < n; i++)\n"
-		"\t\tctap_map_print_entry(ctap_out(c), G.g_%s, _idx[i], \"%s\");\n",
-		v->name, v->name, v->name);
-}
-
-static bool emit_autoprint(struct xlate *x, FILE *out)
-{
-	long long most = 0;	/* the largest declared size; -1: MAXMAPENTRIES too */
-	int n = 0, arrays = 0;
-
-	for (struct var *v = sem_globals(x->s); v; v = v->next) {
-		if (!autoprinted(x, v))
-			continue;
-		n++;
-		arrays += v->nkeys > 0;
-		if (v->nkeys && v->global && v->global->size && most >= 0)
-			most = v->global->size > most ? v->global->size : most;
-		else if (v->nkeys)
-			most = -1;
-	}
-	if (!n)
-		return false;
-	fprintf(out, "/* end: the globals written and never read, as SystemTap prints them */\n"
-		"static void probe_autoprint(struct ctap_context *c)\n{\n");
-	if (arrays)
-		fprintf(out, "\tstatic int _idx[2 * %s];\n",
-			most < 0 ? "MAXMAPENTRIES" : arena_printf(x->a, "%lld", most));
-	fputs("\tstruct ctap_stat *_g;\n\tint i, n;\n\n\t(void)_g; (void)i; (void)n;\n", out);
-	/* In declaration order: the list has the last declared first. */
-	struct var **vs = arena_alloc(x->a, (n + 1) * sizeof(*vs));
-	n = 0;
-	for (struct var *v = sem_globals(x->s); v; v = v->next)
-		if (autoprinted(x, v))
-			vs[n++] = v;
-	while (n--) {
-		if (vs[n]->nkeys)
-			autoprint_array(out, vs[n]);
-		else
-			autoprint_scalar(out, vs[n]);
-	}
-	fputs("}\n\n", out);
-	return true;
 }
 
 static void emit_probes(struct xlate *x, FILE *out)
@@ -592,13 +366,19 @@ static void emit_probes(struct xlate *x, FILE *out)
 	for (int i = 0; i < x->nprobes; i++) {
 		const struct derived_probe *d = x->probes[i].d;
 
-		fprintf(out, "\t[%d] = { .pp = %s, .function = %s, .kind = %s, .type = %s,\n"
-			"\t\t.order = %lldLL, .handler = probe_%d, .locks = locks_%d,\n"
-			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1 },\n",
-			i, gen_c_string(x, d->name), d->symbol ? gen_c_string(x, d->symbol) : "NULL",
-			x->probes[i].kind, d->is_return ? "CTAP_PROBE_RETURN" : "CTAP_PROBE_ENTRY",
-			(long long)d->order, x->probes[i].handler, x->probes[i].handler,
-			x->probes[i].handler);
+		const struct xprobe *p = &x->probes[i];
+
+		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", i, gen_c_string(x, d->name));
+		if (d->symbol)
+			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, d->symbol));
+		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);
+		if (d->is_return)
+			fprintf(out, "\t\t.type = CTAP_PROBE_RETURN,\n");
+		if (p->order)
+			fprintf(out, "\t\t.order = %lldLL,\n", (long long)p->order);
+		fprintf(out, "\t\t.handler = probe_%d,\n\t\t.locks = locks_%d,\n"
+			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1,\n\t},\n",
+			p->handler, p->handler, p->handler);
 	}
 	if (x->autoprint)
 		fprintf(out, "\t[%d] = { .pp = \"end\", .kind = CTAP_PROBE_END, .order = S64_MAX,\n"
@@ -630,7 +410,7 @@ static void emit_families(struct xlate *x)
 /* begin/end/error probes in the order they run: by kind, then begin(N)'s N. */
 static void emit_session_probes(struct xlate *x, FILE *out)
 {
-	static const char *const kinds[] = { "CTAP_PROBE_BEGIN", "CTAP_PROBE_END", "CTAP_PROBE_ERROR" };
+	static const enum xprobe_kind kinds[] = { XPROBE_BEGIN, XPROBE_END, XPROBE_ERROR };
 	int n = 0;
 
 	fputs("static const struct ctap_probe *const session_probes[] = {\n", out);
@@ -638,12 +418,12 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 		int *order = arena_alloc(x->a, (x->nprobes + 1) * sizeof(int)), m = 0;
 
 		for (int i = 0; i < x->nprobes; i++)
-			if (!strcmp(x->probes[i].kind, kinds[k]))
+			if (x->probes[i].kind == kinds[k])
 				order[m++] = i;
 		/* Stable insertion sort by order: equal ones keep program order. */
 		for (int i = 1; i < m; i++)
-			for (int j = i; j > 0 && x->probes[order[j - 1]].d->order >
-			     x->probes[order[j]].d->order; j--) {
+			for (int j = i; j > 0 && x->probes[order[j - 1]].order >
+			     x->probes[order[j]].order; j--) {
 				int t = order[j];
 
 				order[j] = order[j - 1];
@@ -661,99 +441,11 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 	fprintf(out, "};\n#define N_SESSION_PROBES %d\n\n", n);
 }
 
-/* ---- call depth: SystemTap's default MAXNESTING ---- */
-
-/*
- * The deepest chain of calls from a handler, plus 10 if a function
- * recurses, as SystemTap computes it.  Each function's depth is computed
- * once (a diamond of calls is not walked twice: that was exponential), and
- * the walk stops at MAX_CALL_DEPTH levels of C recursion: deeper chains
- * only make MAXNESTING that large, the runtime checks it at every call.
- */
-#define MAX_CALL_DEPTH	1000
-
-enum { D_NEW, D_ACTIVE, D_DONE };
-
-struct depth_walk {
-	struct xlate *x;
-	char *state;		/* per function: D_NEW, D_ACTIVE (on the path), D_DONE */
-	int *depth;		/* per function, once D_DONE: itself and below */
-	int level;		/* of C recursion */
-	int max;		/* over what the current body calls */
-	bool recursive;
-};
-
-static void depth_stmt(struct depth_walk *w, const struct stmt *s);
-
-static int function_depth(struct depth_walk *w, const struct sem_function *f)
-{
-	int saved = w->max, d;
-
-	if (w->state[f->index] == D_DONE)
-		return w->depth[f->index];
-	if (w->state[f->index] == D_ACTIVE) {
-		w->recursive = true;
-		return 0;
-	}
-	if (!f->fn->body || w->level >= MAX_CALL_DEPTH)
-		return 1;
-	w->state[f->index] = D_ACTIVE;
-	w->level++;
-	w->max = 0;
-	depth_stmt(w, f->fn->body);
-	d = 1 + w->max;
-	w->level--;
-	w->max = saved;
-	w->state[f->index] = D_DONE;
-	w->depth[f->index] = d;
-	return d;
-}
-
-static void depth_expr(struct expr *e, void *ctx)
-{
-	struct depth_walk *w = ctx;
-	const struct sem_function *f;
-	int d;
-
-	if (e->kind != E_CALL || !(f = sem_function_of(w->x->s, e)))
-		return;
-	d = function_depth(w, f);
-	if (d > w->max)
-		w->max = d;
-}
-
-static void depth_stmt(struct depth_walk *w, const struct stmt *s)
-{
-	ast_walk_stmt((struct stmt *)s, depth_expr, w);
-}
-
-static int max_nesting(struct xlate *x)
-{
-	int nf = sem_nfunctions(x->s), deepest = 0;
-	struct depth_walk w = {
-		.x = x,
-		.state = arena_alloc(x->a, nf + 1),
-		.depth = arena_alloc(x->a, (nf + 1) * sizeof(int)),
-	};
-
-	for (struct sem_handler *h = sem_handlers(x->s); h; h = h->next) {
-		w.max = 0;
-		for (int i = 0; i < h->naliases; i++) {
-			depth_stmt(&w, h->aliases[i]->body);
-			depth_stmt(&w, h->aliases[i]->epilogue);
-		}
-		depth_stmt(&w, h->probe->body);
-		if (w.max > deepest)
-			deepest = w.max;
-	}
-	return (deepest ? deepest : 1) + (w.recursive ? 10 : 0);
-}
-
 static void emit_header(struct xlate *x, FILE *out)
 {
 	fprintf(out, "/*\n * %s - generated by ctap's stap from %s.\n * Built against kmod-runtime "
 		"(ctap_runtime.h); see docs/translator.md.\n */\n",
-		xlate_module_name(x->s), x->s->user->src->name);
+		session_module_name(x->s), x->s->user->src->name);
 	for (int i = 0; i < x->s->n_defines; i++) {
 		const char *d = x->s->defines[i], *eq = strchr(d, '=');
 
@@ -762,10 +454,11 @@ static void emit_header(struct xlate *x, FILE *out)
 		else
 			fprintf(out, "#define %s 1\n", d);
 	}
-	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n", max_nesting(x));
-	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n"
-	      "#include \"probes/kprobes.h\"\n#include \"probes/timers.h\"\n"
-	      "#include \"probes/uprobes.h\"\n\n", out);
+	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n", analyses_max_nesting(x->s));
+	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n", out);
+	for (const char **r = session_runtime_families(x->s); *r; r++)
+		fprintf(out, "#include \"%s.h\"\n", *r);
+	fputc('\n', out);
 	for (const struct embedded *e = x->s->user->embeds; e; e = e->next)
 		fprintf(out, "%s\n", e->code);
 }
@@ -787,11 +480,10 @@ int pass3_translate(struct session *s, FILE *out)
 	x.probes = arena_alloc(x.a, (x.nprobes + 1) * sizeof(*x.probes));
 	i = 0;
 	/* The index, not a search: kernel.function("*") makes tens of thousands. */
-	for (struct derived_probe *d = elab_probes(s); d; d = d->next, i++) {
-		d->index = i;
+	for (const struct derived_probe *d = elab_probes(s); d; d = d->next, i++) {
 		x.probes[i].d = d;
 		x.probes[i].handler = handler_number(&x, sem_handler_of(s, d));
-		x.probes[i].kind = "CTAP_PROBE_EVENT";
+		x.probes[i].kind = XPROBE_EVENT;
 	}
 	fscopes = arena_alloc(x.a, (nf + 1) * sizeof(*fscopes));
 	hscopes = arena_alloc(x.a, (nh + 1) * sizeof(*hscopes));
@@ -853,7 +545,7 @@ int pass3_translate(struct session *s, FILE *out)
 			"static void __exit ctap_cleanup(void)\n{\n\tctap_module_exit();\n}\n\n"
 			"module_init(ctap_init);\nmodule_exit(ctap_cleanup);\nMODULE_LICENSE(\"GPL\");\n"
 			"MODULE_DESCRIPTION(\"ctap script %s\");\n",
-			gen_c_string(&x, xlate_module_name(s)), s->user->src->name);
+			gen_c_string(&x, session_module_name(s)), s->user->src->name);
 	} else {
 		for (i = 0; i < nf; i++)
 			if (fscopes[i].temps)

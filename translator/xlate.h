@@ -46,15 +46,31 @@ struct xlate {
 	bool autoprint;			/* ctap_probes[nprobes] prints unread globals */
 };
 
+/* When a probe runs: kmod-runtime's enum ctap_probe_kind. */
+enum xprobe_kind { XPROBE_EVENT, XPROBE_BEGIN, XPROBE_END, XPROBE_ERROR };
+
+/* Pass 3's view of a concrete probe, x->probes[d->seq]. */
 struct xprobe {
 	const struct derived_probe *d;
 	int handler;			/* index of its handler function */
-	const char *kind;		/* CTAP_PROBE_EVENT, _BEGIN, ... */
+	enum xprobe_kind kind;
+	int64_t order;			/* begin(N), end(N), error(N): N */
 	bool entry_args;		/* .return reading $args: save them at entry */
 };
 
 /* Arguments a .return probe can read: kmod-runtime/target.h's CTAP_ENTRY_ARGS. */
 #define XLATE_ENTRY_ARGS	6
+
+/* ---- translate.c ---- */
+
+/* v is a global of the user's script (not of a tapset). */
+bool xlate_user_global(const struct xlate *x, const struct var *v);
+
+/* ---- autoprint.c ---- */
+
+/* The end probe printing the globals written and never read, as
+ * SystemTap does ("probe_autoprint"); false if there are none. */
+bool emit_autoprint(struct xlate *x, FILE *out);
 
 /* ---- gen.c ---- */
 
@@ -85,8 +101,9 @@ void emit_c(struct xlate *x, const char *fmt, ...) __attribute__((format(printf,
 bool emit_entry_args(struct xlate *x, const struct derived_probe *d);
 /* "&ctap_probes[N]", the struct ctap_probe of d. */
 const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d);
-/* d runs when the session starts or stops: CTAP_PROBE_BEGIN, _END, _ERROR. */
-void emit_session_probe(struct xlate *x, const struct derived_probe *d, const char *kind);
+/* d runs when the session starts or stops (kind), before those of a higher order. */
+void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xprobe_kind kind,
+			int64_t order);
 /* Arm the family with start_fn (int (void)) after the begin probes,
  * disarm it with stop_fn (void (void)) before the end probes. */
 void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn);

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "fold.h"
+#include "pass1.h"
 #include "sem.h"
 #include "session.h"
 

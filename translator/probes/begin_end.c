@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena.h"
 #include "provider.h"
 #include "xlate.h"
 
@@ -21,6 +22,7 @@ static int be_resolve(struct elab *e, const struct pp_match *m)
 	const struct pp_component *c = m->comps[0];
 	const char *kind = strchr(m->pattern_text, '(') ? m->pattern_text : NULL;
 	struct derived_probe *d;
+	int64_t *order;
 	char name[64];
 
 	if (c->arg)
@@ -29,7 +31,9 @@ static int be_resolve(struct elab *e, const struct pp_match *m)
 	else
 		snprintf(name, sizeof(name), "%s", m->pattern_text);
 	d = elab_add(e, m, name);
-	d->order = c->arg ? c->arg->num : 0;
+	order = arena_new(elab_arena(e), int64_t);
+	*order = c->arg ? c->arg->num : 0;
+	d->data = order;	/* the probe's own data: its N */
 	return 1;
 }
 
@@ -39,13 +43,14 @@ static void be_emit(struct xlate *x, const struct derived_probe *const *d, int n
 {
 	for (int i = 0; i < n; i++) {
 		const char *name = d[i]->name;
+		int64_t order = *(const int64_t *)d[i]->data;
 
 		if (!strncmp(name, "begin", 5))
-			emit_session_probe(x, d[i], "CTAP_PROBE_BEGIN");
+			emit_session_probe(x, d[i], XPROBE_BEGIN, order);
 		else if (!strncmp(name, "end", 3))
-			emit_session_probe(x, d[i], "CTAP_PROBE_END");
+			emit_session_probe(x, d[i], XPROBE_END, order);
 		else if (!strncmp(name, "error", 5))
-			emit_session_probe(x, d[i], "CTAP_PROBE_ERROR");
+			emit_session_probe(x, d[i], XPROBE_ERROR, order);
 	}
 }
 

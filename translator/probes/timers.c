@@ -1,5 +1,6 @@
 /*
- * timer.c - timer.{ms,s,us,ns,hz,jiffies}(N)[.randomize(M)] and timer.profile.
+ * timers.c - timer.{ms,s,us,ns,hz,jiffies}(N)[.randomize(M)] and timer.profile
+ * (runtime side: kmod-runtime/probes/timers.c).
  *
  * Interval timers fire on one CPU with the given period (hrtimers);
  * .randomize(M) adds a random 0..M units to each period.
@@ -21,6 +22,12 @@ static const char *const patterns[] = {
 	"timer.jiffies(number)", "timer.jiffies(number).randomize(number)",
 	"timer.profile",
 	NULL
+};
+
+/* A probe's own data (derived_probe.data); NULL for timer.profile. */
+struct timer_point {
+	int64_t interval_ns;
+	int64_t randomize_ns;
 };
 
 #define HZ_OF_TARGET	250	/* Debian's CONFIG_HZ; read from .config later */
@@ -62,6 +69,7 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 {
 	const struct pp_component *kind = m->comps[1];
 	struct derived_probe *d;
+	struct timer_point *t;
 	int64_t n, unit = unit_ns(kind->name), ns;
 	char name[128];
 
@@ -86,7 +94,9 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 		return -1;
 	snprintf(name, sizeof(name), "timer.%s(%lld)", kind->name, (long long)n);
 	d = elab_add(e, m, name);
-	d->interval_ns = ns;
+	t = arena_new(elab_arena(e), struct timer_point);
+	t->interval_ns = ns;
+	d->data = t;
 	if (m->ncomps > 2) {
 		int64_t r = m->comps[2]->arg->num;
 
@@ -94,7 +104,7 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 			elab_error(e, m, "randomization value out of range");
 			return -1;
 		}
-		d->randomize_ns = r * unit;
+		t->randomize_ns = r * unit;
 		d->name = arena_printf(elab_arena(e), "%s.randomize(%lld)", d->name, (long long)r);
 	}
 	return 1;
@@ -104,13 +114,17 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 {
 	emit_c(x, "static struct ctap_timer timers[] = {\n");
 	for (int i = 0; i < n; i++) {
-		if (!d[i]->interval_ns) {
+		const struct timer_point *t = d[i]->data;
+
+		if (!t) {
 			gen_error(x, &d[i]->written->loc, "%s is not supported by pass 3 yet", d[i]->name);
 			continue;
 		}
-		emit_c(x, "\t{ .probe = %s, .interval_ns = %lldULL, .randomize_ns = %lldULL },\n",
-		       emit_probe_ref(x, d[i]), (long long)d[i]->interval_ns,
-		       (long long)d[i]->randomize_ns);
+		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.interval_ns = %lldULL,\n",
+		       emit_probe_ref(x, d[i]), (long long)t->interval_ns);
+		if (t->randomize_ns)
+			emit_c(x, "\t\t.randomize_ns = %lldULL,\n", (long long)t->randomize_ns);
+		emit_c(x, "\t},\n");
 	}
 	emit_table_family(x, "timers", "ctap_timers_start", "ctap_timers_stop");
 }
@@ -118,6 +132,7 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 const struct provider timer_provider = {
 	.name = "timer",
 	.patterns = patterns,
+	.runtime = "probes/timers",
 	.resolve = timer_resolve,
 	.emit = timer_emit,
 };

@@ -1,7 +1,7 @@
 /*
- * process.c - process("PATH").function("PATTERN")[.call|.return]: uprobes
- * on the functions of an executable or library, found by name in its ELF
- * symbol table (no debuginfo, so no $vars: int_arg() and returnval() read
+ * uprobes.c - process("PATH").function("PATTERN")[.call|.return]: uprobes
+ * (runtime side: kmod-runtime/probes/uprobes.c) on the functions of an
+ * executable or library, found by name in its ELF symbol table (no debuginfo, so no $vars: int_arg() and returnval() read
  * the registers).
  *
  * PATH is absolute, or a name searched in $PATH, as SystemTap does; with
@@ -32,6 +32,12 @@ static const char *const patterns[] = {
 	"process(string).function(string).call",
 	"process(string).function(string).return",
 	NULL
+};
+
+/* A probe's own data (derived_probe.data). */
+struct uprobe_point {
+	const char *path;		/* the file, as the target sees it */
+	uint64_t offset;		/* the function's offset in it */
 };
 
 /* The file a process("...") names, as the target sees it (absolute). */
@@ -99,6 +105,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			const char *name;
 			GElf_Off off;
 			struct derived_probe *d;
+			struct uprobe_point *u;
 
 			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
@@ -108,9 +115,11 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 				continue;
 			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").function(\"%s\")%s",
 							path, name, suffix));
+			u = arena_new(elab_arena(e), struct uprobe_point);
+			u->path = path;
+			u->offset = off;
+			d->data = u;
 			d->symbol = arena_strndup(elab_arena(e), name, strlen(name));
-			d->path = path;
-			d->offset = off;
 			d->is_return = is_return;
 			added++;
 		}
@@ -161,16 +170,23 @@ out:
 static void process_emit(struct xlate *x, const struct derived_probe *const *d, int n)
 {
 	emit_c(x, "static struct ctap_uprobe uprobes[] = {\n");
-	for (int i = 0; i < n; i++)
-		emit_c(x, "\t{ .probe = %s, .path = %s, .offset = %#llx, .is_return = %s },\n",
-		       emit_probe_ref(x, d[i]), gen_c_string(x, d[i]->path),
-		       (unsigned long long)d[i]->offset, d[i]->is_return ? "true" : "false");
+	for (int i = 0; i < n; i++) {
+		const struct uprobe_point *u = d[i]->data;
+
+		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.path = %s,\n\t\t.offset = %#llx,\n",
+		       emit_probe_ref(x, d[i]), gen_c_string(x, u->path),
+		       (unsigned long long)u->offset);
+		if (d[i]->is_return)
+			emit_c(x, "\t\t.is_return = true,\n");
+		emit_c(x, "\t},\n");
+	}
 	emit_table_family(x, "uprobes", "ctap_uprobes_register", "ctap_uprobes_unregister");
 }
 
 const struct provider process_provider = {
 	.name = "process",
 	.patterns = patterns,
+	.runtime = "probes/uprobes",
 	.resolve = process_resolve,
 	.emit = process_emit,
 };

@@ -1,0 +1,248 @@
+/*
+ * analyses.c - what pass 3 needs to know about the program as a whole,
+ * computed from pass 2's results (nothing here writes C):
+ *   the globals each handler touches, and how (its lock table);
+ *   the deepest chain of calls (MAXNESTING).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+
+/* ---- locks: which globals a handler touches, and how ---- */
+
+/*
+ * What one handler touches, through every function it can call.  Called
+ * functions are queued, not walked recursively, each at most once: a
+ * chain of 20,000 calls takes no C stack, a diamond no second walk.
+ */
+struct lockset {
+	struct session *s;
+	struct var *locals;		/* the handler's: not globals */
+	bool *queued;			/* per function (sem_function.index) */
+	const struct sem_function **todo;
+	int ntodo;
+	char *mode;			/* per global (var.index): 0, 'r', 'w' */
+};
+
+static void touch(struct lockset *ls, struct var *locals, const char *name, char mode)
+{
+	struct var *g;
+
+	for (struct var *v = locals; v; v = v->next)
+		if (!strcmp(v->name, name))
+			return;
+	g = sem_global(ls->s, name);
+	if (g && ls->mode[g->index] != 'w')
+		ls->mode[g->index] = mode;
+}
+
+static const char *base_name(const struct expr *e)
+{
+	if (e->kind == E_SYMBOL)
+		return e->name;
+	if (e->kind == E_INDEX && e->a->kind == E_SYMBOL)
+		return e->a->name;
+	return NULL;
+}
+
+static void lock_stmt(struct lockset *ls, struct var *locals, const struct stmt *s);
+
+struct lock_walk {
+	struct lockset *ls;
+	struct var *locals;
+};
+
+static void lock_expr(struct expr *e, void *ctx)
+{
+	struct lock_walk *w = ctx;
+	const char *name;
+
+	switch (e->kind) {
+	case E_SYMBOL:
+		touch(w->ls, w->locals, e->name, 'r');
+		break;
+	case E_INDEX:
+		if ((name = base_name(e)))
+			touch(w->ls, w->locals, name, 'r');
+		break;
+	case E_IN:
+		if (e->a->kind == E_SYMBOL)
+			touch(w->ls, w->locals, e->a->name, 'r');
+		break;
+	case E_ASSIGN:
+	case E_UNARY:
+	case E_POSTFIX:
+		name = e->kind == E_ASSIGN || !strcmp(e->op, "++") || !strcmp(e->op, "--") ?
+			base_name(e->a) : NULL;
+		/* Adding to scalar statistics is per CPU: a read lock keeps
+		 * only readers (who aggregate) out. */
+		if (name)
+			touch(w->ls, w->locals, name,
+			      !strcmp(e->op, "<<<") && e->a->kind == E_SYMBOL ? 'r' : 'w');
+		break;
+	case E_STAT:
+	case E_HIST: {
+		const struct expr *operand = e->kind == E_STAT ? e->a : e->args;
+
+		if ((name = base_name(operand)))
+			touch(w->ls, w->locals, name, 'w');	/* aggregates into G */
+		break;
+	}
+	case E_CALL: {
+		const struct sem_function *f = sem_function_of(w->ls->s, e);
+
+		if (!f || w->ls->queued[f->index] || !f->fn->body)
+			break;
+		w->ls->queued[f->index] = true;
+		w->ls->todo[w->ls->ntodo++] = f;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* delete writes what it names (the expression walk saw a read). */
+static void lock_deletes(struct lockset *ls, struct var *locals, const struct stmt *s)
+{
+	for (; s; s = s->next) {
+		const char *name;
+
+		if (s->kind == S_DELETE && (name = base_name(s->e)))
+			touch(ls, locals, name, 'w');
+		lock_deletes(ls, locals, s->body);
+		lock_deletes(ls, locals, s->els);
+	}
+}
+
+static void lock_stmt(struct lockset *ls, struct var *locals, const struct stmt *s)
+{
+	struct lock_walk w = { ls, locals };
+
+	ast_walk_stmt((struct stmt *)s, lock_expr, &w);
+	lock_deletes(ls, locals, s);
+}
+
+void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *mode)
+{
+	int nf = sem_nfunctions(s), nglobals = 0;
+	struct lockset ls = {
+		.s = s,
+		.locals = h->locals,
+		.queued = calloc(nf + 1, sizeof(*ls.queued)),
+		.todo = calloc(nf + 1, sizeof(*ls.todo)),
+		.mode = mode,
+	};
+
+	for (struct var *v = sem_globals(s); v; v = v->next)
+		nglobals++;
+	memset(mode, 0, nglobals + 1);
+	if (!ls.queued || !ls.todo) {
+		/* Out of memory: every global written (too much locking, never too little). */
+		memset(mode, 'w', nglobals);
+		goto out;
+	}
+	for (int a = 0; a < h->naliases; a++) {
+		lock_stmt(&ls, h->locals, h->aliases[a]->body);
+		lock_stmt(&ls, h->locals, h->aliases[a]->epilogue);
+	}
+	lock_stmt(&ls, h->locals, h->probe->body);
+	while (ls.ntodo > 0) {
+		const struct sem_function *f = ls.todo[--ls.ntodo];
+
+		lock_stmt(&ls, f->locals, f->fn->body);
+	}
+out:
+	free(ls.queued);
+	free(ls.todo);
+}
+
+/* ---- call depth: SystemTap's default MAXNESTING ---- */
+
+/*
+ * The deepest chain of calls from a handler, plus 10 if a function
+ * recurses, as SystemTap computes it.  Each function's depth is computed
+ * once (a diamond of calls is not walked twice: that was exponential), and
+ * the walk stops at MAX_CALL_DEPTH levels of C recursion: deeper chains
+ * only make MAXNESTING that large, the runtime checks it at every call.
+ */
+#define MAX_CALL_DEPTH	1000
+
+enum { D_NEW, D_ACTIVE, D_DONE };
+
+struct depth_walk {
+	struct session *s;
+	char *state;		/* per function: D_NEW, D_ACTIVE (on the path), D_DONE */
+	int *depth;		/* per function, once D_DONE: itself and below */
+	int level;		/* of C recursion */
+	int max;		/* over what the current body calls */
+	bool recursive;
+};
+
+static void depth_stmt(struct depth_walk *w, const struct stmt *s);
+
+static int function_depth(struct depth_walk *w, const struct sem_function *f)
+{
+	int saved = w->max, d;
+
+	if (w->state[f->index] == D_DONE)
+		return w->depth[f->index];
+	if (w->state[f->index] == D_ACTIVE) {
+		w->recursive = true;
+		return 0;
+	}
+	if (!f->fn->body || w->level >= MAX_CALL_DEPTH)
+		return 1;
+	w->state[f->index] = D_ACTIVE;
+	w->level++;
+	w->max = 0;
+	depth_stmt(w, f->fn->body);
+	d = 1 + w->max;
+	w->level--;
+	w->max = saved;
+	w->state[f->index] = D_DONE;
+	w->depth[f->index] = d;
+	return d;
+}
+
+static void depth_expr(struct expr *e, void *ctx)
+{
+	struct depth_walk *w = ctx;
+	const struct sem_function *f;
+	int d;
+
+	if (e->kind != E_CALL || !(f = sem_function_of(w->s, e)))
+		return;
+	d = function_depth(w, f);
+	if (d > w->max)
+		w->max = d;
+}
+
+static void depth_stmt(struct depth_walk *w, const struct stmt *s)
+{
+	ast_walk_stmt((struct stmt *)s, depth_expr, w);
+}
+
+int analyses_max_nesting(struct session *s)
+{
+	int nf = sem_nfunctions(s), deepest = 0;
+	struct depth_walk w = {
+		.s = s,
+		.state = arena_alloc(&s->arena, nf + 1),
+		.depth = arena_alloc(&s->arena, (nf + 1) * sizeof(int)),
+	};
+
+	for (struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		w.max = 0;
+		for (int i = 0; i < h->naliases; i++) {
+			depth_stmt(&w, h->aliases[i]->body);
+			depth_stmt(&w, h->aliases[i]->epilogue);
+		}
+		depth_stmt(&w, h->probe->body);
+		if (w.max > deepest)
+			deepest = w.max;
+	}
+	return (deepest ? deepest : 1) + (w.recursive ? 10 : 0);
+}
+

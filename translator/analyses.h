@@ -1,0 +1,23 @@
+/*
+ * analyses.h - whole-program facts for pass 3, from pass 2's results.
+ */
+#ifndef ANALYSES_H
+#define ANALYSES_H
+
+#include "sem.h"
+
+/*
+ * How handler h (with everything it can call) uses each global:
+ * mode[var.index] is 0 (not at all), 'r' (reads, or adds to scalar
+ * statistics, which is per CPU) or 'w'.  mode holds one byte per global
+ * and one more.
+ */
+void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *mode);
+
+/*
+ * SystemTap's default MAXNESTING: the deepest chain of calls from any
+ * handler, plus 10 if a function recurses; at least 1.
+ */
+int analyses_max_nesting(struct session *s);
+
+#endif /* ANALYSES_H */

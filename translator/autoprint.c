@@ -1,0 +1,86 @@
+/*
+ * autoprint.c - pass 3: SystemTap's printing of unread globals at the end.
+ */
+#include <string.h>
+
+#include "xlate.h"
+
+/*
+ * SystemTap prints the script's globals that are written and never read
+ * when the session ends, in declaration order, from an end probe after
+ * all others: "count=42", "name=\"x\"", "s @count=2 @min=..." (an empty
+ * one "s @count=0x0"), and arrays element by element, by value descending
+ * (statistics by @count), as "a[1,\"k\"]=42".
+ */
+static bool autoprinted(struct xlate *x, const struct var *v)
+{
+	return xlate_user_global(x, v) && v->used && v->written && !v->rvalue &&
+		(v->type == T_LONG || v->type == T_STRING || v->type == T_STATS);
+}
+
+static void autoprint_scalar(FILE *out, const struct var *v)
+{
+	if (v->type != T_STATS) {
+		fprintf(out, "\tctap_printf(c, \"%s=%s\\n\", &(union ctap_arg){ .%c = G.g_%s }, 1);\n",
+			v->name, v->type == T_STRING ? "\\\"%s\\\"" : "%d",
+			v->type == T_STRING ? 's' : 'n', v->name);
+		return;
+	}
+	fprintf(out, "\t_g = ctap_pstat_aggregate(&spec_%s, &G.g_%s);\n"
+		"\tif (!_g->count) {\n\t\tctap_printf(c, \"%s @count=0x0\\n\", NULL, 0);\n\t} else {\n"
+		"\t\tctap_printf(c, \"%s \", NULL, 0);\n"
+		"\t\tctap_stat_print_summary(ctap_out(c), _g);\n"
+		"\t\tctap_out_write(ctap_out(c), \"\\n\", 1);\n\t}\n",
+		v->name, v->name, v->name, v->name);
+}
+
+/* The entries of an array, sorted as SystemTap prints them; _idx holds
+ * twice the largest array's entries. */
+static void autoprint_array(FILE *out, const struct var *v)
+{
+	fprintf(out, "\tn = ctap_map_sorted(G.g_%s, &(struct ctap_map_sort){ 0, -1, 'c' }, _idx,\n"
+		"\t\t\t    _idx + ARRAY_SIZE(_idx) / 2, -1);\n"
+		"\tfor (i = 0; i < n; i++)\n"
+		"\t\tctap_map_print_entry(ctap_out(c), G.g_%s, _idx[i], \"%s\");\n",
+		v->name, v->name, v->name);
+}
+
+bool emit_autoprint(struct xlate *x, FILE *out)
+{
+	long long most = 0;	/* the largest declared size; -1: MAXMAPENTRIES too */
+	int n = 0, arrays = 0;
+
+	for (struct var *v = sem_globals(x->s); v; v = v->next) {
+		if (!autoprinted(x, v))
+			continue;
+		n++;
+		arrays += v->nkeys > 0;
+		if (v->nkeys && v->global && v->global->size && most >= 0)
+			most = v->global->size > most ? v->global->size : most;
+		else if (v->nkeys)
+			most = -1;
+	}
+	if (!n)
+		return false;
+	fprintf(out, "/* end: the globals written and never read, as SystemTap prints them */\n"
+		"static void probe_autoprint(struct ctap_context *c)\n{\n");
+	if (arrays)
+		fprintf(out, "\tstatic int _idx[2 * %s];\n",
+			most < 0 ? "MAXMAPENTRIES" : arena_printf(x->a, "%lld", most));
+	fputs("\tstruct ctap_stat *_g;\n\tint i, n;\n\n\t(void)_g; (void)i; (void)n;\n", out);
+	/* In declaration order: the list has the last declared first. */
+	struct var **vs = arena_alloc(x->a, (n + 1) * sizeof(*vs));
+	n = 0;
+	for (struct var *v = sem_globals(x->s); v; v = v->next)
+		if (autoprinted(x, v))
+			vs[n++] = v;
+	while (n--) {
+		if (vs[n]->nkeys)
+			autoprint_array(out, vs[n]);
+		else
+			autoprint_scalar(out, vs[n]);
+	}
+	fputs("}\n\n", out);
+	return true;
+}
+

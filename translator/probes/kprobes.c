@@ -1,0 +1,226 @@
+/*
+ * kprobes.c - kernel.function("PATTERN") and kprobe.function("PATTERN"),
+ * each [.call|.return[.maxactive(N)]]: kprobes and kretprobes on kernel
+ * functions (runtime side: kmod-runtime/probes/kprobes.c).
+ *
+ * Functions come from the target's BTF: PATTERN is a glob over their
+ * names.  kernel.function probes get the function's parameters as typed
+ * $vars (and $return in .return probes); kprobe.function probes, as
+ * SystemTap's debuginfo-less ones, get none, and an explicit name BTF
+ * does not describe is still tried (the kernel says whether it exists).
+ * File and line qualifiers need DWARF and are refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "kbtf.h"
+#include "provider.h"
+#include "session.h"
+#include "xlate.h"
+
+static const char *const kernel_function_patterns[] = {
+	"kernel.function(string)",
+	"kernel.function(string).call",
+	"kernel.function(string).return",
+	"kernel.function(string).return.maxactive(number)",
+	NULL
+};
+
+static const char *const kprobe_patterns[] = {
+	"kprobe.function(string)",
+	"kprobe.function(string).return",
+	"kprobe.function(string).return.maxactive(number)",
+	NULL
+};
+
+/* A probe's own data (derived_probe.data). */
+struct kprobe_point {
+	int64_t maxactive;		/* .return.maxactive(N), 0: the kernel's default */
+	bool optional;			/* from a wildcard or "?": the kernel refusing it warns */
+};
+
+static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *btf,
+		     __u32 func_id, bool is_return)
+{
+	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, func_id)->type);
+	const struct btf_param *p = btf_params(proto);
+	struct arena *a = elab_arena(e);
+
+	for (int i = 0; i < btf_vlen(proto); i++, p++) {
+		const char *name = btf__name_by_offset(btf, p->name_off);
+
+		if (!name || !*name)
+			continue;	/* varargs, unnamed */
+		elab_add_var(e, d, arena_printf(a, "$%s", name),
+			     kbtf_type_name(a, btf, p->type), p->type, i);
+	}
+	if (is_return && proto->type)
+		elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type), proto->type, -1);
+}
+
+static void no_match(struct elab *e, const struct pp_match *m, const struct btf *btf,
+		     const char *glob)
+{
+	const char *similar[5];
+	int n = strpbrk(glob, "*?[") ? 0 : kbtf_similar_funcs(btf, glob, similar, 5);
+	char hint[512] = "";
+
+	for (int i = 0; i < n; i++)
+		snprintf(hint + strlen(hint), sizeof(hint) - strlen(hint), "%s%s",
+			 i ? ", " : " (similar: ", similar[i]);
+	if (n)
+		strcat(hint, ")");
+	elab_error(e, m, "no match for kernel function '%s'%s", glob, hint);
+}
+
+static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
+				       const char *family, const char *func, const char *suffix,
+				       bool is_return, int64_t maxactive)
+{
+	struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s\")%s",
+							      family, func, suffix));
+	struct kprobe_point *kp = arena_new(elab_arena(e), struct kprobe_point);
+
+	d->symbol = arena_strndup(elab_arena(e), func, strlen(func));
+	d->is_return = is_return;
+	d->data = kp;
+	kp->maxactive = maxactive;
+	kp->optional = strpbrk(m->comps[1]->arg->str, "*?[") || (d->written && d->written->optional);
+	return d;
+}
+
+/*
+ * One probe per kernel function matching m's first argument, named
+ * "<family>(\"<function>\")<suffix>"; with vars, the function's
+ * parameters (and $return for return probes) are its context variables.
+ */
+static int resolve(struct elab *e, const struct pp_match *m, const char *family, bool vars)
+{
+	bool is_return = strstr(m->pattern_text, ".return") != NULL;
+	const struct pp_component *fc = m->comps[1];
+	const char *glob = fc->arg->str, *suffix;
+	struct kbtf_func *funcs;
+	struct btf *btf;
+	int64_t maxactive = 0;
+	int n, added = 0, skipped = 0;
+	bool wild = strpbrk(glob, "*?[") != NULL;
+	const char *why;
+
+	if (strchr(glob, '@') || strchr(glob, ':')) {
+		elab_error(e, m, "'%s': file and line qualifiers need DWARF debuginfo; ctap "
+			   "finds kernel functions by name in BTF", glob);
+		return -1;
+	}
+	/* An explicit name that may not be probed is an error; a wildcard
+	 * skips such functions below. */
+	if (!wild && (why = elab_unprobeable(e, glob, is_return))) {
+		elab_error(e, m, "kernel function '%s' cannot be probed: %s", glob, why);
+		return -1;
+	}
+	btf = elab_btf(e);
+	if (!btf)
+		return -1;
+	n = kbtf_funcs(btf, glob, &funcs);
+	if (n < 0)
+		return -1;
+	suffix = "";	/* .call, .return, .return.maxactive(N) as written */
+	for (int i = 2; i < m->ncomps; i++) {
+		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive"))
+			maxactive = m->comps[i]->arg->num;
+		suffix = m->comps[i]->arg ?
+			arena_printf(elab_arena(e), "%s.%s(%lld)", suffix, m->comps[i]->name,
+				     (long long)m->comps[i]->arg->num) :
+			arena_printf(elab_arena(e), "%s.%s", suffix, m->comps[i]->name);
+	}
+	for (int i = 0; i < n; i++) {
+		struct derived_probe *d;
+
+		if (wild && elab_unprobeable(e, funcs[i].name, is_return)) {
+			skipped++;
+			continue;
+		}
+		d = add_probe(e, m, family, funcs[i].name, suffix, is_return, maxactive);
+		if (vars)
+			add_vars(e, d, btf, funcs[i].id, is_return);
+		added++;
+	}
+	free(funcs);
+	if (skipped && wild && elab_session(e)->verbose)
+		fprintf(stderr, "%s(\"%s\"): %d functions skipped: a probe may not go "
+			"there (see translator/unprobeable.c)\n", family, glob, skipped);
+	/* kprobe.function needs only a symbol: one BTF does not describe
+	 * (__x64_sys_getpid, say) may still be in kallsyms, and the kernel
+	 * says so when the probe registers. */
+	if (!added && n == 0 && !vars && !wild) {
+		add_probe(e, m, family, glob, suffix, is_return, maxactive);
+		return 1;
+	}
+	if (!added && n == 0)
+		no_match(e, m, btf, glob);
+	else if (!added && wild)
+		elab_error(e, m, "no match for kernel function '%s': the %d functions it "
+			   "matches may not be probed", glob, skipped);
+	return added ? added : -1;
+}
+
+static int kernel_function_resolve(struct elab *e, const struct pp_match *m)
+{
+	return resolve(e, m, "kernel.function", true);
+}
+
+static int kprobe_resolve(struct elab *e, const struct pp_match *m)
+{
+	return resolve(e, m, "kprobe.function", false);
+}
+
+/* Both families' probes, one table: prefix names it. */
+static void emit_table(struct xlate *x, const struct derived_probe *const *d, int n,
+		       const char *prefix)
+{
+	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
+	for (int i = 0; i < n; i++) {
+		const struct kprobe_point *kp = d[i]->data;
+
+		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.symbol = %s,\n", emit_probe_ref(x, d[i]),
+		       gen_c_string(x, d[i]->symbol));
+		if (d[i]->is_return)
+			emit_c(x, "\t\t.is_return = true,\n");
+		if (emit_entry_args(x, d[i]))
+			emit_c(x, "\t\t.entry_args = true,\n");
+		if (kp->maxactive)
+			emit_c(x, "\t\t.maxactive = %lld,\n", (long long)kp->maxactive);
+		if (kp->optional)
+			emit_c(x, "\t\t.optional = true,\n");
+		emit_c(x, "\t},\n");
+	}
+	emit_table_family(x, arena_printf(x->a, "%s_table", prefix), "ctap_kprobes_register",
+			  "ctap_kprobes_unregister");
+}
+
+static void kernel_function_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_table(x, d, n, "kfuncs");
+}
+
+static void kprobe_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_table(x, d, n, "kprobes");
+}
+
+const struct provider kernel_function_provider = {
+	.name = "kernel.function",
+	.patterns = kernel_function_patterns,
+	.runtime = "probes/kprobes",
+	.resolve = kernel_function_resolve,
+	.emit = kernel_function_emit,
+};
+
+const struct provider kprobe_provider = {
+	.name = "kprobe.function",
+	.patterns = kprobe_patterns,
+	.runtime = "probes/kprobes",
+	.resolve = kprobe_resolve,
+	.emit = kprobe_emit,
+};

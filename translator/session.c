@@ -1,0 +1,67 @@
+/*
+ * session.c - what the passes derive from the session alone: the module's
+ * name, where the runtime is, and which runtime families the module needs.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "elaborate.h"
+#include "session.h"
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+const char *session_module_name(struct session *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	if (s->module_name)
+		return s->module_name;
+	h = fnv1a(h, s->user->src->text, s->user->src->len);
+	for (int i = 0; i < s->n_defines; i++)
+		h = fnv1a(h, s->defines[i], strlen(s->defines[i]) + 1);
+	return arena_printf(&s->arena, "stap_%016llx", (unsigned long long)h);
+}
+
+const char *session_runtime_dir(struct session *s)
+{
+	if (s->runtime_dir)
+		return s->runtime_dir;
+	if (access(CTAP_PKGDATADIR "/runtime/ctap_runtime.h", R_OK) == 0)
+		return CTAP_PKGDATADIR "/runtime";
+	return CTAP_SRCDIR "/kmod-runtime";
+}
+
+const char **session_runtime_families(struct session *s)
+{
+	const char **v;
+	int n = 0, max = 0;
+
+	for (const struct provider *const *p = providers; *p; p++)
+		max++;
+	v = arena_alloc(&s->arena, (max + 1) * sizeof(*v));
+	/* In the providers' order: the module's includes do not depend on the
+	 * script's order of probes. */
+	for (const struct provider *const *p = providers; *p; p++) {
+		bool used = false, listed = false;
+
+		if (!(*p)->runtime)
+			continue;
+		for (const struct derived_probe *d = elab_probes(s); d && !used; d = d->next)
+			used = d->provider == *p;
+		for (int i = 0; i < n && !listed; i++)
+			listed = !strcmp(v[i], (*p)->runtime);
+		if (used && !listed)
+			v[n++] = (*p)->runtime;
+	}
+	v[n] = NULL;
+	return v;
+}
