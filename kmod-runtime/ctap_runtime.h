@@ -2,7 +2,8 @@
 /*
  * ctap_runtime.h - what a generated ctap module is written against.
  *
- * A module that `stap -p3` emits includes this header only.  It holds:
+ * A module that `stap -p3` emits includes this header, target.h (for
+ * $vars) and the headers of the probe families it uses.  It holds:
  *  - the limits a script may override with -D (SystemTap's names and
  *    defaults, see docs/runtime.md);
  *  - struct ctap_context, one per CPU, that probe handlers run in: the
@@ -36,6 +37,7 @@
 #include <linux/ptrace.h>
 #include <linux/ctype.h>
 #include <linux/random.h>
+#include <linux/kprobes.h>	/* NOKPROBE_SYMBOL on every handler */
 
 #include "portable.h"
 #include "outbuf.h"
@@ -235,6 +237,21 @@ static inline char *ctap_strcat(char *dst, const char *a, const char *b)
 		strscpy(dst, a, MAXSTRINGLEN);
 	strlcat(dst, b, MAXSTRINGLEN);
 	return dst;
+}
+
+/*
+ * a / b and a % b of SystemTap's longs, b != 0 (the generated code checks
+ * it first): INT64_MIN / -1 wraps, as a long's arithmetic does, where the
+ * CPU would trap.
+ */
+static inline int64_t ctap_sdiv(int64_t a, int64_t b)
+{
+	return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
+}
+
+static inline int64_t ctap_smod(int64_t a, int64_t b)
+{
+	return b == -1 ? 0 : a % b;
 }
 
 /* "ENOENT" for 2 or -2, as SystemTap's errno_str(); NULL if unnamed. */

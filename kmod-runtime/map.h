@@ -15,9 +15,8 @@
 #ifndef CTAP_MAP_H
 #define CTAP_MAP_H
 
+#include "ctap_limits.h"
 #include "stat.h"
-
-#define CTAP_MAX_KEYS	9
 
 enum ctap_kind { CTAP_LONG, CTAP_STRING, CTAP_STATS };
 

@@ -2,9 +2,9 @@
 /*
  * portable.h - the little the runtime core needs, in the kernel or in libc.
  *
- * The core (outbuf.c, stat.c, format.c) includes only this header, so the
- * very same files build into a module and into host unit tests run under
- * ASan and UBSan (testsuite/unit/).
+ * The core (outbuf.c, stat.c, format.c, map.c, regex.c) includes only
+ * this header, so the very same files build into a module and into host
+ * unit tests run under ASan and UBSan (testsuite/unit/).
  */
 #ifndef CTAP_PORTABLE_H
 #define CTAP_PORTABLE_H

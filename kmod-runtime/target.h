@@ -11,10 +11,8 @@
 #ifndef CTAP_TARGET_H
 #define CTAP_TARGET_H
 
+#include "ctap_limits.h"
 #include "ctap_runtime.h"
-
-/* Arguments a kretprobe saves at entry for its .return handler's $vars. */
-#define CTAP_ENTRY_ARGS	6
 
 /**
  * ctap_arg - argument n (from 0) of the probed function

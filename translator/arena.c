@@ -98,3 +98,19 @@ void arena_free(struct arena *a)
 	}
 	a->free = a->limit = NULL;
 }
+
+void **arena_sorted(struct arena *a, void *head, size_t next_off,
+		    int (*cmp)(const void *, const void *), size_t *n)
+{
+	void **v;
+
+	*n = 0;
+	for (char *p = head; p; p = *(char **)(p + next_off))
+		(*n)++;
+	v = arena_alloc(a, (*n + 1) * sizeof(*v));
+	*n = 0;
+	for (char *p = head; p; p = *(char **)(p + next_off))
+		v[(*n)++] = p;
+	qsort(v, *n, sizeof(*v), cmp);
+	return v;
+}

@@ -65,4 +65,12 @@ void *big_alloc(size_t size);
 
 #define arena_new(a, type) ((type *)arena_alloc((a), sizeof(type)))
 
+/*
+ * The nodes of a linked list (each one's next pointer at next_off), in
+ * an arena array sorted by cmp (qsort's, over pointers to nodes); *n of
+ * them, then NULL.
+ */
+void **arena_sorted(struct arena *a, void *head, size_t next_off,
+		    int (*cmp)(const void *, const void *), size_t *n);
+
 #endif /* ARENA_H */

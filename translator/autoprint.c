@@ -48,13 +48,15 @@ static void autoprint_array(FILE *out, const struct var *v)
 bool emit_autoprint(struct xlate *x, FILE *out)
 {
 	long long most = 0;	/* the largest declared size; -1: MAXMAPENTRIES too */
-	int n = 0, arrays = 0;
+	int n = 0, arrays = 0, stats = 0;
+	struct var **vs;
 
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		if (!autoprinted(x, v))
 			continue;
 		n++;
 		arrays += v->nkeys > 0;
+		stats += !v->nkeys && v->type == T_STATS;
 		if (v->nkeys && v->global && v->global->size && most >= 0)
 			most = v->global->size > most ? v->global->size : most;
 		else if (v->nkeys)
@@ -67,9 +69,14 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 	if (arrays)
 		fprintf(out, "\tstatic int _idx[2 * %s];\n",
 			most < 0 ? "MAXMAPENTRIES" : arena_printf(x->a, "%lld", most));
-	fputs("\tstruct ctap_stat *_g;\n\tint i, n;\n\n\t(void)_g; (void)i; (void)n;\n", out);
+	if (stats)
+		fputs("\tstruct ctap_stat *_g;\n", out);
+	if (arrays)
+		fputs("\tint i, n;\n", out);
+	if (stats || arrays)
+		fputc('\n', out);
 	/* In declaration order: the list has the last declared first. */
-	struct var **vs = arena_alloc(x->a, (n + 1) * sizeof(*vs));
+	vs = arena_alloc(x->a, (n + 1) * sizeof(*vs));
 	n = 0;
 	for (struct var *v = sem_globals(x->s); v; v = v->next)
 		if (autoprinted(x, v))
@@ -80,7 +87,7 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 		else
 			autoprint_scalar(out, vs[n]);
 	}
-	fputs("}\n\n", out);
+	fputs("}\nNOKPROBE_SYMBOL(probe_autoprint);\n\n", out);
 	return true;
 }
 

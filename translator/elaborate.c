@@ -11,8 +11,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,13 +73,28 @@ struct session *elab_session(struct elab *e)
 
 struct btf *elab_btf(struct elab *e)
 {
+	const char *release = e->s->kernel_release;
+	int ret;
+
 	if (!e->btf && !e->btf_failed) {
-		e->btf = kbtf_load(e->s->kernel_release, e->s->kernel_build);
-		e->btf_failed = !e->btf;
+		ret = kbtf_load(release, e->s->kernel_build, &e->btf);
+		e->btf_failed = ret != 0;
+		if (ret == -ENOENT)
+			diag_error("semantic", NULL, NULL, "no BTF for kernel %s: it is not the "
+				   "running kernel, %s/vmlinux and /boot/vmlinuz-%s do not exist "
+				   "(install linux-image-%s)", release, e->s->kernel_build, release,
+				   release);
+		else if (ret == -ENODATA)
+			diag_error("semantic", NULL, NULL, "no BTF for kernel %s: no .BTF section "
+				   "in /boot/vmlinuz-%s (a kernel built without "
+				   "CONFIG_DEBUG_INFO_BTF?)", release, release);
+		else if (ret)
+			diag_error("semantic", NULL, NULL, "the .BTF of /boot/vmlinuz-%s does not "
+				   "parse", release);
 		/* An error even where points are optional (-l): nothing was checked. */
-		if (e->btf_failed)
+		if (ret)
 			diag_error("semantic", NULL, NULL, "kernel probe points cannot be "
-				   "resolved without the BTF of kernel %s", e->s->kernel_release);
+				   "resolved without the BTF of kernel %s", release);
 	}
 	return e->btf;
 }
@@ -543,13 +560,9 @@ int pass2_list(struct session *s, FILE *out)
 		pp->optional = true;	/* listing nothing is not an error */
 		resolve_point(e, pp);
 	}
-	for (struct derived_probe *d = e->probes; d; d = d->next)
-		n++;
-	v = malloc((n + 1) * sizeof(*v));
-	n = 0;
-	for (struct derived_probe *d = e->probes; d; d = d->next)
-		v[n++] = d;
-	qsort(v, n, sizeof(*v), cmp_probe_names);
+	v = (struct derived_probe **)arena_sorted(&s->arena, e->probes,
+						  offsetof(struct derived_probe, next),
+						  cmp_probe_names, &n);
 	for (size_t i = 0; i < n; i++) {
 		if (i && !strcmp(v[i]->name, v[i - 1]->name))
 			continue;
@@ -558,7 +571,6 @@ int pass2_list(struct session *s, FILE *out)
 			fprintf(out, " %s:%s", pv->name, pv->type);
 		fputc('\n', out);
 	}
-	free(v);
 	return diag_errors() ? -1 : 0;
 }
 
@@ -594,7 +606,7 @@ void pass2_dump_aliases(struct session *s, FILE *out)
 		for (const struct probe *pr = t->probes; pr; pr = pr->next)
 			for (const struct probe_point *nm = pr->is_alias ? pr->alias_names : NULL; nm; nm = nm->next)
 				n++;
-	v = malloc((n + 1) * sizeof(*v));
+	v = arena_alloc(e->arena, (n + 1) * sizeof(*v));
 	n = 0;
 	for (const struct script *t = s->library; t; t = t->next)
 		for (const struct probe *pr = t->probes; pr; pr = pr->next) {
@@ -612,5 +624,4 @@ void pass2_dump_aliases(struct session *s, FILE *out)
 	qsort(v, n, sizeof(*v), cmp_strs);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "%s\n", v[i]);
-	free(v);
 }

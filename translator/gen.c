@@ -1,14 +1,17 @@
 /*
  * gen.c - pass 3: statements and expressions to C.
  *
- * Every expression becomes one C expression: an int64_t for a long, a
- * const char * for a string (pointing at a variable or at a temporary
- * buffer of the enclosing handler or function).  Anything that can fail
- * (a division, a map insert, a call) is a GCC statement expression that
- * sets the context's error and jumps to x->err: "out" at the end of the
- * function, or the catch block of the innermost try.  Variables live in
- * the locals struct `l` of the handler or of the function's frame;
- * globals in `G`.  See docs/translator.md for the conventions.
+ * As in Lua's lcode.c, an expression is "discharged": whatever it must
+ * do first (a call, a map insert, a check that can fail) is written as
+ * statements of their own, one per line, into the body at x->depth, and
+ * what remains is a small C expression for its value: an int64_t for a
+ * long, a const char * for a string.  Results that need storage go to
+ * named temporaries, fields of the locals struct `l` of the handler or
+ * function ("l->t3_execname"); variables are l->v_NAME, globals G.g_NAME.
+ * A failure sets the context's error and jumps to x->err: "out" at the
+ * end of the function, or the catch block of the innermost try.  What
+ * runs only on a condition (the right of &&, a branch of ?:) is generated
+ * aside first and placed under its if.  See docs/translator.md.
  */
 #include "config.h"
 
@@ -131,6 +134,49 @@ const char *gen_where(struct xlate *x, const struct loc *loc, const char *what)
 	return out;
 }
 
+/* ---- output ---- */
+
+/* One line of the body at the current depth. */
+static void emit(struct xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct xlate *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	for (int i = 0; i < x->depth; i++)
+		fputc('\t', x->code);
+	va_start(ap, fmt);
+	vfprintf(x->code, fmt, ap);
+	va_end(ap);
+	fputc('\n', x->code);
+}
+
+static void blank(struct xlate *x)
+{
+	fputc('\n', x->code);
+}
+
+/* Where a soft error jumps: "out" (then the function needs the label) or a catch. */
+static const char *err_label(struct xlate *x)
+{
+	if (!strcmp(x->err, "out"))
+		x->sc->uses_out = true;
+	return x->err;
+}
+
+/* if (unlikely(cond)) { what; goto err; } -- what may be NULL. */
+static void fail_if(struct xlate *x, const char *cond, const char *what)
+{
+	if (!what) {
+		emit(x, "if (unlikely(%s))", cond);
+		emit(x, "\tgoto %s;", err_label(x));
+		return;
+	}
+	emit(x, "if (unlikely(%s)) {", cond);
+	emit(x, "\t%s;", what);
+	emit(x, "\tgoto %s;", err_label(x));
+	emit(x, "}");
+}
+
 /* ---- variables and temporaries ---- */
 
 static struct var *find(struct var *list, const char *name)
@@ -160,22 +206,25 @@ static struct var *lookup(struct xlate *x, const char *name, const char **c)
 	return v;
 }
 
-/* A new field of the scope's locals struct: decl is a printf format for
- * the declaration with %s for its name ("char %s[MAXSTRINGLEN]"). */
-static const char *temp(struct xlate *x, const char *decl)
+/*
+ * A new field of the scope's locals struct (the kernel stack is too
+ * small for strings), named for what it holds: "l->t3_execname".  decl
+ * is a printf format for the declaration with %s for the name.
+ */
+const char *gen_temp(struct xlate *x, const char *decl, const char *what)
 {
-	char name[16];
+	char name[128];
 
-	snprintf(name, sizeof(name), "t%d", x->sc->ntemps++);
+	snprintf(name, sizeof(name), "t%d_%s", x->sc->ntemps++, what);
 	fputc('\t', x->sc->temps);
 	fprintf(x->sc->temps, decl, name);
 	fputs(";\n", x->sc->temps);
 	return arena_printf(x->a, "l->%s", name);
 }
 
-static const char *str_temp(struct xlate *x)
+static const char *str_temp(struct xlate *x, const char *what)
 {
-	return temp(x, "char %s[MAXSTRINGLEN]");
+	return gen_temp(x, "char %s[MAXSTRINGLEN]", what);
 }
 
 static bool is_string(const struct expr *e)
@@ -187,52 +236,158 @@ static bool is_string(const struct expr *e)
 	return e->vtype == T_STRING;
 }
 
-static const char *goto_err(struct xlate *x)
+/* Side-effect free: no calls, assignments, ++ or -- (a division may still
+ * fail, but SystemTap elides it all the same). */
+static bool pure(const struct expr *e)
 {
-	return arena_printf(x->a, "goto %s", x->err);
+	if (!e)
+		return true;
+	if (e->kind == E_CALL || e->kind == E_ASSIGN || e->kind == E_EMBEDDED ||
+	    e->kind == E_AT_CALL ||
+	    ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
+	     (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+		return false;
+	for (const struct expr *a = e->args; a; a = a->next)
+		if (!pure(a))
+			return false;
+	return pure(e->a) && pure(e->b) && pure(e->c);
+}
+
+/* A name or a member: reading it twice costs nothing. */
+static bool simple(const char *c)
+{
+	return strspn(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.->") ==
+		strlen(c);
+}
+
+/*
+ * v, the value of e, into a temporary of its own, where the statements
+ * of what is evaluated after it cannot change it.
+ */
+static const char *keep(struct xlate *x, const struct expr *e, const char *v)
+{
+	const char *t;
+
+	if (e->kind == E_NUMBER || e->kind == E_STRING)
+		return v;
+	if (is_string(e)) {
+		t = str_temp(x, "str");
+		emit(x, "ctap_strcpy(%s, %s);", t, v);
+	} else {
+		t = gen_temp(x, "int64_t %s", "val");
+		emit(x, "%s = %s;", t, v);
+	}
+	return t;
+}
+
+static const char *expr_c(struct xlate *x, const struct expr *e);
+
+/*
+ * The values of a list of expressions, left to right: a value with side
+ * effects after it is kept in a temporary first.
+ */
+static const char **expr_list(struct xlate *x, const struct expr *list, int *n)
+{
+	const char **v;
+	int i = 0;
+
+	*n = 0;
+	for (const struct expr *a = list; a; a = a->next)
+		(*n)++;
+	v = arena_alloc(x->a, (*n + 1) * sizeof(*v));
+	for (const struct expr *a = list; a; a = a->next, i++) {
+		bool effects_after = false;
+
+		if (a->kind == E_WILDCARD) {
+			v[i] = NULL;
+			continue;
+		}
+		for (const struct expr *b = a->next; b && !effects_after; b = b->next)
+			effects_after = !pure(b);
+		v[i] = expr_c(x, a);
+		if (effects_after)
+			v[i] = keep(x, a, v[i]);
+	}
+	return v;
+}
+
+static void effect(struct xlate *x, const struct expr *e);
+
+/*
+ * e's value, with the statements computing it written aside (at depth)
+ * into *stmts instead of the body: for what runs only on a condition.
+ * With value false, e is evaluated for its effects only (returns NULL).
+ */
+static const char *aside(struct xlate *x, const struct expr *e, int depth, char **stmts,
+			 bool value)
+{
+	FILE *body = x->code;
+	int saved = x->depth;
+	size_t len;
+	const char *v = NULL;
+
+	x->code = open_memstream(stmts, &len);
+	x->depth = depth;
+	if (value)
+		v = expr_c(x, e);
+	else
+		effect(x, e);
+	fclose(x->code);
+	x->code = body;
+	x->depth = saved;
+	return v;
+}
+
+static const char *expr_aside(struct xlate *x, const struct expr *e, int depth, char **stmts)
+{
+	return aside(x, e, depth, stmts, true);
+}
+
+static void put_aside(struct xlate *x, char *stmts)
+{
+	fputs(stmts, x->code);
+	free(stmts);
 }
 
 /* ---- array keys ---- */
 
 /*
- * Fill a key temporary from keys: "l->t3.n[0] = (a); l->t3.s[1] = (b); ".
- * Wildcards leave their bit out of *mask.  Returns the fill code; *key is
- * the temporary.
+ * A key temporary, filled from keys; wildcards leave their bit out of
+ * *mask.  Returns the temporary.
  */
 static const char *key_fill(struct xlate *x, const struct var *arr, const struct expr *keys,
-			    const char **key, unsigned *mask)
+			    unsigned *mask)
 {
-	char *fill = "";
-	int i = 0;
+	const char *key = gen_temp(x, "struct ctap_key %s", "key"), **v;
+	int i = 0, n;
 
-	*key = temp(x, "struct ctap_key %s");
 	*mask = 0;
+	v = expr_list(x, keys, &n);
 	for (const struct expr *k = keys; k; k = k->next, i++) {
 		if (k->kind == E_WILDCARD)
 			continue;
 		*mask |= 1u << i;
-		fill = arena_printf(x->a, "%s%s.%c[%d] = %s; ", fill, *key,
-				    arr->keys[i] == T_STRING ? 's' : 'n', i, expr_c(x, k));
+		emit(x, "%s.%c[%d] = %s;", key, arr->keys[i] == T_STRING ? 's' : 'n', i, v[i]);
 	}
-	return fill;
+	return key;
 }
 
-/* The entry of arr[keys], created if absent: "_e" in the code returned. */
+/* The entry of arr[keys], created if absent: an int temporary. */
 static const char *slot(struct xlate *x, const struct expr *at, const struct var *arr)
 {
-	const char *key, *fill;
 	unsigned mask;
-
-	fill = key_fill(x, arr, at->args, &key, &mask);
+	const char *key = key_fill(x, arr, at->args, &mask);
+	const char *e = gen_temp(x, "int %s", "slot");
 	const char *overflow = arr->global && arr->global->size ?
 		arena_printf(x->a, "\"Array overflow, check size limit (%lld)\"",
 			     (long long)arr->global->size) :
 		"\"Array overflow, check MAXMAPENTRIES\"";
 
-	return arena_printf(x->a, "int _e; %s_e = ctap_map_slot(c, G.g_%s, &%s, %s, %s); "
-			    "if (unlikely(_e < 0)) %s; ", fill, arr->name, key, overflow,
-			    gen_where(x, &at->a->loc, arena_printf(x->a, "identifier '%s'", arr->name)),
-			    goto_err(x));
+	emit(x, "%s = ctap_map_slot(c, G.g_%s, &%s, %s,", e, arr->name, key, overflow);
+	emit(x, "\t\t%s);", gen_where(x, &at->a->loc, arena_printf(x->a, "identifier '%s'",
+								    arr->name)));
+	fail_if(x, arena_printf(x->a, "%s < 0", e), NULL);
+	return e;
 }
 
 static struct var *array_of(struct xlate *x, const struct expr *base)
@@ -246,22 +401,27 @@ static struct var *array_of(struct xlate *x, const struct expr *base)
 
 /* ---- statistics ---- */
 
-/* The aggregate of a statistics operand: a scalar or arr[keys]. */
+/* The aggregate of a statistics operand (a scalar or arr[keys]): a temporary. */
 static const char *stat_agg(struct xlate *x, const struct expr *operand)
 {
+	const char *agg;
+
 	if (operand->kind == E_INDEX) {
 		struct var *arr = array_of(x, operand->a);
-		const char *key, *fill;
+		const char *key;
 		unsigned mask;
 
 		if (!arr)
 			return "((struct ctap_stat *)NULL)";
-		fill = key_fill(x, arr, operand->args, &key, &mask);
-		return arena_printf(x->a, "({ %sctap_map_stat_agg(G.g_%s, &%s, &%s); })", fill,
-				    arr->name, key, temp(x, "struct ctap_stat %s"));
+		key = key_fill(x, arr, operand->args, &mask);
+		agg = gen_temp(x, "struct ctap_stat *%s", "agg");
+		emit(x, "%s = ctap_map_stat_agg(G.g_%s, &%s, &%s);", agg, arr->name, key,
+		     gen_temp(x, "struct ctap_stat %s", "stat"));
+		return agg;
 	}
-	return arena_printf(x->a, "ctap_pstat_aggregate(&spec_%s, &G.g_%s)", operand->name,
-			    operand->name);
+	agg = gen_temp(x, "struct ctap_stat *%s", "agg");
+	emit(x, "%s = ctap_pstat_aggregate(&spec_%s, &G.g_%s);", agg, operand->name, operand->name);
+	return agg;
 }
 
 static const char *stat_name(const struct expr *operand)
@@ -269,50 +429,33 @@ static const char *stat_name(const struct expr *operand)
 	return operand->kind == E_INDEX ? operand->a->name : operand->name;
 }
 
-/* An aggregate that must not be empty; the error names the statement. */
-static const char *nonempty(struct xlate *x, const char *agg)
+/* An aggregate that must not be empty. */
+static const char *nonempty(struct xlate *x, const struct expr *operand)
 {
-	return arena_printf(x->a, "struct ctap_stat *_g = %s; if (unlikely(!_g->count)) { "
-			    "c->last_error = \"empty aggregate\"; %s; } ", agg, goto_err(x));
+	const char *agg = stat_agg(x, operand);
+
+	fail_if(x, arena_printf(x->a, "!%s->count", agg), "c->last_error = \"empty aggregate\"");
+	return agg;
 }
 
 /* @count and @sum of nothing are 0; the others are an error, as SystemTap's. */
 static const char *stat_value(struct xlate *x, const struct expr *e)
 {
-	const char *agg = stat_agg(x, e->a), *name = stat_name(e->a);
+	const char *name = stat_name(e->a), *agg;
 
 	if (!strcmp(e->name, "@count"))
-		return arena_printf(x->a, "(%s)->count", agg);
+		return arena_printf(x->a, "%s->count", stat_agg(x, e->a));
 	if (!strcmp(e->name, "@sum"))
-		return arena_printf(x->a, "(%s)->sum", agg);
+		return arena_printf(x->a, "%s->sum", stat_agg(x, e->a));
+	agg = nonempty(x, e->a);
 	if (!strcmp(e->name, "@avg"))
-		return arena_printf(x->a, "({ %sctap_stat_avg(_g); })", nonempty(x, agg));
+		return arena_printf(x->a, "ctap_stat_avg(%s)", agg);
 	if (!strcmp(e->name, "@variance"))
-		return arena_printf(x->a, "({ %sctap_stat_variance(&spec_%s, _g); })", nonempty(x, agg),
-				    name);
-	return arena_printf(x->a, "({ %s_g->%s; })", nonempty(x, agg),
-			    !strcmp(e->name, "@min") ? "min" : "max");
+		return arena_printf(x->a, "ctap_stat_variance(&spec_%s, %s)", name, agg);
+	return arena_printf(x->a, "%s->%s", agg, !strcmp(e->name, "@min") ? "min" : "max");
 }
 
 /* ---- printing ---- */
-
-/* Printf arguments into an array: "union ctap_arg _a[n]; _a[0].n = ...; " */
-static const char *print_args(struct xlate *x, const struct expr *args, int *n)
-{
-	char *code = "";
-
-	*n = 0;
-	for (const struct expr *a = args; a; a = a->next)
-		(*n)++;
-	if (!*n)
-		return "union ctap_arg *_a = NULL; ";
-	code = arena_printf(x->a, "union ctap_arg _a[%d]; ", *n);
-	int i = 0;
-	for (const struct expr *a = args; a; a = a->next, i++)
-		code = arena_printf(x->a, "%s_a[%d].%c = %s; ", code, i, is_string(a) ? 's' : 'n',
-				    expr_c(x, a));
-	return code;
-}
 
 /* A format for print/println/printd...: each value's %d or %s. */
 static const char *value_format(struct xlate *x, const struct expr *args, const char *delim,
@@ -341,21 +484,27 @@ static const char *format_text(struct xlate *x, const char *raw)
 	return out;
 }
 
+static void print_hist(struct xlate *x, const struct expr *h, bool newline)
+{
+	const char *agg = nonempty(x, h->args);
+
+	emit(x, "ctap_hist_print(ctap_out(c), &spec_%s, %s);", stat_name(h->args), agg);
+	if (newline)
+		emit(x, "ctap_out_write(ctap_out(c), \"\\n\", 1);");
+}
+
+/* print, printf, sprintf...: the values into an argument array, then one call. */
 static const char *print_call(struct xlate *x, const struct expr *e)
 {
-	const char *name = e->name, *fmt, *args_code;
+	const char *name = e->name, *fmt, **v, *dst = NULL;
 	const struct expr *args = e->args;
 	bool to_string = name[0] == 's';
-	int n;
+	int n, i = 0;
 
-	if (!strcmp(name, "print") || !strcmp(name, "println")) {
-		if (args && args->kind == E_HIST && !args->next) {
-			const struct expr *h = args;
-
-			return arena_printf(x->a, "({ %sctap_hist_print(ctap_out(c), &spec_%s, _g); %s0; })",
-					    nonempty(x, stat_agg(x, h->args)), stat_name(h->args),
-					    name[5] ? "ctap_out_write(&c->out, \"\\n\", 1); " : "");
-		}
+	if ((!strcmp(name, "print") || !strcmp(name, "println")) && args &&
+	    args->kind == E_HIST && !args->next) {
+		print_hist(x, args, name[5] != '\0');
+		return "0LL";
 	}
 	if (!strcmp(name, "printf") || !strcmp(name, "sprintf")) {
 		fmt = args->str;
@@ -366,12 +515,30 @@ static const char *print_call(struct xlate *x, const struct expr *e)
 	} else {
 		fmt = value_format(x, args, NULL, strstr(name, "ln") != NULL);
 	}
-	args_code = print_args(x, args, &n);
+	v = expr_list(x, args, &n);
 	if (to_string)
-		return arena_printf(x->a, "({ %sctap_sprintf(%s, %s, _a, %d); })", args_code,
-				    str_temp(x), gen_c_string(x, fmt), n);
-	return arena_printf(x->a, "({ %sctap_printf(c, %s, _a, %d); 0; })", args_code,
-			    gen_c_string(x, fmt), n);
+		dst = str_temp(x, name);
+	if (!n) {
+		if (to_string)
+			emit(x, "ctap_sprintf(%s, %s, NULL, 0);", dst, gen_c_string(x, fmt));
+		else
+			emit(x, "ctap_printf(c, %s, NULL, 0);", gen_c_string(x, fmt));
+		return to_string ? dst : "0LL";
+	}
+	emit(x, "{");
+	x->depth++;
+	emit(x, "union ctap_arg args[] = {");
+	for (const struct expr *a = args; a; a = a->next, i++)
+		emit(x, "\t{ .%c = %s },", is_string(a) ? 's' : 'n', v[i]);
+	emit(x, "};");
+	blank(x);
+	if (to_string)
+		emit(x, "ctap_sprintf(%s, %s, args, ARRAY_SIZE(args));", dst, gen_c_string(x, fmt));
+	else
+		emit(x, "ctap_printf(c, %s, args, ARRAY_SIZE(args));", gen_c_string(x, fmt));
+	x->depth--;
+	emit(x, "}");
+	return to_string ? dst : "0LL";
 }
 
 /* ---- function calls ---- */
@@ -390,60 +557,221 @@ static bool is_print_builtin(const char *name)
 }
 
 /*
- * Arguments are evaluated into C locals first (a call among them uses
- * the same frame slot), then copied into the callee's frame.
+ * A call of a script function: the arguments are evaluated first (a call
+ * among them uses the same frame), then copied into the callee's frame,
+ * one level deeper.  want: the result is used (it goes to a temporary).
  */
-static const char *call(struct xlate *x, const struct expr *e)
+static const char *call(struct xlate *x, const struct expr *e, bool want)
 {
 	const struct sem_function *f = sem_function_of(x->s, e);
-	const char *where;
-	char *code = "", *copy = "";
+	const char **v, *where, *result = "0LL";
 	const struct var *p;
-	const struct expr *a;
-	int i = 0;
+	bool frame;
+	int n, i = 0;
 
 	if (!f) {
 		gen_error(x, &e->loc, "unresolved function '%s'", e->name);
-		return "0";
+		return "0LL";
 	}
+	v = expr_list(x, e->args, &n);
 	/* SystemTap checks the depth in the callee: the message names it. */
 	where = gen_where(x, &f->fn->loc, arena_printf(x->a, "identifier '%s'", e->name));
-	for (a = e->args, p = f->locals; a && p; a = a->next, p = p->next, i++) {
-		if (p->type == T_STRING) {
-			code = arena_printf(x->a, "%sconst char *_a%d = %s; ", code, i, expr_c(x, a));
-			copy = arena_printf(x->a, "%sctap_strcpy(_f->v_%s, _a%d); ", copy, p->name, i);
-		} else {
-			code = arena_printf(x->a, "%sint64_t _a%d = %s; ", code, i, expr_c(x, a));
-			copy = arena_printf(x->a, "%s_f->v_%s = _a%d; ", copy, p->name, i);
-		}
+	fail_if(x, "c->nesting >= MAXNESTING",
+		arena_printf(x->a, "ctap_error(c, \"MAXNESTING exceeded\", %s)", where));
+	/* The frame is touched only for arguments and a result: then the
+	 * callee surely has one. */
+	frame = (n > 0 && f->locals) || (want && (f->ret == T_LONG || f->ret == T_STRING));
+	if (frame) {
+		emit(x, "{");
+		x->depth++;
+		emit(x, "struct f_%s_locals *f = NEXT_FRAME(c, f_%s);", f->cname, f->cname);
+		blank(x);
 	}
-	code = arena_printf(x->a,
-		"({ %sstruct f_%s_locals *_f; "
-		"if (unlikely(c->nesting >= MAXNESTING)) { ctap_error(c, \"MAXNESTING exceeded\", %s); %s; } "
-		"_f = &((struct context *)c)->frames[c->nesting + 1].f_%s; %s"
-		"c->nesting++; f_%s(c); c->nesting--; "
-		"if (unlikely(c->last_error)) %s; ",
-		code, f->cname, where, goto_err(x), f->cname, copy, f->cname, goto_err(x));
-	if (f->ret == T_STRING)
-		return arena_printf(x->a, "%sctap_strcpy(%s, _f->__retvalue); })", code, str_temp(x));
-	if (f->ret == T_LONG)
-		return arena_printf(x->a, "%s_f->__retvalue; })", code);
-	return arena_printf(x->a, "%s0; })", code);
+	for (p = f->locals; i < n && p; p = p->next, i++) {
+		if (p->type == T_STRING)
+			emit(x, "ctap_strcpy(f->v_%s, %s);", p->name, v[i]);
+		else
+			emit(x, "f->v_%s = %s;", p->name, v[i]);
+	}
+	emit(x, "c->nesting++;");
+	emit(x, "f_%s(c);", f->cname);
+	emit(x, "c->nesting--;");
+	if (want && f->ret == T_STRING) {
+		result = str_temp(x, f->cname);
+		emit(x, "ctap_strcpy(%s, f->__retvalue);", result);
+	} else if (want && f->ret == T_LONG) {
+		result = gen_temp(x, "int64_t %s", f->cname);
+		emit(x, "%s = f->__retvalue;", result);
+	}
+	if (frame) {
+		x->depth--;
+		emit(x, "}");
+	}
+	fail_if(x, "c->last_error", NULL);
+	return result;
 }
 
-/* ---- assignments ---- */
+/* ---- operators ---- */
 
 /* The C operator of a compound assignment: "+=" -> "+". */
-static const char *arith_of(const char *op)
+static const char *arith_of(struct xlate *x, const char *op)
 {
-	static char buf[4];
-
-	snprintf(buf, sizeof(buf), "%.*s", (int)strlen(op) - 1, op);
-	return buf;
+	return arena_printf(x->a, "%.*s", (int)strlen(op) - 1, op);
 }
 
 static const char *binop_long(struct xlate *x, const char *op, const char *a, const char *b,
-			      const struct loc *loc);
+			      const struct loc *loc)
+{
+	if (!strcmp(op, "/") || !strcmp(op, "%")) {
+		/* x / 0 is a soft error; INT64_MIN / -1 would trap (ctap_sdiv wraps). */
+		if (!simple(b)) {
+			const char *t = gen_temp(x, "int64_t %s", "divisor");
+
+			emit(x, "%s = %s;", t, b);
+			b = t;
+		}
+		fail_if(x, arena_printf(x->a, "!%s", b),
+			arena_printf(x->a, "ctap_error(c, \"division by 0\", %s)",
+				     gen_where(x, loc, arena_printf(x->a, "operator '%s'", op))));
+		return arena_printf(x->a, "ctap_%s(%s, %s)", op[0] == '/' ? "sdiv" : "smod", a, b);
+	}
+	if (!strcmp(op, "<<") || !strcmp(op, ">>"))
+		return arena_printf(x->a, "(%s %s (%s & 63))", a, op, b);
+	if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*"))
+		/* Wrapping, as SystemTap's longs do. */
+		return arena_printf(x->a, "(int64_t)((uint64_t)(%s) %s (uint64_t)(%s))", a, op, b);
+	return arena_printf(x->a, "(int64_t)(%s %s %s)", a, op, b);
+}
+
+/* a && b, a || b: b's statements run only when they must. */
+static const char *logical(struct xlate *x, const struct expr *e)
+{
+	const char *a = expr_c(x, e->a), *b, *t;
+	bool and = !strcmp(e->op, "&&");
+	char *stmts;
+
+	b = expr_aside(x, e->b, x->depth + 1, &stmts);
+	if (!*stmts) {
+		free(stmts);
+		return arena_printf(x->a, "(int64_t)(%s %s %s)", a, e->op, b);
+	}
+	t = gen_temp(x, "int64_t %s", and ? "and" : "or");
+	emit(x, "%s = %d;", t, !and);
+	emit(x, and ? "if (%s) {" : "if (!(%s)) {", a);
+	put_aside(x, stmts);
+	emit(x, "\t%s = %s != 0;", t, b);
+	emit(x, "}");
+	return t;
+}
+
+static const char *ternary(struct xlate *x, const struct expr *e)
+{
+	const char *cond = expr_c(x, e->a), *a, *b, *t;
+	char *sa, *sb;
+
+	a = expr_aside(x, e->b, x->depth + 1, &sa);
+	b = expr_aside(x, e->c, x->depth + 1, &sb);
+	if (!*sa && !*sb) {
+		free(sa);
+		free(sb);
+		return arena_printf(x->a, "(%s ? %s : %s)", cond, a, b);
+	}
+	t = is_string(e->b) ? gen_temp(x, "const char *%s", "choice") :
+		gen_temp(x, "int64_t %s", "choice");
+	emit(x, "if (%s) {", cond);
+	put_aside(x, sa);
+	emit(x, "\t%s = %s;", t, a);
+	emit(x, "} else {");
+	put_aside(x, sb);
+	emit(x, "\t%s = %s;", t, b);
+	emit(x, "}");
+	return t;
+}
+
+static const char *binary(struct xlate *x, const struct expr *e)
+{
+	const char *a, *b;
+
+	if (!strcmp(e->op, "&&") || !strcmp(e->op, "||"))
+		return logical(x, e);
+	a = expr_c(x, e->a);
+	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~"))
+		return arena_printf(x->a, "(int64_t)%sctap_regex_match(%s, %s)",
+				    e->op[0] == '!' ? "!" : "", a, gen_c_string(x, e->b->str));
+	if (!pure(e->b))
+		a = keep(x, e->a, a);
+	b = expr_c(x, e->b);
+	if (!strcmp(e->op, ".")) {
+		const char *t = str_temp(x, "cat");
+
+		emit(x, "ctap_strcat(%s, %s, %s);", t, a, b);
+		return t;
+	}
+	if (is_string(e->a) && strchr("<>=!", e->op[0]))
+		return arena_printf(x->a, "(int64_t)(strcmp(%s, %s) %s 0)", a, b, e->op);
+	return binop_long(x, e->op, a, b, &e->loc);
+}
+
+static const char *unary(struct xlate *x, const struct expr *e)
+{
+	const char *a = expr_c(x, e->a);
+
+	if (!strcmp(e->op, "-"))
+		return arena_printf(x->a, "(int64_t)(0 - (uint64_t)(%s))", a);
+	if (!strcmp(e->op, "!"))
+		return arena_printf(x->a, "(int64_t)!(%s)", a);
+	if (!strcmp(e->op, "~"))
+		return arena_printf(x->a, "(~(%s))", a);
+	return a;
+}
+
+static const char *number(struct xlate *x, int64_t n)
+{
+	if (n == INT64_MIN)
+		return "(-9223372036854775807LL - 1)";
+	return arena_printf(x->a, "%lldLL", (long long)n);
+}
+
+/* ---- assignments, ++ and -- ---- */
+
+/*
+ * The C lvalue of a long variable or array element (creating the
+ * element); NULL after an error.
+ */
+static const char *long_lvalue(struct xlate *x, const struct expr *target, const char *op)
+{
+	const char *lv;
+
+	if (target->kind == E_INDEX) {
+		struct var *arr = array_of(x, target->a);
+
+		return arr ? arena_printf(x->a, "*ctap_map_long(G.g_%s, %s)", arr->name,
+					  slot(x, target, arr)) : NULL;
+	}
+	if (target->kind != E_SYMBOL || !lookup(x, target->name, &lv)) {
+		gen_error(x, &target->loc, "'%s' needs a variable", op);
+		return NULL;
+	}
+	return lv;
+}
+
+/* ++x, x--, ...; want: the value is used. */
+static const char *incdec(struct xlate *x, const struct expr *e, bool postfix, bool want)
+{
+	const char *lv = long_lvalue(x, e->a, e->op), *t;
+
+	if (!lv)
+		return "0LL";
+	if (e->a->kind == E_INDEX)
+		lv = arena_printf(x->a, "(%s)", lv);
+	if (!want) {
+		emit(x, "%s%s;", lv, e->op);
+		return "0LL";
+	}
+	t = gen_temp(x, "int64_t %s", "val");
+	emit(x, "%s = %s%s;", t, postfix ? lv : e->op, postfix ? e->op : lv);
+	return t;
+}
 
 static const char *assign_element(struct xlate *x, const struct expr *e)
 {
@@ -452,28 +780,35 @@ static const char *assign_element(struct xlate *x, const struct expr *e)
 	const char *val, *s;
 
 	if (!arr)
-		return "0";
+		return "0LL";
+	val = expr_c(x, e->b);
+	if (!pure(target))
+		val = keep(x, e->b, val);
+	s = slot(x, target, arr);
 	if (!strcmp(e->op, "<<<")) {
-		val = expr_c(x, e->b);
-		return arena_printf(x->a, "({ int64_t _v = %s; %sctap_stat_add(&spec_%s, ctap_map_stat(G.g_%s, _e), _v); 0; })",
-				    val, slot(x, target, arr), arr->name, arr->name);
+		emit(x, "ctap_stat_add(&spec_%s, ctap_map_stat(G.g_%s, %s), %s);", arr->name,
+		     arr->name, s, val);
+		return "0LL";
 	}
 	if (arr->type == T_STRING) {
-		val = expr_c(x, e->b);
-		s = slot(x, target, arr);
+		const char *dst = arena_printf(x->a, "ctap_map_string(G.g_%s, %s)", arr->name, s);
+
 		if (!strcmp(e->op, ".="))
-			return arena_printf(x->a, "({ const char *_v = %s; %sstrlcat(ctap_map_string(G.g_%s, _e), _v, MAXSTRINGLEN); ctap_map_string(G.g_%s, _e); })",
-					    val, s, arr->name, arr->name);
-		return arena_printf(x->a, "({ const char *_v = %s; %sctap_strcpy(ctap_map_string(G.g_%s, _e), _v); })",
-				    val, s, arr->name);
+			emit(x, "strlcat(%s, %s, MAXSTRINGLEN);", dst, val);
+		else
+			emit(x, "ctap_strcpy(%s, %s);", dst, val);
+		return dst;
 	}
-	val = expr_c(x, e->b);
-	s = slot(x, target, arr);
-	if (!strcmp(e->op, "="))
-		return arena_printf(x->a, "({ int64_t _v = %s; %s*ctap_map_long(G.g_%s, _e) = _v; })",
-				    val, s, arr->name);
-	return arena_printf(x->a, "({ int64_t _v = %s; %sint64_t *_p = ctap_map_long(G.g_%s, _e); *_p = %s; })",
-			    val, s, arr->name, binop_long(x, arith_of(e->op), "*_p", "_v", &e->loc));
+	if (!strcmp(e->op, "=")) {
+		emit(x, "*ctap_map_long(G.g_%s, %s) = %s;", arr->name, s, val);
+	} else {
+		const char *p = gen_temp(x, "int64_t *%s", "elem");
+
+		emit(x, "%s = ctap_map_long(G.g_%s, %s);", p, arr->name, s);
+		emit(x, "*%s = %s;", p, binop_long(x, arith_of(x, e->op),
+						   arena_printf(x->a, "*%s", p), val, &e->loc));
+	}
+	return arena_printf(x->a, "(*ctap_map_long(G.g_%s, %s))", arr->name, s);
 }
 
 static const char *assignment(struct xlate *x, const struct expr *e)
@@ -486,156 +821,99 @@ static const char *assignment(struct xlate *x, const struct expr *e)
 		return assign_element(x, e);
 	if (target->kind != E_SYMBOL) {
 		gen_error(x, &e->loc, "assigning to %s is not supported yet", expr_text(x->a, target));
-		return "0";
+		return "0LL";
 	}
 	v = lookup(x, target->name, &lv);
 	if (!v)
-		return "0";
-	if (!strcmp(e->op, "<<<"))
-		return arena_printf(x->a, "({ ctap_pstat_add(&spec_%s, &G.g_%s, %s); 0; })",
-				    v->name, v->name, expr_c(x, e->b));
+		return "0LL";
 	val = expr_c(x, e->b);
+	if (!strcmp(e->op, "<<<")) {
+		emit(x, "ctap_pstat_add(&spec_%s, &G.g_%s, %s);", v->name, v->name, val);
+		return "0LL";
+	}
 	if (v->type == T_STRING) {
 		if (!strcmp(e->op, ".="))
-			return arena_printf(x->a, "ctap_strcat(%s, %s, %s)", lv, lv, val);
-		return arena_printf(x->a, "({ const char *_v = %s; ctap_strcpy(%s, _v); })", val, lv);
+			emit(x, "ctap_strcat(%s, %s, %s);", lv, lv, val);
+		else
+			emit(x, "ctap_strcpy(%s, %s);", lv, val);
+	} else if (!strcmp(e->op, "=")) {
+		emit(x, "%s = %s;", lv, val);
+	} else {
+		emit(x, "%s = %s;", lv, binop_long(x, arith_of(x, e->op), lv, val, &e->loc));
 	}
-	if (!strcmp(e->op, "="))
-		return arena_printf(x->a, "(%s = %s)", lv, val);
-	return arena_printf(x->a, "({ int64_t _v = %s; %s = %s; })", val, lv,
-			    binop_long(x, arith_of(e->op), lv, "_v", &e->loc));
+	return lv;
 }
 
-/* ++x, x--, ... on a variable or an array element. */
-static const char *incdec(struct xlate *x, const struct expr *e, bool postfix)
-{
-	const struct expr *target = e->a;
-	const char *lv;
-
-	if (target->kind == E_INDEX) {
-		struct var *arr = array_of(x, target->a);
-
-		if (!arr)
-			return "0";
-		return arena_printf(x->a, "({ %sint64_t *_p = ctap_map_long(G.g_%s, _e); %s%s; })",
-				    slot(x, target, arr), arr->name, postfix ? "(*_p)" : e->op,
-				    postfix ? e->op : "(*_p)");
-	}
-	if (target->kind != E_SYMBOL || !lookup(x, target->name, &lv)) {
-		gen_error(x, &e->loc, "'%s' needs a variable", e->op);
-		return "0";
-	}
-	return postfix ? arena_printf(x->a, "(%s%s)", lv, e->op) :
-		arena_printf(x->a, "(%s%s)", e->op, lv);
-}
-
-/* ---- operators ---- */
-
-static const char *binop_long(struct xlate *x, const char *op, const char *a, const char *b,
-			      const struct loc *loc)
-{
-	if (!strcmp(op, "/") || !strcmp(op, "%"))
-		/* x / 0 is a soft error; INT64_MIN / -1 would trap. */
-		return arena_printf(x->a, "({ int64_t _l = %s, _r = %s; if (unlikely(!_r)) { "
-				    "ctap_error(c, \"division by 0\", %s); %s; } "
-				    "_r == -1 ? %s : _l %s _r; })", a, b,
-				    gen_where(x, loc, arena_printf(x->a, "operator '%s'", op)),
-				    goto_err(x), op[0] == '/' ? "(int64_t)(0 - (uint64_t)_l)" : "0", op);
-	if (!strcmp(op, "<<") || !strcmp(op, ">>"))
-		return arena_printf(x->a, "(%s %s (%s & 63))", a, op, b);
-	if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*"))
-		/* Wrapping, as SystemTap's longs do. */
-		return arena_printf(x->a, "(int64_t)((uint64_t)(%s) %s (uint64_t)(%s))", a, op, b);
-	return arena_printf(x->a, "(int64_t)(%s %s %s)", a, op, b);
-}
-
-static const char *binary(struct xlate *x, const struct expr *e)
-{
-	const char *a = expr_c(x, e->a), *b;
-
-	if (!strcmp(e->op, "."))
-		return arena_printf(x->a, "({ const char *_s = %s; ctap_strcat(%s, _s, %s); })", a,
-				    str_temp(x), expr_c(x, e->b));
-	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~"))
-		return arena_printf(x->a, "(%sctap_regex_match(%s, %s))", e->op[0] == '!' ? "!" : "",
-				    a, gen_c_string(x, e->b->str));
-	b = expr_c(x, e->b);
-	if (!strcmp(e->op, "&&") || !strcmp(e->op, "||"))
-		return arena_printf(x->a, "(int64_t)(%s %s %s)", a, e->op, b);
-	if (is_string(e->a) && strchr("<>=!", e->op[0]))
-		return arena_printf(x->a, "(int64_t)(strcmp(%s, %s) %s 0)", a, b, e->op);
-	return binop_long(x, e->op, a, b, &e->loc);
-}
-
-static const char *unary(struct xlate *x, const struct expr *e)
-{
-	const char *a;
-
-	if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
-		return incdec(x, e, false);
-	a = expr_c(x, e->a);
-	if (!strcmp(e->op, "-"))
-		return arena_printf(x->a, "(int64_t)(0 - (uint64_t)(%s))", a);
-	if (!strcmp(e->op, "!"))
-		return arena_printf(x->a, "(int64_t)!(%s)", a);
-	if (!strcmp(e->op, "~"))
-		return arena_printf(x->a, "(~(%s))", a);
-	return arena_printf(x->a, "(%s)", a);
-}
-
-static const char *number(struct xlate *x, int64_t n)
-{
-	if (n == INT64_MIN)
-		return "(-9223372036854775807LL - 1)";
-	return arena_printf(x->a, "%lldLL", (long long)n);
-}
+/* ---- reads of arrays and histograms ---- */
 
 static const char *index_read(struct xlate *x, const struct expr *e)
 {
 	struct var *arr;
-	const char *key, *fill;
+	const char *key, *t;
 	unsigned mask;
 
 	if (e->a->kind == E_HIST) {
 		const struct expr *h = e->a;
+		const char *agg = nonempty(x, h->args), *b;
 
 		/* @hist_linear(s, 0, 100, 10)[i]: bucket i's count, as SystemTap
 		 * numbers them (0 underflow, then the data, last overflow). */
-		return arena_printf(x->a, "({ %sint64_t _b = %s; if (unlikely(_b < 0 || _b >= spec_%s.buckets)) "
-				    "{ c->last_error = \"histogram index out of range\"; %s; } _g->hist[_b]; })",
-				    nonempty(x, stat_agg(x, h->args)), expr_c(x, e->args),
-				    stat_name(h->args), goto_err(x));
+		b = gen_temp(x, "int64_t %s", "bucket");
+		emit(x, "%s = %s;", b, expr_c(x, e->args));
+		fail_if(x, arena_printf(x->a, "%s < 0 || %s >= spec_%s.buckets", b, b,
+					stat_name(h->args)),
+			"c->last_error = \"histogram index out of range\"");
+		return arena_printf(x->a, "%s->hist[%s]", agg, b);
 	}
 	arr = array_of(x, e->a);
 	if (!arr)
-		return "0";
-	fill = key_fill(x, arr, e->args, &key, &mask);
-	return arena_printf(x->a, "({ %sctap_map_get_%s(G.g_%s, &%s); })", fill,
-			    arr->type == T_STRING ? "string" : "long", arr->name, key);
+		return "0LL";
+	key = key_fill(x, arr, e->args, &mask);
+	if (arr->type == T_STRING) {
+		t = gen_temp(x, "const char *%s", arr->name);
+		emit(x, "%s = ctap_map_get_string(G.g_%s, &%s);", t, arr->name, key);
+	} else {
+		t = gen_temp(x, "int64_t %s", arr->name);
+		emit(x, "%s = ctap_map_get_long(G.g_%s, &%s);", t, arr->name, key);
+	}
+	return t;
 }
 
 static const char *in_test(struct xlate *x, const struct expr *e)
 {
 	struct var *arr = array_of(x, e->a);
-	const char *key, *fill;
+	const char *key, *t;
 	unsigned mask;
 	int nkeys = 0;
 
 	if (!arr)
-		return "0";
+		return "0LL";
 	for (const struct expr *k = e->args; k; k = k->next)
 		nkeys++;
-	fill = key_fill(x, arr, e->args, &key, &mask);
+	key = key_fill(x, arr, e->args, &mask);
+	t = gen_temp(x, "int64_t %s", "in");
 	if (mask == (1u << nkeys) - 1)
-		return arena_printf(x->a, "({ %s(int64_t)(ctap_map_find(G.g_%s, &%s, false) >= 0); })",
-				    fill, arr->name, key);
-	return arena_printf(x->a, "({ %s(int64_t)ctap_map_exists(G.g_%s, &%s, %#x); })", fill,
-			    arr->name, key, mask);
+		emit(x, "%s = ctap_map_find(G.g_%s, &%s, false) >= 0;", t, arr->name, key);
+	else
+		emit(x, "%s = ctap_map_exists(G.g_%s, &%s, %#x);", t, arr->name, key, mask);
+	return t;
 }
+
+/* ---- expressions ---- */
 
 const char *gen_expr(struct xlate *x, const struct expr *e)
 {
 	return expr_c(x, e);
+}
+
+void gen_line(struct xlate *x, const char *text)
+{
+	emit(x, "%s", text);
+}
+
+void gen_fail_if(struct xlate *x, const char *cond)
+{
+	fail_if(x, cond, NULL);
 }
 
 static const char *expr_c(struct xlate *x, const struct expr *e)
@@ -650,24 +928,25 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 	case E_SYMBOL:
 		if (!lookup(x, e->name, &c)) {
 			gen_error(x, &e->loc, "unresolved symbol '%s'", e->name);
-			return "0";
+			return "0LL";
 		}
 		return c;
 	case E_INDEX:
 		return index_read(x, e);
 	case E_CALL:
-		return is_print_builtin(e->name) ? print_call(x, e) : call(x, e);
+		return is_print_builtin(e->name) ? print_call(x, e) : call(x, e, true);
 	case E_UNARY:
+		if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
+			return incdec(x, e, false, true);
 		return unary(x, e);
 	case E_POSTFIX:
-		return incdec(x, e, true);
+		return incdec(x, e, true, true);
 	case E_BINARY:
 		return binary(x, e);
 	case E_ASSIGN:
 		return assignment(x, e);
 	case E_TERNARY:
-		return arena_printf(x->a, "(%s ? %s : %s)", expr_c(x, e->a), expr_c(x, e->b),
-				    expr_c(x, e->c));
+		return ternary(x, e);
 	case E_IN:
 		return in_test(x, e);
 	case E_STAT:
@@ -681,48 +960,29 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 		return arena_printf(x->a, "((int64_t)(%s))", e->str);
 	default:
 		gen_error(x, &e->loc, "%s is not supported by pass 3 yet", expr_text(x->a, e));
-		return "0";
+		return "0LL";
 	}
+}
+
+/* e for its effects only: no temporary for a value nobody reads. */
+static void effect(struct xlate *x, const struct expr *e)
+{
+	if (e->kind == E_CALL && !is_print_builtin(e->name))
+		call(x, e, false);
+	else if (e->kind == E_POSTFIX || (e->kind == E_UNARY &&
+		 (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+		incdec(x, e, e->kind == E_POSTFIX, false);
+	else
+		expr_c(x, e);	/* what it computes is in the statements */
 }
 
 /* ---- statements ---- */
 
-static void line(struct xlate *x, int depth, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void line(struct xlate *x, int depth, const char *fmt, ...)
-{
-	va_list ap;
-
-	for (int i = 0; i < depth; i++)
-		fputc('\t', x->code);
-	va_start(ap, fmt);
-	vfprintf(x->code, fmt, ap);
-	va_end(ap);
-	fputc('\n', x->code);
-}
-
 /* A statement begins: it is the one errors are "near", and it costs an action. */
-static void actions(struct xlate *x, int depth, int n, const struct loc *loc, const char *what)
+static void actions(struct xlate *x, const struct loc *loc, const char *what)
 {
-	line(x, depth, "c->last_stmt = %s;", gen_where(x, loc, what));
-	line(x, depth, "CTAP_ACTIONS(c, %d, %s);", n, x->err);
-}
-
-/* Side-effect free: no calls, assignments, ++ or -- (a division may still
- * fail, but SystemTap elides it all the same). */
-static bool pure(const struct expr *e)
-{
-	if (!e)
-		return true;
-	if (e->kind == E_CALL || e->kind == E_ASSIGN || e->kind == E_EMBEDDED ||
-	    e->kind == E_AT_CALL ||
-	    ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
-	     (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
-		return false;
-	for (const struct expr *a = e->args; a; a = a->next)
-		if (!pure(a))
-			return false;
-	return pure(e->a) && pure(e->b) && pure(e->c);
+	emit(x, "c->last_stmt = %s;", gen_where(x, loc, what));
+	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
 }
 
 /*
@@ -767,14 +1027,15 @@ static const char *stmt_token(struct xlate *x, const struct stmt *s)
 	return "statement";
 }
 
-static void delete_stmt(struct xlate *x, const struct stmt *s, int depth)
+static void delete_stmt(struct xlate *x, const struct stmt *s)
 {
 	const struct expr *e = s->e;
 	const char *lv;
+	struct var *v;
 
 	if (e->kind == E_INDEX) {
 		struct var *arr = array_of(x, e->a);
-		const char *key, *fill;
+		const char *key;
 		unsigned mask;
 		int nkeys = 0;
 
@@ -782,26 +1043,24 @@ static void delete_stmt(struct xlate *x, const struct stmt *s, int depth)
 			return;
 		for (const struct expr *k = e->args; k; k = k->next)
 			nkeys++;
-		fill = key_fill(x, arr, e->args, &key, &mask);
+		key = key_fill(x, arr, e->args, &mask);
 		if (mask == (1u << nkeys) - 1)
-			line(x, depth, "{ %sctap_map_delete(G.g_%s, &%s); }", fill, arr->name, key);
+			emit(x, "ctap_map_delete(G.g_%s, &%s);", arr->name, key);
 		else
-			line(x, depth, "{ %sctap_map_delete_matching(G.g_%s, &%s, %#x); }", fill,
-			     arr->name, key, mask);
+			emit(x, "ctap_map_delete_matching(G.g_%s, &%s, %#x);", arr->name, key, mask);
 		return;
 	}
-	struct var *v = lookup(x, e->name, &lv);
-
+	v = lookup(x, e->name, &lv);
 	if (!v)
 		return;
 	if (v->nkeys)
-		line(x, depth, "ctap_map_clear(G.g_%s);", v->name);
+		emit(x, "ctap_map_clear(G.g_%s);", v->name);
 	else if (v->type == T_STATS)
-		line(x, depth, "ctap_pstat_clear(&G.g_%s);", v->name);
+		emit(x, "ctap_pstat_clear(&G.g_%s);", v->name);
 	else if (v->type == T_STRING)
-		line(x, depth, "%s[0] = '\\0';", lv);
+		emit(x, "%s[0] = '\\0';", lv);
 	else
-		line(x, depth, "%s = 0;", lv);
+		emit(x, "%s = 0;", lv);
 }
 
 static char sort_agg(const char *agg)
@@ -819,129 +1078,207 @@ static char sort_agg(const char *agg)
 	return 'c';
 }
 
-static void assign_from_entry(struct xlate *x, int depth, const struct expr *target,
-			      const char *value, bool string)
+static void assign_from_entry(struct xlate *x, const struct expr *target, const char *value,
+			      bool string)
 {
 	const char *lv;
 
 	if (!lookup(x, target->name, &lv))
 		return;
 	if (string)
-		line(x, depth, "ctap_strcpy(%s, %s);", lv, value);
+		emit(x, "ctap_strcpy(%s, %s);", lv, value);
 	else
-		line(x, depth, "%s = %s;", lv, value);
+		emit(x, "%s = %s;", lv, value);
+}
+
+/* The body of a loop: continue goes to cont (NULL: C's continue). */
+static void loop_body(struct xlate *x, const struct stmt *body, const char *cont)
+{
+	const char *saved = x->cont;
+
+	x->cont = cont;
+	gen_stmt(x, body, x->depth);
+	x->cont = saved;
 }
 
 /*
  * foreach ([v =] b in @hist_log(s) [limit n]): every bucket index in
  * order, empty ones too, and v its count; SystemTap ignores a sort there.
  */
-static void foreach_bucket(struct xlate *x, const struct stmt *s, int depth)
+static void foreach_bucket(struct xlate *x, const struct stmt *s)
 {
 	const struct foreach_info *fe = s->fe;
 	const struct expr *operand = fe->array->args;
+	const char *h, *lim = fe->limit ? expr_c(x, fe->limit) : "-1";
 	int n = x->labels++;
 
-	line(x, depth, "{ /* foreach bucket, %s:%d */", s->loc.src->name, s->loc.line);
-	line(x, depth + 1, "struct ctap_stat *_h%d __maybe_unused = %s;", n, stat_agg(x, operand));
-	line(x, depth + 1, "int64_t _lim%d = %s;", n, fe->limit ? expr_c(x, fe->limit) : "-1");
-	line(x, depth + 1, "for (int _b%d = 0; _b%d < spec_%s.buckets; _b%d++) {", n, n,
-	     stat_name(operand), n);
-	line(x, depth + 2, "if (_lim%d >= 0 && _lim%d-- == 0) break;", n, n);
-	assign_from_entry(x, depth + 2, fe->keys, arena_printf(x->a, "_b%d", n), false);
+	emit(x, "{ /* foreach bucket, %s:%d */", s->loc.src->name, s->loc.line);
+	x->depth++;
+	h = stat_agg(x, operand);
+	emit(x, "int64_t lim%d = %s;", n, lim);
+	blank(x);
+	emit(x, "for (int b%d = 0; b%d < spec_%s.buckets; b%d++) {", n, n, stat_name(operand), n);
+	x->depth++;
+	emit(x, "if (lim%d >= 0 && lim%d-- == 0)", n, n);
+	emit(x, "\tbreak;");
+	assign_from_entry(x, fe->keys, arena_printf(x->a, "b%d", n), false);
 	if (fe->value)
-		assign_from_entry(x, depth + 2, fe->value, arena_printf(x->a, "_h%d->hist[_b%d]", n, n),
-				  false);
-	line(x, depth + 2, "CTAP_ACTIONS(c, 1, %s);", x->err);
-	gen_stmt(x, s->body, depth + 2);
-	line(x, depth + 1, "}");
-	line(x, depth, "}");
+		assign_from_entry(x, fe->value, arena_printf(x->a, "%s->hist[b%d]", h, n), false);
+	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
+	loop_body(x, s->body, NULL);
+	x->depth--;
+	emit(x, "}");
+	x->depth--;
+	emit(x, "}");
 }
 
-static void foreach_stmt(struct xlate *x, const struct stmt *s, int depth)
+static void foreach_stmt(struct xlate *x, const struct stmt *s)
 {
 	const struct foreach_info *fe = s->fe;
 	struct var *arr;
-	const char *idx, *key = NULL, *fill = "";
+	const char *idx, *key = NULL, *lim;
 	unsigned mask = 0;
-	int n = x->labels++, i = 0;
+	int n, i = 0;
 
 	if (fe->array->kind == E_HIST) {
-		foreach_bucket(x, s, depth);
+		foreach_bucket(x, s);
 		return;
 	}
 	arr = array_of(x, fe->array);
 	if (!arr)
 		return;
-	idx = temp(x, arena_printf(x->a, "int %%s[2 * %s]",
-				   arr->global && arr->global->size ?
-				   arena_printf(x->a, "%lld", (long long)arr->global->size) :
-				   "MAXMAPENTRIES"));
+	n = x->labels++;
+	idx = gen_temp(x, arena_printf(x->a, "int %%s[2 * %s]",
+				       arr->global && arr->global->size ?
+				       arena_printf(x->a, "%lld", (long long)arr->global->size) :
+				       "MAXMAPENTRIES"), "order");
+	lim = fe->limit ? expr_c(x, fe->limit) : "-1";
 	if (fe->pattern)
-		fill = key_fill(x, arr, fe->pattern, &key, &mask);
-	line(x, depth, "{ /* foreach, %s:%d */", s->loc.src->name, s->loc.line);
-	line(x, depth + 1, "struct ctap_map_sort _s%d = { %d, %d, '%c' };", n,
+		key = key_fill(x, arr, fe->pattern, &mask);
+	emit(x, "{ /* foreach, %s:%d */", s->loc.src->name, s->loc.line);
+	x->depth++;
+	emit(x, "struct ctap_map_sort sort%d = { %d, %d, '%c' };", n,
 	     fe->sort_column == -1 ? 0 : fe->sort_column, fe->sort_column ? fe->sort_dir : 0,
 	     sort_agg(fe->sort_agg));
-	line(x, depth + 1, "int _n%d = ctap_map_sorted(G.g_%s, &_s%d, %s, %s + (sizeof(%s) / sizeof(int) / 2), -1);",
-	     n, arr->name, n, idx, idx, idx);
-	line(x, depth + 1, "int64_t _lim%d = %s;", n, fe->limit ? expr_c(x, fe->limit) : "-1");
-	if (*fill)
-		line(x, depth + 1, "%s", fill);
-	line(x, depth + 1, "for (int _i%d = 0; _i%d < _n%d; _i%d++) {", n, n, n, n);
-	line(x, depth + 2, "int _e = %s[_i%d];", idx, n);
-	if (key)
-		line(x, depth + 2, "if (!ctap_map_matches(G.g_%s, _e, &%s, %#x)) continue;", arr->name,
-		     key, mask);
-	line(x, depth + 2, "if (_lim%d >= 0 && _lim%d-- == 0) break;", n, n);
+	emit(x, "int n%d = ctap_map_sorted(G.g_%s, &sort%d, %s,", n, arr->name, n, idx);
+	emit(x, "\t\t%s + ARRAY_SIZE(%s) / 2, -1);", idx, idx);
+	emit(x, "int64_t lim%d = %s;", n, lim);
+	blank(x);
+	emit(x, "for (int i%d = 0; i%d < n%d; i%d++) {", n, n, n, n);
+	x->depth++;
+	emit(x, "int e%d = %s[i%d];", n, idx, n);
+	blank(x);
+	if (key) {
+		emit(x, "if (!ctap_map_matches(G.g_%s, e%d, &%s, %#x))", arr->name, n, key, mask);
+		emit(x, "\tcontinue;");
+	}
+	emit(x, "if (lim%d >= 0 && lim%d-- == 0)", n, n);
+	emit(x, "\tbreak;");
 	for (const struct expr *k = fe->keys; k; k = k->next, i++)
-		assign_from_entry(x, depth + 2, k,
-				  arena_printf(x->a, "ctap_map_key_%s(G.g_%s, _e, %d)",
-					       arr->keys[i] == T_STRING ? "string" : "long", arr->name, i),
+		assign_from_entry(x, k, arena_printf(x->a, "ctap_map_key_%s(G.g_%s, e%d, %d)",
+						     arr->keys[i] == T_STRING ? "string" : "long",
+						     arr->name, n, i),
 				  arr->keys[i] == T_STRING);
 	if (fe->value)
-		assign_from_entry(x, depth + 2, fe->value,
-				  arena_printf(x->a, arr->type == T_STRING ? "ctap_map_string(G.g_%s, _e)" :
-					       "*ctap_map_long(G.g_%s, _e)", arr->name),
+		assign_from_entry(x, fe->value,
+				  arena_printf(x->a, arr->type == T_STRING ?
+					       "ctap_map_string(G.g_%s, e%d)" :
+					       "*ctap_map_long(G.g_%s, e%d)", arr->name, n),
 				  arr->type == T_STRING);
-	line(x, depth + 2, "CTAP_ACTIONS(c, 1, %s);", x->err);
-	gen_stmt(x, s->body, depth + 2);
-	line(x, depth + 1, "}");
-	line(x, depth, "}");
+	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
+	loop_body(x, s->body, NULL);
+	x->depth--;
+	emit(x, "}");
+	x->depth--;
+	emit(x, "}");
 }
 
-static void try_stmt(struct xlate *x, const struct stmt *s, int depth)
+/*
+ * while (cond) body, for (init; cond; incr) body: the condition's
+ * statements run at every turn; an increment with statements of its own
+ * runs at a label that continue jumps to.
+ */
+static void loop_stmt(struct xlate *x, const struct stmt *s)
+{
+	const char *incr = NULL, *cont = NULL;
+	char *incr_stmts = NULL;
+
+	if (s->init)
+		effect(x, s->init);
+	if (s->incr) {
+		/* One statement fits C's for (;; incr); more run at a label. */
+		size_t len;
+
+		aside(x, s->incr, x->depth + 1, &incr_stmts, false);
+		len = strlen(incr_stmts);
+		if (len > 2 && !strchr(incr_stmts, '\n')[1] && incr_stmts[len - 2] == ';' &&
+		    !strchr(incr_stmts, '{')) {
+			const char *text = incr_stmts + strspn(incr_stmts, "\t");
+
+			incr = arena_printf(x->a, "%.*s", (int)strlen(text) - 2, text);
+		} else if (len) {
+			cont = arena_printf(x->a, "next_%d", x->labels++);
+		}
+	}
+	emit(x, "for (;; %s) {", incr ? incr : "");
+	x->depth++;
+	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
+	if (s->e) {
+		const char *cond = expr_c(x, s->e);
+
+		emit(x, "if (!(%s))", cond);
+		emit(x, "\tbreak;");
+	}
+	loop_body(x, s->body, cont);
+	x->depth--;
+	if (cont) {
+		emit(x, "%s:", cont);
+		fputs(incr_stmts, x->code);
+	}
+	free(incr_stmts);
+	emit(x, "}");
+}
+
+static void try_stmt(struct xlate *x, const struct stmt *s)
 {
 	const char *outer = x->err, *label = arena_printf(x->a, "catch_%d", x->labels++);
 	const char *lv;
 
-	line(x, depth, "{ /* try, %s:%d */", s->loc.src->name, s->loc.line);
+	emit(x, "{ /* try, %s:%d */", s->loc.src->name, s->loc.line);
+	x->depth++;
 	x->err = label;
-	gen_stmt(x, s->body, depth + 1);
+	gen_stmt(x, s->body, x->depth);
 	x->err = outer;
-	line(x, depth + 1, "goto %s_end;", label);
-	line(x, depth, "%s:", label);
+	emit(x, "goto %s_end;", label);
+	x->depth--;
+	emit(x, "%s:", label);
+	x->depth++;
 	if (s->catch_var && lookup(x, s->catch_var, &lv))
-		line(x, depth + 1, "ctap_strcpy(%s, c->last_error);", lv);
-	line(x, depth + 1, "c->last_error = NULL;");
-	line(x, depth + 1, "c->last_stmt = NULL;");
+		emit(x, "ctap_strcpy(%s, c->last_error);", lv);
+	emit(x, "c->last_error = NULL;");
+	emit(x, "c->last_stmt = NULL;");
 	if (s->els)
-		gen_stmt(x, s->els, depth + 1);
-	line(x, depth, "%s_end: ;", label);
-	line(x, depth, "}");
+		gen_stmt(x, s->els, x->depth);
+	x->depth--;
+	emit(x, "%s_end:", label);
+	emit(x, "\t;");
+	emit(x, "}");
 }
 
 void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 {
+	int saved = x->depth;
+
+	x->depth = depth;
 	switch (s->kind) {
 	case S_NULL:
 		break;
 	case S_EXPR: {
 		const struct expr *e = elide(x, s->e);
 
-		actions(x, depth, 1, &s->loc, stmt_token(x, s));
+		actions(x, &s->loc, stmt_token(x, s));
 		if (e)
-			line(x, depth, "(void)%s;", expr_c(x, e));
+			effect(x, e);
 		break;
 	}
 	case S_BLOCK:
@@ -949,55 +1286,59 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 			gen_stmt(x, c, depth);
 		break;
 	case S_IF:
-		actions(x, depth, 1, &s->loc, "keyword 'if'");
-		line(x, depth, "if (%s) {", expr_c(x, s->e));
+		actions(x, &s->loc, "keyword 'if'");
+		emit(x, "if (%s) {", expr_c(x, s->e));
 		gen_stmt(x, s->body, depth + 1);
 		if (s->els) {
-			line(x, depth, "} else {");
+			emit(x, "} else {");
 			gen_stmt(x, s->els, depth + 1);
 		}
-		line(x, depth, "}");
+		emit(x, "}");
 		break;
 	case S_WHILE:
 	case S_FOR:
-		if (s->init)
-			line(x, depth, "(void)%s;", expr_c(x, s->init));
-		/* C's for: continue runs the increment. */
-		line(x, depth, "for (;; %s) {", s->incr ? arena_printf(x->a, "(void)%s", expr_c(x, s->incr)) : "");
-		line(x, depth + 1, "CTAP_ACTIONS(c, 1, %s);", x->err);
-		if (s->e)
-			line(x, depth + 1, "if (!(%s)) break;", expr_c(x, s->e));
-		gen_stmt(x, s->body, depth + 1);
-		line(x, depth, "}");
+		loop_stmt(x, s);
 		break;
 	case S_FOREACH:
-		foreach_stmt(x, s, depth);
+		foreach_stmt(x, s);
 		break;
 	case S_BREAK:
+		emit(x, "break;");
+		break;
 	case S_CONTINUE:
-		line(x, depth, "%s;", s->kind == S_BREAK ? "break" : "continue");
+		if (x->cont)
+			emit(x, "goto %s;", x->cont);
+		else
+			emit(x, "continue;");
 		break;
 	case S_NEXT:
 		if (x->sc->fn)
 			gen_error(x, &s->loc, "'next' in a function (overloads) is not supported yet");
-		line(x, depth, "goto out;");
+		x->sc->uses_out = true;
+		emit(x, "goto out;");
 		break;
 	case S_RETURN:
-		if (s->e && x->sc->fn && x->sc->fn->ret == T_STRING)
-			line(x, depth, "ctap_strcpy(l->__retvalue, %s);", expr_c(x, s->e));
-		else if (s->e)
-			line(x, depth, "l->__retvalue = %s;", expr_c(x, s->e));
-		line(x, depth, "goto out;");
+		if (s->e) {
+			const char *v = expr_c(x, s->e);
+
+			if (x->sc->fn && x->sc->fn->ret == T_STRING)
+				emit(x, "ctap_strcpy(l->__retvalue, %s);", v);
+			else
+				emit(x, "l->__retvalue = %s;", v);
+		}
+		x->sc->uses_out = true;
+		emit(x, "goto out;");
 		break;
 	case S_DELETE:
-		actions(x, depth, 1, &s->loc, "keyword 'delete'");
-		delete_stmt(x, s, depth);
+		actions(x, &s->loc, "keyword 'delete'");
+		delete_stmt(x, s);
 		break;
 	case S_TRY:
-		try_stmt(x, s, depth);
+		try_stmt(x, s);
 		break;
 	case S_EMBEDDED:
-		line(x, depth, "{\n%s\n}", s->code);
+		emit(x, "{\n%s\n}", s->code);
 		break;
 	}
+	x->depth = saved;
 }

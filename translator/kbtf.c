@@ -168,7 +168,7 @@ static struct btf *parse_path(const char *path)
 	return btf;
 }
 
-struct btf *kbtf_load(const char *release, const char *build_dir)
+int kbtf_load(const char *release, const char *build_dir, struct btf **out)
 {
 	struct utsname u;
 	char path[4096], cache[4096], *data;
@@ -177,39 +177,34 @@ struct btf *kbtf_load(const char *release, const char *build_dir)
 	size_t size;
 	int ret;
 
+	*out = NULL;
 	if (uname(&u) == 0 && !strcmp(u.release, release) &&
 	    (btf = parse_path("/sys/kernel/btf/vmlinux")))
-		return btf;
+		goto found;
 	snprintf(path, sizeof(path), "%s/vmlinux", build_dir);
 	if ((btf = parse_path(path)))
-		return btf;
+		goto found;
 	snprintf(path, sizeof(path), "vmlinux-%s.btf", release);
 	/* Types decide what probes read: only from a cache of our own. */
 	cached = cache_path(cache, sizeof(cache), path) ? NULL : cache;
 	if (cached && cache_file_ok(cached) == 0 && (btf = parse_path(cached)))
-		return btf;
+		goto found;
 	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", release);
 	ret = image_btf(path, &data, &size);
-	if (ret == -ENOENT && access(path, R_OK)) {
-		fprintf(stderr, "semantic error: no BTF for kernel %s: it is not the running "
-			"kernel, %s/vmlinux and %s do not exist (install linux-image-%s)\n",
-			release, build_dir, path, release);
-		return NULL;
-	}
-	if (ret) {
-		fprintf(stderr, "semantic error: no BTF for kernel %s: no .BTF section in %s "
-			"(a kernel built without CONFIG_DEBUG_INFO_BTF?)\n", release, path);
-		return NULL;
-	}
+	if (ret == -ENOENT && access(path, R_OK))
+		return -ENOENT;
+	if (ret)
+		return -ENODATA;
 	btf = btf__new(data, size);
 	if (!btf) {
-		fprintf(stderr, "semantic error: the .BTF of %s does not parse\n", path);
 		free(data);
-		return NULL;
+		return -EINVAL;
 	}
 	cache_store(cached, data, size);
 	free(data);
-	return btf;
+found:
+	*out = btf;
+	return 0;
 }
 
 /* "struct file*", "const char*", "size_t", "int[16]", "void (*)()" */

@@ -20,8 +20,13 @@
 
 #include "arena.h"
 
-/* Loads the target's BTF, or prints why not and returns NULL. */
-struct btf *kbtf_load(const char *release, const char *build_dir);
+/*
+ * The BTF of kernel release: the running kernel's, the build tree's
+ * vmlinux, the user's cache, or the .BTF section of /boot/vmlinuz-release
+ * (then cached).  Returns 0 and sets *btf, or -ENOENT (none of those
+ * exists), -ENODATA (the image has no .BTF), -EINVAL (it does not parse).
+ */
+int kbtf_load(const char *release, const char *build_dir, struct btf **btf);
 
 /* A type as SystemTap's -L prints it: "struct file*", "char*", "size_t". */
 const char *kbtf_type_name(struct arena *a, const struct btf *btf, __u32 id);

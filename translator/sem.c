@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -525,8 +526,8 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 	for (struct expr *k = keys; k; k = k->next)
 		n++;
 	if (v->nkeys == 0 && !v->used_as_scalar) {
-		if (n > MAX_KEYS) {
-			error(S, &at->loc, ident(S, name), "arrays have at most %d keys", MAX_KEYS);
+		if (n > CTAP_MAX_KEYS) {
+			error(S, &at->loc, ident(S, name), "arrays have at most %d keys", CTAP_MAX_KEYS);
 			return v->type;
 		}
 		v->nkeys = n;
@@ -1014,7 +1015,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 			if (arr->nkeys != nkeys)
 				error(S, &s->loc, ident(S, arr->name), "inconsistent arity for '%s' (%d keys vs. %d)",
 				      arr->name, nkeys, arr->nkeys);
-			for (struct expr *k = fe->keys; k && i < MAX_KEYS; k = k->next, i++) {
+			for (struct expr *k = fe->keys; k && i < CTAP_MAX_KEYS; k = k->next, i++) {
 				struct var *kv = lookup(S, sc, k->name, &k->loc);
 
 				kv->written = true;
@@ -1384,13 +1385,8 @@ int sem_dump_functions(struct session *s, FILE *out)
 			if (!fn->private)
 				resolve_function(S, fn->name, t);
 	infer_types(S);
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		n++;
-	v = malloc((n + 1) * sizeof(*v));
-	n = 0;
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		v[n++] = f;
-	qsort(v, n, sizeof(*v), cmp_functions);
+	v = (struct sem_function **)arena_sorted(&s->arena, S->functions,
+						 offsetof(struct sem_function, next), cmp_functions, &n);
 	for (size_t i = 0; i < n; i++) {
 		if ((i && !strcmp(v[i]->fn->name, v[i - 1]->fn->name)) || v[i]->fn->private)
 			continue;	/* overloads share a signature; private is private */
@@ -1399,7 +1395,6 @@ int sem_dump_functions(struct session *s, FILE *out)
 			fprintf(out, "%s%s:%s", p == v[i]->locals ? "" : ", ", p->name, vtype_name(p->type));
 		fputs(")\n", out);
 	}
-	free(v);
 	free_indexes(S);
 	return 0;
 }

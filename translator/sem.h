@@ -13,12 +13,11 @@
 
 #include <stdio.h>
 
+#include "ctap_limits.h"	/* kmod-runtime's, shared */
 #include "provider.h"
 #include "session.h"
 
 enum vtype { T_UNKNOWN, T_LONG, T_STRING, T_STATS, T_HIST };
-
-#define MAX_KEYS	9
 
 struct var {
 	struct var *next;
@@ -27,7 +26,7 @@ struct var {
 	enum vtype type;		/* scalar, or an array's value type */
 	struct loc type_loc;		/* where the type was first inferred */
 	int nkeys;			/* > 0: an array */
-	enum vtype keys[MAX_KEYS];
+	enum vtype keys[CTAP_MAX_KEYS];
 	struct loc decl;
 	const struct global *global;	/* declaration, for globals */
 	const struct expr *hist;	/* the @hist_* that first rendered it */

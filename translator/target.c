@@ -21,11 +21,11 @@
 #include "print.h"
 #include "xlate.h"
 
-/* Where a chain is: a value in _t, or an object at address _t. */
+/* Where a chain is: a value in t, or an object at address t. */
 struct place {
 	__u32 type;
-	bool lvalue;		/* _t is the address of an object of type */
-	__u32 bit_offset;	/* an lvalue bitfield: its first bit in the byte at _t */
+	bool lvalue;		/* t is the address of an object of type */
+	__u32 bit_offset;	/* an lvalue bitfield: its first bit in the byte at t */
 	__u32 bit_size;
 };
 
@@ -33,14 +33,17 @@ struct chain {
 	struct xlate *x;
 	const struct btf *btf;
 	const char *where;	/* for faults: "identifier '$file' at x.stp:3:9" */
-	char *code;		/* statements so far, on _t */
-	unsigned long long off;	/* an lvalue's object is at _t + off */
+	const char *t;		/* the temporary it is computed in (unsigned long) */
+	unsigned long long off;	/* an lvalue's object is at t + off */
+	const char *path;	/* the members off adds up: "->f_path.dentry" */
 };
 
-/* _t + off as C. */
+/* t + off as C, the offset commented with the members it stands for. */
 static const char *address(struct chain *ch)
 {
-	return ch->off ? arena_printf(ch->x->a, "_t + %llu", ch->off) : "_t";
+	if (!ch->off)
+		return ch->t;
+	return arena_printf(ch->x->a, "%s + %llu /* %s */", ch->t, ch->off, ch->path);
 }
 
 static const struct btf_type *stripped(const struct chain *ch, __u32 id)
@@ -48,7 +51,7 @@ static const struct btf_type *stripped(const struct chain *ch, __u32 id)
 	return btf__type_by_id(ch->btf, kbtf_strip(ch->btf, id));
 }
 
-/* An lvalue number at _t becomes its value; a fault leaves the handler. */
+/* An lvalue number at t becomes its value; a fault leaves the handler. */
 static void load(struct chain *ch, struct place *p, const struct loc *loc)
 {
 	const struct btf_type *t = stripped(ch, p->type);
@@ -67,19 +70,20 @@ static void load(struct chain *ch, struct place *p, const struct loc *loc)
 
 		size = bytes <= 1 ? 1 : bytes <= 2 ? 2 : bytes <= 4 ? 4 : 8;
 	}
-	ch->code = arena_printf(ch->x->a, "%s_t = ctap_kread(c, %s, %d, %s, %s); "
-				"if (unlikely(c->last_error)) goto %s; ", ch->code, address(ch),
-				size, !p->bit_size && is_signed ? "true" : "false",
-				ch->where, ch->x->err);
+	gen_line(ch->x, arena_printf(ch->x->a, "%s = ctap_kread(c, %s, %d, %s,", ch->t,
+				     address(ch), size, !p->bit_size && is_signed ? "true" : "false"));
+	gen_line(ch->x, arena_printf(ch->x->a, "\t\t%s);", ch->where));
+	gen_fail_if(ch->x, "c->last_error");
 	if (p->bit_size)
-		ch->code = arena_printf(ch->x->a, "%s_t = ctap_bitfield(_t, %d, %u, %s); ", ch->code,
-					shift, p->bit_size, is_signed ? "true" : "false");
+		gen_line(ch->x, arena_printf(ch->x->a, "%s = ctap_bitfield(%s, %d, %u, %s);", ch->t,
+					     ch->t, shift, p->bit_size, is_signed ? "true" : "false"));
 	ch->off = 0;
+	ch->path = "";
 	p->lvalue = false;
 	p->bit_offset = p->bit_size = 0;
 }
 
-/* ->member: through a pointer (loaded), or within a struct at _t. */
+/* ->member: through a pointer (loaded), or within a struct at t. */
 static int member(struct chain *ch, struct place *p, const struct component *c)
 {
 	struct kbtf_field f;
@@ -89,7 +93,10 @@ static int member(struct chain *ch, struct place *p, const struct component *c)
 		if (p->lvalue)
 			load(ch, p, &c->loc);
 		p->lvalue = true;
-	} else if (!p->lvalue) {
+		ch->path = arena_printf(ch->x->a, "->%s", c->member);
+	} else if (p->lvalue) {
+		ch->path = arena_printf(ch->x->a, "%s.%s", ch->path, c->member);
+	} else {
 		gen_error(ch->x, &c->loc, "'->%s' on a struct passed by value is not supported",
 			  c->member);
 		return -1;
@@ -125,9 +132,10 @@ static int element(struct chain *ch, struct place *p, const struct component *c)
 		gen_error(ch->x, &c->loc, "'[...]' on an array passed by value is not supported");
 		return -1;
 	}
-	ch->code = arena_printf(ch->x->a, "%s_t = %s + (unsigned long)(%s) * %lld; ", ch->code,
-				address(ch), index, (long long)size);
+	gen_line(ch->x, arena_printf(ch->x->a, "%s = %s + (unsigned long)(%s) * %lld;", ch->t,
+				     address(ch), index, (long long)size));
 	ch->off = 0;
+	ch->path = "";
 	p->type = elem;
 	p->lvalue = true;
 	return 0;
@@ -152,8 +160,7 @@ static const char *walk(struct chain *ch, const struct expr *e, struct place p)
 	} else if (p.lvalue) {
 		load(ch, &p, &e->loc);
 	}
-	return arena_printf(ch->x->a, "({ unsigned long _t; %s(int64_t)(%s); })", ch->code,
-			    address(ch));
+	return arena_printf(ch->x->a, "(int64_t)(%s)", address(ch));
 }
 
 /* Does e read the same from a value of type a as of type b?  A number
@@ -203,9 +210,9 @@ static const struct probe_var *probe_var(struct xlate *x, const struct expr *e)
 		}
 	}
 	if (v->arg >= 0 && site->is_return) {
-		if (v->arg >= XLATE_ENTRY_ARGS) {
+		if (v->arg >= CTAP_ENTRY_ARGS) {
 			gen_error(x, &e->loc, "'%s' is argument %d: a .return probe sees only the "
-				  "first %d", e->name, v->arg + 1, XLATE_ENTRY_ARGS);
+				  "first %d", e->name, v->arg + 1, CTAP_ENTRY_ARGS);
 			return NULL;
 		}
 		for (int i = 0; i < x->nprobes; i++)
@@ -219,9 +226,10 @@ static const struct probe_var *probe_var(struct xlate *x, const struct expr *e)
 static const char *variable(struct xlate *x, const struct btf *btf, const struct expr *e)
 {
 	const struct probe_var *v = probe_var(x, e);
-	struct chain ch = { .x = x, .btf = btf, .code = "",
+	struct chain ch = { .x = x, .btf = btf, .path = "",
 			    .where = gen_where(x, &e->loc, arena_printf(x->a, "identifier '%s'", e->name)) };
 	struct place p = { 0 };
+	const char *reg;
 	int size;
 	bool is_signed;
 
@@ -232,19 +240,21 @@ static const char *variable(struct xlate *x, const struct btf *btf, const struct
 		return "0";
 	}
 	p.type = v->btf_id;
-	ch.code = arena_printf(x->a, "_t = %s; ", v->arg < 0 ? "ctap_retval(c)" :
-			       arena_printf(x->a, "ctap_arg(c, %d)", v->arg));
+	reg = v->arg < 0 ? "ctap_retval(c)" : arena_printf(x->a, "ctap_arg(c, %d)", v->arg);
 	if (!e->chain && !kbtf_scalar(btf, v->btf_id, &size, &is_signed) && size < 8)
-		return arena_printf(x->a, "ctap_extend(%s, %d, %s)", v->arg < 0 ? "ctap_retval(c)" :
-				    arena_printf(x->a, "ctap_arg(c, %d)", v->arg), size,
+		return arena_printf(x->a, "ctap_extend(%s, %d, %s)", reg, size,
 				    is_signed ? "true" : "false");
+	if (!e->chain)
+		return arena_printf(x->a, "(int64_t)%s", reg);
+	ch.t = gen_temp(x, "unsigned long %s", e->name + 1);
+	gen_line(x, arena_printf(x->a, "%s = %s;", ch.t, reg));
 	return walk(&ch, e, p);
 }
 
 /* @cast(p, "type")->chain: an object of type at address p. */
 static const char *cast(struct xlate *x, const struct btf *btf, const struct expr *e)
 {
-	struct chain ch = { .x = x, .btf = btf, .code = "",
+	struct chain ch = { .x = x, .btf = btf, .path = "",
 			    .where = gen_where(x, &e->loc, "operator '@cast'") };
 	struct place p = { .lvalue = true };
 
@@ -252,7 +262,8 @@ static const char *cast(struct xlate *x, const struct btf *btf, const struct exp
 		return gen_expr(x, e->a);	/* the pointer itself */
 	if (kbtf_find_type(btf, e->str, &p.type))
 		return "0";	/* pass 2 said so */
-	ch.code = arena_printf(x->a, "_t = (unsigned long)%s; ", gen_expr(x, e->a));
+	ch.t = gen_temp(x, "unsigned long %s", "cast");
+	gen_line(x, arena_printf(x->a, "%s = (unsigned long)%s;", ch.t, gen_expr(x, e->a)));
 	return walk(&ch, e, p);
 }
 

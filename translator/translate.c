@@ -108,18 +108,25 @@ bool xlate_user_global(const struct xlate *x, const struct var *v)
 
 static void emit_globals(struct xlate *x, FILE *out)
 {
-	fputs("/* ---- globals ---- */\n\nstatic struct {\n\tchar unused;\n", out);
-	for (struct var *v = sem_globals(x->s); v; v = v->next) {
-		if (!emitted(v))
-			continue;
-		if (is_map(v))
-			fprintf(out, "\tstruct ctap_map *g_%s;\n", v->name);
-		else if (is_stats(v))
-			fprintf(out, "\tstruct ctap_pstat g_%s;\n", v->name);
-		else
-			fprintf(out, "\t%s;\n", c_type_decl(v->type, arena_printf(x->a, "g_%s", v->name)));
+	int n = 0;
+
+	for (struct var *v = sem_globals(x->s); v; v = v->next)
+		n += emitted(v);
+	fputs("/* ---- globals ---- */\n\n", out);
+	if (n) {
+		fputs("static struct {\n", out);
+		for (struct var *v = sem_globals(x->s); v; v = v->next) {
+			if (!emitted(v))
+				continue;
+			if (is_map(v))
+				fprintf(out, "\tstruct ctap_map *g_%s;\n", v->name);
+			else if (is_stats(v))
+				fprintf(out, "\tstruct ctap_pstat g_%s;\n", v->name);
+			else
+				fprintf(out, "\t%s;\n", c_type_decl(v->type, arena_printf(x->a, "g_%s", v->name)));
+		}
+		fputs("} G __maybe_unused;\n\n", out);
 	}
-	fputs("} G __maybe_unused;\n\n", out);
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		if (!emitted(v))
 			continue;
@@ -178,16 +185,22 @@ static void emit_globals(struct xlate *x, FILE *out)
 
 static void emit_init_globals(struct xlate *x, FILE *out)
 {
+	bool maps = false, fails = false;
+
 	fputs("static void free_globals(void)\n{\n", out);
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		if (!emitted(v))
 			continue;
+		maps |= is_map(v);
+		fails |= is_map(v) || is_stats(v);
 		if (is_map(v))
 			fprintf(out, "\tctap_free(G.g_%s);\n", v->name);
 		else if (is_stats(v))
 			fprintf(out, "\tctap_pstat_free(&G.g_%s);\n", v->name);
 	}
-	fputs("}\n\nstatic int init_globals(void)\n{\n\tvoid *mem;\n\n\t(void)mem;\n", out);
+	fputs("}\n\nstatic int init_globals(void)\n{\n", out);
+	if (maps)
+		fputs("\tvoid *mem;\n\n", out);
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		const struct expr *init = v->global ? v->global->init : NULL;
 
@@ -213,7 +226,10 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 				fprintf(out, "\tG.g_%s = %lldLL;\n", v->name, (long long)init->num);
 		}
 	}
-	fputs("\treturn 0;\nfail: __attribute__((unused));\n\tfree_globals();\n\treturn -ENOMEM;\n}\n\n", out);
+	fputs("\treturn 0;\n", out);
+	if (fails)
+		fputs("fail:\n\tfree_globals();\n\treturn -ENOMEM;\n", out);
+	fputs("}\n\n", out);
 }
 
 /* ---- handlers and functions ---- */
@@ -229,21 +245,43 @@ static void begin_scope(struct xlate *x, struct xscope *sc, struct var *locals,
 	sc->temps = open_memstream(&sc->temps_text, &sc->temps_len);
 	x->sc = sc;
 	x->err = "out";
+	x->code = open_memstream(&sc->body, &sc->body_len);
+}
+
+static void end_scope(struct xlate *x, struct xscope *sc)
+{
+	fclose(x->code);
+	fclose(sc->temps);
+	x->code = NULL;
+}
+
+static bool typed(enum vtype t)
+{
+	return t == T_LONG || t == T_STRING;
+}
+
+/* Does the scope have a locals struct (variables, a result, temporaries)? */
+static bool has_locals(const struct xscope *sc)
+{
+	for (struct var *v = sc->locals; v; v = v->next)
+		if (typed(v->type))
+			return true;
+	return (sc->fn && typed(sc->fn->ret)) || sc->ntemps > 0;
 }
 
 /* The locals struct of a scope: its variables, then its temporaries. */
 static void emit_locals_struct(struct xlate *x, FILE *out, struct xscope *sc)
 {
-	fclose(sc->temps);
+	if (!has_locals(sc))
+		return;
 	fprintf(out, "struct %s {\n", sc->struct_name);
 	for (struct var *v = sc->locals; v; v = v->next)
-		if (v->type == T_LONG || v->type == T_STRING)
+		if (typed(v->type))
 			fprintf(out, "\t%s;\n", c_type_decl(v->type, arena_printf(x->a, "v_%s", v->name)));
-	if (sc->fn && (sc->fn->ret == T_LONG || sc->fn->ret == T_STRING))
+	if (sc->fn && typed(sc->fn->ret))
 		fprintf(out, "\t%s;\n", c_type_decl(sc->fn->ret, "__retvalue"));
 	fputs(sc->temps_text, out);
 	fputs("};\n\n", out);
-	free(sc->temps_text);
 }
 
 static void init_locals(FILE *code, struct var *locals)
@@ -258,18 +296,22 @@ static void init_locals(FILE *code, struct var *locals)
 	}
 }
 
+/* A body that returns without setting its result returns "" or 0, as in
+ * SystemTap (not what the frame held from an earlier call). */
+static void init_result(FILE *code, const struct sem_function *f)
+{
+	if (f->ret == T_STRING)
+		fputs("\tl->__retvalue[0] = '\\0';\n", code);
+	else if (f->ret == T_LONG)
+		fputs("\tl->__retvalue = 0;\n", code);
+}
+
 static void embedded_function(struct xlate *x, const struct sem_function *f)
 {
 	const char *ret = f->ret == T_STRING ? "ctap_strcpy(STAP_RETVALUE, (v))" :
 		"STAP_RETVALUE = (v)";
 
-	/* A body that returns without setting it returns "" or 0, as in
-	 * SystemTap (not what the frame held from an earlier call). */
-	if (f->ret == T_STRING)
-		fputs("\tl->__retvalue[0] = '\\0';\n", x->code);
-	else if (f->ret == T_LONG)
-		fputs("\tl->__retvalue = 0;\n", x->code);
-
+	init_result(x->code, f);
 	for (struct var *v = f->locals; v; v = v->next)
 		fprintf(x->code, "#define STAP_ARG_%s (l->v_%s)\n", v->name, v->name);
 	fprintf(x->code, "#define STAP_RETVALUE (l->__retvalue)\n"
@@ -277,29 +319,20 @@ static void embedded_function(struct xlate *x, const struct sem_function *f)
 		"\t{\n%s\n\t}\n#undef STAP_RETURN\n#undef STAP_RETVALUE\n", ret, f->fn->embedded);
 	for (struct var *v = f->locals; v; v = v->next)
 		fprintf(x->code, "#undef STAP_ARG_%s\n", v->name);
+	x->sc->uses_out = strstr(f->fn->embedded, "STAP_RETURN") != NULL;
 }
 
 static void gen_function(struct xlate *x, const struct sem_function *f, struct xscope *sc)
 {
-	const char *name = f->cname;
-
-	begin_scope(x, sc, f->locals, f, arena_printf(x->a, "f_%s_locals", name));
-	/* __maybe_unused: pass 2 marks a function used when any loaded
-	 * function calls it, an unused overload of a tapset function too. */
-	fprintf(x->code, "/* function %s (%s:%d) */\nstatic void __maybe_unused f_%s(struct ctap_context *c)\n{\n"
-		"\tstruct %s *l = &((struct context *)c)->frames[c->nesting].f_%s;\n\n\t(void)l;\n",
-		name, f->fn->loc.src->name, f->fn->loc.line, name, sc->struct_name, name);
+	begin_scope(x, sc, f->locals, f, arena_printf(x->a, "f_%s_locals", f->cname));
 	if (f->fn->embedded) {
 		embedded_function(x, f);
 	} else {
 		init_locals(x->code, f->locals);
-		if (f->ret == T_STRING)
-			fputs("\tl->__retvalue[0] = '\\0';\n", x->code);
-		else if (f->ret == T_LONG)
-			fputs("\tl->__retvalue = 0;\n", x->code);
+		init_result(x->code, f);
 		gen_stmt(x, f->fn->body, 1);
 	}
-	fputs("out: __attribute__((unused));\n}\n\n", x->code);
+	end_scope(x, sc);
 }
 
 static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, struct xscope *sc)
@@ -309,12 +342,12 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 	begin_scope(x, sc, h->locals, NULL, arena_printf(x->a, "probe_%d_locals", n));
 	sc->site = h->site;
 	sc->handler = n;
-	fprintf(x->code, "/* probe %s (%s:%d) */\nstatic void probe_%d(struct ctap_context *c)\n{\n"
-		"\tstruct %s *l = &((struct context *)c)->probes.p%d;\n\n\t(void)l;\n",
-		h->site->name, h->probe->loc.src->name, h->probe->loc.line, n, sc->struct_name, n);
 	init_locals(x->code, h->locals);
-	if (pp && pp->condition)
+	if (pp && pp->condition) {
+		x->depth = 1;
 		fprintf(x->code, "\tif (!(%s))\n\t\tgoto out;\n", gen_expr(x, pp->condition));
+		sc->uses_out = true;
+	}
 	for (int i = 0; i < h->naliases; i++)
 		if (h->aliases[i]->body)
 			gen_stmt(x, h->aliases[i]->body, 1);
@@ -322,7 +355,25 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 	for (int i = h->naliases - 1; i >= 0; i--)
 		if (h->aliases[i]->epilogue)
 			gen_stmt(x, h->aliases[i]->epilogue, 1);
-	fputs("out: __attribute__((unused));\n}\n\n", x->code);
+	end_scope(x, sc);
+}
+
+/*
+ * A handler or function: its locals pointer (if it has locals), its body,
+ * its exit label (if anything jumps there).  It runs inside a kprobe
+ * handler: kprobes may not be put on it.
+ */
+static void emit_scope(FILE *out, const struct xscope *sc, const char *comment,
+		       const char *name, const char *locals)
+{
+	fprintf(out, "/* %s */\nstatic void %s%s(struct ctap_context *c)\n{\n", comment,
+		sc->fn ? "__maybe_unused " : "", name);
+	if (has_locals(sc))
+		fprintf(out, "\tstruct %s *l = %s;\n\n", sc->struct_name, locals);
+	fwrite(sc->body, 1, sc->body_len, out);
+	if (sc->uses_out)
+		fputs("out:\n\treturn;\n", out);
+	fprintf(out, "}\nNOKPROBE_SYMBOL(%s);\n\n", name);
 }
 
 /* ---- the probes ---- */
@@ -443,9 +494,11 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 
 static void emit_header(struct xlate *x, FILE *out)
 {
-	fprintf(out, "/*\n * %s - generated by ctap's stap from %s.\n * Built against kmod-runtime "
-		"(ctap_runtime.h); see docs/translator.md.\n */\n",
-		session_module_name(x->s), x->s->user->src->name);
+	fprintf(out, "// SPDX-License-Identifier: GPL-2.0\n"
+		"/*\n * %s - ctap's stap -p3 for %s, kernel %s.\n"
+		" * Written against kmod-runtime/ctap_runtime.h; docs/translator.md\n"
+		" * explains the layout.\n */\n",
+		session_module_name(x->s), x->s->user->src->name, x->s->kernel_release);
 	for (int i = 0; i < x->s->n_defines; i++) {
 		const char *d = x->s->defines[i], *eq = strchr(d, '=');
 
@@ -454,7 +507,8 @@ static void emit_header(struct xlate *x, FILE *out)
 		else
 			fprintf(out, "#define %s 1\n", d);
 	}
-	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n", analyses_max_nesting(x->s));
+	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n\n",
+		analyses_max_nesting(x->s));
 	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n", out);
 	for (const char **r = session_runtime_families(x->s); *r; r++)
 		fprintf(out, "#include \"%s.h\"\n", *r);
@@ -463,12 +517,73 @@ static void emit_header(struct xlate *x, FILE *out)
 		fprintf(out, "%s\n", e->code);
 }
 
+/*
+ * struct context: the runtime's per-CPU context, then the locals of the
+ * handler that runs (one at a time) and a stack of function frames.
+ */
+static void emit_context(FILE *out, struct xscope *fscopes, int nf, struct xscope *hscopes,
+			 int nh)
+{
+	bool probes = false, frames = false;
+
+	for (int i = 0; i < nh; i++)
+		probes |= has_locals(&hscopes[i]);
+	for (int i = 0; i < nf; i++)
+		frames |= fscopes[i].fn && has_locals(&fscopes[i]);
+	fputs("struct context {\n\tstruct ctap_context c;\n", out);
+	if (probes) {
+		fputs("\tunion {\n", out);
+		for (int i = 0; i < nh; i++)
+			if (has_locals(&hscopes[i]))
+				fprintf(out, "\t\tstruct probe_%d_locals p%d;\n", i, i);
+		fputs("\t} probes;\n", out);
+	}
+	if (frames) {
+		fputs("\tunion {\n", out);
+		for (int i = 0; i < nf; i++)
+			if (fscopes[i].fn && has_locals(&fscopes[i]))
+				fprintf(out, "\t\tstruct f_%s_locals f_%s;\n", fscopes[i].fn->cname,
+					fscopes[i].fn->cname);
+		fputs("\t} frames[MAXNESTING + 1];\n", out);
+	}
+	fputs("};\n\n", out);
+	if (probes)
+		fputs("/* The locals of handler p. */\n"
+		      "#define PROBE_LOCALS(c, p) (&((struct context *)(c))->probes.p)\n", out);
+	if (frames)
+		fputs("/* The frame of function f that runs, and of the one it calls. */\n"
+		      "#define THIS_FRAME(c, f) (&((struct context *)(c))->frames[(c)->nesting].f)\n"
+		      "#define NEXT_FRAME(c, f) (&((struct context *)(c))->frames[(c)->nesting + 1].f)\n",
+		      out);
+	fputc('\n', out);
+}
+
+static void emit_module(struct xlate *x, FILE *out)
+{
+	fprintf(out, "static const struct ctap_module ctap_module_desc = {\n"
+		"\t.name = %s,\n\t.probes = session_probes,\n\t.nprobes = N_SESSION_PROBES,\n"
+		"\t.families = families,\n\t.nfamilies = ARRAY_SIZE(families) - 1,\n"
+		"\t.context_size = sizeof(struct context),\n\t.init_globals = init_globals,\n"
+		"\t.free_globals = free_globals,\n};\n\n"
+		"static int __init ctap_init(void)\n{\n\treturn ctap_module_init(&ctap_module_desc);\n}\n\n"
+		"static void __exit ctap_cleanup(void)\n{\n\tctap_module_exit();\n}\n\n"
+		"module_init(ctap_init);\nmodule_exit(ctap_cleanup);\nMODULE_LICENSE(\"GPL\");\n"
+		"MODULE_DESCRIPTION(\"ctap script %s\");\n",
+		gen_c_string(x, session_module_name(x->s)), x->s->user->src->name);
+}
+
+static void free_scopes(struct xscope *sc, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(sc[i].temps_text);
+		free(sc[i].body);
+	}
+}
+
 int pass3_translate(struct session *s, FILE *out)
 {
 	struct xlate x = { .s = s, .a = &s->arena };
 	struct xscope *fscopes, *hscopes;
-	char *code_text;
-	size_t code_len;
 	int nf = 0, nh = 0, i;
 
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
@@ -489,7 +604,6 @@ int pass3_translate(struct session *s, FILE *out)
 	hscopes = arena_alloc(x.a, (nh + 1) * sizeof(*hscopes));
 
 	/* Bodies first: they find the temporaries of the locals structs. */
-	x.code = open_memstream(&code_text, &code_len);
 	i = 0;
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next, i++)
 		if (f->used)
@@ -497,7 +611,6 @@ int pass3_translate(struct session *s, FILE *out)
 	i = 0;
 	for (struct sem_handler *h = sem_handlers(s); h; h = h->next, i++)
 		gen_handler(&x, h, i, &hscopes[i]);
-	fclose(x.code);
 
 	x.families = open_memstream(&x.families_text, &x.families_len);
 	x.family_list_f = open_memstream(&x.family_list, &x.family_list_len);
@@ -509,26 +622,34 @@ int pass3_translate(struct session *s, FILE *out)
 		emit_header(&x, out);
 		emit_globals(&x, out);
 		fputs("/* ---- locals of handlers and functions ---- */\n\n", out);
-		i = 0;
-		for (const struct sem_function *f = sem_functions(s); f; f = f->next, i++)
-			if (f->used)
+		for (i = 0; i < nf; i++)
+			if (fscopes[i].fn)
 				emit_locals_struct(&x, out, &fscopes[i]);
 		for (i = 0; i < nh; i++)
 			emit_locals_struct(&x, out, &hscopes[i]);
-		fputs("struct context {\n\tstruct ctap_context c;\n\tunion {\n\t\tchar none;\n", out);
-		for (i = 0; i < nh; i++)
-			fprintf(out, "\t\tstruct probe_%d_locals p%d;\n", i, i);
-		fputs("\t} probes;\n\tunion {\n\t\tchar none;\n", out);
-		for (const struct sem_function *f = sem_functions(s); f; f = f->next)
-			if (f->used)
-				fprintf(out, "\t\tstruct f_%s_locals f_%s;\n", f->cname, f->cname);
-		fputs("\t} frames[MAXNESTING + 1];\n};\n\n", out);
-		for (const struct sem_function *f = sem_functions(s); f; f = f->next)
-			if (f->used)
+		emit_context(out, fscopes, nf, hscopes, nh);
+		for (i = 0; i < nf; i++)
+			if (fscopes[i].fn)
 				fprintf(out, "static void __maybe_unused f_%s(struct ctap_context *c);\n",
-					f->cname);
+					fscopes[i].fn->cname);
 		fputc('\n', out);
-		fwrite(code_text, 1, code_len, out);
+		for (i = 0; i < nf; i++) {
+			const struct sem_function *f = fscopes[i].fn;
+
+			if (f)
+				emit_scope(out, &fscopes[i],
+					   arena_printf(x.a, "function %s (%s:%d)", f->cname,
+							f->fn->loc.src->name, f->fn->loc.line),
+					   arena_printf(x.a, "f_%s", f->cname),
+					   arena_printf(x.a, "THIS_FRAME(c, f_%s)", f->cname));
+		}
+		i = 0;
+		for (struct sem_handler *h = sem_handlers(s); h; h = h->next, i++)
+			emit_scope(out, &hscopes[i],
+				   arena_printf(x.a, "probe %s (%s:%d)", h->site->name,
+						h->probe->loc.src->name, h->probe->loc.line),
+				   arena_printf(x.a, "probe_%d", i),
+				   arena_printf(x.a, "PROBE_LOCALS(c, p%d)", i));
 		emit_lock_tables(&x, out);
 		emit_probes(&x, out);
 		fwrite(x.families_text, 1, x.families_len, out);
@@ -536,24 +657,10 @@ int pass3_translate(struct session *s, FILE *out)
 		fprintf(out, "static const struct ctap_family families[] = {\n%s\t{ NULL, NULL }\n};\n\n",
 			x.family_list);
 		emit_init_globals(&x, out);
-		fprintf(out, "static const struct ctap_module ctap_module_desc = {\n"
-			"\t.name = %s,\n\t.probes = session_probes,\n\t.nprobes = N_SESSION_PROBES,\n"
-			"\t.families = families,\n\t.nfamilies = ARRAY_SIZE(families) - 1,\n"
-			"\t.context_size = sizeof(struct context),\n\t.init_globals = init_globals,\n"
-			"\t.free_globals = free_globals,\n};\n\n"
-			"static int __init ctap_init(void)\n{\n\treturn ctap_module_init(&ctap_module_desc);\n}\n\n"
-			"static void __exit ctap_cleanup(void)\n{\n\tctap_module_exit();\n}\n\n"
-			"module_init(ctap_init);\nmodule_exit(ctap_cleanup);\nMODULE_LICENSE(\"GPL\");\n"
-			"MODULE_DESCRIPTION(\"ctap script %s\");\n",
-			gen_c_string(&x, session_module_name(s)), s->user->src->name);
-	} else {
-		for (i = 0; i < nf; i++)
-			if (fscopes[i].temps)
-				fclose(fscopes[i].temps), free(fscopes[i].temps_text);
-		for (i = 0; i < nh; i++)
-			fclose(hscopes[i].temps), free(hscopes[i].temps_text);
+		emit_module(&x, out);
 	}
-	free(code_text);
+	free_scopes(fscopes, nf);
+	free_scopes(hscopes, nh);
 	free(x.families_text);
 	free(x.family_list);
 	return x.errors ? -1 : 0;

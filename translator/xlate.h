@@ -23,6 +23,9 @@ struct xscope {
 	char *temps_text;
 	size_t temps_len;
 	int ntemps;
+	char *body;			/* the statements, generated first */
+	size_t body_len;
+	bool uses_out;			/* something jumps to its "out" label */
 };
 
 struct xlate {
@@ -30,7 +33,9 @@ struct xlate {
 	struct arena *a;
 	struct xscope *sc;
 	FILE *code;			/* the body being generated */
+	int depth;			/* ... its indentation */
 	const char *err;		/* where a soft error jumps: "out" or a catch */
+	const char *cont;		/* where continue jumps; NULL: C's continue */
 	int labels;			/* unique label numbers */
 	int errors;
 	/* Provider emit callbacks write here (file scope, after the probes). */
@@ -58,8 +63,6 @@ struct xprobe {
 	bool entry_args;		/* .return reading $args: save them at entry */
 };
 
-/* Arguments a .return probe can read: kmod-runtime/target.h's CTAP_ENTRY_ARGS. */
-#define XLATE_ENTRY_ARGS	6
 
 /* ---- translate.c ---- */
 
@@ -76,8 +79,15 @@ bool emit_autoprint(struct xlate *x, FILE *out);
 
 /* Emit the statements of body at indentation depth into x->code. */
 void gen_stmt(struct xlate *x, const struct stmt *s, int depth);
-/* An expression's C: int64_t for a long, const char * for a string. */
+/* An expression's C: int64_t for a long, const char * for a string; what
+ * must run first is written into the body. */
 const char *gen_expr(struct xlate *x, const struct expr *e);
+/* A new temporary of the scope ("l->t3_what"); decl has %s for its name. */
+const char *gen_temp(struct xlate *x, const char *decl, const char *what);
+/* One line of the body, at the current depth. */
+void gen_line(struct xlate *x, const char *text);
+/* if (unlikely(cond)) goto <the current error label>; */
+void gen_fail_if(struct xlate *x, const char *cond);
 /* A C string literal for SystemTap string text (escapes as written). */
 const char *gen_c_string(struct xlate *x, const char *raw);
 /* "operator '/' at x.stp:4:12", as a C string literal. */
