@@ -64,15 +64,21 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* The failed call's -errno (-EIO if it set none). */
+static int fail_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
 static int write_file(const char *path, const char *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
 	int ok;
 
 	if (!f)
-		return -1;
+		return fail_errno();
 	ok = fwrite(data, 1, len, f) == len;
-	return fclose(f) == 0 && ok ? 0 : -1;
+	return fclose(f) == 0 && ok ? 0 : fail_errno();
 }
 
 /* Each runtime source (.c, .h) of dir, for hashing and copying. */
@@ -87,7 +93,7 @@ static int for_runtime_files(const char *dir, const char *sub,
 	snprintf(path, sizeof(path), "%s%s%s", dir, *sub ? "/" : "", sub);
 	d = opendir(path);
 	if (!d)
-		return -1;
+		return fail_errno();
 	/* Sorted order would be nicer for a hash; readdir order is stable
 	 * for an unchanged directory, which is all the cache needs. */
 	while (!ret && (de = readdir(d))) {
@@ -111,7 +117,7 @@ static int hash_one(const char *path, const char *rel, void *ctx)
 	char *text = read_file(path, &len);
 
 	if (!text)
-		return -1;
+		return fail_errno();
 	*h = hash_bytes(*h, rel, strlen(rel) + 1);
 	*h = hash_bytes(*h, text, len);
 	free(text);
@@ -147,7 +153,7 @@ static int copy_one(const char *path, const char *rel, void *ctx)
 	int ret;
 
 	if (!text)
-		return -1;
+		return fail_errno();
 	snprintf(dst, sizeof(dst), "%s/runtime/%s", dir, rel);
 	ret = write_file(dst, text, len);
 	free(text);
@@ -169,6 +175,7 @@ static const char *define_flag(struct session *s, const char *d)
 static int write_kbuild(struct session *s, const char *dir, const char *name)
 {
 	char path[4096];
+	int ret;
 	char *text = arena_printf(&s->arena,
 		"# Kbuild for %s, written by ctap's stap -p4.\n"
 		"ccflags-y := -I$(src)/runtime", name);
@@ -178,7 +185,7 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 
 		if (!f) {
 			fprintf(stderr, "stap: -D %s: not a NAME=VALUE a compiler can take\n", s->defines[i]);
-			return -1;
+			return -EINVAL;
 		}
 		text = arena_printf(&s->arena, "%s%s", text, f);
 	}
@@ -188,8 +195,9 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 	text = arena_printf(&s->arena, "%s\nobj-m := %s.o\n%s-y := script.o runtime.o\n", text,
 			    name, name);
 	snprintf(path, sizeof(path), "%s/Kbuild", dir);
-	if (write_file(path, text, strlen(text)))
-		return -1;
+	ret = write_file(path, text, strlen(text));
+	if (ret)
+		return ret;
 	text = "/* The runtime, one unit (written by stap -p4). */\n";
 	for (const char *const *o = runtime_objs; *o; o++)
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
@@ -211,7 +219,7 @@ static int run_make(struct session *s, const char *dir)
 	snprintf(jobs, sizeof(jobs), "-j%ld", n > 0 ? n : 1);
 	pid = fork();
 	if (pid < 0)
-		return -1;
+		return fail_errno();
 	if (pid == 0) {
 		char m[4200];
 
@@ -225,8 +233,8 @@ static int run_make(struct session *s, const char *dir)
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+		return fail_errno();
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
 /* The compiler's messages, with -v all of the log. */
@@ -261,7 +269,7 @@ static int copy_path(const char *from, const char *to)
 	int ret;
 
 	if (!data)
-		return -1;
+		return fail_errno();
 	ret = write_file(to, data, len);
 	free(data);
 	return ret;
@@ -272,7 +280,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	const char *name = session_module_name(s);
 	char cached[4096], dir[] = "/tmp/ctapXXXXXX", path[4200], tmp[4300];
 	uint64_t key = cache_key(s, c_text, len);
-	int ret = -1;
+	int ret;
 
 	ret = cache_path(cached, sizeof(cached), arena_printf(&s->arena, "modules/%016llx/%s.ko",
 							  (unsigned long long)key, name));
@@ -280,9 +288,9 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 		fprintf(stderr, "stap: the module cache cannot be used safely: %s (a directory "
 			"in it is not yours alone; set CTAP_CACHE_DIR to one that is)\n",
 			strerror(-ret));
-		return -1;
+		return ret;
 	}
-	ret = -1;
+	ret = -EIO;	/* until the module is in the cache */
 	if (cache_file_ok(cached) == 0 && !s->keep_tmpdir) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 3: using cached %s\nPass 4: using cached %s\n", cached, cached);
@@ -291,7 +299,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	}
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "stap: cannot create a build directory: %s\n", strerror(errno));
-		return -1;
+		return fail_errno();
 	}
 	snprintf(path, sizeof(path), "%s/runtime/probes", dir);
 	if (mkdir(arena_printf(&s->arena, "%s/runtime", dir), 0755) || mkdir(path, 0755) ||
@@ -333,7 +341,7 @@ found:
 
 		if (copy_path(cached, here)) {
 			fprintf(stderr, "stap: cannot write %s: %s\n", here, strerror(errno));
-			return -1;
+			return fail_errno();
 		}
 		*ko = here;
 	}

@@ -12,8 +12,8 @@
 /*
  * Build the C (text, len bytes) against the target kernel's build tree,
  * or find it in the module cache.  Sets *ko to the module's path.
- * Returns 0, or -1 after printing why (it is the last library-free
- * layer: its messages are the user's).
+ * Returns 0, or -errno after printing why (a pass reports to the user
+ * itself; the libraries under it do not print).
  */
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko);
 

@@ -341,7 +341,10 @@ static int expand_braces(struct elab *e, const char *s, const char **out, int n,
 
 static int resolve_point(struct elab *e, const struct probe_point *pp);
 
-/* Resolve one fully expanded point; returns probes added, or -1. */
+/*
+ * Resolve one fully expanded point: returns the probes added, -ENOENT if
+ * no pattern matches it at all, or -EINVAL after an error.
+ */
 static int resolve_expanded(struct elab *e, const struct probe_point *pp, const struct point *pt)
 {
 	int added = 0, matched = 0;
@@ -371,7 +374,7 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 			r = 0;
 			if (e->depth >= MAX_ALIAS_DEPTH) {
 				elab_error(e, m, "probe alias '%s' is recursive", p->text);
-				return -1;
+				return -EINVAL;
 			}
 			e->alias_stack[e->depth++] = p->alias;
 			for (const struct probe_point *ap = p->alias->points; ap; ap = ap->next) {
@@ -384,12 +387,12 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 			}
 			e->depth--;
 			if (r == 0)
-				r = -1;
+				r = -EINVAL;
 		}
 		if (r > 0)
 			added += r;
 	}
-	return matched ? added : -2;	/* -2: nothing matched at all */
+	return matched ? added : -ENOENT;
 }
 
 /* Close pattern heads, for "did you mean" on an unknown family. */
@@ -441,7 +444,7 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 		struct pp_match m = { .pp = pp };
 
 		elab_error(e, &m, "brace expansion gives more than %d probe points", MAX_EXPANSIONS);
-		return -1;
+		return -EINVAL;
 	}
 	/* Each combination of the components' expansions, odometer-style. */
 	for (;;) {
@@ -456,7 +459,7 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 			pt.c[i] = x;
 		}
 		r = resolve_expanded(e, pp, &pt);
-		if (r == -2 && n_expanded(counts, n) > 1 && !pp->optional) {
+		if (r == -ENOENT && n_expanded(counts, n) > 1 && !pp->optional) {
 			/* Each alternative of a brace expansion is a point of its own. */
 			struct pp_match m = { .pp = pp };
 			struct probe_point one = *pp;
@@ -473,7 +476,7 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 				   point_text(e, &one), point_text(e, pp));
 			errors++;
 		}
-		if (r != -2)
+		if (r != -ENOENT)
 			any_match = 1;
 		if (r > 0)
 			total += r;
@@ -483,14 +486,14 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 			break;
 	}
 	if (errors)
-		return -1;
+		return -EINVAL;
 	if (!any_match && !pp->optional) {
 		struct pp_match m = { .pp = pp };
 		char hint[256] = "";
 
 		suggest_families(e, pp->components->name, hint, sizeof(hint));
 		elab_error(e, &m, "no match for probe point '%s'%s", point_text(e, pp), hint);
-		return -1;
+		return -EINVAL;
 	}
 	return total;
 }
@@ -524,7 +527,7 @@ int pass2_elaborate(struct session *s)
 				break;
 		}
 	}
-	return diag_errors() > errors ? -1 : 0;
+	return diag_errors() > errors ? -EINVAL : 0;
 }
 
 static int cmp_probe_names(const void *a, const void *b)
@@ -553,7 +556,7 @@ int pass2_list(struct session *s, FILE *out)
 	size_t n = 0;
 
 	if (!scr || !scr->probes || diag_errors())
-		return -1;
+		return -EINVAL;
 	elab_init(e, s);
 	e->listing = true;
 	for (struct probe_point *pp = scr->probes->points; pp; pp = pp->next) {
@@ -571,7 +574,7 @@ int pass2_list(struct session *s, FILE *out)
 			fprintf(out, " %s:%s", pv->name, pv->type);
 		fputc('\n', out);
 	}
-	return diag_errors() ? -1 : 0;
+	return diag_errors() ? -EINVAL : 0;
 }
 
 void pass2_print(struct session *s, FILE *out)

@@ -260,15 +260,25 @@ static bool simple(const char *c)
 		strlen(c);
 }
 
+/* One of gen_temp()'s: "l->t3_execname", nothing but its expression writes it. */
+static bool is_temp(const char *c)
+{
+	if (strncmp(c, "l->t", 4) || c[4] < '0' || c[4] > '9')
+		return false;
+	return strspn(c + 4, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
+	       strlen(c + 4);
+}
+
 /*
  * v, the value of e, into a temporary of its own, where the statements
- * of what is evaluated after it cannot change it.
+ * of what is evaluated after it cannot change it (a literal or one of
+ * our temporaries is there already: a call's result costs no copy).
  */
 static const char *keep(struct xlate *x, const struct expr *e, const char *v)
 {
 	const char *t;
 
-	if (e->kind == E_NUMBER || e->kind == E_STRING)
+	if (e->kind == E_NUMBER || e->kind == E_STRING || is_temp(v))
 		return v;
 	if (is_string(e)) {
 		t = str_temp(x, "str");

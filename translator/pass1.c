@@ -288,5 +288,5 @@ int pass1_parse(struct session *s)
 	tindex_save(lib.ix);
 	tindex_close(lib.ix);
 	free(lib.files.v);
-	return ret || diag_errors() ? -1 : 0;
+	return ret || diag_errors() ? -EINVAL : 0;
 }

@@ -72,7 +72,8 @@ struct provider {
 	 * NAME.h and links NAME.o when a script uses the family.  NULL: it
 	 * runs from the session (begin, end). */
 	const char *runtime;
-	/* Append the concrete probes of m; returns how many, or -1 on error. */
+	/* Append the concrete probes of m; returns how many, or -EINVAL
+	 * after reporting why (elab_error). */
 	int (*resolve)(struct elab *e, const struct pp_match *m);
 	/* Pass 3: the C that registers this family's probes d[0..n) (they
 	 * run through ctap_probe_run); services in xlate.h.  NULL: the family

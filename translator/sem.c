@@ -23,6 +23,7 @@
 #include "print.h"
 #include "sem.h"
 #include "strset.h"
+#include "tvar.h"
 #include "regex.h"		/* the runtime's pattern check */
 #include "stat.h"		/* the runtime's histogram arithmetic */
 
@@ -30,7 +31,8 @@ struct scope {
 	const struct script *script;		/* whose private functions are visible */
 	struct var **locals;
 	struct sem_function *fn;		/* NULL in a probe */
-	const struct derived_probe *site;	/* NULL in a function */
+	struct sem_handler *handler;		/* NULL in a function */
+	const struct derived_probe *site;	/* ... its first probe */
 	bool privileged;			/* tapset code: embedded C allowed */
 	int loops;				/* nesting of loops: break/continue */
 };
@@ -45,6 +47,7 @@ struct sem {
 	struct strmap user_functions;		/* name -> the script's struct function */
 	int nfunctions;
 	struct sem_handler *handlers;
+	struct tvar_map *tvars;			/* $var resolutions, for pass 3 */
 	bool changed;				/* a type became known this walk */
 	bool report;				/* the last walk: report errors */
 	int errors;
@@ -284,6 +287,7 @@ static struct sem_function *resolve_function(struct sem *S, const char *name,
 /* ---- expressions ---- */
 
 static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e);
+static struct sem_handler *handler_for(struct sem *S, const struct derived_probe *d);
 
 /* printf-style format: argument count and kinds.  fmt has raw escapes. */
 static void check_format(struct sem *S, struct scope *sc, const struct expr *call,
@@ -556,74 +560,168 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 	return v->type;
 }
 
-/* $var, $var->a[1]->b, @cast(p, "type")->member: types through BTF. */
-static enum vtype target_chain(struct sem *S, struct expr *e, __u32 id)
+/* ---- target variables: resolved here, once (tvar.c), emitted by pass 3 ---- */
+
+/* The [i] of a chain are expressions of the script: longs. */
+static void chain_indexes(struct sem *S, struct scope *sc, struct expr *e)
+{
+	for (struct component *c = e->chain; c; c = c->next) {
+		enum vtype t;
+
+		if (c->member)
+			continue;
+		t = expr(S, sc, c->index);
+		if (t != T_UNKNOWN && t != T_LONG)
+			error(S, &c->index->loc, NULL, "an index is a long, not a %s", vtype_name(t));
+	}
+}
+
+/* e's chain from a base of BTF type type, recorded for pass 3. */
+static enum vtype resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type)
 {
 	struct btf *btf = elab_session_btf(S->s);
+	struct tvar_error err = { 0 };
 
 	if (!btf)
 		return T_UNKNOWN;
-	for (struct component *c = e->chain; c; c = c->next) {
-		struct kbtf_field f;
-		__u32 next;
-		int r;
+	if (tvar_from_btf(S->a, btf, e, type, t, &err)) {
+		error(S, err.loc, err.what, "%s", err.msg);
+		return T_UNKNOWN;
+	}
+	if (tvar_map_set(S->tvars, e, t)) {
+		error(S, &e->loc, NULL, "out of memory");
+		return T_UNKNOWN;
+	}
+	return e->pretty ? T_STRING : T_LONG;
+}
 
-		if (c->member) {
-			r = kbtf_member(btf, id, c->member, &f);
-			next = f.type;
-			if (r) {
-				error(S, &c->loc, arena_printf(S->a, "field '%s'", c->member),
-				      r == -ENOENT ? "no member '%s' in %s" : "'->%s' on %s, which is not a struct or union",
-				      c->member, kbtf_type_name(S->a, btf, id));
-				return T_UNKNOWN;
-			}
-		} else {
-			if (kbtf_element(btf, id, &next)) {
-				error(S, &c->loc, NULL, "'[...]' on %s, which is not an array or pointer",
-				      kbtf_type_name(S->a, btf, id));
-				return T_UNKNOWN;
-			}
+static const struct probe_var *probe_var(const struct derived_probe *d, const char *name)
+{
+	for (const struct probe_var *v = d->vars; v; v = v->next)
+		if (!strcmp(v->name, name))
+			return v;
+	return NULL;
+}
+
+/*
+ * A handler serves every probe its point matched (kernel.function("vfs_*")):
+ * a $var must read alike in all of them.  Checked once, when reporting.
+ */
+static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
+			    const struct probe_var *v)
+{
+	struct btf *btf = elab_session_btf(S->s);
+
+	if (!S->report || !sc->handler || !btf)
+		return true;
+	for (const struct derived_probe *d = elab_probes(S->s); d; d = d->next) {
+		const struct probe_var *w;
+
+		if (d == sc->site || handler_for(S, d) != sc->handler)
+			continue;
+		w = probe_var(d, e->name);
+		if (!w || w->arg != v->arg || !tvar_btf_same_read(btf, e, v->btf_id, w->btf_id)) {
+			error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
+			      "be the same in every function it matches", e->name, v->type,
+			      sc->site->name, w ? w->type : "missing", d->name);
+			return false;
 		}
-		id = next;
 	}
-	if (e->pretty)
+	return true;
+}
+
+/* A synthetic $var of e's probe, for an expansion. */
+static struct expr *var_node(struct sem *S, const struct expr *at, const char *name)
+{
+	struct expr *v = arena_new(S->a, struct expr);
+
+	v->kind = E_TARGET;
+	v->loc = at->loc;
+	v->name = name;
+	return v;
+}
+
+/*
+ * $$parms is sprintf("a=%#x b=%#x", $a, $b), as SystemTap expands it;
+ * $$return "return=%#x"; $$locals is empty (locals need DWARF); $$vars
+ * is $$parms.  Members that are not numbers print as "?".
+ */
+static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
+{
+	const struct derived_probe *d = sc->site;
+	struct btf *btf = elab_session_btf(S->s);
+	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
+	struct expr **tail = &fmt->next;
+	struct tvar t = { 0 };
+	bool ret = !strcmp(e->name, "$$return");
+	char *text = "";
+	int size;
+	bool is_signed;
+
+	if (!d || !d->vars) {
+		error(S, &e->loc, ident(S, e->name), "%s is not available in this probe "
+		      "(only in kernel.function probes)", e->name);
 		return T_STRING;
-	if (e->addressof)
-		return T_LONG;	/* &$var->m: the address of anything */
-	if (kbtf_classify(btf, id) == KBTF_AGGREGATE) {
-		error(S, &e->loc, NULL, "%s is a %s: use a member, or $...$ to print it",
-		      expr_text(S->a, e), kbtf_type_name(S->a, btf, id));
-		return T_UNKNOWN;
 	}
-	if (kbtf_classify(btf, id) == KBTF_VOID) {
-		error(S, &e->loc, NULL, "%s has no value (void)", expr_text(S->a, e));
-		return T_UNKNOWN;
+	for (const struct probe_var *v = d->vars; btf && v && strcmp(e->name, "$$locals");
+	     v = v->next) {
+		if ((v->arg < 0) != ret)
+			continue;
+		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "", v->name + 1);
+		if (kbtf_scalar(btf, v->btf_id, &size, &is_signed)) {
+			text = arena_printf(S->a, "%s?", text);
+			continue;
+		}
+		text = arena_printf(S->a, "%s%%#x", text);
+		*tail = var_node(S, e, v->name);
+		tail = &(*tail)->next;
 	}
-	return T_LONG;
+	fmt->kind = E_STRING;
+	fmt->loc = e->loc;
+	fmt->str = text;
+	call->kind = E_CALL;
+	call->loc = e->loc;
+	call->name = "sprintf";
+	call->args = fmt;
+	t.expansion = call;
+	if (tvar_map_set(S->tvars, e, &t))
+		error(S, &e->loc, NULL, "out of memory");
+	return expr(S, sc, call);
 }
 
 static enum vtype target_var(struct sem *S, struct scope *sc, struct expr *e)
 {
 	const struct derived_probe *d = sc->site;
+	const struct probe_var *v;
 	char alternatives[512] = "";
 
 	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$parms") ||
-	    !strcmp(e->name, "$$locals") || !strcmp(e->name, "$$return")) {
-		if (!d || !d->vars)
-			error(S, &e->loc, ident(S, e->name), "%s is not available in this probe "
-			      "(only in kernel.function probes)", e->name);
-		return T_STRING;
-	}
+	    !strcmp(e->name, "$$locals") || !strcmp(e->name, "$$return"))
+		return dollar_dollar(S, sc, e);
 	if (!d) {
 		error(S, &e->loc, ident(S, e->name), "target variable %s used outside a probe", e->name);
 		return T_UNKNOWN;
 	}
-	for (const struct probe_var *v = d->vars; v; v = v->next) {
-		if (!strcmp(v->name, e->name))
-			return target_chain(S, e, v->btf_id);
+	chain_indexes(S, sc, e);
+	v = probe_var(d, e->name);
+	if (v) {
+		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg };
+
+		if (!same_everywhere(S, sc, e, v))
+			return T_UNKNOWN;
+		if (v->arg >= 0 && d->is_return) {
+			if (v->arg >= CTAP_ENTRY_ARGS) {
+				error(S, &e->loc, NULL, "'%s' is argument %d: a .return probe sees "
+				      "only the first %d", e->name, v->arg + 1, CTAP_ENTRY_ARGS);
+				return T_UNKNOWN;
+			}
+			sc->handler->entry_args = true;	/* saved at entry */
+		}
+		return resolve_tvar(S, e, &t, v->btf_id);
+	}
+	for (v = d->vars; v; v = v->next)
 		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
 			 " %s", v->name);
-	}
 	if (d->vars)
 		error(S, &e->loc, ident(S, e->name), "unable to find target variable '%s' in %s "
 		      "(alternatives:%s)", e->name, d->name, alternatives);
@@ -916,7 +1014,8 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		}
 		if (!e->chain && !e->pretty)
 			return T_LONG;	/* the pointer itself */
-		return target_chain(S, e, id);
+		chain_indexes(S, sc, e);
+		return resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id);
 	}
 	case E_AUTOCAST:
 		expr(S, sc, e->a);
@@ -1154,7 +1253,8 @@ static struct sem_handler *handler_for(struct sem *S, const struct derived_probe
 static void walk(struct sem *S)
 {
 	for (struct sem_handler *h = S->handlers; h; h = h->next) {
-		struct scope sc = { .script = S->s->user, .locals = &h->locals, .site = h->site };
+		struct scope sc = { .script = S->s->user, .locals = &h->locals, .handler = h,
+				    .site = h->site };
 
 		/* Prologue aliases, outermost first... */
 		for (int i = 0; i < h->naliases; i++)
@@ -1303,6 +1403,11 @@ struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe
 	return handler_for(s->sem, d);
 }
 
+const struct tvar *sem_tvar(struct session *s, const struct expr *e)
+{
+	return s->sem ? tvar_map_get(s->sem->tvars, e) : NULL;
+}
+
 /* Silent walks until no type changes (each can only make types known). */
 static void infer_types(struct sem *S)
 {
@@ -1321,6 +1426,11 @@ static struct sem *sem_new(struct session *s)
 	S->s = s;
 	S->a = &s->arena;
 	S->functions_tail = &S->functions;
+	S->tvars = tvar_map_new();
+	if (!S->tvars) {
+		fprintf(stderr, "stap: out of memory\n");
+		exit(1);
+	}
 	return S;
 }
 
@@ -1329,6 +1439,8 @@ static void free_indexes(struct sem *S)
 	strmap_free(&S->global_index);
 	strmap_free(&S->function_index);
 	strmap_free(&S->user_functions);
+	tvar_map_free(S->tvars);
+	S->tvars = NULL;
 }
 
 void sem_free(struct session *s)
@@ -1364,7 +1476,7 @@ int pass2_semantic(struct session *s)
 	walk(S);
 	check_global_settings(S);
 	final_checks(S);
-	return S->errors ? -1 : 0;
+	return S->errors ? -EINVAL : 0;
 }
 
 static int cmp_functions(const void *a, const void *b)

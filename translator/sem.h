@@ -61,6 +61,7 @@ struct sem_handler {
 	int naliases;
 	const struct derived_probe *site;	/* first concrete probe: $vars */
 	struct var *locals;
+	bool entry_args;			/* a .return handler reading arguments */
 };
 
 /* Resolve symbols and infer types.  Returns 0 if clean. */
@@ -89,5 +90,8 @@ struct expr;
 const struct sem_function *sem_function_of(struct session *s, const struct expr *call);
 struct derived_probe;
 struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe *d);
+/* Pass 2's resolution of a $var or @cast chain e (tvar.h), or NULL. */
+struct tvar;
+const struct tvar *sem_tvar(struct session *s, const struct expr *e);
 
 #endif /* SEM_H */

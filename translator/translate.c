@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d)
 
 bool emit_entry_args(struct xlate *x, const struct derived_probe *d)
 {
-	return x->probes[d->seq].entry_args;
+	return sem_handler_of(x->s, d)->entry_args;
 }
 
 void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xprobe_kind kind,
@@ -663,5 +664,5 @@ int pass3_translate(struct session *s, FILE *out)
 	free_scopes(hscopes, nh);
 	free(x.families_text);
 	free(x.family_list);
-	return x.errors ? -1 : 0;
+	return x.errors ? -EINVAL : 0;
 }

@@ -60,7 +60,6 @@ struct xprobe {
 	int handler;			/* index of its handler function */
 	enum xprobe_kind kind;
 	int64_t order;			/* begin(N), end(N), error(N): N */
-	bool entry_args;		/* .return reading $args: save them at entry */
 };
 
 

@@ -10,6 +10,7 @@
  * does not describe is still tried (the kernel says whether it exists).
  * File and line qualifiers need DWARF and are refused.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,20 +112,20 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	if (strchr(glob, '@') || strchr(glob, ':')) {
 		elab_error(e, m, "'%s': file and line qualifiers need DWARF debuginfo; ctap "
 			   "finds kernel functions by name in BTF", glob);
-		return -1;
+		return -EINVAL;
 	}
 	/* An explicit name that may not be probed is an error; a wildcard
 	 * skips such functions below. */
 	if (!wild && (why = elab_unprobeable(e, glob, is_return))) {
 		elab_error(e, m, "kernel function '%s' cannot be probed: %s", glob, why);
-		return -1;
+		return -EINVAL;
 	}
 	btf = elab_btf(e);
 	if (!btf)
-		return -1;
+		return -EINVAL;
 	n = kbtf_funcs(btf, glob, &funcs);
 	if (n < 0)
-		return -1;
+		return -EINVAL;
 	suffix = "";	/* .call, .return, .return.maxactive(N) as written */
 	for (int i = 2; i < m->ncomps; i++) {
 		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive"))
@@ -162,7 +163,7 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	else if (!added && wild)
 		elab_error(e, m, "no match for kernel function '%s': the %d functions it "
 			   "matches may not be probed", glob, skipped);
-	return added ? added : -1;
+	return added ? added : -EINVAL;
 }
 
 static int kernel_function_resolve(struct elab *e, const struct pp_match *m)

@@ -5,6 +5,7 @@
  * Interval timers fire on one CPU with the given period (hrtimers);
  * .randomize(M) adds a random 0..M units to each period.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,7 +61,7 @@ static int64_t period_ns(struct elab *e, const struct pp_match *m, int64_t n, in
 	if (n < lo || n > hi) {
 		elab_error(e, m, "interval value out of range (%lld, %lld)", (long long)lo,
 			   (long long)hi);
-		return -1;
+		return -EINVAL;
 	}
 	return n * unit;
 }
@@ -81,17 +82,17 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 	if (!strcmp(kind->name, "hz")) {
 		if (n <= 0) {
 			elab_error(e, m, "frequency must be greater than 0");
-			return -1;
+			return -EINVAL;
 		}
 		ns = period_ns(e, m, 1000000000 / n, 1);
 	} else if (!strcmp(kind->name, "jiffies") && (n <= 0 || n > MAX_PERIOD_NS / unit)) {
 		elab_error(e, m, "invalid interval for jiffies timer");
-		return -1;
+		return -EINVAL;
 	} else {
 		ns = period_ns(e, m, n, unit);
 	}
 	if (ns < 0)
-		return -1;
+		return -EINVAL;
 	snprintf(name, sizeof(name), "timer.%s(%lld)", kind->name, (long long)n);
 	d = elab_add(e, m, name);
 	t = arena_new(elab_arena(e), struct timer_point);
@@ -102,7 +103,7 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 
 		if (r < 0 || r > n) {
 			elab_error(e, m, "randomization value out of range");
-			return -1;
+			return -EINVAL;
 		}
 		t->randomize_ns = r * unit;
 		d->name = arena_printf(elab_arena(e), "%s.randomize(%lld)", d->name, (long long)r);

@@ -69,7 +69,7 @@ static int file_offset(Elf *elf, GElf_Addr addr, GElf_Off *off)
 	GElf_Phdr ph;
 
 	if (elf_getphdrnum(elf, &n))
-		return -1;
+		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 			continue;
@@ -78,7 +78,7 @@ static int file_offset(Elf *elf, GElf_Addr addr, GElf_Off *off)
 			return 0;
 		}
 	}
-	return -1;
+	return -EINVAL;
 }
 
 /* Add a probe per defined function of the symbol table matching glob. */
@@ -132,21 +132,21 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 	const char *glob = m->comps[1]->arg->str, *sysroot = elab_session(e)->sysroot;
 	const char *path = target_path(e, m, m->comps[0]->arg->str), *file;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
-	int fd, added = -1;
+	int fd, added = -EINVAL;
 	Elf *elf;
 
 	if (!path) {
 		if (!strchr(m->comps[0]->arg->str, '/'))
-			return -1;	/* said why */
+			return -EINVAL;	/* said why */
 		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
 			   m->comps[0]->arg->str);
-		return -1;
+		return -EINVAL;
 	}
 	file = sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path) : path;
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		elab_error(e, m, "cannot open '%s': %s", file, strerror(errno));
-		return -1;
+		return -EINVAL;
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -158,7 +158,7 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 			      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
 	if (!added) {
 		elab_error(e, m, "no function '%s' in the symbol table of '%s'", glob, file);
-		added = -1;
+		added = -EINVAL;
 	}
 out:
 	if (elf)
