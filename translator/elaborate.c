@@ -45,8 +45,6 @@ struct elab {
 	struct session *s;
 	struct arena *arena;
 	struct pattern *patterns;
-	struct btf *btf;
-	bool btf_failed;
 	struct unprobeable unprobeable;
 	bool unprobeable_loaded;
 	struct derived_probe *probes, **tail;
@@ -73,30 +71,7 @@ struct session *elab_session(struct elab *e)
 
 struct btf *elab_btf(struct elab *e)
 {
-	const char *release = e->s->kernel_release;
-	int ret;
-
-	if (!e->btf && !e->btf_failed) {
-		ret = kbtf_load(release, e->s->kernel_build, &e->btf);
-		e->btf_failed = ret != 0;
-		if (ret == -ENOENT)
-			diag_error("semantic", NULL, NULL, "no BTF for kernel %s: it is not the "
-				   "running kernel, %s/vmlinux and /boot/vmlinuz-%s do not exist "
-				   "(install linux-image-%s)", release, e->s->kernel_build, release,
-				   release);
-		else if (ret == -ENODATA)
-			diag_error("semantic", NULL, NULL, "no BTF for kernel %s: no .BTF section "
-				   "in /boot/vmlinuz-%s (a kernel built without "
-				   "CONFIG_DEBUG_INFO_BTF?)", release, release);
-		else if (ret)
-			diag_error("semantic", NULL, NULL, "the .BTF of /boot/vmlinuz-%s does not "
-				   "parse", release);
-		/* An error even where points are optional (-l): nothing was checked. */
-		if (ret)
-			diag_error("semantic", NULL, NULL, "kernel probe points cannot be "
-				   "resolved without the BTF of kernel %s", release);
-	}
-	return e->btf;
+	return session_btf(e->s);
 }
 
 const char *elab_unprobeable(struct elab *e, const char *func, bool is_return)
@@ -541,11 +516,6 @@ struct derived_probe *elab_probes(struct session *s)
 	return s->elab ? s->elab->probes : NULL;
 }
 
-struct btf *elab_session_btf(struct session *s)
-{
-	return s->elab ? elab_btf(s->elab) : NULL;
-}
-
 int pass2_list(struct session *s, FILE *out)
 {
 	struct elab *e = arena_new(&s->arena, struct elab);
@@ -586,8 +556,6 @@ void pass2_print(struct session *s, FILE *out)
 
 void pass2_free(struct session *s)
 {
-	if (s->elab && s->elab->btf)
-		btf__free(s->elab->btf);
 	if (s->elab)
 		unprobeable_free(&s->elab->unprobeable);
 }

@@ -29,7 +29,5 @@ void pass2_free(struct session *s);
 
 /* The concrete probes, for the semantic pass and code generation. */
 struct derived_probe *elab_probes(struct session *s);
-/* The target's BTF (loaded on first use), or NULL after an error. */
-struct btf *elab_session_btf(struct session *s);
 
 #endif /* ELABORATE_H */

@@ -1111,6 +1111,18 @@ static void loop_body(struct xlate *x, const struct stmt *body, const char *cont
 	x->cont = saved;
 }
 
+/* A foreach turn's end: the action it costs, the body; then the loop and
+ * its block close. */
+static void foreach_body(struct xlate *x, const struct stmt *s)
+{
+	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
+	loop_body(x, s->body, NULL);
+	x->depth--;
+	emit(x, "}");
+	x->depth--;
+	emit(x, "}");
+}
+
 /*
  * foreach ([v =] b in @hist_log(s) [limit n]): every bucket index in
  * order, empty ones too, and v its count; SystemTap ignores a sort there.
@@ -1134,12 +1146,7 @@ static void foreach_bucket(struct xlate *x, const struct stmt *s)
 	assign_from_entry(x, fe->keys, arena_printf(x->a, "b%d", n), false);
 	if (fe->value)
 		assign_from_entry(x, fe->value, arena_printf(x->a, "%s->hist[b%d]", h, n), false);
-	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
-	loop_body(x, s->body, NULL);
-	x->depth--;
-	emit(x, "}");
-	x->depth--;
-	emit(x, "}");
+	foreach_body(x, s);
 }
 
 static void foreach_stmt(struct xlate *x, const struct stmt *s)
@@ -1195,12 +1202,7 @@ static void foreach_stmt(struct xlate *x, const struct stmt *s)
 					       "ctap_map_string(G.g_%s, e%d)" :
 					       "*ctap_map_long(G.g_%s, e%d)", arr->name, n),
 				  arr->type == T_STRING);
-	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
-	loop_body(x, s->body, NULL);
-	x->depth--;
-	emit(x, "}");
-	x->depth--;
-	emit(x, "}");
+	foreach_body(x, s);
 }
 
 /*

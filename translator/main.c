@@ -470,6 +470,7 @@ int main(int argc, char **argv)
 out:
 	pass2_free(&s);
 	sem_free(&s);
+	session_free(&s);
 	pp_env_free(&s.pp);
 	arena_free(&s.arena);
 	lex_free_sources();

@@ -86,7 +86,7 @@ extern const struct provider *const providers[];
 
 /* ---- services of elaborate.c for the providers ---- */
 
-/* The target's BTF, loaded on first use; NULL (error printed) if absent. */
+/* The target's BTF (session_btf()); NULL (error reported) if absent. */
 struct btf *elab_btf(struct elab *e);
 /* Why a probe on kernel function func may not be put there, or NULL. */
 const char *elab_unprobeable(struct elab *e, const char *func, bool is_return);

@@ -579,7 +579,7 @@ static void chain_indexes(struct sem *S, struct scope *sc, struct expr *e)
 /* e's chain from a base of BTF type type, recorded for pass 3. */
 static enum vtype resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type)
 {
-	struct btf *btf = elab_session_btf(S->s);
+	struct btf *btf = session_btf(S->s);
 	struct tvar_error err = { 0 };
 
 	if (!btf)
@@ -610,7 +610,7 @@ static const struct probe_var *probe_var(const struct derived_probe *d, const ch
 static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
 			    const struct probe_var *v)
 {
-	struct btf *btf = elab_session_btf(S->s);
+	struct btf *btf = session_btf(S->s);
 
 	if (!S->report || !sc->handler || !btf)
 		return true;
@@ -649,7 +649,7 @@ static struct expr *var_node(struct sem *S, const struct expr *at, const char *n
 static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 {
 	const struct derived_probe *d = sc->site;
-	struct btf *btf = elab_session_btf(S->s);
+	struct btf *btf = session_btf(S->s);
 	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
 	struct expr **tail = &fmt->next;
 	struct tvar t = { 0 };
@@ -1000,7 +1000,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 	case E_TARGET:
 		return target_var(S, sc, e);
 	case E_CAST: {
-		struct btf *btf = elab_session_btf(S->s);
+		struct btf *btf = session_btf(S->s);
 		__u32 id;
 
 		t = expr(S, sc, e->a);

@@ -1,14 +1,51 @@
 /*
- * session.c - what the passes derive from the session alone: the module's
- * name, where the runtime is, and which runtime families the module needs.
+ * session.c - what the passes share through the session: the target's
+ * BTF (loaded once: the matcher, pass 2's $vars and -L all use it), the
+ * module's name, where the runtime is, which runtime families it needs.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "elaborate.h"
+#include "kbtf.h"
 #include "session.h"
+
+struct btf *session_btf(struct session *s)
+{
+	const char *release = s->kernel_release;
+	int ret;
+
+	if (s->btf || s->btf_failed)
+		return s->btf;
+	ret = kbtf_load(release, s->kernel_build, &s->btf);
+	s->btf_failed = ret != 0;
+	if (ret == -ENOENT)
+		diag_error("semantic", NULL, NULL, "no BTF for kernel %s: it is not the running "
+			   "kernel, %s/vmlinux and /boot/vmlinuz-%s do not exist (install "
+			   "linux-image-%s)", release, s->kernel_build, release, release);
+	else if (ret == -ENODATA)
+		diag_error("semantic", NULL, NULL, "no BTF for kernel %s: no .BTF section in "
+			   "/boot/vmlinuz-%s (a kernel built without CONFIG_DEBUG_INFO_BTF?)",
+			   release, release);
+	else if (ret)
+		diag_error("semantic", NULL, NULL, "the .BTF of /boot/vmlinuz-%s does not parse",
+			   release);
+	/* An error even where points are optional (-l): nothing was checked. */
+	if (ret)
+		diag_error("semantic", NULL, NULL, "kernel probe points cannot be resolved "
+			   "without the BTF of kernel %s", release);
+	return s->btf;
+}
+
+void session_free(struct session *s)
+{
+	btf__free(s->btf);
+	s->btf = NULL;
+}
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 {

@@ -11,6 +11,7 @@
 #include "lex.h"
 #include "preproc.h"
 
+struct btf;
 struct elab;
 struct sem;
 
@@ -53,10 +54,17 @@ struct session {
 	struct script *user;		/* the user's script */
 	struct script *library;		/* tapset files, in load order */
 	int n_library;
+	struct btf *btf;		/* the target kernel's types: session_btf() */
+	bool btf_failed;
 	struct elab *elab;		/* pass 2: probe points */
 	struct sem *sem;		/* pass 2: symbols and types */
 };
 
+/* The target kernel's BTF, loaded on first use and shared by every pass;
+ * NULL after reporting why it cannot be had. */
+struct btf *session_btf(struct session *s);
+/* What the session holds outside its arena (the BTF). */
+void session_free(struct session *s);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);
 /* Where the runtime sources are: -R, the install prefix, or the source tree. */

@@ -41,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fold_script(&s.arena, t);
 	}
 	pass2_free(&s);
+	session_free(&s);
 	sem_free(&s);
 	pp_env_free(&s.pp);
 	arena_free(&s.arena);
