@@ -68,10 +68,10 @@ struct context {
 #define THIS_FRAME(c, f) (&((struct context *)(c))->frames[(c)->nesting].f)
 #define NEXT_FRAME(c, f) (&((struct context *)(c))->frames[(c)->nesting + 1].f)
 
-static void __maybe_unused f_execname(struct ctap_context *c);
+static void __maybe_unused __kprobes f_execname(struct ctap_context *c);
 
 /* function execname (TAPSETS/context.stp:9) */
-static void __maybe_unused f_execname(struct ctap_context *c)
+static void __maybe_unused __kprobes f_execname(struct ctap_context *c)
 {
 	struct f_execname_locals *l = THIS_FRAME(c, f_execname);
 
@@ -86,7 +86,6 @@ static void __maybe_unused f_execname(struct ctap_context *c)
 #undef STAP_RETURN
 #undef STAP_RETVALUE
 }
-NOKPROBE_SYMBOL(f_execname);
 
 /* probe kernel.function("vfs_read") (scripts/readers.stp:10) */
 static void probe_0(struct ctap_context *c)
