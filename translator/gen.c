@@ -569,13 +569,12 @@ static bool is_print_builtin(const char *name)
 /*
  * A call of a script function: the arguments are evaluated first (a call
  * among them uses the same frame), then copied into the callee's frame,
- * one level deeper.  want: the result is used.
+ * one level deeper.  want: the result is used (it goes to a temporary).
  */
 static const char *call(struct xlate *x, const struct expr *e, bool want)
 {
 	const struct sem_function *f = sem_function_of(x->s, e);
-	const char **v, *where, *result;
-	const struct expr *a;
+	const char **v, *where, *result = "0LL";
 	const struct var *p;
 	bool frame;
 	int n, i = 0;
@@ -585,23 +584,19 @@ static const char *call(struct xlate *x, const struct expr *e, bool want)
 		return "0LL";
 	}
 	v = expr_list(x, e->args, &n);
-	/* A long result of a call is read from its frame, which is where this
-	 * callee's arguments go: with more than one, take it out first. */
-	for (a = e->args; n > 1 && a; a = a->next, i++)
-		if (v[i] && strstr(v[i], "NEXT_FRAME("))
-			v[i] = keep(x, a, v[i]);
 	/* SystemTap checks the depth in the callee: the message names it. */
 	where = gen_where(x, &f->fn->loc, arena_printf(x->a, "identifier '%s'", e->name));
 	fail_if(x, "c->nesting >= MAXNESTING",
 		arena_printf(x->a, "ctap_error(c, \"MAXNESTING exceeded\", %s)", where));
-	frame = n > 0 && f->locals;
+	/* The frame is touched only for arguments and a result: then the
+	 * callee surely has one. */
+	frame = (n > 0 && f->locals) || (want && (f->ret == T_LONG || f->ret == T_STRING));
 	if (frame) {
 		emit(x, "{");
 		x->depth++;
 		emit(x, "struct f_%s_locals *f = NEXT_FRAME(c, f_%s);", f->cname, f->cname);
 		blank(x);
 	}
-	i = 0;
 	for (p = f->locals; i < n && p; p = p->next, i++) {
 		if (p->type == T_STRING)
 			emit(x, "ctap_strcpy(f->v_%s, %s);", p->name, v[i]);
@@ -611,21 +606,19 @@ static const char *call(struct xlate *x, const struct expr *e, bool want)
 	emit(x, "c->nesting++;");
 	emit(x, "f_%s(c);", f->cname);
 	emit(x, "c->nesting--;");
+	if (want && f->ret == T_STRING) {
+		result = str_temp(x, f->cname);
+		emit(x, "ctap_strcpy(%s, f->__retvalue);", result);
+	} else if (want && f->ret == T_LONG) {
+		result = gen_temp(x, "int64_t %s", f->cname);
+		emit(x, "%s = f->__retvalue;", result);
+	}
 	if (frame) {
 		x->depth--;
 		emit(x, "}");
 	}
 	fail_if(x, "c->last_error", NULL);
-	/* A long is read where it is (until the next call at this depth, which
-	 * keep() guards against); a string is copied out. */
-	result = arena_printf(x->a, "NEXT_FRAME(c, f_%s)->__retvalue", f->cname);
-	if (want && f->ret == T_STRING) {
-		const char *t = str_temp(x, f->cname);
-
-		emit(x, "ctap_strcpy(%s, %s);", t, result);
-		return t;
-	}
-	return want && f->ret == T_LONG ? result : "0LL";
+	return result;
 }
 
 /* ---- operators ---- */

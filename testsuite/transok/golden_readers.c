@@ -98,12 +98,16 @@ static void probe_0(struct ctap_context *c)
 		ctap_error(c, "MAXNESTING exceeded", "identifier 'execname' at TAPSETS/context.stp:9:10");
 		goto out;
 	}
-	c->nesting++;
-	f_execname(c);
-	c->nesting--;
+	{
+		struct f_execname_locals *f = NEXT_FRAME(c, f_execname);
+
+		c->nesting++;
+		f_execname(c);
+		c->nesting--;
+		ctap_strcpy(l->t1_execname, f->__retvalue);
+	}
 	if (unlikely(c->last_error))
 		goto out;
-	ctap_strcpy(l->t1_execname, NEXT_FRAME(c, f_execname)->__retvalue);
 	l->t0_key.s[0] = l->t1_execname;
 	l->t2_slot = ctap_map_slot(c, G.g_reads, &l->t0_key, "Array overflow, check MAXMAPENTRIES",
 			"identifier 'reads' at scripts/readers.stp:11:2");
