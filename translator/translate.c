@@ -421,7 +421,7 @@ static void emit_probes(struct xlate *x, FILE *out)
 {
 	x->autoprint = emit_autoprint(x, out);
 	fprintf(out, "static const struct ctap_probe ctap_probes[%d] = {\n",
-		x->nprobes + x->autoprint ? x->nprobes + x->autoprint : 1);
+		(x->nprobes + x->autoprint) ? x->nprobes + x->autoprint : 1);
 	for (int i = 0; i < x->nprobes; i++) {
 		const struct derived_probe *d = x->probes[i].d;
 
