@@ -11,6 +11,7 @@
 #include "preproc.h"
 
 #define MAX_EXPANSION_DEPTH	64
+#define MAX_MACRO_PARAMS	64	/* also in a message below */
 /* Tokens all expansions of a file may produce: depth alone does not stop
  * "@define a %( @a @a %)" from doubling 64 times. */
 #define MAX_EXPANSION_TOKENS	(1 << 20)
@@ -303,7 +304,7 @@ static void define_macro(struct pp *pp, struct range *r)
 {
 	const struct token *kw = cur(r), *t;
 	struct macro *m = arena_new(pp->arena, struct macro);
-	const char *params[64];
+	const char *params[MAX_MACRO_PARAMS];
 	size_t close;
 
 	r->i++;
@@ -319,7 +320,7 @@ static void define_macro(struct pp *pp, struct range *r)
 		r->i++;
 		while (!tok_op(cur(r), ")")) {
 			t = cur(r);
-			if (t->kind != TOK_IDENT || m->nparams == 64) {
+			if (t->kind != TOK_IDENT || m->nparams == MAX_MACRO_PARAMS) {
 				pp_error(pp, t, "expected macro parameter name");
 				goto skip;
 			}
@@ -370,12 +371,13 @@ static void pp_run(struct pp *pp, struct range *r);
 static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 {
 	const struct token *at = cur(r);
-	size_t arg_start[64], arg_end[64];
+	size_t arg_start[MAX_MACRO_PARAMS], arg_end[MAX_MACRO_PARAMS];
 	int nargs = 0;
 	struct tokens body = { 0 };
 
 	r->i++;
 	if (m->nparams || tok_op(cur(r), "(")) {
+		bool too_many = false;
 		int depth = 0;
 
 		if (!tok_op(cur(r), "(")) {
@@ -392,12 +394,20 @@ static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 				return;
 			}
 			if (depth == 0 && (tok_op(t, ",") || tok_op(t, ")"))) {
-				if (nargs == 64)
-					break;
+				/* No macro has more parameters: the rest are
+				 * skipped (the fuzzer found a write past the
+				 * arrays here), the call is an error below. */
+				if (nargs == MAX_MACRO_PARAMS) {
+					too_many = true;
+					if (tok_op(t, ")"))
+						break;
+					continue;
+				}
 				arg_end[nargs++] = r->i;
 				if (tok_op(t, ")"))
 					break;
-				arg_start[nargs] = r->i + 1;
+				if (nargs < MAX_MACRO_PARAMS)
+					arg_start[nargs] = r->i + 1;
 			} else if (tok_op(t, "(") || tok_op(t, "[") || tok_op(t, "{")) {
 				depth++;
 			} else if (tok_op(t, ")") || tok_op(t, "]") || tok_op(t, "}")) {
@@ -405,6 +415,10 @@ static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 			}
 		}
 		r->i++;
+		if (too_many) {
+			pp_error(pp, at, "more than 64 macro arguments");
+			return;
+		}
 		if (nargs == 1 && arg_start[0] == arg_end[0] && m->nparams == 0)
 			nargs = 0;	/* @m() */
 	}
