@@ -37,7 +37,7 @@
 #include <linux/ptrace.h>
 #include <linux/ctype.h>
 #include <linux/random.h>
-#include <linux/kprobes.h>	/* NOKPROBE_SYMBOL on every handler */
+#include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
 
 #include "portable.h"
 #include "outbuf.h"
@@ -80,8 +80,6 @@
 #ifndef STP_OVERLOAD_THRESHOLD
 #define STP_OVERLOAD_THRESHOLD	500000000LL
 #endif
-/* Per-CPU output of one handler, flushed to the transport when it ends
- * (or earlier, when a print would not fit). */
 /* The output buffer: sub-buffers of relay (per CPU with -b); staprun -s
  * sets the size in MB instead. */
 #ifndef CTAP_SUBBUF_SIZE
@@ -90,6 +88,8 @@
 #ifndef CTAP_N_SUBBUFS
 #define CTAP_N_SUBBUFS	8
 #endif
+/* Per-CPU output of one handler, flushed to the transport when it ends
+ * (or earlier, when a print would not fit). */
 #ifndef CTAP_PRINTBUF
 #define CTAP_PRINTBUF	32768
 #endif

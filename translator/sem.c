@@ -614,10 +614,11 @@ static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *
 
 	if (!S->report || !sc->handler || !btf)
 		return true;
-	for (const struct derived_probe *d = elab_probes(S->s); d; d = d->next) {
+	/* The handler's probes come at and after its first one, sc->site. */
+	for (const struct derived_probe *d = sc->site->next; d; d = d->next) {
 		const struct probe_var *w;
 
-		if (d == sc->site || handler_for(S, d) != sc->handler)
+		if (handler_for(S, d) != sc->handler)
 			continue;
 		w = probe_var(d, e->name);
 		if (!w || w->arg != v->arg || !tvar_btf_same_read(btf, e, v->btf_id, w->btf_id)) {

@@ -239,7 +239,6 @@ static void begin_scope(struct xlate *x, struct xscope *sc, struct var *locals,
 			const struct sem_function *fn, const char *struct_name)
 {
 	memset(sc, 0, sizeof(*sc));
-	sc->handler = -1;
 	sc->locals = locals;
 	sc->fn = fn;
 	sc->struct_name = struct_name;
@@ -341,8 +340,6 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 	const struct probe_point *pp = h->site->written;
 
 	begin_scope(x, sc, h->locals, NULL, arena_printf(x->a, "probe_%d_locals", n));
-	sc->site = h->site;
-	sc->handler = n;
 	init_locals(x->code, h->locals);
 	if (pp && pp->condition) {
 		x->depth = 1;

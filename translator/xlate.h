@@ -17,8 +17,6 @@ struct xscope {
 	struct var *locals;		/* its variables (and a function's params) */
 	const struct sem_function *fn;	/* NULL in a handler */
 	const char *struct_name;	/* its locals struct: probe_3_locals */
-	const struct derived_probe *site; /* a handler's first probe: $vars */
-	int handler;			/* a handler's number, -1 in a function */
 	FILE *temps;			/* temporaries found while generating */
 	char *temps_text;
 	size_t temps_len;
@@ -61,7 +59,6 @@ struct xprobe {
 	enum xprobe_kind kind;
 	int64_t order;			/* begin(N), end(N), error(N): N */
 };
-
 
 /* ---- translate.c ---- */
 

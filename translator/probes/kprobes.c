@@ -84,7 +84,7 @@ static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 							      family, func, suffix));
 	struct kprobe_point *kp = arena_new(elab_arena(e), struct kprobe_point);
 
-	d->symbol = arena_strndup(elab_arena(e), func, strlen(func));
+	d->symbol = func;	/* BTF's or the script's: both live as long as the session */
 	d->is_return = is_return;
 	d->data = kp;
 	kp->maxactive = maxactive;

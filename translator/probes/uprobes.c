@@ -1,8 +1,8 @@
 /*
  * uprobes.c - process("PATH").function("PATTERN")[.call|.return]: uprobes
  * (runtime side: kmod-runtime/probes/uprobes.c) on the functions of an
- * executable or library, found by name in its ELF symbol table (no debuginfo, so no $vars: int_arg() and returnval() read
- * the registers).
+ * executable or library, found by name in its ELF symbol table (no
+ * debuginfo, so no $vars: int_arg() and returnval() read the registers).
  *
  * PATH is absolute, or a name searched in $PATH, as SystemTap does; with
  * --sysroot DIR the file is read at DIR/PATH while the module probes PATH
