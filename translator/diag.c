@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -33,7 +34,7 @@ int diag_warnings(void)
 }
 
 /* The source line of loc and a caret under its column; tabs kept for alignment. */
-static void show_source(const struct loc *loc)
+static void show_source(FILE *f, const struct loc *loc)
 {
 	/* From the last shown line on: messages mostly come in source order,
 	 * and a scan from the top for each of 20,000 was quadratic. */
@@ -55,24 +56,45 @@ static void show_source(const struct loc *loc)
 		eol = end;
 	if (eol - p > 200)	/* a 100 MB line is not worth showing whole */
 		return;
-	fprintf(stderr, "     source: %.*s\n             ", (int)(eol - p), p);
+	fprintf(f, "     source: %.*s\n             ", (int)(eol - p), p);
 	for (int i = 0; i < loc->col - 1 && p + i < eol; i++)
-		fputc(p[i] == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
+		fputc(p[i] == '\t' ? '\t' : ' ', f);
+	fputs("^\n", f);
 }
 
+static void vreport_to(FILE *f, const char *kind, const struct loc *loc, const char *what,
+		       const char *fmt, va_list ap)
+{
+	fprintf(f, "%s: ", kind);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	if (!loc || !loc->src)
+		return;
+	fprintf(f, "        at: %s%s%s:%d:%d\n", what ? what : "", what ? " at " : "",
+		loc->src->name, loc->line, loc->col);
+	show_source(f, loc);
+	fputc('\n', f);
+}
+
+/*
+ * One message is one write to stderr (unbuffered, it made a system call
+ * per caret space): whole even when other processes share the terminal.
+ */
 static void vreport(const char *kind, const struct loc *loc, const char *what,
 		    const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	if (!loc || !loc->src)
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&msg, &len);
+
+	if (!f) {
+		vreport_to(stderr, kind, loc, what, fmt, ap);
 		return;
-	fprintf(stderr, "        at: %s%s%s:%d:%d\n", what ? what : "", what ? " at " : "",
-		loc->src->name, loc->line, loc->col);
-	show_source(loc);
-	fputc('\n', stderr);
+	}
+	vreport_to(f, kind, loc, what, fmt, ap);
+	fclose(f);
+	fwrite(msg, 1, len, stderr);
+	free(msg);
 }
 
 void diag_error(const char *pass, const struct loc *loc, const char *what,
