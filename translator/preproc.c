@@ -14,7 +14,7 @@
 #define MAX_MACRO_PARAMS	64	/* also in a message below */
 /* Tokens all expansions of a file may produce: depth alone does not stop
  * "@define a %( @a @a %)" from doubling 64 times. */
-#define MAX_EXPANSION_TOKENS	(1 << 20)
+#define MAX_EXPANSION_TOKENS	(1 << 20)	/* unless pp_env.max_expansion says */
 
 struct macro {
 	const char *name;		/* without the '@' */
@@ -368,6 +368,11 @@ skip:
 static void pp_run(struct pp *pp, struct range *r);
 
 /* @name or @name(args): substitute the arguments and preprocess the body. */
+static size_t max_expansion(const struct pp *pp)
+{
+	return pp->env->max_expansion ? pp->env->max_expansion : MAX_EXPANSION_TOKENS;
+}
+
 static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 {
 	const struct token *at = cur(r);
@@ -454,9 +459,12 @@ static void expand_macro(struct pp *pp, struct range *r, struct macro *m)
 		/* Counted as produced, arguments included: a parameter used
 		 * twice doubles its argument at each level (2^64 tokens for a
 		 * chain of 64 such macros: the fuzzer found it). */
-		if (pp->expanded + body.n > MAX_EXPANSION_TOKENS) {
-			pp_error(pp, at, "macro expansion produces over a million tokens "
-				 "(recursive macro?)");
+		if (pp->expanded + body.n > max_expansion(pp)) {
+			char msg[96];
+
+			snprintf(msg, sizeof(msg), "macro expansion produces over %zu tokens "
+				 "(recursive macro?)", max_expansion(pp));
+			pp_error(pp, at, msg);
 			pp->gave_up = true;
 			tokens_free(&body);
 			return;

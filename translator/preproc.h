@@ -41,6 +41,9 @@ struct pp_env {
 	const char *kconfig_path;	/* the target kernel's .config, or NULL */
 	struct macro_table library;	/* macros from .stpm files */
 	bool defining_library;		/* preprocessing a .stpm file */
+	/* Tokens all macro expansions of a file may produce (0: a million);
+	 * the fuzzers lower it, so that a blowup costs them little time. */
+	size_t max_expansion;
 	/* private: */
 	char *kconfig;			/* .config contents, read when first needed */
 	struct strset kconfig_names;	/* the NAMEs of its NAME=value lines,

@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.kernel_release = getenv("KERNEL_RELEASE"),
 		.kernel_build = getenv("KERNEL_BUILD"),
 		.pp = { .arch = "x86_64", .runtime = "kernel", .privilege = "stapdev",
-			.compat_version = "4.8" },
+			.compat_version = "4.8",
+			.max_expansion = 20000 },	/* the limit, not its size, is under test */
 	};
 	char *text = malloc(size + 1);
 
