@@ -132,7 +132,10 @@ struct ctap_context {
 	const char *probe_function;
 	int probe_type;
 	struct pt_regs *regs;		/* NULL for begin/end/timers */
-	const unsigned long *entry_args; /* a .return probe's, saved at entry */
+	/* The probe's arguments when registers do not hold them: a .return
+	 * probe's as saved at entry, a tracepoint's as passed to it. */
+	const unsigned long *args;
+	int nargs;
 	/* Soft errors: the message, and where it happened ("operator '/'
 	 * at x.stp:4:12").  A set last_error unwinds the handler. */
 	const char *last_error;
@@ -152,7 +155,9 @@ struct ctap_context {
  * ctap_probe_run - run one probe's handler on this CPU
  * @p: the probe
  * @regs: the registers at the probe point, or NULL
- * @entry_args: a .return probe's arguments saved at entry (for $vars), or NULL
+ * @args: its arguments for $vars when @regs does not hold them (a .return
+ *	  probe's saved at entry, a tracepoint's), or NULL
+ * @nargs: how many
  *
  * Skips (and counts) the hit if the session is not in the probe's state,
  * this CPU is already in a handler, or a global's lock cannot be had
@@ -160,7 +165,7 @@ struct ctap_context {
  * session after MAXERRORS of them or MAXSKIPPED skips.  Any context.
  */
 void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
-		    const unsigned long *entry_args);
+		    const unsigned long *args, int nargs);
 
 /* ---- soft errors ---- */
 

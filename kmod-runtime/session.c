@@ -155,7 +155,7 @@ static bool overloaded(struct ctap_context *c, cycles_t start)
 }
 
 void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
-		    const unsigned long *entry_args)
+		    const unsigned long *args, int nargs)
 {
 	struct ctap_context *c;
 	unsigned long flags;
@@ -177,7 +177,8 @@ void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
 	c->probe_function = p->function;
 	c->probe_type = p->type;
 	c->regs = regs;
-	c->entry_args = entry_args;
+	c->args = args;
+	c->nargs = nargs;
 	c->last_error = NULL;
 	c->last_stmt = NULL;
 	c->actions = MAXACTION;
@@ -205,7 +206,7 @@ static void run_kind(enum ctap_probe_kind kind)
 	for (int i = 0; i < sess.m->nprobes; i++) {
 		if (sess.m->probes[i]->kind != kind)
 			continue;
-		ctap_probe_run(sess.m->probes[i], NULL, NULL);
+		ctap_probe_run(sess.m->probes[i], NULL, NULL, 0);
 		/* An end probe may print more than the buffer holds. */
 		if (kind != CTAP_PROBE_BEGIN)
 			ctap_drain_output();

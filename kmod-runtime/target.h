@@ -20,12 +20,13 @@
  * @n: which argument
  *
  * In an entry probe, from the registers (and stack) as the calling
- * convention puts them; in a .return probe, as saved at entry.
+ * convention puts them; in a .return probe, as saved at entry; in a
+ * tracepoint, as passed to it.
  */
 static inline unsigned long ctap_arg(struct ctap_context *c, unsigned int n)
 {
-	if (c->entry_args)
-		return n < CTAP_ENTRY_ARGS ? c->entry_args[n] : 0;
+	if (c->args)
+		return n < c->nargs ? c->args[n] : 0;
 	return c->regs ? regs_get_kernel_argument(c->regs, n) : 0;
 }
 

@@ -1,6 +1,7 @@
 /*
  * arena.c - bump allocator: blocks of at least 64 KiB, freed all at once.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,38 @@ void *big_alloc(size_t size)
 		exit(1);
 	}
 	return p;
+}
+
+char *arena_read_file(struct arena *a, const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 64 * 1024, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap) {
+			char *bigger = realloc(buf, cap *= 2);
+
+			if (!bigger)
+				free(buf);
+			buf = bigger;
+		}
+	}
+	if (!buf || ferror(f)) {
+		free(buf);
+		fclose(f);
+		errno = buf ? EIO : ENOMEM;
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	arena_own(a, buf);
+	return buf;
 }
 
 char *arena_printf(struct arena *a, const char *fmt, ...)

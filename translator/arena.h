@@ -56,6 +56,10 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 void arena_own(struct arena *a, void *p);
 void arena_free(struct arena *a);
 
+/* The whole file at path, NUL-terminated, kept by a (*len bytes); NULL
+ * with errno set if it cannot be read. */
+char *arena_read_file(struct arena *a, const char *path, size_t *len);
+
 /*
  * malloc for big, short-lived arrays: at 2 MiB and more it asks for huge
  * pages, since first-touch page faults are most of what a large parse

@@ -61,6 +61,7 @@ struct elab {
 	const char *alias_names[MAX_ALIAS_DEPTH];	/* ... the names they matched as */
 	int depth;
 	int expansions;			/* aliases expanded for the user's point */
+	void *provider_state[MAX_PROVIDERS];	/* elab_provider_state() */
 };
 
 /* ---- services for providers ---- */
@@ -73,6 +74,15 @@ struct arena *elab_arena(struct elab *e)
 struct session *elab_session(struct elab *e)
 {
 	return e->s;
+}
+
+void **elab_provider_state(struct elab *e, const struct provider *p)
+{
+	int i = 0;
+
+	while (providers[i] != p)
+		i++;
+	return &e->provider_state[i];
 }
 
 struct btf *elab_btf(struct elab *e)

@@ -22,6 +22,7 @@
 
 #define MAX_PP_COMPONENTS	16
 #define MAX_ALIAS_DEPTH		8	/* aliases of aliases of ... */
+#define MAX_PROVIDERS		32	/* entries of providers[] */
 
 struct elab;
 struct xlate;
@@ -91,6 +92,9 @@ struct btf *elab_btf(struct elab *e);
 /* Why a probe on kernel function func may not be put there, or NULL. */
 const char *elab_unprobeable(struct elab *e, const char *func, bool is_return);
 struct arena *elab_arena(struct elab *e);
+/* A provider's own state for the whole pass (an index it builds once, in
+ * elab_arena()); NULL until it sets it. */
+void **elab_provider_state(struct elab *e, const struct provider *p);
 struct session *elab_session(struct elab *e);
 /* A new concrete probe of m, appended to the program; name is copied. */
 struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name);

@@ -11,7 +11,7 @@ static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ctap_kprobe *k = container_of(kp, struct ctap_kprobe, u.kp);
 
-	ctap_probe_run(k->probe, regs, NULL);
+	ctap_probe_run(k->probe, regs, NULL, 0);
 	return 0;
 }
 
@@ -30,7 +30,10 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct kretprobe *krp = get_kretprobe(ri);
 	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
 
-	ctap_probe_run(k->probe, regs, k->entry_args ? (unsigned long *)ri->data : NULL);
+	if (k->entry_args)
+		ctap_probe_run(k->probe, regs, (unsigned long *)ri->data, CTAP_ENTRY_ARGS);
+	else
+		ctap_probe_run(k->probe, regs, NULL, 0);
 	return 0;
 }
 

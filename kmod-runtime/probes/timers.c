@@ -25,7 +25,7 @@ static enum hrtimer_restart timer_fire(struct hrtimer *h)
 {
 	struct ctap_timer *t = container_of(h, struct ctap_timer, t);
 
-	ctap_probe_run(t->probe, NULL, NULL);
+	ctap_probe_run(t->probe, NULL, NULL, 0);
 	hrtimer_forward_now(h, ns_to_ktime(period(t)));
 	return HRTIMER_RESTART;
 }

@@ -15,7 +15,7 @@ static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
-	ctap_probe_run(u->probe, regs, NULL);
+	ctap_probe_run(u->probe, regs, NULL, 0);
 	return 0;
 }
 
@@ -23,7 +23,7 @@ static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func, struct 
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
-	ctap_probe_run(u->probe, regs, NULL);
+	ctap_probe_run(u->probe, regs, NULL, 0);
 	return 0;
 }
 

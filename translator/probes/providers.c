@@ -8,6 +8,7 @@ extern const struct provider timer_provider;
 extern const struct provider kprobe_provider;
 extern const struct provider kernel_function_provider;
 extern const struct provider process_provider;
+extern const struct provider tracepoint_provider;
 
 const struct provider *const providers[] = {
 	&begin_end_provider,
@@ -15,5 +16,9 @@ const struct provider *const providers[] = {
 	&kprobe_provider,
 	&kernel_function_provider,
 	&process_provider,
+	&tracepoint_provider,
 	NULL
 };
+
+_Static_assert(sizeof(providers) / sizeof(providers[0]) <= MAX_PROVIDERS + 1,
+	       "raise MAX_PROVIDERS (provider.h)");

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tracepoints.h - kernel.trace("SYSTEM:NAME"): a probe on one of the
+ * kernel's static tracepoints.
+ *
+ * The tracepoint calls its probes with its own prototype, so each ctap
+ * probe has a handler that the translator generates with that prototype
+ * (from the tracepoint's BTF): it packs the arguments for $vars and calls
+ * ctap_probe_run().
+ */
+#ifndef CTAP_TRACEPOINTS_H
+#define CTAP_TRACEPOINTS_H
+
+#include <linux/tracepoint.h>
+
+#include "ctap_runtime.h"
+
+struct ctap_tracepoint {
+	const struct ctap_probe *probe;	/* the handler's data */
+	const char *name;		/* the kernel's: "sched_switch" */
+	void *handler;			/* void (*)(void *probe, the tracepoint's args) */
+	struct tracepoint *tp;
+	bool registered;
+};
+
+/**
+ * ctap_tracepoints_register - attach a table of tracepoint probes
+ * @tps: the table
+ * @n: its length
+ *
+ * Finds the kernel's tracepoints by name (the core kernel's: those of a
+ * module are not looked up).  A missing one or one the kernel refuses is
+ * an error naming the probe point: returns the -errno, nothing attached.
+ */
+int ctap_tracepoints_register(struct ctap_tracepoint *tps, int n);
+void ctap_tracepoints_unregister(struct ctap_tracepoint *tps, int n);
+
+#endif /* CTAP_TRACEPOINTS_H */
