@@ -25,8 +25,11 @@
 #include "session.h"
 #include "strset.h"
 #include "tapset_index.h"
+#include "target_tapsets.h"
 
 #define TAPSET_SUBDIRS	4	/* searched per tapset dir: see tapset_dirs() */
+/* -I dirs and the library, each with its subdirs, and the target's. */
+#define MAX_TAPSET_DIRS	(TAPSET_SUBDIRS * (MAX_INCLUDE_DIRS + 1) + 1)
 
 struct name_list {
 	char **v;
@@ -79,7 +82,8 @@ static bool seen_before(const struct name_list *l, size_t upto, const char *path
 }
 
 /*
- * The tapset search path: -I dirs, then the library.  As SystemTap, each
+ * The tapset search path: -I dirs, the tapsets generated from the target
+ * kernel (target_tapsets.c), then the library.  As SystemTap, each
  * dir is searched most specific first: dir/linux/ARCH, dir/linux (the
  * kernel runtime's own tapsets), dir/ARCH, dir; a file name found once
  * hides the same name further on (x86_64/registers.stp hides registers.stp).
@@ -95,7 +99,7 @@ static int add_tapset_dir(struct session *s, const char **dirs, int n, const cha
 
 static int tapset_dirs(struct session *s, const char **dirs, int max)
 {
-	const char *lib = getenv("SYSTEMTAP_TAPSET");
+	const char *lib = getenv("SYSTEMTAP_TAPSET"), *target;
 	int n = 0;
 
 	/* Installed, else (running from the build tree) the source tree's. */
@@ -104,6 +108,9 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 			: CTAP_SRCDIR "/tapsets";
 	for (int i = 0; i < s->n_include_dirs && n + TAPSET_SUBDIRS <= max; i++)
 		n = add_tapset_dir(s, dirs, n, s->include_dirs[i]);
+	if (n < max && (target = target_tapsets_dir(&s->arena, s->kernel_release,
+						       s->kernel_build, s->pp.arch)))
+		dirs[n++] = target;
 	if (n + TAPSET_SUBDIRS <= max)
 		n = add_tapset_dir(s, dirs, n, lib);
 	return n;
@@ -266,8 +273,8 @@ static void link_library(struct session *s, struct library *lib)
 
 int pass1_parse(struct session *s)
 {
-	const char *dirs[TAPSET_SUBDIRS * (MAX_INCLUDE_DIRS + 1)];
-	int ndirs = tapset_dirs(s, dirs, TAPSET_SUBDIRS * (MAX_INCLUDE_DIRS + 1));
+	const char *dirs[MAX_TAPSET_DIRS];
+	int ndirs = tapset_dirs(s, dirs, MAX_TAPSET_DIRS);
 	bool all = !s->script_text && !s->script_file;	/* -l, -L, --dump-* */
 	struct library lib = { 0 };
 	int ret = 0;

@@ -518,6 +518,10 @@ static void emit_header(struct xlate *x, FILE *out)
 	for (const char **r = session_runtime_families(x->s); *r; r++)
 		fprintf(out, "#include \"%s.h\"\n", *r);
 	fputc('\n', out);
+	/* Top-level %{ %} of the tapsets the script loaded, then its own. */
+	for (const struct script *t = x->s->library; t; t = t->next)
+		for (const struct embedded *e = t->embeds; e; e = e->next)
+			fprintf(out, "%s\n", e->code);
 	for (const struct embedded *e = x->s->user->embeds; e; e = e->next)
 		fprintf(out, "%s\n", e->code);
 }
