@@ -676,8 +676,12 @@ static const char *logical(struct xlate *x, const struct expr *e)
 
 static const char *ternary(struct xlate *x, const struct expr *e)
 {
-	const char *cond = expr_c(x, e->a), *a, *b, *t;
+	const char *cond, *a, *b, *t;
 	char *sa, *sb;
+
+	if (sem_static_condition(e->a) >= 0)	/* @defined: one branch */
+		return gen_expr(x, sem_static_condition(e->a) ? e->b : e->c);
+	cond = expr_c(x, e->a);
 
 	a = expr_aside(x, e->b, x->depth + 1, &sa);
 	b = expr_aside(x, e->c, x->depth + 1, &sb);
@@ -1299,6 +1303,13 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 		break;
 	case S_IF:
 		actions(x, &s->loc, "keyword 'if'");
+		if (sem_static_condition(s->e) >= 0) {	/* @defined: one branch */
+			const struct stmt *taken = sem_static_condition(s->e) ? s->body : s->els;
+
+			if (taken)
+				gen_stmt(x, taken, depth);
+			break;
+		}
 		emit(x, "if (%s) {", expr_c(x, s->e));
 		gen_stmt(x, s->body, depth + 1);
 		if (s->els) {

@@ -917,6 +917,18 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e);
 
 /* Every expression's type stays on it, for code generation (pass 3). */
+/* A branch not taken (sem_static_condition): checked without errors. */
+static enum vtype dead_expr(struct sem *S, struct scope *sc, struct expr *e)
+{
+	bool report = S->report;
+	enum vtype t;
+
+	S->report = false;
+	t = expr(S, sc, e);
+	S->report = report;
+	return t;
+}
+
 static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e)
 {
 	enum vtype t = expr_type(S, sc, e);
@@ -986,6 +998,9 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		t = expr(S, sc, e->a);
 		if (t != T_UNKNOWN && t != T_LONG)
 			error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+		if (sem_static_condition(e->a) >= 0)	/* only one branch counts */
+			return sem_static_condition(e->a) ? (dead_expr(S, sc, e->c), expr(S, sc, e->b)) :
+			       (dead_expr(S, sc, e->b), expr(S, sc, e->c));
 		t = expr(S, sc, e->b);
 		u = expr(S, sc, e->c);
 		if (t != T_UNKNOWN && u != T_UNKNOWN && t != u)
@@ -1082,6 +1097,27 @@ static void condition(struct sem *S, struct scope *sc, struct expr *e)
 		error(S, &e->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
 }
 
+int sem_static_condition(const struct expr *e)
+{
+	bool negate = e->kind == E_UNARY && !strcmp(e->op, "!");
+
+	if (negate)
+		e = e->a;
+	if (e->kind != E_DEFINED)
+		return -1;
+	return (e->a->vtype != T_UNKNOWN) != negate;
+}
+
+/* A branch not taken (sem_static_condition): checked without errors. */
+static void dead_stmt(struct sem *S, struct scope *sc, struct stmt *s)
+{
+	bool report = S->report;
+
+	S->report = false;
+	stmt(S, sc, s);
+	S->report = report;
+}
+
 static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 {
 	struct foreach_info *fe = s->fe;
@@ -1159,8 +1195,13 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		break;
 	case S_IF:
 		condition(S, sc, s->e);
-		stmt(S, sc, s->body);
-		if (s->els)
+		if (sem_static_condition(s->e) == 0)
+			dead_stmt(S, sc, s->body);
+		else
+			stmt(S, sc, s->body);
+		if (s->els && sem_static_condition(s->e) == 1)
+			dead_stmt(S, sc, s->els);
+		else if (s->els)
 			stmt(S, sc, s->els);
 		break;
 	case S_WHILE:

@@ -94,4 +94,12 @@ struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe
 struct tvar;
 const struct tvar *sem_tvar(struct session *s, const struct expr *e);
 
+/*
+ * A condition pass 2 decides: @defined(X) or !@defined(X) is 1 or 0 (after
+ * pass 2 resolved X), anything else -1.  Only the branch it takes is
+ * checked for errors and translated, so that "if (@defined($x)) ... $x"
+ * compiles where $x does not exist.
+ */
+int sem_static_condition(const struct expr *e);
+
 #endif /* SEM_H */
