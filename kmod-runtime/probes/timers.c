@@ -4,6 +4,8 @@
  */
 #include <linux/random.h>
 #include <linux/math64.h>
+#include <linux/percpu.h>
+#include <asm/irq_regs.h>
 
 #include "timers.h"
 
@@ -30,9 +32,68 @@ static enum hrtimer_restart timer_fire(struct hrtimer *h)
 	return HRTIMER_RESTART;
 }
 
+/* A profile tick: the registers are those of what the timer interrupted. */
+static enum hrtimer_restart profile_fire(struct hrtimer *h)
+{
+	struct ctap_profile_cpu *pc = container_of(h, struct ctap_profile_cpu, t);
+
+	ctap_probe_run(pc->owner->probe, get_irq_regs(), NULL, 0);
+	hrtimer_forward_now(h, ns_to_ktime(pc->owner->interval_ns));
+	return HRTIMER_RESTART;
+}
+
+/* On each CPU, by IPI: a pinned timer fires where it was started. */
+static void profile_start_here(void *info)
+{
+	struct ctap_timer *t = info;
+
+	hrtimer_start(&this_cpu_ptr(t->cpus)->t, ns_to_ktime(t->interval_ns),
+		      HRTIMER_MODE_REL_PINNED);
+}
+
+/* Every possible CPU's timer is initialized (so that stop can cancel them
+ * all); those online now start.  A CPU brought up later has none. */
+static int profile_start(struct ctap_timer *t)
+{
+	int cpu;
+
+	t->cpus = alloc_percpu(struct ctap_profile_cpu);
+	if (!t->cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct ctap_profile_cpu *pc = per_cpu_ptr(t->cpus, cpu);
+
+		hrtimer_init(&pc->t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		pc->t.function = profile_fire;
+		pc->owner = t;
+	}
+	on_each_cpu(profile_start_here, t, 1);
+	return 0;
+}
+
+static void profile_stop(struct ctap_timer *t)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(t->cpus, cpu)->t);
+	free_percpu(t->cpus);
+	t->cpus = NULL;
+}
+
 int ctap_timers_start(struct ctap_timer *ts, int n)
 {
 	for (int i = 0; i < n; i++) {
+		if (ts[i].profile) {
+			int ret = profile_start(&ts[i]);
+
+			if (ret) {
+				ctap_timers_stop(ts, i);
+				return ret;
+			}
+			ts[i].armed = true;
+			continue;
+		}
 		hrtimer_init(&ts[i].t, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		ts[i].t.function = timer_fire;
 		hrtimer_start(&ts[i].t, ns_to_ktime(period(&ts[i])), HRTIMER_MODE_REL);
@@ -44,7 +105,9 @@ int ctap_timers_start(struct ctap_timer *ts, int n)
 void ctap_timers_stop(struct ctap_timer *ts, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (ts[i].armed)
+		if (ts[i].armed && ts[i].profile)
+			profile_stop(&ts[i]);
+		else if (ts[i].armed)
 			hrtimer_cancel(&ts[i].t);
 		ts[i].armed = false;
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * timers.h - timer.ms/s/us/ns/hz/jiffies(N)[.randomize(M)]: one hrtimer
- * each, on whichever CPU armed it.
+ * each, on whichever CPU armed it; timer.profile: one on every CPU, whose
+ * handler sees the registers it interrupted.
  */
 #ifndef CTAP_TIMERS_H
 #define CTAP_TIMERS_H
@@ -10,11 +11,18 @@
 
 #include "ctap_runtime.h"
 
+struct ctap_profile_cpu {
+	struct hrtimer t;
+	const struct ctap_timer *owner;
+};
+
 struct ctap_timer {
 	const struct ctap_probe *probe;
 	u64 interval_ns;
 	u64 randomize_ns;		/* 0..M more, drawn for each period */
+	bool profile;			/* on every CPU (online when armed) */
 	struct hrtimer t;
+	struct ctap_profile_cpu __percpu *cpus;	/* .profile's */
 	bool armed;
 };
 

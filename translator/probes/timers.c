@@ -3,7 +3,9 @@
  * (runtime side: kmod-runtime/probes/timers.c).
  *
  * Interval timers fire on one CPU with the given period (hrtimers);
- * .randomize(M) adds a random 0..M units to each period.
+ * .randomize(M) adds a random 0..M units to each period.  timer.profile
+ * fires on every CPU at the kernel's tick rate, with the registers of
+ * what it interrupted (probefunc(), user_mode()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,10 +27,11 @@ static const char *const patterns[] = {
 	NULL
 };
 
-/* A probe's own data (derived_probe.data); NULL for timer.profile. */
+/* A probe's own data (derived_probe.data). */
 struct timer_point {
 	int64_t interval_ns;
 	int64_t randomize_ns;
+	bool profile;		/* timer.profile: every CPU, each tick */
 };
 
 #define HZ_OF_TARGET	250	/* Debian's CONFIG_HZ; read from .config later */
@@ -75,7 +78,12 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 	char name[128];
 
 	if (!strcmp(m->pattern_text, "timer.profile")) {
-		elab_add(e, m, "timer.profile");
+		d = elab_add(e, m, "timer.profile");
+		t = arena_new(elab_arena(e), struct timer_point);
+		t->interval_ns = 1000000000 / HZ_OF_TARGET;
+		t->randomize_ns = 0;
+		t->profile = true;
+		d->data = t;
 		return 1;
 	}
 	n = kind->arg->num;
@@ -117,14 +125,12 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 	for (int i = 0; i < n; i++) {
 		const struct timer_point *t = d[i]->data;
 
-		if (!t) {
-			gen_error(x, &d[i]->written->loc, "%s is not supported by pass 3 yet", d[i]->name);
-			continue;
-		}
 		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.interval_ns = %lldULL,\n",
 		       emit_probe_ref(x, d[i]), (long long)t->interval_ns);
 		if (t->randomize_ns)
 			emit_c(x, "\t\t.randomize_ns = %lldULL,\n", (long long)t->randomize_ns);
+		if (t->profile)
+			emit_c(x, "\t\t.profile = true,\n");
 		emit_c(x, "\t},\n");
 	}
 	emit_table_family(x, "timers", "ctap_timers_start", "ctap_timers_stop");
