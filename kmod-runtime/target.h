@@ -30,6 +30,13 @@ static inline unsigned long ctap_arg(struct ctap_context *c, unsigned int n)
 	return c->regs ? regs_get_kernel_argument(c->regs, n) : 0;
 }
 
+/* What a .return probe's @entry parts saved: after the arguments saved at
+ * entry, in the kretprobe instance (kprobes.c). */
+static inline void *ctap_entry_saved(struct ctap_context *c)
+{
+	return (void *)(c->args + CTAP_ENTRY_ARGS);
+}
+
 /* The probed function's return value, in a .return probe. */
 static inline unsigned long ctap_retval(struct ctap_context *c)
 {

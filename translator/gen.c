@@ -674,6 +674,19 @@ static const char *logical(struct xlate *x, const struct expr *e)
 	return t;
 }
 
+/* @entry(X) at the return: what the entry part saved (translate.c). */
+static const char *entry_value(struct xlate *x, const struct expr *e)
+{
+	const struct sem_handler *h = x->sc->handler;
+
+	for (int i = 0; h && i < h->nentries; i++)
+		if (h->entries[i] == e)
+			return arena_printf(x->a, "((struct %s *)ctap_entry_saved(c))->e%d",
+					    x->sc->saved_struct, i);
+	gen_error(x, &e->loc, "@entry outside a .return probe's handler");
+	return "0LL";
+}
+
 static const char *ternary(struct xlate *x, const struct expr *e)
 {
 	const char *cond, *a, *b, *t;
@@ -967,6 +980,8 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 		return stat_value(x, e);
 	case E_DEFINED:
 		return e->a->vtype != T_UNKNOWN ? "1LL" : "0LL";
+	case E_ENTRY:
+		return entry_value(x, e);
 	case E_TARGET:
 	case E_CAST:
 		return gen_target(x, e);

@@ -50,6 +50,7 @@ struct sem {
 	struct tvar_map *tvars;			/* $var resolutions, for pass 3 */
 	bool changed;				/* a type became known this walk */
 	bool report;				/* the last walk: report errors */
+	const struct expr *crement_statement;	/* the ++/-- that is a whole statement */
 	int errors;
 };
 
@@ -917,6 +918,44 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e);
 
 /* Every expression's type stays on it, for code generation (pass 3). */
+/*
+ * @entry(X) in a .return probe: X is evaluated when the function is entered
+ * (the kretprobe's entry handler) and saved with the instance.  Recorded
+ * once per handler (type inference visits it again).
+ */
+static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
+{
+	struct sem_handler *h = sc->handler;
+	enum vtype t;
+	int i;
+
+	if (!sc->site || !sc->site->is_return) {
+		error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
+		return expr(S, sc, e->a);
+	}
+	/* Only kretprobes have an entry handler to run it in. */
+	if (strcmp(sc->site->provider->runtime ? sc->site->provider->runtime : "", "probes/kprobes")) {
+		error(S, &e->loc, NULL, "@entry is not supported in %s yet", sc->site->name);
+		return expr(S, sc, e->a);
+	}
+	t = expr(S, sc, e->a);
+	if (t == T_STATS || t == T_HIST) {
+		error(S, &e->loc, NULL, "@entry saves a long or a string, not a %s", vtype_name(t));
+		return T_UNKNOWN;
+	}
+	for (i = 0; i < h->nentries && h->entries[i] != e; i++)
+		;
+	if (i == h->nentries) {
+		const struct expr **v = arena_alloc(S->a, (h->nentries + 1) * sizeof(*v));
+
+		memcpy(v, h->entries, h->nentries * sizeof(*v));
+		v[h->nentries++] = e;
+		h->entries = v;
+		h->entry_args = true;	/* the saved area follows the arguments */
+	}
+	return t;
+}
+
 /* A branch not taken (sem_static_condition): checked without errors. */
 static enum vtype dead_expr(struct sem *S, struct scope *sc, struct expr *e)
 {
@@ -975,6 +1014,14 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 			if (e->a->kind == E_SYMBOL)	/* read, then written */
 				lookup(S, sc, e->a->name, &e->a->loc)->read = true;
 			assign_type(S, sc, e->a, T_LONG, &e->loc);
+			/* Its value used (printf("%d", ++n), if (!n++)): the
+			 * global is read, and not printed at the end; as a
+			 * statement of its own (n++) it is only written. */
+			if (e != S->crement_statement && e->a->kind == E_SYMBOL)
+				mark_read(S, e->a->name);
+			else if (e != S->crement_statement && e->a->kind == E_INDEX &&
+				 e->a->a->kind == E_SYMBOL)
+				mark_read(S, e->a->a->name);
 			return T_LONG;
 		}
 		t = expr(S, sc, e->a);
@@ -1063,9 +1110,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		return T_LONG;
 	}
 	case E_ENTRY:
-		if (!sc->site || !sc->site->is_return)
-			error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
-		return expr(S, sc, e->a);
+		return entry_operand(S, sc, e);
 	case E_PROBEWRITE:
 		expr(S, sc, e->a);
 		return T_LONG;
@@ -1187,7 +1232,9 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 	case S_NULL:
 		break;
 	case S_EXPR:
+		S->crement_statement = s->e;
 		expr(S, sc, s->e);
+		S->crement_statement = NULL;
 		break;
 	case S_BLOCK:
 		for (struct stmt *c = s->body; c; c = c->next)

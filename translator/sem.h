@@ -62,6 +62,10 @@ struct sem_handler {
 	const struct derived_probe *site;	/* first concrete probe: $vars */
 	struct var *locals;
 	bool entry_args;			/* a .return handler reading arguments */
+	/* Its @entry(X) expressions, each evaluated when the function is
+	 * entered and saved for the return (saved area member eN). */
+	const struct expr **entries;
+	int nentries;
 };
 
 /* Resolve symbols and infer types.  Returns 0 if clean. */

@@ -40,6 +40,16 @@ const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d)
 	return arena_printf(x->a, "&ctap_probes[%d]", d->seq);
 }
 
+const char *emit_entry_probe(struct xlate *x, const struct derived_probe *d, const char **size)
+{
+	const struct xprobe *p = &x->probes[d->seq];
+
+	if (p->entry < 0)
+		return NULL;
+	*size = arena_printf(x->a, "sizeof(struct probe_%d_saved)", p->handler);
+	return arena_printf(x->a, "&ctap_entry_probes[%d]", p->entry);
+}
+
 bool emit_entry_args(struct xlate *x, const struct derived_probe *d)
 {
 	return sem_handler_of(x->s, d)->entry_args;
@@ -335,12 +345,40 @@ static void gen_function(struct xlate *x, const struct sem_function *f, struct x
 	end_scope(x, sc);
 }
 
+/*
+ * The @entry part of a .return handler: run at entry (as a CTAP_PROBE_ENTRY
+ * probe), it evaluates each @entry operand into the area saved with the
+ * kretprobe instance, and stops.
+ */
+static void gen_entry_part(struct xlate *x, const struct sem_handler *h)
+{
+	x->depth = 2;
+	fprintf(x->code, "\tif (c->probe_type == CTAP_PROBE_ENTRY) {\n"
+		"\t\tstruct %s *saved = ctap_entry_saved(c);\n\n", x->sc->saved_struct);
+	for (int i = 0; i < h->nentries; i++) {
+		const struct expr *e = h->entries[i];
+		const char *v = gen_expr(x, e->a);
+
+		if (e->a->vtype == T_STRING)
+			fprintf(x->code, "\t\tstrlcpy(saved->e%d, %s, MAXSTRINGLEN);\n", i, v);
+		else
+			fprintf(x->code, "\t\tsaved->e%d = %s;\n", i, v);
+	}
+	fputs("\t\tgoto out;\n\t}\n", x->code);
+	x->sc->uses_out = true;
+}
+
 static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, struct xscope *sc)
 {
 	const struct probe_point *pp = h->site->written;
 
 	begin_scope(x, sc, h->locals, NULL, arena_printf(x->a, "probe_%d_locals", n));
+	sc->handler = h;
 	init_locals(x->code, h->locals);
+	if (h->nentries) {
+		sc->saved_struct = arena_printf(x->a, "probe_%d_saved", n);
+		gen_entry_part(x, h);
+	}
 	if (pp && pp->condition) {
 		x->depth = 1;
 		fprintf(x->code, "\tif (!(%s))\n\t\tgoto out;\n", gen_expr(x, pp->condition));
@@ -368,6 +406,17 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 static void emit_scope(FILE *out, const struct xscope *sc, const char *comment,
 		       const char *name, const char *locals)
 {
+	if (sc->saved_struct) {
+		fprintf(out, "/* %s: @entry values, saved after the arguments */\nstruct %s {\n",
+			comment, sc->saved_struct);
+		for (int i = 0; i < sc->handler->nentries; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "e%d", i);
+			fprintf(out, "\t%s;\n", c_type_decl(sc->handler->entries[i]->a->vtype, name));
+		}
+		fputs("};\n\n", out);
+	}
 	fprintf(out, "/* %s */\nstatic void %s%s(struct ctap_context *c)\n{\n", comment,
 		sc->fn ? "__maybe_unused __kprobes " : "", name);
 	if (has_locals(sc))
@@ -414,6 +463,36 @@ static void emit_lock_tables(struct xlate *x, FILE *out)
 	fputc('\n', out);
 }
 
+/*
+ * The entry parts of .return probes with @entry: the same handler, run by
+ * the kretprobe's entry handler as a CTAP_PROBE_ENTRY probe, saves the
+ * values (see gen_handler).
+ */
+static void emit_entry_probes(struct xlate *x, FILE *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < x->nprobes; i++)
+		n += x->probes[i].entry >= 0;
+	if (!n)
+		return;
+	fprintf(out, "static const struct ctap_probe ctap_entry_probes[%d] = {\n", n);
+	for (int i = 0; i < x->nprobes; i++) {
+		const struct xprobe *p = &x->probes[i];
+
+		if (p->entry < 0)
+			continue;
+		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", p->entry, gen_c_string(x, p->d->name));
+		if (p->d->symbol)
+			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, p->d->symbol));
+		fprintf(out, "\t\t.kind = %s,\n\t\t.type = CTAP_PROBE_ENTRY,\n"
+			"\t\t.handler = probe_%d,\n\t\t.locks = locks_%d,\n"
+			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1,\n\t},\n",
+			kind_names[p->kind], p->handler, p->handler, p->handler);
+	}
+	fputs("};\n\n", out);
+}
+
 static void emit_probes(struct xlate *x, FILE *out)
 {
 	x->autoprint = emit_autoprint(x, out);
@@ -440,6 +519,7 @@ static void emit_probes(struct xlate *x, FILE *out)
 		fprintf(out, "\t[%d] = { .pp = \"end\", .kind = CTAP_PROBE_END, .order = S64_MAX,\n"
 			"\t\t.handler = probe_autoprint },\n", x->nprobes);
 	fputs("};\n\n", out);
+	emit_entry_probes(x, out);
 }
 
 /* The probes of each provider go to its emit callback together. */
@@ -593,7 +673,7 @@ int pass3_translate(struct session *s, FILE *out)
 {
 	struct xlate x = { .s = s, .a = &s->arena };
 	struct xscope *fscopes, *hscopes;
-	int nf = 0, nh = 0, i;
+	int nf = 0, nh = 0, nentry = 0, i;
 
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
 		nf++;
@@ -608,6 +688,7 @@ int pass3_translate(struct session *s, FILE *out)
 		x.probes[i].d = d;
 		x.probes[i].handler = handler_number(&x, sem_handler_of(s, d));
 		x.probes[i].kind = XPROBE_EVENT;
+		x.probes[i].entry = sem_handler_of(s, d)->nentries ? nentry++ : -1;
 	}
 	fscopes = arena_alloc(x.a, (nf + 1) * sizeof(*fscopes));
 	hscopes = arena_alloc(x.a, (nh + 1) * sizeof(*hscopes));

@@ -16,6 +16,8 @@
 struct xscope {
 	struct var *locals;		/* its variables (and a function's params) */
 	const struct sem_function *fn;	/* NULL in a handler */
+	const struct sem_handler *handler;	/* NULL in a function */
+	const char *saved_struct;	/* its @entry values: "probe_3_saved" */
 	const char *struct_name;	/* its locals struct: probe_3_locals */
 	FILE *temps;			/* temporaries found while generating */
 	char *temps_text;
@@ -58,6 +60,7 @@ struct xprobe {
 	int handler;			/* index of its handler function */
 	enum xprobe_kind kind;
 	int64_t order;			/* begin(N), end(N), error(N): N */
+	int entry;			/* its @entry part in ctap_entry_probes[], or -1 */
 };
 
 /* ---- translate.c ---- */
@@ -105,6 +108,10 @@ const char *gen_target(struct xlate *x, const struct expr *e);
 void emit_c(struct xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* d is a .return probe whose handler reads arguments saved at entry. */
 bool emit_entry_args(struct xlate *x, const struct derived_probe *d);
+/* d's @entry part, "&ctap_entry_probes[N]" to run at entry, and the size of
+ * what it saves after the arguments ("sizeof(struct probe_3_saved)"); NULL
+ * if its handler has no @entry. */
+const char *emit_entry_probe(struct xlate *x, const struct derived_probe *d, const char **size);
 /* "&ctap_probes[N]", the struct ctap_probe of d. */
 const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d);
 /* d runs when the session starts or stops (kind), before those of a higher order. */

@@ -15,13 +15,23 @@ static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-/* A .return handler that reads arguments sees them as they were at entry. */
+/*
+ * A .return handler that reads arguments sees them as they were at entry;
+ * its @entry values are computed here, after them (zero if the entry part
+ * was skipped).
+ */
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
 	unsigned long *args = (unsigned long *)ri->data;
 
 	for (int i = 0; i < CTAP_ENTRY_ARGS; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
+	if (k->entry_probe) {
+		memset(args + CTAP_ENTRY_ARGS, 0, k->saved_size);
+		ctap_probe_run(k->entry_probe, regs, args, CTAP_ENTRY_ARGS);
+	}
 	return 0;
 }
 
@@ -50,7 +60,7 @@ static int register_one(struct ctap_kprobe *k)
 	k->u.krp.maxactive = k->maxactive;
 	if (k->entry_args) {
 		k->u.krp.entry_handler = kretprobe_entry;
-		k->u.krp.data_size = CTAP_ENTRY_ARGS * sizeof(unsigned long);
+		k->u.krp.data_size = CTAP_ENTRY_ARGS * sizeof(unsigned long) + k->saved_size;
 	}
 	return register_kretprobe(&k->u.krp);
 }

@@ -16,6 +16,10 @@ struct ctap_kprobe {
 	bool is_return;
 	int maxactive;			/* .return.maxactive(N), 0: default */
 	bool entry_args;		/* .return: save the arguments at entry */
+	/* .return with @entry: run at entry, it saves saved_size bytes after
+	 * the arguments (the handler's @entry values). */
+	const struct ctap_probe *entry_probe;
+	size_t saved_size;
 	bool optional;			/* from a wildcard or "?": a failure warns */
 	union {
 		struct kprobe kp;

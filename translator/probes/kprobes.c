@@ -183,6 +183,7 @@ static void emit_table(struct xlate *x, const struct derived_probe *const *d, in
 	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
 	for (int i = 0; i < n; i++) {
 		const struct kprobe_point *kp = d[i]->data;
+		const char *entry, *size;
 
 		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.symbol = %s,\n", emit_probe_ref(x, d[i]),
 		       gen_c_string(x, d[i]->symbol));
@@ -190,6 +191,8 @@ static void emit_table(struct xlate *x, const struct derived_probe *const *d, in
 			emit_c(x, "\t\t.is_return = true,\n");
 		if (emit_entry_args(x, d[i]))
 			emit_c(x, "\t\t.entry_args = true,\n");
+		if ((entry = emit_entry_probe(x, d[i], &size)))
+			emit_c(x, "\t\t.entry_probe = %s,\n\t\t.saved_size = %s,\n", entry, size);
 		if (kp->maxactive)
 			emit_c(x, "\t\t.maxactive = %lld,\n", (long long)kp->maxactive);
 		if (kp->optional)
