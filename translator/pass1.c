@@ -63,7 +63,8 @@ static void list_files(struct arena *a, const char *dir, const char *suffix,
 		out->v[out->n++] = arena_printf(a, "%s/%s", dir, de->d_name);
 	}
 	closedir(d);
-	qsort(out->v + first, out->n - first, sizeof(*out->v), cmp_str);
+	if (out->n > first)	/* a dir with none of them: out->v may still be NULL */
+		qsort(out->v + first, out->n - first, sizeof(*out->v), cmp_str);
 }
 
 static const char *base_name(const char *path)

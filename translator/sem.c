@@ -948,7 +948,8 @@ static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
 	if (i == h->nentries) {
 		const struct expr **v = arena_alloc(S->a, (h->nentries + 1) * sizeof(*v));
 
-		memcpy(v, h->entries, h->nentries * sizeof(*v));
+		if (h->nentries)
+			memcpy(v, h->entries, h->nentries * sizeof(*v));
 		v[h->nentries++] = e;
 		h->entries = v;
 		h->entry_args = true;	/* the saved area follows the arguments */

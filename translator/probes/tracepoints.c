@@ -181,7 +181,8 @@ static void add_event(struct arena *a, struct tp_index *ix, const char *system,
 	if (ix->n == ix->cap) {
 		struct tp_event *v = arena_alloc(a, (ix->cap * 2 + 64) * sizeof(*v));
 
-		memcpy(v, ix->v, ix->n * sizeof(*v));
+		if (ix->n)
+			memcpy(v, ix->v, ix->n * sizeof(*v));
 		ix->v = v;
 		ix->cap = ix->cap * 2 + 64;
 	}
@@ -275,7 +276,8 @@ static void find_classes(struct arena *a, const struct btf *btf, struct tp_index
 		if (ix->nclasses == cap) {
 			const struct btf_type **v = arena_alloc(a, (cap * 2 + 256) * sizeof(*v));
 
-			memcpy(v, ix->classes, ix->nclasses * sizeof(*v));
+			if (ix->nclasses)
+				memcpy(v, ix->classes, ix->nclasses * sizeof(*v));
 			ix->classes = v;
 			cap = cap * 2 + 256;
 		}
