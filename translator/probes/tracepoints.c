@@ -1,5 +1,6 @@
 /*
- * tracepoints.c - kernel.trace("[SYSTEM:]NAME"), with globs in both parts:
+ * tracepoints.c - kernel.trace("[SYSTEM:]NAME") (and SystemTap 5's
+ * kernel.tracepoint spelling), with globs in both parts:
  * probes on the kernel's static tracepoints (runtime side:
  * kmod-runtime/probes/tracepoints.c).
  *
@@ -32,6 +33,7 @@
 
 static const char *const patterns[] = {
 	"kernel.trace(string)",
+	"kernel.tracepoint(string)",	/* SystemTap 5's spelling */
 	NULL
 };
 
@@ -474,8 +476,9 @@ static int add_probe(struct elab *e, const struct pp_match *m, const struct btf 
 		}
 		tp->ctypes[i] = arena_printf(a, "%c%d", is_signed ? 's' : 'u', size * 8);
 	}
-	d = elab_add(e, m, ev ? arena_printf(a, "kernel.trace(\"%s:%s\")", ev->system, name) :
-			  arena_printf(a, "kernel.trace(\"%s\")", name));
+	d = elab_add(e, m, ev ? arena_printf(a, "kernel.%s(\"%s:%s\")", m->comps[1]->name,
+					     ev->system, name) :
+			  arena_printf(a, "kernel.%s(\"%s\")", m->comps[1]->name, name));
 	d->data = tp;
 	for (int i = 0; i < n; i++)
 		elab_add_var(e, d, arena_printf(a, "$%s", names[i]),
