@@ -45,6 +45,7 @@
 #include "format.h"
 #include "map.h"
 #include "regex.h"
+#include "quote.h"
 #include "transport.h"
 
 /* ---- limits: -D NAME=VALUE overrides each ---- */
@@ -141,6 +142,7 @@ struct ctap_context {
 	const char *last_error;
 	const char *last_stmt;
 	char error_buf[MAXSTRINGLEN];
+	char quote_buf[MAXSTRINGLEN];	/* user_buffer_quoted()'s bytes */
 	long actions;			/* statements left (MAXACTION) */
 	int nesting;			/* function call depth */
 	u64 cycles_base, cycles_sum;	/* overload: this interval, time in handlers */

@@ -196,6 +196,9 @@ struct script {
 	struct name_use *uses;
 	size_t n_uses;
 	bool is_tapset;
+	/* Written by ctap from the target kernel: its aliases are defaults,
+	 * dropped for a name another script defines (target_syscalls.c). */
+	bool is_default;
 };
 
 /* Visit every expression of a statement list or a script, children first

@@ -22,6 +22,7 @@
 #include "kbtf.h"
 #include "print.h"
 #include "provider.h"
+#include "strset.h"
 #include "unprobeable.h"
 
 #define MAX_EXPANSIONS	4096	/* brace expansion results per point */
@@ -194,7 +195,9 @@ static const char *point_text(struct elab *e, const struct probe_point *pp)
 	return probe_point_text(e->arena, pp);
 }
 
-static void add_aliases(struct elab *e, const struct script *scr)
+/* Add scr's aliases; a default script's (is_default) only for names that
+ * no other script in defined (its alias texts are in defined). */
+static void add_aliases(struct elab *e, const struct script *scr, const struct strset *defined)
 {
 	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
 		if (!pr->is_alias)
@@ -203,6 +206,8 @@ static void add_aliases(struct elab *e, const struct script *scr)
 			struct pattern *p = arena_new(e->arena, struct pattern);
 
 			p->text = point_text(e, n);
+			if (scr->is_default && strset_has(defined, p->text))
+				continue;
 			p->alias = pr;
 			for (const struct pp_component *c = n->components;
 			     c && p->n < MAX_PP_COMPONENTS; c = c->next, p->n++) {
@@ -216,8 +221,19 @@ static void add_aliases(struct elab *e, const struct script *scr)
 	}
 }
 
+/* The alias names that scripts other than the default ones define. */
+static void defined_aliases(struct elab *e, const struct script *scr, struct strset *defined)
+{
+	for (const struct probe *pr = scr->is_default ? NULL : scr->probes; pr; pr = pr->next)
+		for (const struct probe_point *n = pr->is_alias ? pr->alias_names : NULL; n;
+		     n = n->next)
+			strset_add(defined, point_text(e, n));
+}
+
 static void build_patterns(struct elab *e)
 {
+	struct strset defined = { 0 };
+
 	for (int i = 0; providers[i]; i++)
 		for (int j = 0; providers[i]->patterns[j]; j++) {
 			struct pattern *p = pattern_from_text(e, providers[i]->patterns[j]);
@@ -228,9 +244,14 @@ static void build_patterns(struct elab *e)
 			e->patterns = p;
 		}
 	for (const struct script *t = e->s->library; t; t = t->next)
-		add_aliases(e, t);
+		defined_aliases(e, t, &defined);
 	if (e->s->user)
-		add_aliases(e, e->s->user);
+		defined_aliases(e, e->s->user, &defined);
+	for (const struct script *t = e->s->library; t; t = t->next)
+		add_aliases(e, t, &defined);
+	if (e->s->user)
+		add_aliases(e, e->s->user, &defined);
+	strset_free(&defined);
 }
 
 /* ---- matching ---- */

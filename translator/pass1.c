@@ -111,7 +111,7 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 		n = add_tapset_dir(s, dirs, n, s->include_dirs[i]);
 	if (n < max && (target = target_tapsets_dir(&s->arena, s->kernel_release,
 						       s->kernel_build, s->pp.arch)))
-		dirs[n++] = target;
+		dirs[n++] = s->target_tapsets = target;
 	if (n + TAPSET_SUBDIRS <= max)
 		n = add_tapset_dir(s, dirs, n, lib);
 	return n;
@@ -264,9 +264,12 @@ static void load_needed(struct session *s, struct library *lib, bool all)
 static void link_library(struct session *s, struct library *lib)
 {
 	struct script **tail = &s->library;
+	size_t n = s->target_tapsets ? strlen(s->target_tapsets) : 0;
 
 	for (size_t i = 0; i < lib->files.n; i++)
 		if (lib->loaded[i] && lib->parsed[i]) {
+			lib->parsed[i]->is_default = n && !strncmp(lib->files.v[i], s->target_tapsets, n)
+						     && lib->files.v[i][n] == '/';
 			*tail = lib->parsed[i];
 			tail = &lib->parsed[i]->next;
 		}

@@ -40,6 +40,7 @@ struct session {
 	int timeout_s;			/* -T */
 	int buffer_mb;			/* -s */
 	const char *kernel_build;	/* build tree of the target kernel */
+	const char *target_tapsets;	/* their directory (target_tapsets.c), or NULL */
 	const char *kernel_release;
 	const char *runtime_dir;	/* -R */
 	const char *sysroot;		/* --sysroot: where the target's files are here */

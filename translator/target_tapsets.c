@@ -1,8 +1,9 @@
 /*
  * target_tapsets.c - tapsets written from the target kernel itself, so that
- * what differs between kernels is never a table in ctap's tapsets: today
+ * what differs between kernels is never a table in ctap's tapsets:
  * syscall_table.stp, the system call numbers of the kernel's own
- * unistd_64.h and unistd_32.h (syscall_name(), syscall_num()).
+ * unistd_64.h and unistd_32.h (syscall_name(), syscall_num()), and
+ * syscalls.stp, an alias for each system call (target_syscalls.c).
  *
  * They are generated into the user's cache, target-<release>/, on each
  * run (a few hundred lines; the file is rewritten only when it changes,
@@ -42,7 +43,7 @@ static int read_unistd(struct arena *a, const char *path, const char **names)
 	return n;
 }
 
-static void table(FILE *f, const char *cname, const char **names, int n)
+static void table(FILE *f, const char *cname, const char *const *names, int n)
 {
 	fprintf(f, "static const char *const %s[%d] = {\n", cname, n ? n : 1);
 	for (int i = 0; i < n; i++)
@@ -51,21 +52,21 @@ static void table(FILE *f, const char *cname, const char **names, int n)
 	fprintf(f, "};\n\n");
 }
 
+/* The system call names of a unistd header, by number. */
+struct syscall_names {
+	const char *v[MAX_SYSCALL];
+	int n;				/* the highest number + 1 */
+};
+
 /* The tapset's text, or NULL without the kernel's unistd_64.h. */
-static char *syscall_table(struct arena *a, const char *build, const char *arch, size_t *len)
+static char *syscall_table(struct arena *a, const char *dir, const struct syscall_names *s64,
+			   const struct syscall_names *s32, size_t *len)
 {
-	const char *dir = arena_printf(a, "%s/arch/%s/include/generated/uapi/asm", build,
-				       !strcmp(arch, "x86_64") ? "x86" : arch);
-	const char **n64 = arena_alloc(a, MAX_SYSCALL * sizeof(*n64));
-	const char **n32 = arena_alloc(a, MAX_SYSCALL * sizeof(*n32));
-	int max64, max32;
+	const char *const *n64 = s64->v, *const *n32 = s32->v;
+	int max64 = s64->n, max32 = s32->n;
 	char *text = NULL;
 	FILE *f;
 
-	memset(n64, 0, MAX_SYSCALL * sizeof(*n64));
-	memset(n32, 0, MAX_SYSCALL * sizeof(*n32));
-	max64 = read_unistd(a, arena_printf(a, "%s/unistd_64.h", dir), n64);
-	max32 = read_unistd(a, arena_printf(a, "%s/unistd_32.h", dir), n32);
 	if (!max64 || !(f = open_memstream(&text, len)))
 		return NULL;
 	fprintf(f, "// syscall_table.stp - written by ctap (translator/target_tapsets.c) from\n"
@@ -121,22 +122,61 @@ static int refresh(struct arena *a, const char *path, const char *text, size_t l
 	return rename(tmp, path) ? -errno : 0;
 }
 
+const char *target_headers_dir(struct arena *a, const char *build)
+{
+	const char *mk = arena_printf(a, "%s/Makefile", build);
+	char *text, *p, *q;
+	size_t len;
+
+	if (!access(arena_printf(a, "%s/include/linux/syscalls.h", build), R_OK))
+		return build;
+	text = arena_read_file(a, mk, &len);
+	if (!text || !(p = strstr(text, "include /")) || !(q = strstr(p, "/Makefile")))
+		return build;
+	p += strlen("include ");
+	return arena_strndup(a, p, q - p);
+}
+
+/* Write the tapset file name of the cache's target directory; 0 or -errno. */
+static int store(struct arena *a, const char *release, const char *file, const char *text,
+		 size_t len)
+{
+	char path[4096];
+
+	if (cache_path(path, sizeof(path), arena_printf(a, "target-%s/%s", release, file)))
+		return -EACCES;
+	return refresh(a, path, text, len);
+}
+
 const char *target_tapsets_dir(struct arena *a, const char *release, const char *build,
 			       const char *arch)
 {
+	const char *dir, *headers;
+	struct syscall_names *s64, *s32;
 	char path[4096];
 	size_t len;
 	char *text;
 
 	if (!build || !release)
 		return NULL;
-	text = syscall_table(a, build, arch, &len);
-	if (!text)
+	dir = arena_printf(a, "%s/arch/%s/include/generated/uapi/asm", build,
+			   !strcmp(arch, "x86_64") ? "x86" : arch);
+	s64 = arena_alloc(a, sizeof(*s64));
+	s32 = arena_alloc(a, sizeof(*s32));
+	memset(s64, 0, sizeof(*s64));
+	memset(s32, 0, sizeof(*s32));
+	s64->n = read_unistd(a, arena_printf(a, "%s/unistd_64.h", dir), s64->v);
+	s32->n = read_unistd(a, arena_printf(a, "%s/unistd_32.h", dir), s32->v);
+	text = syscall_table(a, dir, s64, s32, &len);
+	if (!text || store(a, release, "syscall_table.stp", text, len))
 		return NULL;
-	if (cache_path(path, sizeof(path), arena_printf(a, "target-%s/syscall_table.stp", release)))
+	/* The aliases are x86_64's (its entry points and registers). */
+	headers = target_headers_dir(a, build);
+	text = !strcmp(arch, "x86_64") ?
+		target_syscalls(a, headers, build, s64->v, s64->n, &len) : NULL;
+	if (text && store(a, release, "syscalls.stp", text, len))
 		return NULL;
-	if (refresh(a, path, text, len))
+	if (cache_path(path, sizeof(path), arena_printf(a, "target-%s", release)))
 		return NULL;
-	*strrchr(path, '/') = '\0';
 	return arena_printf(a, "%s", path);
 }

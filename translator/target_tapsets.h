@@ -1,6 +1,6 @@
 /*
  * target_tapsets.h - tapsets generated from the target kernel (its system
- * call table), in the user's cache.
+ * call table and declarations), in the user's cache.
  */
 #ifndef TARGET_TAPSETS_H
 #define TARGET_TAPSETS_H
@@ -14,5 +14,19 @@
  */
 const char *target_tapsets_dir(struct arena *a, const char *release, const char *build,
 			       const char *arch);
+
+/*
+ * Where the kernel's headers are: the build tree itself, or the source
+ * tree its Makefile includes (Debian's linux-headers-*-common).
+ */
+const char *target_headers_dir(struct arena *a, const char *build);
+
+/*
+ * syscalls.stp's text: an alias pair for each x86_64 system call of
+ * names[0..n) (by number), from headers/include/linux/syscalls.h and
+ * build's syscalls_64.h; NULL without them.  target_syscalls.c.
+ */
+char *target_syscalls(struct arena *a, const char *headers, const char *build,
+		      const char *const *names, int n, size_t *len);
 
 #endif /* TARGET_TAPSETS_H */

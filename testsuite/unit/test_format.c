@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "format.h"
+#include "quote.h"
 #include "unit.h"
 
 #define N(v)	{ .n = (v) }
@@ -47,6 +48,44 @@ static int read_count(void *dst, int64_t addr, size_t len)
 static int read_fault(void *dst, int64_t addr, size_t len)
 {
 	return -EFAULT;
+}
+
+/* ctap_quote(): SystemTap's text_str()/string_quoted() rules (runtime
+ * stp_string.c, _stp_text_str), case by case. */
+static void quote(const char *in, size_t inlen, size_t outlen, bool quoted, bool buffer,
+		  const char *want)
+{
+	char out[256];
+
+	memset(out, 'X', sizeof(out));
+	ctap_quote(out, sizeof(out), in, inlen, outlen, quoted, buffer);
+	CHECK_STR(out, want, in);
+	CHECK(strlen(out) <= (outlen ? outlen : sizeof(out) - 1), "%s: %zu chars", want, strlen(out));
+}
+
+static void test_quote(void)
+{
+	quote("abc", 3, 0, true, false, "\"abc\"");
+	quote("abc", 3, 0, false, false, "abc");
+	quote("a\nb\"c\\", 7, 0, true, false, "\"a\\nb\\\"c\\\\\"");
+	quote("\a\b\f\r\t\v", 6, 0, false, false, "\\a\\b\\f\\r\\t\\v");
+	quote("\001\177", 2, 0, true, false, "\"\\001\\177\"");
+	quote("\xc3\xa9t\xc3\xa9", 5, 0, true, false, "\"\\u00E9t\\u00E9\"");
+	quote("\xf0\x9f\x98\x80", 4, 0, true, false, "\"\\U0001F600\"");
+	/* invalid or overlong UTF-8: the bytes one by one */
+	quote("\xff\xc0\x80", 3, 0, true, false, "\"\\377\\300\\200\"");
+	/* a string ends at its NUL; a buffer shows it, as "\0" */
+	quote("a\0b", 3, 0, true, false, "\"a\"");
+	quote("a\0b", 3, 0, true, true, "\"a\\0b\"");
+	/* inlen cuts without "..." */
+	quote("abcdef", 3, 0, true, false, "\"abc\"");
+	/* outlen 8: six characters fit, the cut text ends quote then "..." */
+	quote("abcdefghij", 10, 8, true, false, "\"abc\"...");
+	quote("abcdef", 6, 8, true, false, "\"abcdef\"");
+	/* an escape is never cut in half by the "..." */
+	quote("ab\ncdefgh", 9, 8, true, false, "\"ab\"...");
+	/* unquoted text is cut at outlen */
+	quote("abcdefghij", 10, 4, false, false, "abcd");
 }
 
 int main(void)
@@ -130,5 +169,6 @@ int main(void)
 	ctap_out_init(&o, buf, sizeof(buf));
 	ctap_format(&o, "%*d", (union ctap_arg[]){ N(INT64_MIN), N(7) }, 2, NULL);
 	CHECK(o.len == sizeof(buf) && buf[0] == '7', "%%*d of INT64_MIN pads to the room, left-aligned");
+	test_quote();
 	return unit_done();
 }

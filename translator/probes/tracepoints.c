@@ -29,6 +29,7 @@
 #include "kbtf.h"
 #include "provider.h"
 #include "session.h"
+#include "target_tapsets.h"
 #include "xlate.h"
 
 static const char *const patterns[] = {
@@ -321,23 +322,6 @@ static const struct btf_type *class_of(const struct tp_index *ix, const struct b
 	return found;
 }
 
-/* Where the target kernel's headers are: the build tree itself, or the
- * source tree its Makefile includes (Debian's linux-headers-*-common). */
-static const char *headers_dir(struct arena *a, const char *build)
-{
-	const char *mk = arena_printf(a, "%s/Makefile", build);
-	char *text, *p, *q;
-	size_t len;
-
-	if (!access(arena_printf(a, "%s/include/trace/events", build), R_OK))
-		return build;
-	text = arena_read_file(a, mk, &len);
-	if (!text || !(p = strstr(text, "include /")) || !(q = strstr(p, "/Makefile")))
-		return build;
-	p += strlen("include ");
-	return arena_strndup(a, p, q - p);
-}
-
 static void scan_dir(struct arena *a, struct tp_index *ix, const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -379,7 +363,7 @@ static const struct tp_index *header_index(struct elab *e, const struct btf *btf
 	find_classes(a, btf, ix);
 	if (!s->kernel_build)
 		return ix;
-	dir = headers_dir(a, s->kernel_build);
+	dir = target_headers_dir(a, s->kernel_build);
 	scan_dir(a, ix, arena_printf(a, "%s/include/trace/events", dir));
 	if (!strcmp(s->pp.arch, "x86_64"))
 		scan_dir(a, ix, arena_printf(a, "%s/arch/x86/include/asm/trace", dir));
