@@ -357,6 +357,71 @@ static int resolve_point(struct elab *e, const struct probe_point *pp);
  * Resolve one fully expanded point: returns the probes added, -ENOENT if
  * no pattern matches it at all, or -EINVAL after an error.
  */
+/* ---- -L of an alias: the variables its prologue sets ---- */
+
+static const char *function_type(struct elab *e, const char *name)
+{
+	for (const struct script *t = e->s->library; t; t = t->next)
+		for (const struct function *f = t->functions; f; f = f->next)
+			if (!strcmp(f->name, name))
+				return f->type;
+	return NULL;
+}
+
+/* "string" or "long": what pass 2 would infer for x, short of running it
+ * (a call's declared type; a variable's from its first assignment). */
+static const char *expr_type(struct elab *e, const struct expr *x, const struct probe_var *vars)
+{
+	const char *t;
+
+	switch (x->kind) {
+	case E_STRING:
+		return "string";
+	case E_CALL:	/* the built-in sprint* functions return strings */
+		t = function_type(e, x->name);
+		if (!t && !strncmp(x->name, "sprint", 6))
+			return "string";
+		return t && !strcmp(t, "string") ? "string" : "long";
+	case E_BINARY:
+		return !strcmp(x->op, ".") ? "string" : "long";
+	case E_ASSIGN:
+		return !strcmp(x->op, ".=") ? "string" : expr_type(e, x->b, vars);
+	case E_TERNARY:
+		return expr_type(e, x->b, vars);
+	case E_SYMBOL:
+		for (const struct probe_var *v = vars; v; v = v->next)
+			if (!strcmp(v->name, x->name))
+				return v->type;
+		return "long";
+	default:
+		return "long";
+	}
+}
+
+/* Append the variables that the statements st assign, first assignment
+ * first (SystemTap's -L order for an alias). */
+static void assigned_vars(struct elab *e, const struct stmt *st, struct probe_var **vars)
+{
+	for (; st; st = st->next) {
+		const struct expr *x = st->e;
+
+		if (st->kind == S_EXPR && x && x->kind == E_ASSIGN && x->a->kind == E_SYMBOL) {
+			struct probe_var **tail = vars;
+
+			while (*tail && strcmp((*tail)->name, x->a->name))
+				tail = &(*tail)->next;
+			if (!*tail) {
+				*tail = arena_new(e->arena, struct probe_var);
+				memset(*tail, 0, sizeof(**tail));
+				(*tail)->name = x->a->name;
+				(*tail)->type = expr_type(e, x, *vars);
+			}
+		}
+		assigned_vars(e, st->body, vars);
+		assigned_vars(e, st->els, vars);
+	}
+}
+
 static int resolve_expanded(struct elab *e, const struct probe_point *pp, const struct point *pt)
 {
 	int added = 0, matched = 0;
@@ -380,7 +445,10 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 		if (p->provider) {
 			r = p->provider->resolve(e, m);
 		} else if (e->listing) {
-			elab_add(e, m, p->text);
+			struct derived_probe *d = elab_add(e, m, p->text);
+
+			if (p->alias->body)
+				assigned_vars(e, p->alias->body->body, &d->vars);
 			r = 1;
 		} else {
 			r = 0;

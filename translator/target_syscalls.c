@@ -109,6 +109,8 @@ static void plain_type(char *out, size_t size, const char *t, size_t n)
 		while (i < n && isspace((unsigned char)t[i]))
 			i++;
 		if (i < n && t[i] == '*') {
+			if (o && out[o - 1] != ' ' && out[o - 1] != '*')
+				out[o++] = ' ';
 			out[o++] = '*';
 			i++;
 			continue;
@@ -135,12 +137,14 @@ static void plain_type(char *out, size_t size, const char *t, size_t n)
 	out[o] = '\0';
 }
 
-static enum kind classify(const char *type)
+/* type without qualifiers; a const char * is a string the caller passes,
+ * a char * a buffer the call fills. */
+static enum kind classify(const char *type, bool is_const)
 {
 	const char *star = strchr(type, '*');
 
 	if (star)
-		return !strcmp(type, "char *") ? K_STR : K_PTR;
+		return is_const && !strcmp(type, "char *") ? K_STR : K_PTR;
 	for (size_t i = 0; i < sizeof(int_types) / sizeof(int_types[0]); i++)
 		if (!strcmp(type, int_types[i].type))
 			return int_types[i].kind;
@@ -153,6 +157,7 @@ static void parse_param(struct arena *a, struct param *out, const char *p, const
 {
 	const char *q = end, *word;
 	char type[128];
+	bool is_const = false;
 
 	while (q > p && isspace((unsigned char)q[-1]))
 		q--;
@@ -167,7 +172,9 @@ static void parse_param(struct arena *a, struct param *out, const char *p, const
 		plain_type(type, sizeof(type), p, word - p);
 		out->var = arena_strndup(a, word, q - word);
 	}
-	out->kind = classify(type);
+	for (const char *c = p; c + 5 <= end && !is_const; c++)
+		is_const = !strncmp(c, "const", 5);
+	out->kind = classify(type, is_const);
 	if (out->kind == K_PTR)
 		out->var = arena_printf(a, "%s_uaddr", out->var);
 	else if (reserved(out->var))
@@ -268,6 +275,21 @@ static const char *const formats[] = {
 	[K_MODE] = "%#o", [K_STR] = "%s", [K_PTR] = "%p",
 };
 
+/* SystemTap's names for the calls whose x86_64 name differs: scripts say
+ * syscall.pread, and name is "pread". */
+static const char *const renamed[][2] = {
+	{ "pread64", "pread" }, { "pwrite64", "pwrite" }, { "newfstatat", "fstatat" },
+	{ "mmap", "mmap2" }, { "umount2", "umount" },
+};
+
+static const char *stap_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (!strcmp(name, renamed[i][0]))
+			return renamed[i][1];
+	return name;
+}
+
 /* entries[nr]: the function "sys_newstat" of "__SYSCALL(4, sys_newstat)". */
 static void read_entries(struct arena *a, const char *path, const char **entries, int max)
 {
@@ -348,7 +370,7 @@ char *target_syscalls(struct arena *a, const char *headers, const char *build,
 		headers, table);
 	for (int i = 0; i < n; i++)
 		if (names[i] && entries[i])
-			write_aliases(f, a, names[i], entries[i],
+			write_aliases(f, a, stap_name(names[i]), entries[i],
 				      find_decl(decls, ndecls, entries[i]));
 	fclose(f);
 	free(decls);
