@@ -4,16 +4,16 @@
  *
  * include/linux/syscalls.h declares each call with its C parameters
  * ("asmlinkage long sys_read(unsigned int fd, char __user *buf, size_t
- * count);").  From a declaration this writes an alias on the call's
- * x86_64 entry point, whose one parameter is the caller's registers
- * (@syscall_regs, a macro of the file):
+ * count);"), under the name of its entry point (syscalls_64.h: "stat" is
+ * sys_newstat).  From a declaration this writes an alias on the call
+ * (translator/probes/syscalls.c), whose $regs are the caller's registers:
  *
- *	probe syscall.read = kernel.function("__x64_sys_read") ?
+ *	probe syscall.read = kernel.syscall("read")
  *	{
  *		name = "read"
- *		fd = __uint32(@syscall_regs->di)
- *		buf_uaddr = @syscall_regs->si
- *		count = @syscall_regs->dx
+ *		fd = __uint32($regs->di)
+ *		buf_uaddr = $regs->si
+ *		count = $regs->dx
  *		argstr = sprintf("%u, %p, %u", fd, buf_uaddr, count)
  *	}
  *
@@ -255,7 +255,7 @@ static int read_decls(struct arena *a, const char *headers, struct decl **out)
 
 static const char *read_arg(struct arena *a, const struct param *p, int i)
 {
-	const char *reg = arena_printf(a, "@syscall_regs->%s", arg_regs[i]);
+	const char *reg = arena_printf(a, "$regs->%s", arg_regs[i]);
 
 	switch (p->kind) {
 	case K_S32:
@@ -307,12 +307,12 @@ static void read_entries(struct arena *a, const char *path, const char **entries
 	}
 }
 
-/* name: the call ("stat"); fn: its entry point without "sys_" ("newstat"). */
-static void write_aliases(FILE *f, struct arena *a, const char *name, const char *fn,
+/* name: the alias's ("mmap2"), call: the kernel's ("mmap"). */
+static void write_aliases(FILE *f, struct arena *a, const char *name, const char *call,
 			  const struct decl *d)
 {
-	fprintf(f, "probe syscall.%s = kernel.function(\"__x64_sys_%s\") ?\n{\n"
-		"\tname = \"%s\"\n", name, fn, name);
+	fprintf(f, "probe syscall.%s = kernel.syscall(\"%s\")\n{\n"
+		"\tname = \"%s\"\n", name, call, name);
 	if (!d) {
 		fprintf(f, "\targstr = \"\"\t// no declaration in syscalls.h\n}\n");
 	} else {
@@ -337,9 +337,9 @@ static void write_aliases(FILE *f, struct arena *a, const char *name, const char
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "probe syscall.%s.return = kernel.function(\"__x64_sys_%s\").return ?\n{\n"
-		"\tname = \"%s\"\n\tretval = $return\n\tretstr = return_str(1, retval)\n}\n\n",
-		name, fn, name);
+	fprintf(f, "probe syscall.%s.return = kernel.syscall(\"%s\").return\n{\n"
+		"\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(1, retval)\n}\n\n",
+		name, call, name);
 }
 
 char *target_syscalls(struct arena *a, const char *headers, const char *build,
@@ -362,15 +362,10 @@ char *target_syscalls(struct arena *a, const char *headers, const char *build,
 	fprintf(f, "// syscalls.stp - written by ctap (translator/target_syscalls.c) from\n"
 		"// %s/include/linux/syscalls.h and\n// %s:\n"
 		"// syscall.NAME and syscall.NAME.return for each x86_64 system call,\n"
-		"// where no tapset defines them.\n\n"
-		"// The caller's registers.  Read through the entry point's argument,\n"
-		"// not as $regs: BTF shares one prototype between the entry points,\n"
-		"// with whichever parameter name.\n"
-		"@define syscall_regs %%( @cast(pointer_arg(1), \"pt_regs\", \"kernel\") %%)\n\n",
-		headers, table);
+		"// where no tapset defines them.\n\n", headers, table);
 	for (int i = 0; i < n; i++)
 		if (names[i] && entries[i])
-			write_aliases(f, a, stap_name(names[i]), entries[i],
+			write_aliases(f, a, stap_name(names[i]), names[i],
 				      find_decl(decls, ndecls, entries[i]));
 	fclose(f);
 	free(decls);

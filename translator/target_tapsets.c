@@ -122,6 +122,18 @@ static int refresh(struct arena *a, const char *path, const char *text, size_t l
 	return rename(tmp, path) ? -errno : 0;
 }
 
+int target_syscall_names(struct arena *a, const char *build, const char *arch,
+			 const char *const **names)
+{
+	const char **v = arena_alloc(a, MAX_SYSCALL * sizeof(*v));
+	const char *dir = arena_printf(a, "%s/arch/%s/include/generated/uapi/asm", build,
+				       !strcmp(arch, "x86_64") ? "x86" : arch);
+
+	memset(v, 0, MAX_SYSCALL * sizeof(*v));
+	*names = v;
+	return build ? read_unistd(a, arena_printf(a, "%s/unistd_64.h", dir), v) : 0;
+}
+
 const char *target_headers_dir(struct arena *a, const char *build)
 {
 	const char *mk = arena_printf(a, "%s/Makefile", build);

@@ -16,6 +16,14 @@ const char *target_tapsets_dir(struct arena *a, const char *release, const char 
 			       const char *arch);
 
 /*
+ * The target's 64-bit system calls by number, from its unistd_64.h:
+ * (*names)[nr], NULL in the gaps; returns the highest number + 1, 0 if
+ * the build tree does not have the header.
+ */
+int target_syscall_names(struct arena *a, const char *build, const char *arch,
+			 const char *const **names);
+
+/*
  * Where the kernel's headers are: the build tree itself, or the source
  * tree its Makefile includes (Debian's linux-headers-*-common).
  */

@@ -9,6 +9,7 @@ extern const struct provider kprobe_provider;
 extern const struct provider kernel_function_provider;
 extern const struct provider process_provider;
 extern const struct provider tracepoint_provider;
+extern const struct provider syscall_provider;
 
 const struct provider *const providers[] = {
 	&begin_end_provider,
@@ -17,6 +18,7 @@ const struct provider *const providers[] = {
 	&kernel_function_provider,
 	&process_provider,
 	&tracepoint_provider,
+	&syscall_provider,
 	NULL
 };
 

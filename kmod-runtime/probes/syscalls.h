@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * syscalls.h - kernel.syscall("NAME") and kernel.syscall("NAME").return:
+ * the entry and the return of one system call, however many of them a
+ * script probes, on two tracepoints (raw_syscalls:sys_enter, sys_exit)
+ * dispatching by system call number.
+ */
+#ifndef CTAP_SYSCALLS_H
+#define CTAP_SYSCALLS_H
+
+#include <linux/tracepoint.h>
+
+#include "ctap_runtime.h"
+
+struct ctap_syscall {
+	const struct ctap_probe *probe;
+	int nr;				/* the 64-bit table's number */
+	bool is_return;
+};
+
+/**
+ * ctap_syscalls_register - attach a table of system call probes
+ * @scs: the table, sorted by (is_return, nr) (the translator sorts it)
+ * @n: its length
+ *
+ * One tracepoint probe for the entries, one for the returns.  A probe
+ * runs with $regs (the caller's registers: the arguments are in di, si,
+ * dx, r10, r8, r9) and $id (entry) or $ret (return).  Returns 0 or the
+ * -errno, nothing attached.
+ */
+int ctap_syscalls_register(struct ctap_syscall *scs, int n);
+void ctap_syscalls_unregister(struct ctap_syscall *scs, int n);
+
+#endif /* CTAP_SYSCALLS_H */

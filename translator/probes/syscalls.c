@@ -1,0 +1,130 @@
+/*
+ * syscalls.c - kernel.syscall("NAME") and kernel.syscall("NAME").return,
+ * NAME a glob over the target's 64-bit system calls (its unistd_64.h):
+ * the entry and the return of system calls by number (runtime side:
+ * kmod-runtime/probes/syscalls.c, two tracepoints for all of them).
+ * What the syscall.* tapsets are built on.
+ *
+ * $vars: $regs, the caller's registers (struct pt_regs *: the arguments
+ * are in di, si, dx, r10, r8, r9), and $id, the number, at the entry or
+ * $ret, the value returned, at the return.  Their types are those of the
+ * raw_syscalls:sys_enter tracepoint's arguments, from BTF.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "kbtf.h"
+#include "provider.h"
+#include "session.h"
+#include "target_tapsets.h"
+#include "xlate.h"
+
+static const char *const patterns[] = {
+	"kernel.syscall(string)",
+	"kernel.syscall(string).return",
+	NULL
+};
+
+/* A probe's own data (derived_probe.data). */
+struct syscall_point {
+	int nr;
+	bool is_return;
+};
+
+/* The sys_enter tracepoint's prototype (void *, struct pt_regs *, long):
+ * where $regs and $id/$ret get their types. */
+static const struct btf_type *enter_proto(const struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "btf_trace_sys_enter", BTF_KIND_TYPEDEF);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_type *ptr = t ? btf__type_by_id(btf, t->type) : NULL;
+	const struct btf_type *proto = ptr && btf_is_ptr(ptr) ? btf__type_by_id(btf, ptr->type) : NULL;
+
+	return proto && btf_is_func_proto(proto) && btf_vlen(proto) == 3 ? proto : NULL;
+}
+
+static int syscall_resolve(struct elab *e, const struct pp_match *m)
+{
+	struct arena *a = elab_arena(e);
+	struct session *s = elab_session(e);
+	const char *glob = m->comps[1]->arg->str;
+	bool is_return = strstr(m->pattern_text, ".return") != NULL;
+	struct btf *btf = elab_btf(e);
+	const struct btf_type *proto = btf ? enter_proto(btf) : NULL;
+	const struct btf_param *p;
+	const char *const *names;
+	int n, added = 0;
+
+	if (!btf)
+		return -EINVAL;
+	n = target_syscall_names(a, s->kernel_build, s->pp.arch, &names);
+	if (!proto || !n) {
+		elab_error(e, m, "system call probes need the kernel's raw_syscalls tracepoints "
+			   "and unistd_64.h");
+		return -EINVAL;
+	}
+	p = btf_params(proto);
+	for (int nr = 0; nr < n; nr++) {
+		struct syscall_point *sp;
+		struct derived_probe *d;
+
+		if (!names[nr] || fnmatch(glob, names[nr], 0))
+			continue;
+		sp = arena_new(a, struct syscall_point);
+		sp->nr = nr;
+		sp->is_return = is_return;
+		d = elab_add(e, m, arena_printf(a, "kernel.syscall(\"%s\")%s", names[nr],
+						is_return ? ".return" : ""));
+		d->data = sp;
+		elab_add_var(e, d, "$regs", kbtf_type_name(a, btf, p[1].type), p[1].type, 0);
+		elab_add_var(e, d, is_return ? "$ret" : "$id", kbtf_type_name(a, btf, p[2].type),
+			     p[2].type, 1);
+		added++;
+	}
+	if (!added) {
+		elab_error(e, m, "no match for system call '%s'", glob);
+		return -EINVAL;
+	}
+	return added;
+}
+
+/* ---- pass 3 ---- */
+
+static int cmp_points(const void *a, const void *b)
+{
+	const struct syscall_point *x = (*(const struct derived_probe *const *)a)->data;
+	const struct syscall_point *y = (*(const struct derived_probe *const *)b)->data;
+
+	if (x->is_return != y->is_return)
+		return x->is_return - y->is_return;
+	return x->nr - y->nr;
+}
+
+/* The table, sorted as the runtime's binary search needs it. */
+static void syscall_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	const struct derived_probe **v = arena_alloc(x->a, n * sizeof(*v));
+
+	memcpy(v, d, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_points);
+	emit_c(x, "static struct ctap_syscall syscalls[] = {\n");
+	for (int i = 0; i < n; i++) {
+		const struct syscall_point *sp = v[i]->data;
+
+		emit_c(x, "\t{ .probe = %s, .nr = %d%s },\t/* %s */\n", emit_probe_ref(x, v[i]),
+		       sp->nr, sp->is_return ? ", .is_return = true" : "", v[i]->name);
+	}
+	emit_table_family(x, "syscalls", "ctap_syscalls_register", "ctap_syscalls_unregister");
+}
+
+const struct provider syscall_provider = {
+	.name = "kernel.syscall",
+	.patterns = patterns,
+	.runtime = "probes/syscalls",
+	.resolve = syscall_resolve,
+	.emit = syscall_emit,
+};
