@@ -143,6 +143,10 @@ struct ctap_context {
 	const char *last_stmt;
 	char error_buf[MAXSTRINGLEN];
 	char quote_buf[MAXSTRINGLEN];	/* user_buffer_quoted()'s bytes */
+	/* tokenize(): the string being split, and where the rest starts
+	 * (NULL when done); kept from one call to the next, as SystemTap. */
+	char tok_str[MAXSTRINGLEN];
+	char *tok_rest;
 	long actions;			/* statements left (MAXACTION) */
 	int nesting;			/* function call depth */
 	u64 cycles_base, cycles_sum;	/* overload: this interval, time in handlers */

@@ -331,15 +331,16 @@ static void write_aliases(FILE *f, struct arena *a, const char *name, const char
 			fprintf(f, ")\n}\n");
 		}
 	}
-	/* exit and exit_group never return (and a return probe on them is
-	 * refused). */
+	/* SystemTap's nd_syscall.* (no debuginfo) is the same thing here. */
+	fprintf(f, "probe nd_syscall.%s = syscall.%s { }\n", name, name);
+	/* exit and exit_group never return. */
 	if (!strcmp(name, "exit") || !strcmp(name, "exit_group")) {
 		fputc('\n', f);
 		return;
 	}
 	fprintf(f, "probe syscall.%s.return = kernel.syscall(\"%s\").return\n{\n"
-		"\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(1, retval)\n}\n\n",
-		name, call, name);
+		"\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(1, retval)\n}\n"
+		"probe nd_syscall.%s.return = syscall.%s.return { }\n\n", name, call, name, name, name);
 }
 
 char *target_syscalls(struct arena *a, const char *headers, const char *build,
