@@ -1211,9 +1211,8 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 				array_access(S, sc, fe->array, arr->name, fe->pattern, true);
 			if (fe->sort_agg && arr->type != T_STATS && arr->type != T_UNKNOWN)
 				error(S, &s->loc, NULL, "sorting by %s needs a statistics array", fe->sort_agg);
-			if (fe->sort_column == -1 && !fe->sort_agg && arr->type == T_STATS)
-				error(S, &s->loc, NULL, "sort a statistics array by an aggregate: %s @count-, ...",
-				      arr->name);
+			/* A statistics array sorted with no aggregate named
+			 * sorts by @count (gen.c's sort_agg()), as SystemTap. */
 		}
 	}
 	if (fe->sort_column > nkeys)
