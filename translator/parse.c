@@ -952,43 +952,132 @@ static const char *parse_component_name(struct parser *p)
 	return name;
 }
 
-/* probe_point -> component ('.' component)* ['?' | '!']* ['if' '(' expr ')']
- * component -> component_name ['(' literal ')'] */
-static struct probe_point *parse_probe_point(struct parser *p, bool alias_name)
+/* A probe point's component lists while it is parsed: more than one when
+ * braces group whole components ("kernel.{function("a"),trace("b")}"). */
+#define MAX_PP_ALTERNATIVES	1024
+
+struct pp_alts {
+	struct pp_component **v;	/* each alternative's first component */
+	int n;
+};
+
+static struct pp_component *copy_components(struct parser *p, const struct pp_component *c)
 {
-	struct probe_point *pp = arena_new(p->arena, struct probe_point);
-	struct pp_component **tail = &pp->components;
+	struct pp_component *head = NULL, **tail = &head;
 
-	pp->loc = tok_loc(peek(p));
-	do {
-		struct pp_component *c = arena_new(p->arena, struct pp_component);
-
-		c->loc = tok_loc(peek(p));
-		c->name = parse_component_name(p);
-		if (tok_op(peek(p), "(")) {
-			next(p);
-			c->arg = parse_literal(p);
-			expect_op(p, ")");
-		}
-		*tail = c;
-		tail = &c->next;
-	} while (accept_op(p, "."));
-	if (alias_name)
-		return pp;
-	for (;;) {
-		if (accept_op(p, "?"))
-			pp->optional = true;
-		else if (accept_op(p, "!"))
-			pp->optional = pp->sufficient = true;
-		else
-			break;
+	for (; c; c = c->next) {
+		*tail = arena_new(p->arena, struct pp_component);
+		**tail = *c;
+		(*tail)->next = NULL;
+		tail = &(*tail)->next;
 	}
-	if (accept_ident(p, "if")) {
-		expect_op(p, "(");
-		pp->condition = parse_expression(p);
+	return head;
+}
+
+/* a := each of a followed by each of b (copies: the lists are linked). */
+static void cross(struct parser *p, struct pp_alts *a, const struct pp_alts *b)
+{
+	struct pp_alts r = { 0 };
+
+	if ((long)a->n * b->n > MAX_PP_ALTERNATIVES)
+		error_at(p, peek(p), "probe point has more than %d alternatives",
+			 MAX_PP_ALTERNATIVES);
+	r.v = arena_alloc(p->arena, (a->n * b->n + 1) * sizeof(*r.v));
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < b->n; j++) {
+			struct pp_component *head = copy_components(p, a->v[i]), **tail = &head;
+
+			while (*tail)
+				tail = &(*tail)->next;
+			*tail = copy_components(p, b->v[j]);
+			r.v[r.n++] = head;
+		}
+	*a = r;
+}
+
+/* component -> component_name ['(' literal ')'] */
+static struct pp_component *parse_component(struct parser *p)
+{
+	struct pp_component *c = arena_new(p->arena, struct pp_component);
+
+	c->loc = tok_loc(peek(p));
+	c->name = parse_component_name(p);
+	if (tok_op(peek(p), "(")) {
+		next(p);
+		c->arg = parse_literal(p);
 		expect_op(p, ")");
 	}
-	return pp;
+	return c;
+}
+
+/* components -> element ('.' element)*
+ * element -> component | '{' components (',' components)* '}' */
+static struct pp_alts parse_components(struct parser *p)
+{
+	struct pp_alts alts = { arena_alloc(p->arena, sizeof(*alts.v)), 1 };
+
+	alts.v[0] = NULL;
+	do {
+		struct pp_alts group = { 0 };
+
+		if (tok_op(peek(p), "{") && !brace_expansion_ahead(p)) {
+			enter(p);
+			next(p);
+			do {
+				struct pp_alts one = parse_components(p);
+				struct pp_component **v;
+
+				if (group.n + one.n > MAX_PP_ALTERNATIVES)
+					error_at(p, peek(p), "probe point has more than %d "
+						 "alternatives", MAX_PP_ALTERNATIVES);
+				v = arena_alloc(p->arena, (group.n + one.n + 1) * sizeof(*v));
+				memcpy(v, group.v, group.n * sizeof(*v));
+				memcpy(v + group.n, one.v, one.n * sizeof(*v));
+				group.v = v;
+				group.n += one.n;
+			} while (accept_op(p, ","));
+			expect_op(p, "}");
+			leave(p);
+		} else {
+			group.v = arena_alloc(p->arena, sizeof(*group.v));
+			group.v[0] = parse_component(p);
+			group.n = 1;
+		}
+		cross(p, &alts, &group);
+	} while (accept_op(p, "."));
+	return alts;
+}
+
+/* probe_point -> components ['?' | '!']* ['if' '(' expr ')']: one point for
+ * each alternative of its components, sharing the rest. */
+static struct probe_point *parse_probe_point(struct parser *p, bool alias_name)
+{
+	struct loc loc = tok_loc(peek(p));
+	struct pp_alts alts = parse_components(p);
+	struct probe_point *head = NULL, **tail = &head, tmpl = { .loc = loc };
+
+	if (!alias_name) {
+		for (;;) {
+			if (accept_op(p, "?"))
+				tmpl.optional = true;
+			else if (accept_op(p, "!"))
+				tmpl.optional = tmpl.sufficient = true;
+			else
+				break;
+		}
+		if (accept_ident(p, "if")) {
+			expect_op(p, "(");
+			tmpl.condition = parse_expression(p);
+			expect_op(p, ")");
+		}
+	}
+	for (int i = 0; i < alts.n; i++) {
+		*tail = arena_new(p->arena, struct probe_point);
+		**tail = tmpl;
+		(*tail)->components = alts.v[i];
+		tail = &(*tail)->next;
+	}
+	return head;
 }
 
 static struct probe_point *parse_probe_points(struct parser *p, bool alias_names)
@@ -997,7 +1086,8 @@ static struct probe_point *parse_probe_points(struct parser *p, bool alias_names
 
 	do {
 		*tail = parse_probe_point(p, alias_names);
-		tail = &(*tail)->next;
+		while (*tail)
+			tail = &(*tail)->next;
 	} while (accept_op(p, ","));
 	return head;
 }
