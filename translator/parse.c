@@ -958,8 +958,26 @@ static const char *parse_component_name(struct parser *p)
 
 struct pp_alts {
 	struct pp_component **v;	/* each alternative's first component */
+	unsigned char *flags;		/* PP_OPTIONAL | PP_SUFFICIENT: "{a!, b}" */
 	int n;
 };
+
+enum { PP_OPTIONAL = 1, PP_SUFFICIENT = 2 };
+
+/* ['?' | '!']*: the markers after a point or a braced alternative. */
+static unsigned char parse_markers(struct parser *p)
+{
+	unsigned char f = 0;
+
+	for (;;) {
+		if (accept_op(p, "?"))
+			f |= PP_OPTIONAL;
+		else if (accept_op(p, "!"))
+			f |= PP_OPTIONAL | PP_SUFFICIENT;
+		else
+			return f;
+	}
+}
 
 static struct pp_component *copy_components(struct parser *p, const struct pp_component *c)
 {
@@ -983,6 +1001,7 @@ static void cross(struct parser *p, struct pp_alts *a, const struct pp_alts *b)
 		error_at(p, peek(p), "probe point has more than %d alternatives",
 			 MAX_PP_ALTERNATIVES);
 	r.v = arena_alloc(p->arena, (a->n * b->n + 1) * sizeof(*r.v));
+	r.flags = arena_alloc(p->arena, a->n * b->n + 1);
 	for (int i = 0; i < a->n; i++)
 		for (int j = 0; j < b->n; j++) {
 			struct pp_component *head = copy_components(p, a->v[i]), **tail = &head;
@@ -990,6 +1009,7 @@ static void cross(struct parser *p, struct pp_alts *a, const struct pp_alts *b)
 			while (*tail)
 				tail = &(*tail)->next;
 			*tail = copy_components(p, b->v[j]);
+			r.flags[r.n] = a->flags[i] | b->flags[j];
 			r.v[r.n++] = head;
 		}
 	*a = r;
@@ -1011,12 +1031,13 @@ static struct pp_component *parse_component(struct parser *p)
 }
 
 /* components -> element ('.' element)*
- * element -> component | '{' components (',' components)* '}' */
+ * element -> component | '{' components markers (',' components markers)* '}' */
 static struct pp_alts parse_components(struct parser *p)
 {
-	struct pp_alts alts = { arena_alloc(p->arena, sizeof(*alts.v)), 1 };
+	struct pp_alts alts = { arena_alloc(p->arena, sizeof(*alts.v)), arena_alloc(p->arena, 1), 1 };
 
 	alts.v[0] = NULL;
+	alts.flags[0] = 0;
 	do {
 		struct pp_alts group = { 0 };
 
@@ -1025,22 +1046,30 @@ static struct pp_alts parse_components(struct parser *p)
 			next(p);
 			do {
 				struct pp_alts one = parse_components(p);
+				unsigned char f = parse_markers(p), *flags;
 				struct pp_component **v;
 
 				if (group.n + one.n > MAX_PP_ALTERNATIVES)
 					error_at(p, peek(p), "probe point has more than %d "
 						 "alternatives", MAX_PP_ALTERNATIVES);
 				v = arena_alloc(p->arena, (group.n + one.n + 1) * sizeof(*v));
+				flags = arena_alloc(p->arena, group.n + one.n + 1);
 				memcpy(v, group.v, group.n * sizeof(*v));
 				memcpy(v + group.n, one.v, one.n * sizeof(*v));
+				memcpy(flags, group.flags, group.n);
+				for (int i = 0; i < one.n; i++)
+					flags[group.n + i] = one.flags[i] | f;
 				group.v = v;
+				group.flags = flags;
 				group.n += one.n;
 			} while (accept_op(p, ","));
 			expect_op(p, "}");
 			leave(p);
 		} else {
 			group.v = arena_alloc(p->arena, sizeof(*group.v));
+			group.flags = arena_alloc(p->arena, 1);
 			group.v[0] = parse_component(p);
+			group.flags[0] = 0;
 			group.n = 1;
 		}
 		cross(p, &alts, &group);
@@ -1055,16 +1084,9 @@ static struct probe_point *parse_probe_point(struct parser *p, bool alias_name)
 	struct loc loc = tok_loc(peek(p));
 	struct pp_alts alts = parse_components(p);
 	struct probe_point *head = NULL, **tail = &head, tmpl = { .loc = loc };
+	unsigned char f = alias_name ? 0 : parse_markers(p);
 
 	if (!alias_name) {
-		for (;;) {
-			if (accept_op(p, "?"))
-				tmpl.optional = true;
-			else if (accept_op(p, "!"))
-				tmpl.optional = tmpl.sufficient = true;
-			else
-				break;
-		}
 		if (accept_ident(p, "if")) {
 			expect_op(p, "(");
 			tmpl.condition = parse_expression(p);
@@ -1075,6 +1097,8 @@ static struct probe_point *parse_probe_point(struct parser *p, bool alias_name)
 		*tail = arena_new(p->arena, struct probe_point);
 		**tail = tmpl;
 		(*tail)->components = alts.v[i];
+		(*tail)->optional = (f | alts.flags[i]) & PP_OPTIONAL;
+		(*tail)->sufficient = (f | alts.flags[i]) & PP_SUFFICIENT;
 		tail = &(*tail)->next;
 	}
 	return head;
