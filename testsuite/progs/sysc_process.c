@@ -34,6 +34,7 @@ int main(void)
 
 	syscall(SYS_mmap, AT, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
 		-1, 0);
+	*(volatile char *)AT = 1;	/* one write fault, at AT */
 	syscall(SYS_mprotect, AT, 4096, PROT_READ);
 	syscall(SYS_mprotect, AT + 4096, 4096, PROT_NONE);
 	syscall(SYS_munmap, AT, 8192);
