@@ -5,13 +5,16 @@
 #   floor     a hand-written kprobe whose handler does nothing
 #   stap48-*  Debian's SystemTap 4.8 running kprobe-cost/*.stp
 #             (count: n++, stats: s <<< pid(), printf: a line per hit,
-#             wild: n++ on 117 functions, getpid among them)
+#             wild: n++ on 117 functions, getpid among them,
+#             syscall: nd_syscall.getpid n++)
 #   ctap-*    ctap running the same scripts
 #   uprobe-none, uprobe-floor, stap48-uprobe, ctap-uprobe: a user function
 #             called in a loop, alone, under an empty hand-written uprobe,
 #             under process().function() n++ in SystemTap and in ctap
 #   arm-*     a whole staprun session (load, arm, run `syscall_loop 1`,
 #             disarm, unload) with 1 probe (count) and with 117 (wild)
+#   ctap-syscall_all: syscall.* n++ (ctap's alone: SystemTap 4.8 cannot
+#             translate it without debuginfo), per getpid and armed
 #
 # array.stp (counts[execname(), pid()]++) is ctap's alone: SystemTap 4.8
 # oopses this guest kernel with it on the first run (NULL RIP from
@@ -53,7 +56,7 @@ make -s -C "$KERNEL_BUILD" M="$out/kbuild" modules > "$out/kbuild.log" 2>&1 ||
 	{ cat "$out/kbuild.log" >&2; exit 1; }
 "$here/peer/setup" > /dev/null
 mods=(-m "$out/kbuild/floor_kprobe.ko" -m "$out/kbuild/floor_uprobe.ko")
-read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf wild}"
+read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf wild syscall}"
 for v in "${variants[@]}"; do
 	ko=$("$here/peer/stap" -m "stap48_$v" "$here/kprobe-cost/$v.stp")
 	mods+=(-m "$ko")
@@ -63,6 +66,10 @@ done
 # The array script oopses the guest under SystemTap 4.8: ctap's alone.
 (cd "$out" && "$top/translator/stap" -p4 -m ctap_array "$here/kprobe-cost/array.stp" > /dev/null)
 mods+=(-m "$out/ctap_array.ko")
+# Every system call: SystemTap 4.8 cannot translate syscall.* or
+# nd_syscall.* without debuginfo (clone, select), so ctap's alone.
+(cd "$out" && "$top/translator/stap" -p4 -m ctap_syscall_all "$here/kprobe-cost/syscall_all.stp" > /dev/null)
+mods+=(-m "$out/ctap_syscall_all.ko")
 # SystemTap finds the uprobe's binary by path: the guest runs it from the
 # same path as here ($out/ufunc_loop).
 mods+=(-m "$("$here/peer/stap" -m stap48_uprobe "$here/kprobe-cost/uprobe.stp" "$out/ufunc_loop")")
@@ -89,16 +96,18 @@ for i in \$(seq $runs); do
 		/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N \$call" /ctap/modules/ctap_\$v.ko | result ctap-\$v
 	done
 	/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/ctap_array.ko | result ctap-array
+	/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/ctap_syscall_all.ko | result ctap-syscall_all
 	$out/ufunc_loop \$U | result uprobe-none
 	insmod modules/floor_uprobe.ko path=$out/ufunc_loop offset=$uoff
 	$out/ufunc_loop \$U | result uprobe-floor
 	rmmod floor_uprobe
 	/usr/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/stap48_uprobe.ko | result stap48-uprobe
 	/ctap/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/ctap_uprobe.ko | result ctap-uprobe
-	for v in count wild; do
+	for v in count wild syscall; do
 		timeit /usr/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/stap48_\$v.ko 2>&1 >/dev/null | elapsed arm-stap48-\$v
 		timeit /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_\$v.ko 2>&1 >/dev/null | elapsed arm-ctap-\$v
 	done
+	timeit /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_syscall_all.ko 2>&1 >/dev/null | elapsed arm-ctap-syscall_all
 done
 EOT
 CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
@@ -149,6 +158,11 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			printf "| %s | %.1f M | %.1f M | %d | %.2f M |\n", tools[t] == "ctap" ? "ctap" : "SystemTap 4.8",
 				one / 1e6, many / 1e6, nwild[tools[t]], (many - one) / (nwild[tools[t]] - 1) / 1e6
 		}
+		printf "\n## System calls\n\nA getpid() hit and a whole session (instructions, M for sessions) with `nd_syscall.getpid { n++ }` (SystemTap 4.8: a kprobe on `__x64_sys_getpid`; ctap: `kernel.syscall(\"getpid\")` on the raw_syscalls tracepoints) and with `syscall.* { n++ }` (ctap only: SystemTap 4.8 cannot translate `syscall.*` or `nd_syscall.*` without debuginfo).\n\n"
+		printf "| tool | nd_syscall.getpid, per hit | its session | syscall.*, per getpid hit | its session |\n|---|---:|---:|---:|---:|\n"
+		printf "| SystemTap 4.8 | %.1f | %.1f M | - | - |\n", m["stap48-syscall"] - m["none"], m["arm-stap48-syscall"] / 1e6
+		printf "| ctap | %.1f | %.1f M | %.1f | %.1f M |\n", m["ctap-syscall"] - m["none"], m["arm-ctap-syscall"] / 1e6,
+			m["ctap-syscall_all"] - m["none"], m["arm-ctap-syscall_all"] / 1e6
 		printf "\nNot measured: SystemTap 4.8 with `counts[execname(), pid()]++` oopses this kernel (see the script).\n"
 		printf "ctap-X and stap48-X run the same script X (`bench/kprobe-cost/X.stp`) in the same boot.\n"
 		printf "\n![handler cost per hit](results/kprobe-cost.png)\n"
