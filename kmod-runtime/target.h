@@ -31,10 +31,11 @@ static inline unsigned long ctap_arg(struct ctap_context *c, unsigned int n)
 }
 
 /* What a .return probe's @entry parts saved: after the arguments saved at
- * entry, in the kretprobe instance (kprobes.c). */
+ * entry (kprobes.c: CTAP_ENTRY_ARGS of them in the kretprobe instance;
+ * syscalls.c: its 8 in the task's slot). */
 static inline void *ctap_entry_saved(struct ctap_context *c)
 {
-	return (void *)(c->args + CTAP_ENTRY_ARGS);
+	return (void *)(c->args + max_t(int, c->nargs, CTAP_ENTRY_ARGS));
 }
 
 /* The probed function's return value, in a .return probe. */

@@ -711,7 +711,9 @@ static enum vtype target_var(struct sem *S, struct scope *sc, struct expr *e)
 
 		if (!same_everywhere(S, sc, e, v))
 			return T_UNKNOWN;
-		if (v->arg >= 0 && d->is_return) {
+		/* A kretprobe sees the arguments it saved at entry. */
+		if (v->arg >= 0 && d->is_return && d->provider->runtime &&
+		    !strcmp(d->provider->runtime, "probes/kprobes")) {
 			if (v->arg >= CTAP_ENTRY_ARGS) {
 				error(S, &e->loc, NULL, "'%s' is argument %d: a .return probe sees "
 				      "only the first %d", e->name, v->arg + 1, CTAP_ENTRY_ARGS);
@@ -926,6 +928,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e);
 static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
 {
 	struct sem_handler *h = sc->handler;
+	const char *runtime;
 	enum vtype t;
 	int i;
 
@@ -933,8 +936,9 @@ static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
 		error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
 		return expr(S, sc, e->a);
 	}
-	/* Only kretprobes have an entry handler to run it in. */
-	if (strcmp(sc->site->provider->runtime ? sc->site->provider->runtime : "", "probes/kprobes")) {
+	/* Only kretprobes and system call returns have an entry to run it in. */
+	runtime = sc->site->provider->runtime ? sc->site->provider->runtime : "";
+	if (strcmp(runtime, "probes/kprobes") && strcmp(runtime, "probes/syscalls")) {
 		error(S, &e->loc, NULL, "@entry is not supported in %s yet", sc->site->name);
 		return expr(S, sc, e->a);
 	}

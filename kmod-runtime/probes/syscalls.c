@@ -9,25 +9,127 @@
  * Only 64-bit calls: a 32-bit task's numbers are another table's, and
  * x32 calls carry __X32_SYSCALL_BIT; both are skipped.
  */
+#include <linux/slab.h>
 #include <asm/syscall.h>
 
 #include "syscalls.h"
+#include "target.h"
+
+/*
+ * A probe's arguments: the call's six (int_arg(1) is the first, as in
+ * SystemTap's nd_syscall probes), then $regs and $id or $ret.
+ */
+#define CTAP_SYSCALL_ARGS	8
+
+static void ctap_syscalls_args(unsigned long *args, struct pt_regs *regs, long val)
+{
+	args[0] = regs->di;
+	args[1] = regs->si;
+	args[2] = regs->dx;
+	args[3] = regs->r10;
+	args[4] = regs->r8;
+	args[5] = regs->r9;
+	args[6] = (unsigned long)regs;
+	args[7] = val;
+}
+
+/*
+ * A task's @entry values between a call's entry and its return: the
+ * arguments, then the saved values (ctap_entry_saved()).  A slot is the
+ * task's while task is set.
+ */
+struct ctap_syscall_slot {
+	struct task_struct *task;
+	const struct ctap_syscall *s;
+	unsigned long args[];
+};
 
 static struct {
 	struct ctap_syscall *v;
 	int n;
 	struct tracepoint *enter, *exit;
 	bool enter_on, exit_on;
+	char *slots;			/* CTAP_SYSCALL_SLOTS of slot_size, or NULL */
+	size_t slot_size;
 } sc;
 
-/* Run the probes of (is_return, nr) with the arguments $regs, $id/$ret. */
+static struct ctap_syscall_slot *ctap_syscalls_slot(int i)
+{
+	return (struct ctap_syscall_slot *)(sc.slots + i * sc.slot_size);
+}
+
+/* The slot current keeps for s, or (claim) a free one now its own. */
+static struct ctap_syscall_slot *ctap_syscalls_find(const struct ctap_syscall *s, bool claim)
+{
+	for (int i = 0; sc.slots && i < CTAP_SYSCALL_SLOTS; i++) {
+		struct ctap_syscall_slot *slot = ctap_syscalls_slot(i);
+
+		if (!claim && READ_ONCE(slot->task) == current && READ_ONCE(slot->s) == s)
+			return slot;
+		if (claim && !READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, current)) {
+			WRITE_ONCE(slot->s, s);
+			return slot;
+		}
+	}
+	return NULL;
+}
+NOKPROBE_SYMBOL(ctap_syscalls_find);
+
+/* A call's entry: the @entry part of a return probe, into a slot.  A slot
+ * current still holds for s is stale (a call that never returned, or a
+ * task that died in one whose task_struct is current's now). */
+static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_regs *regs, long id)
+{
+	struct ctap_syscall_slot *slot = ctap_syscalls_find(s, false);
+
+	if (!slot)
+		slot = ctap_syscalls_find(s, true);
+	if (!slot) {
+		ctap_add_skipped(1);
+		return;
+	}
+	memset(slot->args, 0, sc.slot_size - sizeof(*slot));
+	ctap_syscalls_args(slot->args, regs, id);
+	ctap_probe_run(s->entry_probe, NULL, slot->args, CTAP_SYSCALL_ARGS);
+}
+NOKPROBE_SYMBOL(ctap_syscalls_entry_part);
+
+/* A return probe with @entry values: runs with the slot's, then frees it. */
+static void ctap_syscalls_return(const struct ctap_syscall *s, struct pt_regs *regs, long ret)
+{
+	struct ctap_syscall_slot *slot = ctap_syscalls_find(s, false);
+
+	/* None: the entry came before the session armed (a kretprobe would
+	 * not fire either), or it was skipped and counted then. */
+	if (!slot)
+		return;
+	ctap_syscalls_args(slot->args, regs, ret);
+	ctap_probe_run(s->probe, NULL, slot->args, CTAP_SYSCALL_ARGS);
+	smp_store_release(&slot->task, NULL);
+}
+NOKPROBE_SYMBOL(ctap_syscalls_return);
+
+/* The @entry parts of the return probes of nr. */
+static void ctap_syscalls_dispatch_entries(long nr, struct pt_regs *regs, long id)
+{
+	for (int i = 0; i < sc.n; i++)
+		if (sc.v[i].is_return && sc.v[i].nr == nr && sc.v[i].entry_probe)
+			ctap_syscalls_entry_part(&sc.v[i], regs, id);
+}
+NOKPROBE_SYMBOL(ctap_syscalls_dispatch_entries);
+
+/* Run the probes of (is_return, nr) with the arguments $regs, $id/$ret;
+ * at an entry, also the @entry parts of the returns of nr. */
 static void ctap_syscalls_dispatch(bool is_return, long nr, struct pt_regs *regs, long val)
 {
-	unsigned long args[] = { (unsigned long)regs, (unsigned long)val };
+	unsigned long args[CTAP_SYSCALL_ARGS];
 	int lo = 0, hi = sc.n;
 
 	if (nr < 0 || (IS_ENABLED(CONFIG_COMPAT) && in_compat_syscall()))
 		return;
+	if (!is_return && sc.slots)
+		ctap_syscalls_dispatch_entries(nr, regs, val);
+	ctap_syscalls_args(args, regs, val);
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		const struct ctap_syscall *s = &sc.v[mid];
@@ -37,8 +139,12 @@ static void ctap_syscalls_dispatch(bool is_return, long nr, struct pt_regs *regs
 		else
 			hi = mid;
 	}
-	for (; lo < sc.n && sc.v[lo].is_return == is_return && sc.v[lo].nr == nr; lo++)
-		ctap_probe_run(sc.v[lo].probe, NULL, args, ARRAY_SIZE(args));
+	for (; lo < sc.n && sc.v[lo].is_return == is_return && sc.v[lo].nr == nr; lo++) {
+		if (sc.v[lo].entry_probe)
+			ctap_syscalls_return(&sc.v[lo], regs, val);
+		else
+			ctap_probe_run(sc.v[lo].probe, NULL, args, ARRAY_SIZE(args));
+	}
 }
 NOKPROBE_SYMBOL(ctap_syscalls_dispatch);
 
@@ -54,7 +160,7 @@ static void ctap_syscalls_exit(void *data, struct pt_regs *regs, long ret)
 }
 NOKPROBE_SYMBOL(ctap_syscalls_exit);
 
-static void ctap_syscalls_find(struct tracepoint *tp, void *priv)
+static void ctap_syscalls_lookup(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sys_enter"))
 		sc.enter = tp;
@@ -65,15 +171,27 @@ static void ctap_syscalls_find(struct tracepoint *tp, void *priv)
 int ctap_syscalls_register(struct ctap_syscall *scs, int n)
 {
 	bool want_enter = n && !scs[0].is_return, want_exit = n && scs[n - 1].is_return;
+	size_t saved = 0;
 	int ret;
 
 	sc.v = scs;
 	sc.n = n;
-	for_each_kernel_tracepoint(ctap_syscalls_find, NULL);
+	for (int i = 0; i < n; i++)
+		if (scs[i].entry_probe)
+			saved = max(saved, scs[i].saved_size);
+	want_enter |= saved != 0;	/* the entries fill the slots */
+	for_each_kernel_tracepoint(ctap_syscalls_lookup, NULL);
 	if ((want_enter && !sc.enter) || (want_exit && !sc.exit)) {
 		ctap_oob("ERROR: probe %s registration error (no raw_syscalls tracepoints "
 			 "in the kernel)\n", scs[0].probe->pp);
 		return -ENOENT;
+	}
+	if (saved) {
+		sc.slot_size = ALIGN(sizeof(struct ctap_syscall_slot) +
+				     CTAP_SYSCALL_ARGS * sizeof(unsigned long) + saved, 8);
+		sc.slots = kcalloc(CTAP_SYSCALL_SLOTS, sc.slot_size, GFP_KERNEL);
+		if (!sc.slots)
+			return -ENOMEM;
 	}
 	if (want_enter) {
 		ret = tracepoint_probe_register(sc.enter, ctap_syscalls_enter, NULL);
@@ -105,4 +223,6 @@ void ctap_syscalls_unregister(struct ctap_syscall *scs, int n)
 	if (sc.enter_on || sc.exit_on)
 		tracepoint_synchronize_unregister();
 	sc.enter_on = sc.exit_on = false;
+	kfree(sc.slots);
+	sc.slots = NULL;
 }

@@ -16,7 +16,15 @@ struct ctap_syscall {
 	const struct ctap_probe *probe;
 	int nr;				/* the 64-bit table's number */
 	bool is_return;
+	/* A return's @entry part, run at the entry into a slot the task
+	 * keeps until the return (saved_size bytes after the arguments). */
+	const struct ctap_probe *entry_probe;
+	size_t saved_size;
 };
+
+/* Tasks inside a system call whose return probe has @entry values at
+ * once; one more is a skipped hit. */
+#define CTAP_SYSCALL_SLOTS	256
 
 /**
  * ctap_syscalls_register - attach a table of system call probes
@@ -24,9 +32,9 @@ struct ctap_syscall {
  * @n: its length
  *
  * One tracepoint probe for the entries, one for the returns.  A probe
- * runs with $regs (the caller's registers: the arguments are in di, si,
- * dx, r10, r8, r9) and $id (entry) or $ret (return).  Returns 0 or the
- * -errno, nothing attached.
+ * runs with the call's six arguments (int_arg()), then $regs (the
+ * caller's registers) and $id (entry) or $ret (return).  Returns 0 or the
+ * -errno, nothing attached (it allocates the @entry slots: process context).
  */
 int ctap_syscalls_register(struct ctap_syscall *scs, int n);
 void ctap_syscalls_unregister(struct ctap_syscall *scs, int n);

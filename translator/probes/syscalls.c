@@ -7,8 +7,11 @@
  *
  * $vars: $regs, the caller's registers (struct pt_regs *: the arguments
  * are in di, si, dx, r10, r8, r9), and $id, the number, at the entry or
- * $ret, the value returned, at the return.  Their types are those of the
- * raw_syscalls:sys_enter tracepoint's arguments, from BTF.
+ * $ret, the value returned, at the return; int_arg(1)... are the call's
+ * arguments, as in SystemTap's nd_syscall probes.  Their types are those of the
+ * raw_syscalls:sys_enter tracepoint's arguments, from BTF.  @entry(X)
+ * in a return is computed at the call's entry (the runtime keeps it for
+ * the task until its return).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -80,9 +83,11 @@ static int syscall_resolve(struct elab *e, const struct pp_match *m)
 		d = elab_add(e, m, arena_printf(a, "kernel.syscall(\"%s\")%s", names[nr],
 						is_return ? ".return" : ""));
 		d->data = sp;
-		elab_add_var(e, d, "$regs", kbtf_type_name(a, btf, p[1].type), p[1].type, 0);
+		d->is_return = is_return;
+		/* Arguments 0-5 are the call's own (int_arg()), then these. */
+		elab_add_var(e, d, "$regs", kbtf_type_name(a, btf, p[1].type), p[1].type, 6);
 		elab_add_var(e, d, is_return ? "$ret" : "$id", kbtf_type_name(a, btf, p[2].type),
-			     p[2].type, 1);
+			     p[2].type, 7);
 		added++;
 	}
 	if (!added) {
@@ -114,9 +119,13 @@ static void syscall_emit(struct xlate *x, const struct derived_probe *const *d, 
 	emit_c(x, "static struct ctap_syscall syscalls[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const struct syscall_point *sp = v[i]->data;
+		const char *entry, *size;
 
-		emit_c(x, "\t{ .probe = %s, .nr = %d%s },\t/* %s */\n", emit_probe_ref(x, v[i]),
-		       sp->nr, sp->is_return ? ", .is_return = true" : "", v[i]->name);
+		emit_c(x, "\t{ .probe = %s, .nr = %d%s", emit_probe_ref(x, v[i]), sp->nr,
+		       sp->is_return ? ", .is_return = true" : "");
+		if ((entry = emit_entry_probe(x, v[i], &size)))
+			emit_c(x, ",\n\t  .entry_probe = %s, .saved_size = %s", entry, size);
+		emit_c(x, " },\t/* %s */\n", v[i]->name);
 	}
 	emit_table_family(x, "syscalls", "ctap_syscalls_register", "ctap_syscalls_unregister");
 }
