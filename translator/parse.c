@@ -1054,9 +1054,11 @@ static struct pp_alts parse_components(struct parser *p)
 						 "alternatives", MAX_PP_ALTERNATIVES);
 				v = arena_alloc(p->arena, (group.n + one.n + 1) * sizeof(*v));
 				flags = arena_alloc(p->arena, group.n + one.n + 1);
-				memcpy(v, group.v, group.n * sizeof(*v));
+				if (group.n) {
+					memcpy(v, group.v, group.n * sizeof(*v));
+					memcpy(flags, group.flags, group.n);
+				}
 				memcpy(v + group.n, one.v, one.n * sizeof(*v));
-				memcpy(flags, group.flags, group.n);
 				for (int i = 0; i < one.n; i++)
 					flags[group.n + i] = one.flags[i] | f;
 				group.v = v;
