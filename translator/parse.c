@@ -891,10 +891,9 @@ static bool brace_expansion_ahead(struct parser *p)
 	int depth = 0;
 	bool comma = false;
 
-	for (size_t i = 0;; i++) {
-		struct token *t = peek_at(p, i);
-
-		if (i > 0 && t->space_before)
+	/* A walk over the tokens, not peek_at(p, i): that is O(i) each. */
+	for (const struct token *t = peek(p);; t++) {
+		if (t->kind == TOK_EOF || (t != peek(p) && t->space_before))
 			return false;
 		if (tok_op(t, "{")) {
 			depth++;

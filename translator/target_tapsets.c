@@ -5,15 +5,18 @@
  * unistd_64.h and unistd_32.h (syscall_name(), syscall_num()), and
  * syscalls.stp, an alias for each system call (target_syscalls.c).
  *
- * They are generated into the user's cache, target-<release>/, on each
- * run (a few hundred lines; the file is rewritten only when it changes,
- * so the tapset index stays valid), and searched after -I and before the
+ * They are generated into the user's cache, target-<release>/, when their
+ * inputs change (the file "inputs" there names each with its size and
+ * modification time, the stap executable among them: writing them took
+ * three quarters of a -p2 run), rewritten only when the text differs, so
+ * the tapset index stays valid, and searched after -I and before the
  * library.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -160,19 +163,67 @@ static int store(struct arena *a, const char *release, const char *file, const c
 	return refresh(a, path, text, len);
 }
 
+/*
+ * What the generated files were written from: each input's path, size and
+ * modification time, and the same of the executable that wrote them (a new
+ * ctap may write them differently).
+ */
+static char *inputs_key(struct arena *a, const char *const *paths, int n)
+{
+	char *key = arena_printf(a, "ctap target tapsets 1\n");
+
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+
+		if (stat(paths[i], &st))
+			memset(&st, 0, sizeof(st));
+		key = arena_printf(a, "%s%s %lld %lld.%09ld\n", key, paths[i],
+				   (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+				   st.st_mtim.tv_nsec);
+	}
+	return key;
+}
+
+/* Whether dir's generated files exist, are trusted and were written from key. */
+static bool up_to_date(struct arena *a, const char *dir, const char *key)
+{
+	const char *files[] = { "inputs", "syscall_table.stp", "syscalls.stp" };
+	size_t len;
+	const char *old;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (cache_file_ok(arena_printf(a, "%s/%s", dir, files[i])))
+			return false;
+	old = arena_read_file(a, arena_printf(a, "%s/inputs", dir), &len);
+	return old && len == strlen(key) && !memcmp(old, key, len);
+}
+
 const char *target_tapsets_dir(struct arena *a, const char *release, const char *build,
 			       const char *arch)
 {
-	const char *dir, *headers;
+	const char *dir, *headers, *inputs[5];
 	struct syscall_names *s64, *s32;
+	char *key;
 	char path[4096];
 	size_t len;
 	char *text;
 
 	if (!build || !release)
 		return NULL;
+	if (cache_path(path, sizeof(path), arena_printf(a, "target-%s/inputs", release)))
+		return NULL;
+	*strrchr(path, '/') = '\0';
 	dir = arena_printf(a, "%s/arch/%s/include/generated/uapi/asm", build,
 			   !strcmp(arch, "x86_64") ? "x86" : arch);
+	headers = target_headers_dir(a, build);
+	inputs[0] = "/proc/self/exe";
+	inputs[1] = arena_printf(a, "%s/unistd_64.h", dir);
+	inputs[2] = arena_printf(a, "%s/unistd_32.h", dir);
+	inputs[3] = arena_printf(a, "%s/include/linux/syscalls.h", headers);
+	inputs[4] = arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_64.h", build);
+	key = inputs_key(a, inputs, 5);
+	if (up_to_date(a, path, key))
+		return arena_printf(a, "%s", path);
 	s64 = arena_alloc(a, sizeof(*s64));
 	s32 = arena_alloc(a, sizeof(*s32));
 	memset(s64, 0, sizeof(*s64));
@@ -183,12 +234,12 @@ const char *target_tapsets_dir(struct arena *a, const char *release, const char 
 	if (!text || store(a, release, "syscall_table.stp", text, len))
 		return NULL;
 	/* The aliases are x86_64's (its entry points and registers). */
-	headers = target_headers_dir(a, build);
 	text = !strcmp(arch, "x86_64") ?
 		target_syscalls(a, headers, build, s64->v, s64->n, &len) : NULL;
 	if (text && store(a, release, "syscalls.stp", text, len))
 		return NULL;
-	if (cache_path(path, sizeof(path), arena_printf(a, "target-%s", release)))
+	/* Last: a run cut off before this point writes everything again. */
+	if (store(a, release, "inputs", key, strlen(key)))
 		return NULL;
 	return arena_printf(a, "%s", path);
 }
