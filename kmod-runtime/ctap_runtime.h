@@ -133,6 +133,7 @@ struct ctap_context {
 	const char *probe_function;
 	int probe_type;
 	struct pt_regs *regs;		/* NULL for begin/end/timers */
+	unsigned long probe_addr;	/* a .return probe's function, or 0 */
 	/* The probe's arguments when registers do not hold them: a .return
 	 * probe's as saved at entry, a tracepoint's as passed to it. */
 	const unsigned long *args;
@@ -164,14 +165,23 @@ struct ctap_context {
  * @args: its arguments for $vars when @regs does not hold them (a .return
  *	  probe's saved at entry, a tracepoint's), or NULL
  * @nargs: how many
+ * @addr: a .return probe's function (print_backtrace() names it), or 0
  *
  * Skips (and counts) the hit if the session is not in the probe's state,
  * this CPU is already in a handler, or a global's lock cannot be had
  * within MAXTRYLOCK tries.  Reports an uncaught soft error, and stops the
  * session after MAXERRORS of them or MAXSKIPPED skips.  Any context.
  */
-void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
-		    const unsigned long *args, int nargs);
+void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
+		       const unsigned long *args, int nargs, unsigned long addr);
+
+/* ctap_probe_run_at() where the registers say where the probe is: all but
+ * .return probes, whose @addr is the function returned from. */
+static inline void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
+				  const unsigned long *args, int nargs)
+{
+	ctap_probe_run_at(p, regs, args, nargs, 0);
+}
 
 /* ---- soft errors ---- */
 

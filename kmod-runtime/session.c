@@ -154,8 +154,8 @@ static bool overloaded(struct ctap_context *c, cycles_t start)
 #endif
 }
 
-void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
-		    const unsigned long *args, int nargs)
+void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
+		       const unsigned long *args, int nargs, unsigned long addr)
 {
 	struct ctap_context *c;
 	unsigned long flags;
@@ -177,6 +177,7 @@ void ctap_probe_run(const struct ctap_probe *p, struct pt_regs *regs,
 	c->probe_function = p->function;
 	c->probe_type = p->type;
 	c->regs = regs;
+	c->probe_addr = addr;
 	c->args = args;
 	c->nargs = nargs;
 	c->last_error = NULL;

@@ -7,11 +7,18 @@
 #include "kprobes.h"
 #include "target.h"
 
+/*
+ * The handler sees the probed instruction's address in the registers, as
+ * SystemTap shows it (addr(), backtraces), not the byte after the int3.
+ */
 static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ctap_kprobe *k = container_of(kp, struct ctap_kprobe, u.kp);
+	unsigned long ip = instruction_pointer(regs);
 
+	instruction_pointer_set(regs, (unsigned long)kp->addr);
 	ctap_probe_run(k->probe, regs, NULL, 0);
+	instruction_pointer_set(regs, ip);
 	return 0;
 }
 
@@ -39,11 +46,12 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *krp = get_kretprobe(ri);
 	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
+	unsigned long fn = (unsigned long)krp->kp.addr;
 
 	if (k->entry_args)
-		ctap_probe_run(k->probe, regs, (unsigned long *)ri->data, CTAP_ENTRY_ARGS);
+		ctap_probe_run_at(k->probe, regs, (unsigned long *)ri->data, CTAP_ENTRY_ARGS, fn);
 	else
-		ctap_probe_run(k->probe, regs, NULL, 0);
+		ctap_probe_run_at(k->probe, regs, NULL, 0, fn);
 	return 0;
 }
 
