@@ -123,8 +123,8 @@ struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const c
 	return d;
 }
 
-void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
-		  const char *type, __u32 btf_id, int arg)
+struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
+			       const char *type, __u32 btf_id, int arg)
 {
 	struct probe_var *v = arena_new(e->arena, struct probe_var), **tail = &d->vars;
 
@@ -135,6 +135,7 @@ void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = v;
+	return v;
 }
 
 /* SystemTap's two-part message: where, once per point, then what. */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "print.h"
+#include "tvar.h"
 #include "xlate.h"
 
 static const char *expr_c(struct xlate *x, const struct expr *e);
@@ -846,6 +847,13 @@ static const char *assignment(struct xlate *x, const struct expr *e)
 
 	if (target->kind == E_INDEX)
 		return assign_element(x, e);
+	if (target->kind == E_TARGET && sem_tvar(x->s, target) &&
+	    sem_tvar(x->s, target)->base == TVAR_VALUE) {
+		/* procfs's $value: pass 2 allowed only '=' and '.=' of a string. */
+		emit(x, "ctap_procfs_set(c, %s, %s);", expr_c(x, e->b),
+		     strcmp(e->op, ".=") ? "false" : "true");
+		return "ctap_procfs_get(c)";
+	}
 	if (target->kind != E_SYMBOL) {
 		gen_error(x, &e->loc, "assigning to %s is not supported yet", expr_text(x->a, target));
 		return "0LL";

@@ -44,8 +44,12 @@ struct probe_var {
 	const char *name;			/* with the '$' */
 	const char *type;			/* as -L prints it */
 	__u32 btf_id;
-	int arg;				/* argument number from 0; -1: $return */
+	int arg;				/* argument number from 0; -1: $return;
+						   PROBE_VAR_VALUE: procfs's $value */
+	bool writable;				/* the handler may assign it (no -g) */
 };
+
+#define PROBE_VAR_VALUE		(-2)	/* a string the family hands the handler */
 
 /* One concrete probe. */
 struct derived_probe {
@@ -98,8 +102,8 @@ void **elab_provider_state(struct elab *e, const struct provider *p);
 struct session *elab_session(struct elab *e);
 /* A new concrete probe of m, appended to the program; name is copied. */
 struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name);
-void elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
-		  const char *type, __u32 btf_id, int arg);
+struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
+			       const char *type, __u32 btf_id, int arg);
 /* A semantic error about m's probe point. */
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -462,6 +462,14 @@ static void mark_read(struct sem *S, const char *name)
 }
 
 /* The target of an assignment, ++, --, or delete. */
+static const struct probe_var *probe_var(const struct derived_probe *d, const char *name)
+{
+	for (const struct probe_var *v = d->vars; v; v = v->next)
+		if (!strcmp(v->name, name))
+			return v;
+	return NULL;
+}
+
 static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum vtype *type)
 {
 	struct var *v;
@@ -485,7 +493,9 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 		return v;
 	}
 	if (e->kind == E_TARGET) {
-		if (!S->s->guru)
+		const struct probe_var *pv = sc->site && !e->chain ? probe_var(sc->site, e->name) : NULL;
+
+		if (!S->s->guru && !(pv && pv->writable))
 			error(S, &e->loc, ident(S, e->name),
 			      "writing to target variable '%s' needs guru mode (stap -g)", e->name);
 		*type = expr(S, sc, e);
@@ -596,13 +606,6 @@ static enum vtype resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __
 	return e->pretty ? T_STRING : T_LONG;
 }
 
-static const struct probe_var *probe_var(const struct derived_probe *d, const char *name)
-{
-	for (const struct probe_var *v = d->vars; v; v = v->next)
-		if (!strcmp(v->name, name))
-			return v;
-	return NULL;
-}
 
 /*
  * A handler serves every probe its point matched (kernel.function("vfs_*")):
@@ -706,6 +709,16 @@ static enum vtype target_var(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	chain_indexes(S, sc, e);
 	v = probe_var(d, e->name);
+	if (v && v->arg == PROBE_VAR_VALUE) {
+		if (e->chain || e->addressof || e->pretty) {
+			error(S, &e->loc, ident(S, e->name), "'%s' is a string, not a structure",
+			      e->name);
+			return T_UNKNOWN;
+		}
+		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE }))
+			error(S, &e->loc, NULL, "out of memory");
+		return T_STRING;
+	}
 	if (v) {
 		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg };
 
@@ -877,6 +890,14 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 {
 	enum vtype r = expr(S, sc, e->b), cur;
 	struct var *v = lvalue(S, sc, e->a, &cur);
+
+	/* A string $var (procfs's $value) takes '=' or '.=' of a string. */
+	if (e->a->kind == E_TARGET && cur == T_STRING &&
+	    ((strcmp(e->op, "=") && strcmp(e->op, ".=")) || (r != T_UNKNOWN && r != T_STRING))) {
+		error(S, &e->loc, NULL, "'%s' is a string: it takes '=' or '.=' of a string",
+		      e->a->name);
+		return T_UNKNOWN;
+	}
 
 	if (!strcmp(e->op, "<<<")) {
 		if (r != T_UNKNOWN && r != T_LONG)

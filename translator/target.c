@@ -85,6 +85,8 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 	}
 	if (t->expansion)
 		return gen_expr(x, t->expansion);
+	if (t->base == TVAR_VALUE)
+		return "ctap_procfs_get(c)";
 	b = base(x, e, t);
 	if (!t->nsteps && t->extend < 8)
 		return arena_printf(x->a, "ctap_extend(%s, %d, %s)", b, t->extend,

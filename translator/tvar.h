@@ -24,6 +24,7 @@ enum tvar_base {
 	TVAR_ARG,		/* argument tvar.arg of the probed function */
 	TVAR_RETURN,		/* its return value ($return) */
 	TVAR_POINTER,		/* the value of the @cast's operand */
+	TVAR_VALUE,		/* a procfs probe's $value: a string, no steps */
 };
 
 enum tvar_op {

@@ -10,6 +10,7 @@ extern const struct provider kernel_function_provider;
 extern const struct provider process_provider;
 extern const struct provider tracepoint_provider;
 extern const struct provider syscall_provider;
+extern const struct provider procfs_provider;
 
 const struct provider *const providers[] = {
 	&begin_end_provider,
@@ -19,6 +20,7 @@ const struct provider *const providers[] = {
 	&process_provider,
 	&tracepoint_provider,
 	&syscall_provider,
+	&procfs_provider,
 	NULL
 };
 

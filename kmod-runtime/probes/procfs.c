@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procfs.c - files in /proc/systemtap/MODULE/ served by read and write
+ * probes.
+ *
+ * /proc/systemtap is shared by every ctap (and SystemTap) module: the
+ * first to need it makes it, and whoever stops last with it empty takes it
+ * away.  The handlers run in the reader's or writer's process context,
+ * under the file's mutex; the buffer is allocated when the session arms.
+ */
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "procfs.h"
+
+#define TOP_DIR		"systemtap"
+#define MOD_DIR		TOP_DIR "/" KBUILD_MODNAME
+
+static bool stopping;		/* a waiting open gives up */
+static struct proc_dir_entry *mod_dir;
+
+static int procfs_open(struct inode *inode, struct file *file)
+{
+	struct ctap_procfs_file *f = pde_data(inode);
+
+	mutex_lock(&f->lock);
+	while (f->open) {
+		int ret;
+
+		mutex_unlock(&f->lock);
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		/* The stop wakes us too: proc's rundown waits for this call. */
+		ret = wait_event_interruptible(f->wait, !READ_ONCE(f->open) ||
+					       READ_ONCE(stopping));
+		if (ret)
+			return ret;
+		if (READ_ONCE(stopping))
+			return -ENODEV;
+		mutex_lock(&f->lock);
+	}
+	f->open = true;
+	f->needs_fill = (file->f_mode & FMODE_READ) && f->read_probe;
+	mutex_unlock(&f->lock);
+	file->private_data = f;
+	return 0;
+}
+
+static int procfs_release(struct inode *inode, struct file *file)
+{
+	struct ctap_procfs_file *f = file->private_data;
+
+	mutex_lock(&f->lock);
+	f->open = false;
+	mutex_unlock(&f->lock);
+	wake_up_interruptible(&f->wait);
+	return 0;
+}
+
+/*
+ * The read probe writes $value from empty.  Not inlined: a function that
+ * calls ctap_probe_run() is a handler to testsuite/lib/runtime-callees, and
+ * the file operations around it (mutex_lock, copy_from_user) run in the
+ * reader's process, where a probe on them is harmless.
+ */
+static noinline void fill(struct ctap_procfs_file *f)
+{
+	unsigned long arg = (unsigned long)&f->value;
+
+	f->value.len = 0;
+	f->value.buf[0] = '\0';
+	ctap_probe_run(f->read_probe, NULL, &arg, 1);
+	f->needs_fill = false;
+}
+
+static ssize_t procfs_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+{
+	struct ctap_procfs_file *f = file->private_data;
+	ssize_t ret;
+
+	mutex_lock(&f->lock);
+	if (f->needs_fill)
+		fill(f);
+	ret = simple_read_from_buffer(buf, count, ppos, f->value.buf, f->value.len);
+	mutex_unlock(&f->lock);
+	return ret;
+}
+
+/* The write probes, each with the bytes written as $value (see fill()). */
+static noinline void run_writers(struct ctap_procfs_file *f)
+{
+	unsigned long arg = (unsigned long)&f->value;
+
+	for (int i = 0; i < f->nwrite; i++)
+		ctap_probe_run(f->write_probes[i], NULL, &arg, 1);
+}
+
+/* Each write(2) is one $value for every write probe: at most bufsize - 1 bytes. */
+static ssize_t procfs_write(struct file *file, const char __user *buf, size_t count,
+			    loff_t *ppos)
+{
+	struct ctap_procfs_file *f = file->private_data;
+	size_t n = min(count, f->value.size - 1);
+
+	if (!f->nwrite)
+		return -EIO;
+	mutex_lock(&f->lock);
+	if (copy_from_user(f->value.buf, buf, n)) {
+		mutex_unlock(&f->lock);
+		return -EFAULT;
+	}
+	f->value.buf[n] = '\0';
+	f->value.len = n;
+	run_writers(f);
+	f->needs_fill = (file->f_mode & FMODE_READ) && f->read_probe;
+	mutex_unlock(&f->lock);
+	*ppos += n;
+	return n;
+}
+
+static const struct proc_ops procfs_ops = {
+	.proc_open = procfs_open,
+	.proc_read = procfs_read,
+	.proc_write = procfs_write,
+	.proc_lseek = generic_file_llseek,
+	.proc_release = procfs_release,
+};
+
+/* /proc/systemtap/MODULE, and /proc/systemtap first if nobody made it. */
+static int make_dirs(void)
+{
+	struct path p;
+
+	if (kern_path("/proc/" TOP_DIR, LOOKUP_DIRECTORY, &p) == 0)
+		path_put(&p);
+	else if (!proc_mkdir(TOP_DIR, NULL))
+		return -ENOMEM;
+	mod_dir = proc_mkdir(MOD_DIR, NULL);
+	return mod_dir ? 0 : -ENOMEM;
+}
+
+struct dir_count {
+	struct dir_context ctx;
+	int n;
+};
+
+static bool count_entry(struct dir_context *ctx, const char *name, int len, loff_t off,
+			u64 ino, unsigned int type)
+{
+	struct dir_count *d = container_of(ctx, struct dir_count, ctx);
+
+	if (!(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.'))
+		d->n++;
+	return true;
+}
+
+/* Take /proc/systemtap away if no module has a directory there now. */
+static void remove_top_if_empty(void)
+{
+	struct dir_count d = { .ctx.actor = count_entry };
+	struct file *dir = filp_open("/proc/" TOP_DIR, O_RDONLY | O_DIRECTORY, 0);
+
+	if (IS_ERR(dir))
+		return;
+	if (iterate_dir(dir, &d.ctx) == 0 && d.n == 0)
+		remove_proc_entry(TOP_DIR, NULL);
+	filp_close(dir, NULL);
+}
+
+int ctap_procfs_start(struct ctap_procfs_file *files, int n)
+{
+	int ret = make_dirs();
+
+	if (ret) {
+		ctap_oob("ERROR: cannot create /proc/%s\n", MOD_DIR);
+		return ret;
+	}
+	stopping = false;
+	for (int i = 0; i < n; i++) {
+		struct ctap_procfs_file *f = &files[i];
+
+		mutex_init(&f->lock);
+		init_waitqueue_head(&f->wait);
+		f->value.size = f->bufsize;
+		f->value.buf = kvzalloc(f->bufsize, GFP_KERNEL);
+		if (f->value.buf)
+			f->pde = proc_create_data(f->name, f->mode, mod_dir, &procfs_ops, f);
+		if (!f->value.buf || !f->pde) {
+			ctap_oob("ERROR: cannot create /proc/%s/%s\n", MOD_DIR, f->name);
+			ctap_procfs_stop(files, i + 1);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void ctap_procfs_stop(struct ctap_procfs_file *files, int n)
+{
+	WRITE_ONCE(stopping, true);
+	for (int i = 0; i < n; i++)
+		wake_up_interruptible_all(&files[i].wait);
+	/* Waits for the calls in progress and closes the files still open. */
+	remove_proc_subtree(MOD_DIR, NULL);
+	mod_dir = NULL;
+	for (int i = 0; i < n; i++) {
+		kvfree(files[i].value.buf);
+		files[i].value.buf = NULL;
+		files[i].pde = NULL;
+	}
+	remove_top_if_empty();
+}

@@ -1,0 +1,196 @@
+/*
+ * procfs.c - procfs[("NAME")][.umask(M)].read[.maxsize(N)] and
+ * procfs[("NAME")][.umask(M)].write (runtime side: kmod-runtime/probes/procfs.c).
+ *
+ * A file /proc/systemtap/MODULE/NAME ("command" without a name): reading
+ * it runs its read probe, which sets $value, the text the reader gets;
+ * writing it runs its write probes with the bytes written as $value.  A
+ * file has at most one read probe and any number of write probes.  Its
+ * mode is 0444 for reading and 0222 for writing, less the umask (0077
+ * unless given), as SystemTap's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "provider.h"
+#include "xlate.h"
+
+static const char *const patterns[] = {
+	"procfs.read", "procfs.read.maxsize(number)", "procfs.write",
+	"procfs.umask(number).read", "procfs.umask(number).read.maxsize(number)",
+	"procfs.umask(number).write",
+	"procfs(string).read", "procfs(string).read.maxsize(number)", "procfs(string).write",
+	"procfs(string).umask(number).read", "procfs(string).umask(number).read.maxsize(number)",
+	"procfs(string).umask(number).write",
+	NULL
+};
+
+#define DEFAULT_UMASK	0077
+#define MAX_BUFSIZE	(1 << 20)	/* allocated when the session arms */
+
+/* A probe's own data (derived_probe.data). */
+struct procfs_point {
+	const char *name;
+	bool write;
+	int64_t umask;			/* -1: not given */
+	int64_t maxsize;		/* bytes of $value; 0: not given (MAXSTRINGLEN) */
+};
+
+/* The files the script's read probes have claimed, for the one-reader rule. */
+struct claimed {
+	struct claimed *next;
+	const char *name;
+};
+
+/* SystemTap makes no subdirectories; a name is one plain path component. */
+static bool good_name(const char *s)
+{
+	if (!*s || strlen(s) > 64 || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || (unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+static int procfs_resolve(struct elab *e, const struct pp_match *m)
+{
+	struct procfs_point *p = arena_new(elab_arena(e), struct procfs_point);
+	struct claimed **claimed = (struct claimed **)elab_provider_state(e, m->provider);
+	struct derived_probe *d;
+	char *name;
+
+	p->name = m->comps[0]->arg ? m->comps[0]->arg->str : "command";
+	p->umask = -1;
+	for (int i = 1; i < m->ncomps; i++) {
+		const struct pp_component *c = m->comps[i];
+
+		if (!strcmp(c->name, "write"))
+			p->write = true;
+		else if (!strcmp(c->name, "umask"))
+			p->umask = c->arg->num;
+		else if (!strcmp(c->name, "maxsize"))
+			p->maxsize = c->arg->num;
+	}
+	if (!good_name(p->name)) {
+		elab_error(e, m, "procfs file name '%s' must be one path component (no '/', "
+			   "'.', '..' or spaces) of at most 64 bytes", p->name);
+		return -EINVAL;
+	}
+	if (p->umask != -1 && (p->umask < 0 || p->umask > 0777)) {
+		elab_error(e, m, "umask %#llo is not a file mode mask (0 to 0777)",
+			   (long long)p->umask);
+		return -EINVAL;
+	}
+	if (strstr(m->pattern_text, "maxsize") && (p->maxsize < 1 || p->maxsize > MAX_BUFSIZE)) {
+		elab_error(e, m, "maxsize must be between 1 and %d", MAX_BUFSIZE);
+		return -EINVAL;
+	}
+	if (!p->write) {
+		for (struct claimed *c = *claimed; c; c = c->next)
+			if (!strcmp(c->name, p->name)) {
+				elab_error(e, m, "procfs file '%s' already has a read probe", p->name);
+				return -EINVAL;
+			}
+		struct claimed *c = arena_new(elab_arena(e), struct claimed);
+
+		c->name = p->name;
+		c->next = *claimed;
+		*claimed = c;
+	}
+	name = arena_printf(elab_arena(e), "procfs(\"%s\")", p->name);
+	if (p->umask != -1)
+		name = arena_printf(elab_arena(e), "%s.umask(%lld)", name, (long long)p->umask);
+	name = arena_printf(elab_arena(e), "%s.%s", name, p->write ? "write" : "read");
+	if (p->maxsize)
+		name = arena_printf(elab_arena(e), "%s.maxsize(%lld)", name, (long long)p->maxsize);
+	d = elab_add(e, m, name);
+	d->data = p;
+	elab_add_var(e, d, "$value", "string", 0, PROBE_VAR_VALUE)->writable = !p->write;
+	return 1;
+}
+
+/* One table entry per file: its read probe, its write probes' list. */
+static void procfs_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	bool *done = arena_alloc(x->a, n + 1);
+
+	memset(done, 0, n + 1);
+	for (int i = 0; i < n; i++) {
+		const struct procfs_point *p = d[i]->data;
+		int nwrite = 0;
+
+		bool first = p->write;
+
+		for (int j = 0; j < i && first; j++) {
+			const struct procfs_point *q = d[j]->data;
+
+			first = !(q->write && !strcmp(q->name, p->name));
+		}
+		if (!first)
+			continue;
+		for (int j = i; j < n; j++) {
+			const struct procfs_point *q = d[j]->data;
+
+			if (q->write && !strcmp(q->name, p->name)) {
+				emit_c(x, "%s%s", nwrite++ ? ", " : arena_printf(x->a,
+				       "static const struct ctap_probe *const procfs_writers_%d[] = { ",
+				       i), emit_probe_ref(x, d[j]));
+			}
+		}
+		emit_c(x, " };\n");
+	}
+	emit_c(x, "\nstatic struct ctap_procfs_file procfs_files[] = {\n");
+	for (int i = 0; i < n; i++) {
+		const struct procfs_point *p = d[i]->data, *reader = NULL;
+		int first_writer = -1, nwrite = 0, mode = 0, umask = -1;
+		long long size = 0;
+
+		if (done[i])
+			continue;
+		for (int j = i; j < n; j++) {
+			const struct procfs_point *q = d[j]->data;
+
+			if (strcmp(q->name, p->name))
+				continue;
+			done[j] = true;
+			if (q->write) {
+				first_writer = first_writer < 0 ? j : first_writer;
+				nwrite++;
+				mode |= 0222;
+			} else {
+				reader = q;
+				mode |= 0444;
+				size = q->maxsize;
+			}
+			if (umask < 0 && q->umask >= 0)
+				umask = (int)q->umask;
+		}
+		mode &= ~(umask < 0 ? DEFAULT_UMASK : umask);
+		emit_c(x, "\t{\n\t\t.name = %s,\n\t\t.mode = 0%o,\n", gen_c_string(x, p->name), mode);
+		if (size)
+			emit_c(x, "\t\t.bufsize = %lld,\n", size + 1);
+		else
+			emit_c(x, "\t\t.bufsize = MAXSTRINGLEN,\n");
+		if (reader) {
+			for (int j = i; j < n; j++)
+				if (d[j]->data == reader)
+					emit_c(x, "\t\t.read_probe = %s,\n", emit_probe_ref(x, d[j]));
+		}
+		if (nwrite)
+			emit_c(x, "\t\t.write_probes = procfs_writers_%d,\n\t\t.nwrite = %d,\n",
+			       first_writer, nwrite);
+		emit_c(x, "\t},\n");
+	}
+	emit_table_family(x, "procfs_files", "ctap_procfs_start", "ctap_procfs_stop");
+}
+
+const struct provider procfs_provider = {
+	.name = "procfs",
+	.patterns = patterns,
+	.runtime = "probes/procfs",
+	.resolve = procfs_resolve,
+	.emit = procfs_emit,
+};
