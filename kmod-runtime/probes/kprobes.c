@@ -55,13 +55,39 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * A kprobe at FUNC+OFFSET is registered disabled and armed only once its
+ * address is known to be in FUNC: the kernel would take any offset into
+ * whatever function follows, one that pass 2 refuses to probe, say.
+ */
+static int register_inside(struct ctap_kprobe *k)
+{
+	char name[KSYM_SYMBOL_LEN];
+	int ret;
+
+	k->u.kp.flags = KPROBE_FLAG_DISABLED;
+	ret = register_kprobe(&k->u.kp);
+	if (ret)
+		return ret;
+	sprint_symbol_no_offset(name, (unsigned long)k->u.kp.addr);
+	if (strcmp(name, k->symbol)) {
+		ctap_oob("ERROR: probe %s: %s+%#lx is in %s, not in %s\n", k->probe->pp,
+			 k->symbol, k->offset, name, k->symbol);
+		unregister_kprobe(&k->u.kp);
+		return -ERANGE;
+	}
+	return enable_kprobe(&k->u.kp);
+}
+
 static int register_one(struct ctap_kprobe *k)
 {
 	memset(&k->u, 0, sizeof(k->u));
 	if (!k->is_return) {
 		k->u.kp.symbol_name = k->symbol;
+		k->u.kp.addr = (kprobe_opcode_t *)k->address;
+		k->u.kp.offset = k->offset;
 		k->u.kp.pre_handler = kprobe_pre;
-		return register_kprobe(&k->u.kp);
+		return k->offset ? register_inside(k) : register_kprobe(&k->u.kp);
 	}
 	k->u.krp.kp.symbol_name = k->symbol;
 	k->u.krp.handler = kretprobe_ret;

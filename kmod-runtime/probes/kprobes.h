@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kprobes.h - kprobe.function("f")[.return] and kernel.function: a table
- * of kprobes and kretprobes that the generated module declares.
+ * kprobes.h - kprobe.function("f")[.return], kernel.function and
+ * kernel.statement: a table of kprobes and kretprobes that the generated
+ * module declares.
  */
 #ifndef CTAP_KPROBES_H
 #define CTAP_KPROBES_H
@@ -12,7 +13,9 @@
 
 struct ctap_kprobe {
 	const struct ctap_probe *probe;
-	const char *symbol;
+	const char *symbol;		/* or NULL, with address */
+	unsigned long offset;		/* into symbol: must stay inside it */
+	unsigned long address;		/* .absolute (guru mode) */
 	bool is_return;
 	int maxactive;			/* .return.maxactive(N), 0: default */
 	bool entry_args;		/* .return: save the arguments at entry */

@@ -1,7 +1,10 @@
 /*
  * kprobes.c - kernel.function("PATTERN") and kprobe.function("PATTERN"),
  * each [.call|.return[.maxactive(N)]]: kprobes and kretprobes on kernel
- * functions (runtime side: kmod-runtime/probes/kprobes.c).
+ * functions; kernel.statement("FUNC+OFFSET") and kprobe.function("FUNC+OFFSET"):
+ * a kprobe inside one; kernel.statement(ADDR).absolute and
+ * kprobe.statement(ADDR).absolute (guru mode): at an address (runtime
+ * side: kmod-runtime/probes/kprobes.c).
  *
  * Functions come from the target's BTF: PATTERN is a glob over their
  * names.  kernel.function probes get the function's parameters as typed
@@ -36,11 +39,39 @@ static const char *const kprobe_patterns[] = {
 	NULL
 };
 
+static const char *const statement_patterns[] = {
+	"kernel.statement(string)",
+	"kernel.statement(number).absolute",
+	"kprobe.statement(number).absolute",
+	NULL
+};
+
 /* A probe's own data (derived_probe.data). */
 struct kprobe_point {
 	int64_t maxactive;		/* .return.maxactive(N), 0: the kernel's default */
 	bool optional;			/* from a wildcard or "?": the kernel refusing it warns */
+	uint64_t offset;		/* into the function ("vfs_read+0x4") */
+	uint64_t address;		/* .absolute: no symbol */
 };
+
+/* FUNC+OFFSET: *offset and the function's name; offset 0 without '+'. */
+static const char *split_offset(struct elab *e, const struct pp_match *m, const char *s,
+				uint64_t *offset)
+{
+	const char *plus = strchr(s, '+');
+	char *end;
+
+	*offset = 0;
+	if (!plus)
+		return s;
+	errno = 0;
+	*offset = strtoull(plus + 1, &end, 0);
+	if (plus == s || !plus[1] || *end || errno || *offset > 0xfffffff) {
+		elab_error(e, m, "'%s': expected FUNCTION+OFFSET, a decimal or 0x offset", s);
+		return NULL;
+	}
+	return arena_strndup(elab_arena(e), s, plus - s);
+}
 
 static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *btf,
 		     __u32 func_id, bool is_return)
@@ -78,16 +109,18 @@ static void no_match(struct elab *e, const struct pp_match *m, const struct btf 
 
 static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 				       const char *family, const char *func, const char *suffix,
-				       bool is_return, int64_t maxactive)
+				       bool is_return, int64_t maxactive, uint64_t offset)
 {
-	struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s\")%s",
-							      family, func, suffix));
+	const char *at = offset ? arena_printf(elab_arena(e), "+%#llx", (unsigned long long)offset) : "";
+	struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s%s\")%s",
+							      family, func, at, suffix));
 	struct kprobe_point *kp = arena_new(elab_arena(e), struct kprobe_point);
 
 	d->symbol = func;	/* BTF's or the script's: both live as long as the session */
 	d->is_return = is_return;
 	d->data = kp;
 	kp->maxactive = maxactive;
+	kp->offset = offset;
 	kp->optional = strpbrk(m->comps[1]->arg->str, "*?[") || (d->written && d->written->optional);
 	return d;
 }
@@ -102,6 +135,7 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	const struct pp_component *fc = m->comps[1];
 	const char *glob = fc->arg->str, *suffix;
+	uint64_t offset;
 	struct kbtf_func *funcs;
 	struct btf *btf;
 	int64_t maxactive = 0;
@@ -112,6 +146,20 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	if (strchr(glob, '@') || strchr(glob, ':')) {
 		elab_error(e, m, "'%s': file and line qualifiers need DWARF debuginfo; ctap "
 			   "finds kernel functions by name in BTF", glob);
+		return -EINVAL;
+	}
+	glob = split_offset(e, m, glob, &offset);
+	if (!glob)
+		return -EINVAL;
+	if (offset && (is_return || strpbrk(glob, "*?["))) {
+		elab_error(e, m, "an offset goes with one function, not with %s",
+			   is_return ? "a .return probe" : "a wildcard");
+		return -EINVAL;
+	}
+	/* Inside a function the registers no longer hold its arguments. */
+	if (offset && vars) {
+		elab_error(e, m, "kernel.function takes a function; for a place inside one, "
+			   "kernel.statement(\"%s\")", fc->arg->str);
 		return -EINVAL;
 	}
 	/* An explicit name that may not be probed is an error; a wildcard
@@ -142,7 +190,7 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 			skipped++;
 			continue;
 		}
-		d = add_probe(e, m, family, funcs[i].name, suffix, is_return, maxactive);
+		d = add_probe(e, m, family, funcs[i].name, suffix, is_return, maxactive, offset);
 		if (vars)
 			add_vars(e, d, btf, funcs[i].id, is_return);
 		added++;
@@ -155,7 +203,7 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	 * (__x64_sys_getpid, say) may still be in kallsyms, and the kernel
 	 * says so when the probe registers. */
 	if (!added && n == 0 && !vars && !wild) {
-		add_probe(e, m, family, glob, suffix, is_return, maxactive);
+		add_probe(e, m, family, glob, suffix, is_return, maxactive, offset);
 		return 1;
 	}
 	if (!added && n == 0)
@@ -176,6 +224,27 @@ static int kprobe_resolve(struct elab *e, const struct pp_match *m)
 	return resolve(e, m, "kprobe.function", false);
 }
 
+/* kernel.statement("FUNC+OFFSET"), or an absolute address in guru mode. */
+static int statement_resolve(struct elab *e, const struct pp_match *m)
+{
+	struct derived_probe *d;
+	struct kprobe_point *kp;
+	const char *family = m->comps[0]->name;
+
+	if (m->comps[1]->arg->kind == E_STRING)
+		return resolve(e, m, "kernel.statement", false);
+	if (!elab_session(e)->guru) {
+		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
+		return -EINVAL;
+	}
+	d = elab_add(e, m, arena_printf(elab_arena(e), "%s.statement(%#llx).absolute", family,
+					(unsigned long long)m->comps[1]->arg->num));
+	kp = arena_new(elab_arena(e), struct kprobe_point);
+	kp->address = (uint64_t)m->comps[1]->arg->num;
+	d->data = kp;
+	return 1;
+}
+
 /* Both families' probes, one table: prefix names it. */
 static void emit_table(struct xlate *x, const struct derived_probe *const *d, int n,
 		       const char *prefix)
@@ -185,8 +254,13 @@ static void emit_table(struct xlate *x, const struct derived_probe *const *d, in
 		const struct kprobe_point *kp = d[i]->data;
 		const char *entry, *size;
 
-		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.symbol = %s,\n", emit_probe_ref(x, d[i]),
-		       gen_c_string(x, d[i]->symbol));
+		emit_c(x, "\t{\n\t\t.probe = %s,\n", emit_probe_ref(x, d[i]));
+		if (kp->address)
+			emit_c(x, "\t\t.address = %#llxULL,\n", (unsigned long long)kp->address);
+		else
+			emit_c(x, "\t\t.symbol = %s,\n", gen_c_string(x, d[i]->symbol));
+		if (kp->offset)
+			emit_c(x, "\t\t.offset = %#llx,\n", (unsigned long long)kp->offset);
 		if (d[i]->is_return)
 			emit_c(x, "\t\t.is_return = true,\n");
 		if (emit_entry_args(x, d[i]))
@@ -213,6 +287,11 @@ static void kprobe_emit(struct xlate *x, const struct derived_probe *const *d, i
 	emit_table(x, d, n, "kprobes");
 }
 
+static void statement_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_table(x, d, n, "kstatements");
+}
+
 const struct provider kernel_function_provider = {
 	.name = "kernel.function",
 	.patterns = kernel_function_patterns,
@@ -227,4 +306,12 @@ const struct provider kprobe_provider = {
 	.runtime = "probes/kprobes",
 	.resolve = kprobe_resolve,
 	.emit = kprobe_emit,
+};
+
+const struct provider kernel_statement_provider = {
+	.name = "kernel.statement",
+	.patterns = statement_patterns,
+	.runtime = "probes/kprobes",
+	.resolve = statement_resolve,
+	.emit = statement_emit,
 };

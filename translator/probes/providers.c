@@ -7,6 +7,7 @@ extern const struct provider begin_end_provider;
 extern const struct provider timer_provider;
 extern const struct provider kprobe_provider;
 extern const struct provider kernel_function_provider;
+extern const struct provider kernel_statement_provider;
 extern const struct provider process_provider;
 extern const struct provider tracepoint_provider;
 extern const struct provider syscall_provider;
@@ -17,6 +18,7 @@ const struct provider *const providers[] = {
 	&timer_provider,
 	&kprobe_provider,
 	&kernel_function_provider,
+	&kernel_statement_provider,
 	&process_provider,
 	&tracepoint_provider,
 	&syscall_provider,
