@@ -423,6 +423,103 @@ static void assigned_vars(struct elab *e, const struct stmt *st, struct probe_va
 	}
 }
 
+/*
+ * Expand alias p matched as m: each of its points, with the written point's
+ * components from index from on appended (alias suffixes; none when from
+ * is pt->n).  Returns the probes added, -EINVAL if none, or -ELOOP after
+ * an error that ends the point's resolution (recursion, depth, fan-out).
+ */
+static int expand_alias(struct elab *e, const struct pp_match *m, const struct pattern *p,
+			const struct point *pt, int from)
+{
+	int r = 0;
+
+	for (int d = 0; d < e->depth; d++)
+		if (!strcmp(e->alias_names[d], p->text)) {
+			elab_error(e, m, "probe alias '%s' is recursive", p->text);
+			return -ELOOP;
+		}
+	if (e->depth >= MAX_ALIAS_DEPTH) {
+		elab_error(e, m, "probe aliases nest more than %d deep", MAX_ALIAS_DEPTH);
+		return -ELOOP;
+	}
+	if (++e->expansions > MAX_ALIAS_EXPANSIONS) {
+		if (e->expansions == MAX_ALIAS_EXPANSIONS + 1)
+			elab_error(e, m, "probe point expands through more than %d aliases",
+				   MAX_ALIAS_EXPANSIONS);
+		return -ELOOP;
+	}
+	e->alias_names[e->depth] = p->text;
+	e->alias_stack[e->depth++] = p->alias;
+	for (const struct probe_point *ap = p->alias->points; ap; ap = ap->next) {
+		struct probe_point ext = *ap;
+		struct pp_component **tail = &ext.components;
+		int k;
+
+		if (from < pt->n) {
+			/* A copy of the alias's point, the suffix after it. */
+			ext.components = NULL;
+			for (const struct pp_component *c = ap->components; c; c = c->next) {
+				*tail = arena_new(e->arena, struct pp_component);
+				**tail = *c;
+				tail = &(*tail)->next;
+			}
+			for (int i = from; i < pt->n; i++) {
+				*tail = arena_new(e->arena, struct pp_component);
+				**tail = *pt->c[i];
+				tail = &(*tail)->next;
+			}
+			*tail = NULL;
+		}
+		k = resolve_point(e, &ext);
+		if (k > 0)
+			r += k;
+		if (k > 0 && ap->sufficient)
+			break;
+	}
+	e->depth--;
+	return r ? r : -EINVAL;
+}
+
+/*
+ * SystemTap's alias suffixes: a point no pattern matches whole, whose first
+ * k components match an alias, is that alias's points with the rest
+ * appended ("perf.sw.page_faults.sample(1)" is "perf.type(1).config(2)"
+ * ".sample(1)").  The longest such prefix wins; -ENOENT if none.
+ */
+static int resolve_suffixed(struct elab *e, const struct probe_point *pp, const struct point *pt)
+{
+	if (e->listing)
+		return -ENOENT;
+	for (int k = pt->n - 1; k > 0; k--) {
+		struct point head = *pt;
+		int added = 0, matched = 0;
+
+		head.n = k;
+		for (const struct pattern *p = e->patterns; p; p = p->next) {
+			struct pp_match try = { 0 }, *m;
+			int r;
+
+			if (p->provider || !match_from(e, &head, 0, p, 0, &try))
+				continue;
+			m = arena_new(e->arena, struct pp_match);
+			*m = try;
+			m->pp = pp;
+			m->pattern_text = p->text;
+			m->ncomps = p->n;
+			matched++;
+			r = expand_alias(e, m, p, pt, k);
+			if (r == -ELOOP)
+				return -EINVAL;
+			if (r > 0)
+				added += r;
+		}
+		if (matched)
+			return added ? added : -EINVAL;
+	}
+	return -ENOENT;
+}
+
 static int resolve_expanded(struct elab *e, const struct probe_point *pp, const struct point *pt)
 {
 	int added = 0, matched = 0;
@@ -452,40 +549,14 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 				assigned_vars(e, p->alias->body->body, &d->vars);
 			r = 1;
 		} else {
-			r = 0;
-			for (int d = 0; d < e->depth; d++)
-				if (!strcmp(e->alias_names[d], p->text)) {
-					elab_error(e, m, "probe alias '%s' is recursive", p->text);
-					return -EINVAL;
-				}
-			if (e->depth >= MAX_ALIAS_DEPTH) {
-				elab_error(e, m, "probe aliases nest more than %d deep", MAX_ALIAS_DEPTH);
+			r = expand_alias(e, m, p, pt, pt->n);
+			if (r == -ELOOP)
 				return -EINVAL;
-			}
-			if (++e->expansions > MAX_ALIAS_EXPANSIONS) {
-				if (e->expansions == MAX_ALIAS_EXPANSIONS + 1)
-					elab_error(e, m, "probe point expands through more than %d "
-						   "aliases", MAX_ALIAS_EXPANSIONS);
-				return -EINVAL;
-			}
-			e->alias_names[e->depth] = p->text;
-			e->alias_stack[e->depth++] = p->alias;
-			for (const struct probe_point *ap = p->alias->points; ap; ap = ap->next) {
-				int k = resolve_point(e, ap);
-
-				if (k > 0)
-					r += k;
-				if (k > 0 && ap->sufficient)
-					break;
-			}
-			e->depth--;
-			if (r == 0)
-				r = -EINVAL;
 		}
 		if (r > 0)
 			added += r;
 	}
-	return matched ? added : -ENOENT;
+	return matched ? added : resolve_suffixed(e, pp, pt);
 }
 
 /* Close pattern heads, for "did you mean" on an unknown family. */

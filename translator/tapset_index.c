@@ -171,6 +171,29 @@ void tindex_record(struct tapset_index *ix, size_t i, const struct script *s)
 	ix->dirty = true;
 }
 
+/*
+ * A point ("a.b.c" as a glob) uses an alias that it or a prefix of it
+ * matches: "perf.sw.page_faults.sample" is the alias perf.sw.page_faults
+ * with a suffix (elaborate.c's alias suffixes).
+ */
+static bool alias_used(const char *point, const char *alias)
+{
+	char buf[512];
+	char *dot;
+
+	if (!fnmatch(point, alias, 0))
+		return true;
+	if (strlen(point) >= sizeof(buf))
+		return false;
+	strcpy(buf, point);
+	while ((dot = strrchr(buf, '.'))) {
+		*dot = '\0';
+		if (!fnmatch(buf, alias, 0))
+			return true;
+	}
+	return false;
+}
+
 bool tindex_defines(const struct tapset_index *ix, size_t i, char kind, const char *name)
 {
 	const struct entry *e = &ix->v[i];
@@ -178,7 +201,7 @@ bool tindex_defines(const struct tapset_index *ix, size_t i, char kind, const ch
 	for (size_t k = 0; k < e->n; k++) {
 		if (e->names[k][0] != kind)
 			continue;
-		if (kind == 'a' ? !fnmatch(name, e->names[k] + 2, 0) : !strcmp(name, e->names[k] + 2))
+		if (kind == 'a' ? alias_used(name, e->names[k] + 2) : !strcmp(name, e->names[k] + 2))
 			return true;
 	}
 	return false;

@@ -12,6 +12,7 @@ extern const struct provider process_provider;
 extern const struct provider tracepoint_provider;
 extern const struct provider syscall_provider;
 extern const struct provider procfs_provider;
+extern const struct provider perf_provider;
 
 const struct provider *const providers[] = {
 	&begin_end_provider,
@@ -23,6 +24,7 @@ const struct provider *const providers[] = {
 	&tracepoint_provider,
 	&syscall_provider,
 	&procfs_provider,
+	&perf_provider,
 	NULL
 };
 
