@@ -277,6 +277,14 @@ static int cmp_func(const void *a, const void *b)
 	return strcmp(((const struct kbtf_func *)a)->name, ((const struct kbtf_func *)b)->name);
 }
 
+/* A module's BTF is split on the kernel's: its own types come after those. */
+static __u32 first_own_id(const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+
+	return base ? btf__type_cnt(base) : 1;
+}
+
 int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
 {
 	__u32 n = btf__type_cnt(btf);
@@ -286,7 +294,7 @@ int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
 
 	if (!v)
 		return -ENOMEM;
-	for (__u32 id = 1; id < n; id++) {
+	for (__u32 id = first_own_id(btf); id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name;
 
@@ -355,7 +363,7 @@ int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out
 
 	if (max > 16)
 		max = 16;
-	for (__u32 id = 1; id < n; id++) {
+	for (__u32 id = first_own_id(btf); id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *f;
 		int d, i;

@@ -47,6 +47,7 @@ struct probe_var {
 	int arg;				/* argument number from 0; -1: $return;
 						   PROBE_VAR_VALUE: procfs's $value */
 	bool writable;				/* the handler may assign it (no -g) */
+	const struct btf *btf;			/* btf_id's (a module's), NULL: the kernel's */
 };
 
 #define PROBE_VAR_VALUE		(-2)	/* a string the family hands the handler */

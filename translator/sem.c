@@ -587,11 +587,20 @@ static void chain_indexes(struct sem *S, struct scope *sc, struct expr *e)
 	}
 }
 
-/* e's chain from a base of BTF type type, recorded for pass 3. */
-static enum vtype resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type)
+/* The BTF a probe variable's type is in: a module's, else the kernel's. */
+static const struct btf *var_btf(struct sem *S, const struct probe_var *v)
 {
-	struct btf *btf = session_btf(S->s);
+	return v->btf ? v->btf : session_btf(S->s);
+}
+
+/* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
+static enum vtype resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type,
+			       const struct btf *btf)
+{
 	struct tvar_error err = { 0 };
+
+	if (!btf)
+		btf = session_btf(S->s);
 
 	if (!btf)
 		return T_UNKNOWN;
@@ -614,7 +623,7 @@ static enum vtype resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __
 static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
 			    const struct probe_var *v)
 {
-	struct btf *btf = session_btf(S->s);
+	const struct btf *btf = var_btf(S, v);
 
 	if (!S->report || !sc->handler || !btf)
 		return true;
@@ -625,7 +634,8 @@ static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *
 		if (handler_for(S, d) != sc->handler)
 			continue;
 		w = probe_var(d, e->name);
-		if (!w || w->arg != v->arg || !tvar_btf_same_read(btf, e, v->btf_id, w->btf_id)) {
+		if (!w || w->arg != v->arg || var_btf(S, w) != btf ||
+		    !tvar_btf_same_read(btf, e, v->btf_id, w->btf_id)) {
 			error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
 			      "be the same in every function it matches", e->name, v->type,
 			      sc->site->name, w ? w->type : "missing", d->name);
@@ -670,10 +680,10 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	for (const struct probe_var *v = d->vars; btf && v && strcmp(e->name, "$$locals");
 	     v = v->next) {
-		if ((v->arg < 0) != ret)
+		if ((v->arg < 0) != ret || v->arg == PROBE_VAR_VALUE)
 			continue;
 		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "", v->name + 1);
-		if (kbtf_scalar(btf, v->btf_id, &size, &is_signed)) {
+		if (kbtf_scalar(var_btf(S, v), v->btf_id, &size, &is_signed)) {
 			text = arena_printf(S->a, "%s?", text);
 			continue;
 		}
@@ -734,7 +744,7 @@ static enum vtype target_var(struct sem *S, struct scope *sc, struct expr *e)
 			}
 			sc->handler->entry_args = true;	/* saved at entry */
 		}
-		return resolve_tvar(S, e, &t, v->btf_id);
+		return resolve_tvar(S, e, &t, v->btf_id, v->btf);
 	}
 	for (v = d->vars; v; v = v->next)
 		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
@@ -1104,7 +1114,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		if (!e->chain && !e->pretty)
 			return T_LONG;	/* the pointer itself */
 		chain_indexes(S, sc, e);
-		return resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id);
+		return resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id, NULL);
 	}
 	case E_AUTOCAST:
 		expr(S, sc, e->a);

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "kbtf.h"
+#include "kmodules.h"
 #include "session.h"
 
 struct btf *session_btf(struct session *s)
@@ -41,8 +42,37 @@ struct btf *session_btf(struct session *s)
 	return s->btf;
 }
 
+struct module_btf {
+	struct module_btf *next;
+	const char *name;
+	struct btf *btf;
+	int err;
+};
+
+int session_module_btf(struct session *s, const char *name, struct btf **btf)
+{
+	struct btf *base = session_btf(s);
+	struct module_btf *m;
+
+	for (m = s->module_btfs; m; m = m->next)
+		if (!strcmp(m->name, name))
+			break;
+	if (!m && base) {
+		m = arena_new(&s->arena, struct module_btf);
+		m->name = arena_strndup(&s->arena, name, strlen(name));
+		m->err = kmod_btf(&s->arena, s->kernel_release, name, base, &m->btf);
+		m->next = s->module_btfs;
+		s->module_btfs = m;
+	}
+	*btf = m ? m->btf : NULL;
+	return m ? m->err : -ENODATA;
+}
+
 void session_free(struct session *s)
 {
+	for (struct module_btf *m = s->module_btfs; m; m = m->next)
+		btf__free(m->btf);
+	s->module_btfs = NULL;
 	btf__free(s->btf);
 	s->btf = NULL;
 }

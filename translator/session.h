@@ -13,6 +13,7 @@
 
 struct btf;
 struct elab;
+struct module_btf;
 struct sem;
 
 #define MAX_INCLUDE_DIRS	32
@@ -56,6 +57,7 @@ struct session {
 	struct script *library;		/* tapset files, in load order */
 	int n_library;
 	struct btf *btf;		/* the target kernel's types: session_btf() */
+	struct module_btf *module_btfs;	/* its modules': session_module_btf() */
 	bool btf_failed;
 	struct elab *elab;		/* pass 2: probe points */
 	struct sem *sem;		/* pass 2: symbols and types */
@@ -64,6 +66,8 @@ struct session {
 /* The target kernel's BTF, loaded on first use and shared by every pass;
  * NULL after reporting why it cannot be had. */
 struct btf *session_btf(struct session *s);
+/* Module name's BTF, split on session_btf(), loaded once: 0 or kmod_btf()'s -errno. */
+int session_module_btf(struct session *s, const char *name, struct btf **btf);
 /* What the session holds outside its arena (the BTF). */
 void session_free(struct session *s);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */

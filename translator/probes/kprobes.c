@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "kbtf.h"
+#include "kmodules.h"
 #include "provider.h"
 #include "session.h"
 #include "xlate.h"
@@ -29,6 +30,10 @@ static const char *const kernel_function_patterns[] = {
 	"kernel.function(string).call",
 	"kernel.function(string).return",
 	"kernel.function(string).return.maxactive(number)",
+	"module(string).function(string)",
+	"module(string).function(string).call",
+	"module(string).function(string).return",
+	"module(string).function(string).return.maxactive(number)",
 	NULL
 };
 
@@ -36,6 +41,9 @@ static const char *const kprobe_patterns[] = {
 	"kprobe.function(string)",
 	"kprobe.function(string).return",
 	"kprobe.function(string).return.maxactive(number)",
+	"kprobe.module(string).function(string)",
+	"kprobe.module(string).function(string).return",
+	"kprobe.module(string).function(string).return.maxactive(number)",
 	NULL
 };
 
@@ -52,6 +60,7 @@ struct kprobe_point {
 	bool optional;			/* from a wildcard or "?": the kernel refusing it warns */
 	uint64_t offset;		/* into the function ("vfs_read+0x4") */
 	uint64_t address;		/* .absolute: no symbol */
+	const char *module;		/* the function's, or NULL: the kernel's */
 };
 
 /* FUNC+OFFSET: *offset and the function's name; offset 0 without '+'. */
@@ -76,6 +85,8 @@ static const char *split_offset(struct elab *e, const struct pp_match *m, const 
 static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *btf,
 		     __u32 func_id, bool is_return)
 {
+	/* A module's types are its BTF's, which holds the kernel's too. */
+	const struct btf *own = btf__base_btf(btf) ? btf : NULL;
 	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, func_id)->type);
 	const struct btf_param *p = btf_params(proto);
 	struct arena *a = elab_arena(e);
@@ -86,10 +97,11 @@ static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *
 		if (!name || !*name)
 			continue;	/* varargs, unnamed */
 		elab_add_var(e, d, arena_printf(a, "$%s", name),
-			     kbtf_type_name(a, btf, p->type), p->type, i);
+			     kbtf_type_name(a, btf, p->type), p->type, i)->btf = own;
 	}
 	if (is_return && proto->type)
-		elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type), proto->type, -1);
+		elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type), proto->type,
+			     -1)->btf = own;
 }
 
 static void no_match(struct elab *e, const struct pp_match *m, const struct btf *btf,
@@ -109,7 +121,7 @@ static void no_match(struct elab *e, const struct pp_match *m, const struct btf 
 
 static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 				       const char *family, const char *func, const char *suffix,
-				       bool is_return, int64_t maxactive, uint64_t offset)
+				       bool is_return, int64_t maxactive, uint64_t offset, bool wild)
 {
 	const char *at = offset ? arena_printf(elab_arena(e), "+%#llx", (unsigned long long)offset) : "";
 	struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s%s\")%s",
@@ -121,8 +133,25 @@ static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 	d->data = kp;
 	kp->maxactive = maxactive;
 	kp->offset = offset;
-	kp->optional = strpbrk(m->comps[1]->arg->str, "*?[") || (d->written && d->written->optional);
+	kp->optional = wild || (d->written && d->written->optional);
 	return d;
+}
+
+/* The components from index from on, as written (".return.maxactive(4)"). */
+static const char *point_suffix(struct elab *e, const struct pp_match *m, int from,
+				int64_t *maxactive)
+{
+	const char *suffix = "";
+
+	for (int i = from; i < m->ncomps; i++) {
+		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive"))
+			*maxactive = m->comps[i]->arg->num;
+		suffix = m->comps[i]->arg ?
+			arena_printf(elab_arena(e), "%s.%s(%lld)", suffix, m->comps[i]->name,
+				     (long long)m->comps[i]->arg->num) :
+			arena_printf(elab_arena(e), "%s.%s", suffix, m->comps[i]->name);
+	}
+	return suffix;
 }
 
 /*
@@ -174,15 +203,7 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	n = kbtf_funcs(btf, glob, &funcs);
 	if (n < 0)
 		return -EINVAL;
-	suffix = "";	/* .call, .return, .return.maxactive(N) as written */
-	for (int i = 2; i < m->ncomps; i++) {
-		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive"))
-			maxactive = m->comps[i]->arg->num;
-		suffix = m->comps[i]->arg ?
-			arena_printf(elab_arena(e), "%s.%s(%lld)", suffix, m->comps[i]->name,
-				     (long long)m->comps[i]->arg->num) :
-			arena_printf(elab_arena(e), "%s.%s", suffix, m->comps[i]->name);
-	}
+	suffix = point_suffix(e, m, 2, &maxactive);
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d;
 
@@ -190,7 +211,8 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 			skipped++;
 			continue;
 		}
-		d = add_probe(e, m, family, funcs[i].name, suffix, is_return, maxactive, offset);
+		d = add_probe(e, m, family, funcs[i].name, suffix, is_return, maxactive, offset,
+			      wild);
 		if (vars)
 			add_vars(e, d, btf, funcs[i].id, is_return);
 		added++;
@@ -203,7 +225,7 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	 * (__x64_sys_getpid, say) may still be in kallsyms, and the kernel
 	 * says so when the probe registers. */
 	if (!added && n == 0 && !vars && !wild) {
-		add_probe(e, m, family, glob, suffix, is_return, maxactive, offset);
+		add_probe(e, m, family, glob, suffix, is_return, maxactive, offset, false);
 		return 1;
 	}
 	if (!added && n == 0)
@@ -214,13 +236,86 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	return added ? added : -EINVAL;
 }
 
+/*
+ * module("M").function("F")... and kprobe.module("M").function("F")...: for
+ * each module M names (a glob over modules.dep), the functions F names in
+ * its BTF, their $vars typed from it (module() only).  The probe registers
+ * on "M:F": the module must be loaded when the session starts.
+ */
+static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
+{
+	int fi = vars ? 1 : 2;
+	const char *mglob = m->comps[fi - 1]->arg->str, *fglob = m->comps[fi]->arg->str;
+	const char *release = elab_session(e)->kernel_release, *suffix, **mods;
+	bool is_return = strstr(m->pattern_text, ".return") != NULL;
+	bool wild = strpbrk(mglob, "*?[") || strpbrk(fglob, "*?[");
+	int64_t maxactive = 0;
+	int nmods, added = 0;
+
+	if (strpbrk(fglob, "@:+")) {
+		elab_error(e, m, "'%s': a module function is found by name in the module's BTF "
+			   "(no file, line or offset)", fglob);
+		return -EINVAL;
+	}
+	suffix = point_suffix(e, m, fi + 1, &maxactive);
+	nmods = kmod_names(elab_arena(e), release, mglob, &mods);
+	if (nmods < 0) {
+		elab_error(e, m, "cannot read /lib/modules/%s/modules.dep: %s", release,
+			   strerror(-nmods));
+		return -EINVAL;
+	}
+	for (int k = 0; k < nmods; k++) {
+		const char *family = arena_printf(elab_arena(e), "%smodule(\"%s\").function",
+						  vars ? "" : "kprobe.", mods[k]);
+		struct kbtf_func *funcs = NULL;
+		struct btf *btf;
+		int n, err = session_module_btf(elab_session(e), mods[k], &btf);
+
+		if (err && !wild && vars) {
+			elab_error(e, m, "module '%s' has no BTF: %s", mods[k],
+				   err == -ENODATA ? "none in its .ko (compressed?)" : strerror(-err));
+			return -EINVAL;
+		}
+		n = err ? 0 : kbtf_funcs(btf, fglob, &funcs);
+		if (n < 0)
+			return -EINVAL;
+		for (int i = 0; i < n; i++) {
+			struct derived_probe *d = add_probe(e, m, family, funcs[i].name, suffix,
+							    is_return, maxactive, 0, wild);
+
+			((struct kprobe_point *)d->data)->module = mods[k];
+			if (vars)
+				add_vars(e, d, btf, funcs[i].id, is_return);
+			added++;
+		}
+		free(funcs);
+		/* kprobe.module needs only a symbol, as kprobe.function. */
+		if (!n && !vars && !wild) {
+			struct derived_probe *d = add_probe(e, m, family, fglob, suffix, is_return,
+							    maxactive, 0, false);
+
+			((struct kprobe_point *)d->data)->module = mods[k];
+			added++;
+		}
+	}
+	if (!added)
+		elab_error(e, m, "no match for function '%s' in module%s '%s'%s", fglob,
+			   strpbrk(mglob, "*?[") ? "s" : "", mglob,
+			   nmods ? "" : " (no such module of this kernel)");
+	return added ? added : -EINVAL;
+}
+
 static int kernel_function_resolve(struct elab *e, const struct pp_match *m)
 {
+	if (!strcmp(m->comps[0]->name, "module"))
+		return resolve_module(e, m, true);
 	return resolve(e, m, "kernel.function", true);
 }
 
 static int kprobe_resolve(struct elab *e, const struct pp_match *m)
 {
+	if (!strcmp(m->comps[1]->name, "module"))
+		return resolve_module(e, m, false);
 	return resolve(e, m, "kprobe.function", false);
 }
 
@@ -257,6 +352,9 @@ static void emit_table(struct xlate *x, const struct derived_probe *const *d, in
 		emit_c(x, "\t{\n\t\t.probe = %s,\n", emit_probe_ref(x, d[i]));
 		if (kp->address)
 			emit_c(x, "\t\t.address = %#llxULL,\n", (unsigned long long)kp->address);
+		else if (kp->module)
+			emit_c(x, "\t\t.symbol = %s,\n", gen_c_string(x, arena_printf(x->a, "%s:%s",
+			       kp->module, d[i]->symbol)));
 		else
 			emit_c(x, "\t\t.symbol = %s,\n", gen_c_string(x, d[i]->symbol));
 		if (kp->offset)

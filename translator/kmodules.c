@@ -1,0 +1,154 @@
+/*
+ * kmodules.c - names and BTF of the target kernel's modules.
+ *
+ * modules.dep lists each module as "kernel/fs/ext4/ext4.ko: deps...";
+ * a module's name is its file name without .ko (and a compression
+ * suffix), with '-' read as '_' as the kernel does.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kmodules.h"
+
+/* A module file's name: "kernel/fs/binfmt_misc.ko" -> "binfmt_misc". */
+static char *module_name(struct arena *a, const char *path, size_t len)
+{
+	const char *base = path, *dot;
+	char *name;
+
+	for (size_t i = 0; i < len; i++)
+		if (path[i] == '/')
+			base = path + i + 1;
+	dot = memchr(base, '.', len - (base - path));
+	name = arena_strndup(a, base, dot ? (size_t)(dot - base) : len - (base - path));
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+/* Each "path: deps" line's path, with its module name; calls fn until it returns nonzero. */
+static int each_module(struct arena *a, const char *release,
+		       int (*fn)(void *arg, const char *name, const char *path), void *arg)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!ret && (n = getline(&line, &cap, f)) > 0) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		ret = fn(arg, module_name(a, line, colon - line),
+			 line[0] == '/' ? line : arena_printf(a, "/lib/modules/%s/%s", release, line));
+	}
+	free(line);
+	fclose(f);
+	return ret < 0 ? ret : 0;
+}
+
+struct collect {
+	struct arena *a;
+	const char *glob;
+	const char **v;
+	int n, cap;
+};
+
+static int collect(void *arg, const char *name, const char *path)
+{
+	struct collect *c = arg;
+
+	(void)path;
+	if (fnmatch(c->glob, name, 0))
+		return 0;
+	if (c->n == c->cap) {
+		const char **bigger = arena_alloc(c->a, (c->cap = c->cap * 2 + 16) * sizeof(*bigger));
+
+		if (c->n)
+			memcpy(bigger, c->v, c->n * sizeof(*bigger));
+		c->v = bigger;
+	}
+	c->v[c->n++] = name;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int kmod_names(struct arena *a, const char *release, const char *glob, const char ***names)
+{
+	struct collect c = { a, NULL, NULL, 0, 0 };
+	char *g = arena_strndup(a, glob, strlen(glob));
+	int ret;
+
+	for (char *p = g; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	c.glob = g;
+	ret = each_module(a, release, collect, &c);
+	if (ret)
+		return ret;
+	if (c.n)
+		qsort(c.v, c.n, sizeof(*c.v), cmp_str);
+	*names = c.v;
+	return c.n;
+}
+
+struct find {
+	const char *name;
+	const char *path;
+};
+
+static int find(void *arg, const char *name, const char *path)
+{
+	struct find *f = arg;
+
+	if (strcmp(name, f->name))
+		return 0;
+	f->path = path;
+	return 1;
+}
+
+int kmod_btf(struct arena *a, const char *release, const char *name, struct btf *base,
+	     struct btf **btf)
+{
+	struct utsname u;
+	struct find f = { name, NULL };
+	char path[4096];
+	size_t len;
+	int ret;
+
+	*btf = NULL;
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", name);
+	if (uname(&u) == 0 && !strcmp(u.release, release) && access(path, R_OK) == 0) {
+		*btf = btf__parse_split(path, base);
+		return *btf ? 0 : -ENODATA;
+	}
+	ret = each_module(a, release, find, &f);
+	if (ret)
+		return ret;
+	if (!f.path)
+		return -ENOENT;
+	len = strlen(f.path);
+	if (len < 3 || strcmp(f.path + len - 3, ".ko"))
+		return -ENODATA;	/* .ko.xz, .ko.zst: libbpf reads plain ELF */
+	*btf = btf__parse_split(f.path, base);
+	return *btf ? 0 : -ENODATA;
+}
