@@ -1100,21 +1100,34 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		return target_var(S, sc, e);
 	case E_CAST: {
 		struct btf *btf = session_btf(S->s);
+		const char *where = "the kernel's";
 		__u32 id;
 
 		t = expr(S, sc, e->a);
 		if (t != T_UNKNOWN && t != T_LONG)
 			error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
+		/* @cast(p, "type", "module"): the module's BTF, which holds the
+		 * kernel's types too; "kernel" and "kernel<header.h>" are the kernel. */
+		if (btf && e->module && strncmp(e->module, "kernel", 6) && !strpbrk(e->module, "/<")) {
+			int err = session_module_btf(S->s, e->module, &btf);
+
+			if (err) {
+				error(S, &e->loc, NULL, "@cast: no BTF for module '%s' (%s)", e->module,
+				      err == -ENOENT ? "no such module of this kernel" : strerror(-err));
+				return T_UNKNOWN;
+			}
+			where = arena_printf(S->a, "module %s's", e->module);
+		}
 		if (!btf)
 			return T_UNKNOWN;
 		if (kbtf_find_type(btf, e->str, &id)) {
-			error(S, &e->loc, NULL, "@cast: no type '%s' in the kernel's BTF", e->str);
+			error(S, &e->loc, NULL, "@cast: no type '%s' in %s BTF", e->str, where);
 			return T_UNKNOWN;
 		}
 		if (!e->chain && !e->pretty)
 			return T_LONG;	/* the pointer itself */
 		chain_indexes(S, sc, e);
-		return resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id, NULL);
+		return resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
 	}
 	case E_AUTOCAST:
 		expr(S, sc, e->a);
