@@ -13,6 +13,7 @@ extern const struct provider tracepoint_provider;
 extern const struct provider syscall_provider;
 extern const struct provider procfs_provider;
 extern const struct provider perf_provider;
+extern const struct provider watchpoint_provider;
 
 const struct provider *const providers[] = {
 	&begin_end_provider,
@@ -25,6 +26,7 @@ const struct provider *const providers[] = {
 	&syscall_provider,
 	&procfs_provider,
 	&perf_provider,
+	&watchpoint_provider,
 	NULL
 };
 
