@@ -155,8 +155,9 @@ void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
 	char msg[1024];
 	va_list ap;
 
-	/* "?" means: a point that does not resolve is skipped, silently. */
-	if (m->pp->optional)
+	/* "?" means: a point that does not resolve is skipped, silently, and
+	 * so is what the aliases it names expand to. */
+	if (m->pp->optional || (e->written && e->written->optional))
 		return;
 
 	va_start(ap, fmt);
