@@ -50,6 +50,12 @@ static inline char *arena_strndup(struct arena *a, const char *s, size_t n)
 	p[n] = '\0';
 	return p;
 }
+/* A copy of size bytes at p. */
+static inline void *arena_memdup(struct arena *a, const void *p, size_t size)
+{
+	return memcpy(arena_bump(a, size, _Alignof(max_align_t)), p, size);
+}
+
 char *arena_printf(struct arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Hand a malloc'd block to the arena: arena_free() will free it. */

@@ -992,6 +992,7 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 		return entry_value(x, e);
 	case E_TARGET:
 	case E_CAST:
+	case E_AUTOCAST:
 		return gen_target(x, e);
 	case E_EMBEDDED:
 		return arena_printf(x->a, "((int64_t)(%s))", e->str);

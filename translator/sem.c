@@ -896,6 +896,89 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 }
 
 
+/* ---- autocast: pointers whose BTF type follows them through the script ---- */
+
+static bool same_typed(const struct typed_value *a, const struct typed_value *b)
+{
+	return a->btf == b->btf && a->type == b->type && a->is_address == b->is_address &&
+	       !strcmp(a->origin ? a->origin : "", b->origin ? b->origin : "");
+}
+
+/* e's value as a typed pointer, if pass 2 knows its type (from an earlier walk). */
+static const struct typed_value *typed(struct sem *S, struct scope *sc, const struct expr *e)
+{
+	const struct tvar *t;
+	const struct sem_function *f;
+	struct var *v;
+
+	const struct typed_value *a, *b;
+
+	switch (e->kind) {
+	case E_TARGET:
+	case E_CAST:
+	case E_AUTOCAST:
+		t = tvar_map_get(S->tvars, e);
+		if (!t || !t->value_type)
+			return NULL;
+		return arena_memdup(S->a, &(struct typed_value){ .btf = t->btf,
+				.type = t->value_type, .is_address = t->value_is_address,
+				.origin = e->kind == E_CAST ? e->module : NULL },
+				    sizeof(struct typed_value));
+	case E_SYMBOL:
+		/* Locals only: a global's value may come from anywhere. */
+		v = find_var(*sc->locals, e->name);
+		return v && v->typed && !v->typed->conflict ? v->typed : NULL;
+	case E_ASSIGN:
+		return !strcmp(e->op, "=") ? typed(S, sc, e->b) : NULL;
+	case E_TERNARY:
+		a = typed(S, sc, e->b);
+		b = typed(S, sc, e->c);
+		return a && b && !same_typed(a, b) ? NULL : a ? a : b;
+	case E_CALL:
+		f = find_loaded(S, e->name);
+		return f && f->ret_typed && !f->ret_typed->conflict ? f->ret_typed : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Record that *slot is given ty (a change, for the next walk, if it is
+ * new); given two different types it has none. */
+static void set_typed(struct sem *S, struct typed_value **slot, const struct typed_value *ty)
+{
+	if (!ty || (*slot && ((*slot)->conflict || same_typed(*slot, ty))))
+		return;
+	if (*slot) {
+		(*slot)->conflict = true;
+	} else {
+		*slot = arena_memdup(S->a, ty, sizeof(*ty));
+		(*slot)->conflict = false;
+	}
+	S->changed = true;
+}
+
+/* value->member, value[i] on a value of inferred type: an @cast of the
+ * value to its type, or, untyped, SystemTap's error without DWARF. */
+static enum vtype autocast(struct sem *S, struct scope *sc, struct expr *e)
+{
+	const struct typed_value *ty;
+	enum vtype t = expr(S, sc, e->a);
+
+	if (t != T_UNKNOWN && t != T_LONG)
+		error(S, &e->a->loc, NULL, "'->' needs a pointer (a long), not a %s", vtype_name(t));
+	ty = typed(S, sc, e->a);
+	if (!ty) {
+		error(S, &e->loc, NULL, "'->' on a value whose type ctap cannot infer (ctap types "
+		      "$vars, @cast and what is assigned from them): write @cast(value, \"type\")");
+		return T_UNKNOWN;
+	}
+	if (!e->chain && !e->pretty)
+		return T_LONG;
+	chain_indexes(S, sc, e);
+	return resolve_tvar(S, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
+							  TVAR_TYPED }, ty->type, ty->btf);
+}
+
 static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 {
 	enum vtype r = expr(S, sc, e->b), cur;
@@ -924,6 +1007,8 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 		error(S, &e->loc, NULL, "statistics are filled with '<<<', not assigned");
 		return T_UNKNOWN;
 	}
+	if (!strcmp(e->op, "=") && v && v->kind == V_LOCAL)
+		set_typed(S, &v->typed, typed(S, sc, e->b));
 	if (!strcmp(e->op, "=")) {
 		/* x = y with x known and y not: y takes x's type. */
 		if (r == T_UNKNOWN && cur != T_UNKNOWN && e->b->kind == E_SYMBOL)
@@ -1124,16 +1209,18 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 			error(S, &e->loc, NULL, "@cast: no type '%s' in %s BTF", e->str, where);
 			return T_UNKNOWN;
 		}
-		if (!e->chain && !e->pretty)
-			return T_LONG;	/* the pointer itself */
+		if (!e->chain && !e->pretty) {
+			/* The pointer itself, typed for a '->' on it later. */
+			if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,
+				.btf = btf, .value_type = id, .value_is_address = true }))
+				error(S, &e->loc, NULL, "out of memory");
+			return T_LONG;
+		}
 		chain_indexes(S, sc, e);
 		return resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
 	}
 	case E_AUTOCAST:
-		expr(S, sc, e->a);
-		error(S, &e->loc, NULL, "'->' on a value of inferred type needs DWARF "
-		      "debuginfo, which ctap does not use: write @cast(value, \"type\")->member");
-		return T_UNKNOWN;
+		return autocast(S, sc, e);
 	case E_ATVAR:
 		error(S, &e->loc, NULL, "@var(\"%s\") needs DWARF debuginfo, which ctap does not use", e->str);
 		return T_UNKNOWN;
@@ -1335,6 +1422,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 			error(S, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
 		else
 			set_type(S, &sc->fn->ret, &sc->fn->ret_loc, t, &s->e->loc, sc->fn->fn->name);
+		set_typed(S, &sc->fn->ret_typed, typed(S, sc, s->e));
 		break;
 	case S_DELETE:
 		if (s->e->kind == E_SYMBOL) {

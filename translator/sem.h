@@ -33,6 +33,19 @@ struct var {
 	bool used, written, read, used_as_scalar;
 	bool rvalue;			/* its value is read (not only by ++, +=) */
 	int index;			/* a global's position in sem_globals() */
+	struct typed_value *typed;	/* assigned a typed pointer (autocast), or NULL */
+};
+
+/* A value whose BTF type pass 2 knows (autocast: x = $task; x->pid): a
+ * pointer of type type, or (is_address) the address of an object of it.
+ * origin: the @cast's module string; as in SystemTap, the same type from
+ * two of them ("<sys/un.h>", "<sys/socket.h><sys/un.h>") is two types. */
+struct typed_value {
+	const struct btf *btf;
+	__u32 type;
+	bool is_address;
+	const char *origin;
+	bool conflict;		/* given two types: it has none */
 };
 
 struct sem_function {
@@ -47,6 +60,7 @@ struct sem_function {
 	struct var *locals;		/* params first */
 	enum vtype ret;
 	struct loc ret_loc;
+	struct typed_value *ret_typed;	/* returns a typed pointer (autocast), or NULL */
 	bool used;
 };
 

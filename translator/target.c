@@ -64,7 +64,7 @@ static void emit_step(struct chain *ch, const struct tvar_step *s)
 /* The value of the base, as C. */
 static const char *base(struct xlate *x, const struct expr *e, const struct tvar *t)
 {
-	if (t->base == TVAR_POINTER)
+	if (t->base == TVAR_POINTER || t->base == TVAR_TYPED)
 		return arena_printf(x->a, "(unsigned long)%s", gen_expr(x, e->a));
 	if (t->base == TVAR_RETURN)
 		return "ctap_retval(c)";
@@ -77,7 +77,7 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 	struct chain ch = { .x = x };
 	const char *b;
 
-	if (e->kind == E_CAST && !e->chain)
+	if ((e->kind == E_CAST || e->kind == E_AUTOCAST) && !e->chain)
 		return gen_expr(x, e->a);	/* the pointer itself */
 	if (!t) {
 		gen_error(x, &e->loc, "%s was not resolved in pass 2", expr_text(x->a, e));
@@ -93,8 +93,10 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 				    t->is_signed ? "true" : "false");
 	if (!t->nsteps)
 		return arena_printf(x->a, "(int64_t)%s", b);
-	ch.t = gen_temp(x, "unsigned long %s", e->kind == E_CAST ? "cast" : e->name + 1);
+	ch.t = gen_temp(x, "unsigned long %s", e->kind == E_CAST ? "cast" :
+			e->kind == E_AUTOCAST ? "autocast" : e->name + 1);
 	ch.where = gen_where(x, &e->loc, e->kind == E_CAST ? "operator '@cast'" :
+			     e->kind == E_AUTOCAST ? "operator '->'" :
 			     arena_printf(x->a, "identifier '%s'", e->name));
 	gen_line(x, arena_printf(x->a, "%s = %s;", ch.t, b));
 	for (int i = 0; i < t->nsteps; i++)

@@ -257,6 +257,8 @@ int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, 
 	bool is_signed;
 
 	w.lvalue = t->base == TVAR_POINTER;	/* @cast: an object at the pointer */
+	t->btf = btf;
+	t->value_type = 0;
 	if (e->addressof && !e->chain)
 		return fail(&w, &e->loc, NULL, "'&%s': an argument has no address", e->name);
 	if (e->pretty)
@@ -283,6 +285,17 @@ int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, 
 			return -EINVAL;
 	}
 	settle(&w);
+	/* Autocast: what a '->' or '[...]' on the value would start from. */
+	if (e->addressof) {
+		t->value_type = w.type;
+		t->value_is_address = true;
+	} else if (stripped(&w, w.type) && btf_is_ptr(stripped(&w, w.type))) {
+		t->value_type = w.type;
+		t->value_is_address = false;
+	} else if (w.lvalue && stripped(&w, w.type) && btf_is_array(stripped(&w, w.type))) {
+		t->value_type = w.type;
+		t->value_is_address = true;
+	}
 	t->steps = w.steps;
 	t->nsteps = w.nsteps;
 	t->extend = 8;

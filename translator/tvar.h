@@ -25,6 +25,8 @@ enum tvar_base {
 	TVAR_RETURN,		/* its return value ($return) */
 	TVAR_POINTER,		/* the value of the @cast's operand */
 	TVAR_VALUE,		/* a procfs probe's $value: a string, no steps */
+	TVAR_TYPED,		/* the value of the operand, a pointer of BTF type
+				   type (autocast: p->m where p = $task) */
 };
 
 enum tvar_op {
@@ -55,6 +57,12 @@ struct tvar {
 	/* $$parms, $$vars, $$return: the sprintf() call it stands for
 	 * (SystemTap's expansion), whose arguments are resolved $vars. */
 	const struct expr *expansion;
+	/* What the value is, for a '->' or '[...]' on it later (autocast): a
+	 * pointer of type value_type, or (value_is_address) the address of an
+	 * object of that type: an array, or what '&' took.  0: neither. */
+	const struct btf *btf;
+	__u32 value_type;
+	bool value_is_address;
 };
 
 /* Why a chain does not resolve: pass 2 reports it. */
