@@ -41,7 +41,10 @@ struct parser {
 	struct embedded **embeds_tail;
 	size_t cap_uses;	/* of script->uses */
 	size_t uses_kept;	/* script->n_uses before this declaration */
+	bool embedded_ok;	/* a tapset, or -g: %{ %} allowed */
+	bool in_function;	/* return allowed */
 };
+
 
 /* ---- token access ---- */
 
@@ -124,6 +127,13 @@ static void enter(struct parser *p)
 {
 	if (++p->depth > MAX_DEPTH)
 		error_at(p, peek(p), "nesting too deep (more than %d levels)", MAX_DEPTH);
+}
+
+/* Embedded C in a user script needs -g (SystemTap's parser says so). */
+static void check_embedded(struct parser *p, const struct token *t)
+{
+	if (!p->embedded_ok)
+		error_at(p, t, "embedded code in unprivileged script; need stap -g");
 }
 
 static void leave(struct parser *p)
@@ -368,6 +378,23 @@ static struct expr *parse_at_op(struct parser *p)
 
 /* value -> '(' expr ')' | literal | embedded | atop | $target chain
  *        | name '(' args ')' | name '[' keys ']' | name */
+/* printd/printdln/sprintd/sprintdln(DELIMITER, a, b, ...): a literal
+ * delimiter and at least two values to join, as SystemTap's parser wants. */
+static void check_printd(struct parser *p, const struct token *t, const struct expr *call)
+{
+	int n = 0;
+
+	if (strcmp(t->text, "printd") && strcmp(t->text, "printdln") &&
+	    strcmp(t->text, "sprintd") && strcmp(t->text, "sprintdln"))
+		return;
+	for (const struct expr *a = call->args; a; a = a->next)
+		n++;
+	if (!call->args || call->args->kind != E_STRING)
+		error_at(p, t, "%s needs a literal string delimiter first", t->text);
+	if (n < 3)
+		error_at(p, t, "%s joins at least two values after its delimiter", t->text);
+}
+
 /* value '->' ...: members of a value of inferred type (SystemTap's autocast);
  * after a parenthesized value an index may start the chain too. */
 static struct expr *autocast(struct parser *p, struct expr *e, bool paren)
@@ -396,6 +423,7 @@ static struct expr *parse_value(struct parser *p)
 	if (t->kind == TOK_NUMBER || t->kind == TOK_STRING)
 		return parse_literal(p);
 	if (t->kind == TOK_EMBEDDED) {
+		check_embedded(p, t);
 		e = new_expr(p, E_EMBEDDED, t);
 		e->str = next(p)->text;
 		return e;
@@ -426,6 +454,7 @@ static struct expr *parse_value(struct parser *p)
 		next(p);
 		e->args = parse_expr_list(p, ")", false);
 		expect_op(p, ")");
+		check_printd(p, t, e);
 		return autocast(p, e, false);
 	}
 	e = new_expr(p, E_SYMBOL, t);
@@ -601,6 +630,10 @@ static struct expr *parse_binary(struct parser *p, int limit)
 			b->op = t->text;
 			b->a = e;
 			b->b = parse_binary(p, prio);
+			/* The pattern is compiled when the module is built. */
+			if ((tok_op(t, "=~") || tok_op(t, "!~")) && b->b->kind != E_STRING)
+				error_at(p, t, "the right side of '%s' must be a literal regular "
+					 "expression", t->text);
 		}
 		e = b;
 	}
@@ -792,6 +825,7 @@ static struct stmt *parse_statement_inner(struct parser *p)
 	if (tok_op(t, "{"))
 		return parse_block(p);
 	if (t->kind == TOK_EMBEDDED) {
+		check_embedded(p, t);
 		s = new_stmt(p, S_EMBEDDED, t);
 		s->code = next(p)->text;
 		return s;
@@ -829,6 +863,8 @@ static struct stmt *parse_statement_inner(struct parser *p)
 			return s;
 		}
 		if (!strcmp(kw, "return")) {
+			if (!p->in_function)
+				error_at(p, t, "return outside a function (use next to leave a probe)");
 			s = new_stmt(p, S_RETURN, t);
 			if (!starts_statement_end(p))
 				s->e = parse_expression(p);
@@ -1198,6 +1234,11 @@ static void parse_global(struct parser *p, bool private)
 		struct token *t = expect_name(p, "identifier");
 		struct global *g = arena_new(p->arena, struct global);
 
+		for (const struct global *o = p->script->globals; o; o = o->next)
+			if (!strcmp(o->name, t->text))
+				error_at(p, t, o->private != private ?
+					 "'%s' is declared both global and private" :
+					 "duplicate global variable '%s'", t->text);
 		g->loc = tok_loc(t);
 		g->name = t->text;
 		g->private = private;
@@ -1255,6 +1296,9 @@ static void parse_function(struct parser *p, bool private)
 			struct token *a = expect_name(p, "parameter name");
 			struct param *pa = arena_new(p->arena, struct param);
 
+			for (const struct param *q = f->params; q; q = q->next)
+				if (!strcmp(q->name, a->text))
+					error_at(p, a, "duplicate parameter '%s'", a->text);
 			pa->loc = tok_loc(a);
 			pa->name = a->text;
 			pa->type = parse_opt_type(p);
@@ -1263,10 +1307,14 @@ static void parse_function(struct parser *p, bool private)
 		} while (accept_op(p, ","));
 	}
 	expect_op(p, ")");
-	if (peek(p)->kind == TOK_EMBEDDED)
+	if (peek(p)->kind == TOK_EMBEDDED) {
+		check_embedded(p, peek(p));
 		f->embedded = next(p)->text;
-	else
+	} else {
+		p->in_function = true;
 		f->body = parse_block(p);
+		p->in_function = false;
+	}
 	*p->functions_tail = f;
 	p->functions_tail = &f->next;
 }
@@ -1325,6 +1373,7 @@ static void parse_declarations(struct parser *p)
 		if (t->kind == TOK_EMBEDDED) {
 			struct embedded *e = arena_new(p->arena, struct embedded);
 
+			check_embedded(p, t);
 			e->loc = tok_loc(t);
 			e->code = t->text;
 			*p->embeds_tail = e;
@@ -1367,6 +1416,7 @@ struct script *parse_script(struct arena *a, const struct source *src,
 	s->is_tapset = is_tapset;
 	lex_open(&p.lx, a, src, args);
 	p.pp = pp_open(a, env);
+	p.embedded_ok = is_tapset || env->guru;
 	read_chunk(&p);
 	p.script = s;
 	p.probes_tail = &s->probes;

@@ -22,37 +22,11 @@
 #include "kbtf.h"
 #include "print.h"
 #include "sem.h"
+#include "sem_internal.h"
 #include "strset.h"
 #include "tvar.h"
 #include "regex.h"		/* the runtime's pattern check */
 #include "stat.h"		/* the runtime's histogram arithmetic */
-
-struct scope {
-	const struct script *script;		/* whose private functions are visible */
-	struct var **locals;
-	struct sem_function *fn;		/* NULL in a probe */
-	struct sem_handler *handler;		/* NULL in a function */
-	const struct derived_probe *site;	/* ... its first probe */
-	bool privileged;			/* tapset code: embedded C allowed */
-	int loops;				/* nesting of loops: break/continue */
-};
-
-struct sem {
-	struct session *s;
-	struct arena *a;
-	struct var *globals;
-	struct strmap global_index;		/* name -> struct var */
-	struct sem_function *functions, **functions_tail;
-	struct strmap function_index;		/* name -> first overload loaded */
-	struct strmap user_functions;		/* name -> the script's struct function */
-	int nfunctions;
-	struct sem_handler *handlers;
-	struct tvar_map *tvars;			/* $var resolutions, for pass 3 */
-	bool changed;				/* a type became known this walk */
-	bool report;				/* the last walk: report errors */
-	const struct expr *crement_statement;	/* the ++/-- that is a whole statement */
-	int errors;
-};
 
 const char *vtype_name(enum vtype t)
 {
@@ -61,9 +35,7 @@ const char *vtype_name(enum vtype t)
 	return names[t];
 }
 
-static void error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
+void sem_error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -77,14 +49,14 @@ static void error(struct sem *S, const struct loc *loc, const char *what, const 
 	diag_error("semantic", loc, what, "%s", msg);
 }
 
-static const char *ident(struct sem *S, const char *name)
+const char *sem_ident(struct sem *S, const char *name)
 {
 	return arena_printf(S->a, "identifier '%s'", name);
 }
 
 /* ---- variables ---- */
 
-static struct var *find_var(struct var *list, const char *name)
+struct var *sem_find_var(struct var *list, const char *name)
 {
 	for (; list; list = list->next)
 		if (!strcmp(list->name, name))
@@ -133,10 +105,10 @@ static void set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum
 		return;
 	}
 	if (*slot != t) {
-		error(S, loc, ident(S, name), "type mismatch (%s vs. %s)",
+		sem_error(S, loc, sem_ident(S, name), "type mismatch (%s vs. %s)",
 		      vtype_name(t), vtype_name(*slot));
 		if (slot_loc && slot_loc->src)
-			error(S, slot_loc, NULL, "type of '%s' was first inferred here (%s)",
+			sem_error(S, slot_loc, NULL, "type of '%s' was first inferred here (%s)",
 			      name, vtype_name(*slot));
 	}
 }
@@ -147,7 +119,7 @@ static void global_from_decl(struct sem *S, const struct global *g)
 
 	if (v) {
 		if (v->global != g)
-			error(S, &g->loc, ident(S, g->name), "duplicate global variable '%s'", g->name);
+			sem_error(S, &g->loc, sem_ident(S, g->name), "duplicate global variable '%s'", g->name);
 		return;
 	}
 	v = new_var(S, &S->globals, g->name, V_GLOBAL, &g->loc);
@@ -174,7 +146,7 @@ static struct var *tapset_global(struct sem *S, const char *name)
 static struct var *lookup(struct sem *S, struct scope *sc, const char *name,
 			  const struct loc *loc)
 {
-	struct var *v = find_var(*sc->locals, name);
+	struct var *v = sem_find_var(*sc->locals, name);
 
 	if (!v)
 		v = global(S, name);
@@ -209,7 +181,7 @@ static int builtin_index(const char *name)
 }
 
 /* The first function called name that was loaded (its overloads follow). */
-static struct sem_function *find_loaded(struct sem *S, const char *name)
+struct sem_function *sem_find_loaded(struct sem *S, const char *name)
 {
 	return strmap_get(&S->function_index, name);
 }
@@ -217,7 +189,7 @@ static struct sem_function *find_loaded(struct sem *S, const char *name)
 static void load_function(struct sem *S, const struct function *fn, const struct script *scr)
 {
 	struct sem_function *f = arena_new(S->a, struct sem_function);
-	struct sem_function *first = find_loaded(S, fn->name);
+	struct sem_function *first = sem_find_loaded(S, fn->name);
 
 	f->fn = fn;
 	f->index = S->nfunctions++;
@@ -263,7 +235,7 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 static struct sem_function *resolve_function(struct sem *S, const char *name,
 					     const struct script *caller)
 {
-	struct sem_function *f = find_loaded(S, name);
+	struct sem_function *f = sem_find_loaded(S, name);
 	const struct script *from = NULL;
 
 	if (f && (!f->fn->private || f->script == caller))
@@ -282,13 +254,11 @@ static struct sem_function *resolve_function(struct sem *S, const char *name,
 	for (const struct function *fn = from->functions; fn; fn = fn->next)
 		if (!strcmp(fn->name, name))
 			load_function(S, fn, from);
-	return find_loaded(S, name);
+	return sem_find_loaded(S, name);
 }
 
 /* ---- expressions ---- */
 
-static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e);
-static struct sem_handler *handler_for(struct sem *S, const struct derived_probe *d);
 
 /* printf-style format: argument count and kinds.  fmt has raw escapes. */
 static void check_format(struct sem *S, struct scope *sc, const struct expr *call,
@@ -305,11 +275,11 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 		for (int part = 0; part < 2; part++) {	/* width, then .precision */
 			if (*p == '*') {
 				if (!args) {
-					error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+					sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
 					      call->name);
 					return;
 				}
-				set_type(S, &(enum vtype){ expr(S, sc, args) }, NULL, T_LONG,
+				set_type(S, &(enum vtype){ sem_expr(S, sc, args) }, NULL, T_LONG,
 					 &args->loc, "a '*' width");
 				args = args->next;
 				p++;
@@ -326,16 +296,16 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 		if (*p == 's') {
 			want = T_STRING;
 		} else if (!*p || !strchr("diuxXopcbmM", *p) || (*p >= '1' && *p <= '8')) {
-			error(S, &call->loc, NULL, "invalid conversion '%%%c' in the format of %s",
+			sem_error(S, &call->loc, NULL, "invalid conversion '%%%c' in the format of %s",
 			      *p ? *p : ' ', call->name);
 			return;
 		}
 		if (!args) {
-			error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+			sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
 			      call->name);
 			return;
 		}
-		enum vtype got = expr(S, sc, args);
+		enum vtype got = sem_expr(S, sc, args);
 		/* A variable typed nowhere else takes the format's type. */
 		if (got == T_UNKNOWN && args->kind == E_SYMBOL) {
 			struct var *v = lookup(S, sc, args->name, &args->loc);
@@ -343,14 +313,14 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 			set_type(S, &v->type, &v->type_loc, want, &args->loc, args->name);
 		}
 		if (got != T_UNKNOWN && got != want)
-			error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
+			sem_error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
 			      call->name, vtype_name(want), vtype_name(got));
 		args = args->next;
 		if (!*p)
 			break;
 	}
 	if (args)
-		error(S, &args->loc, NULL, "too many arguments for the format string of %s", call->name);
+		sem_error(S, &args->loc, NULL, "too many arguments for the format string of %s", call->name);
 }
 
 static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, int b)
@@ -363,29 +333,26 @@ static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, 
 		n++;
 	if (kind == B_PRINTF || kind == B_SPRINTF) {
 		if (!args || args->kind != E_STRING) {
-			error(S, &e->loc, ident(S, e->name), "%s needs a literal format string",
+			sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs a literal format string",
 			      e->name);
 			return kind == B_SPRINTF ? T_STRING : T_LONG;
 		}
 		check_format(S, sc, e, args->str, args->next);
 		return kind == B_SPRINTF ? T_STRING : T_LONG;
 	}
-	if (kind == B_PRINTD || kind == B_SPRINTD) {
-		if (n < 2 || args->kind != E_STRING)
-			error(S, &e->loc, ident(S, e->name),
-			      "%s needs a literal delimiter string and at least one value", e->name);
+	/* The parser checked the literal delimiter and the values' count. */
+	if (kind == B_PRINTD || kind == B_SPRINTD)
 		args = args ? args->next : NULL;
-	}
 	if ((kind == B_PRINT || kind == B_PRINTLN || kind == B_SPRINT) && n == 0 &&
 	    kind != B_PRINTLN)
-		error(S, &e->loc, ident(S, e->name), "%s needs at least one value", e->name);
+		sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs at least one value", e->name);
 	for (struct expr *a = args; a; a = a->next) {
-		enum vtype t = expr(S, sc, a);
+		enum vtype t = sem_expr(S, sc, a);
 
 		if (t == T_STATS)
-			error(S, &a->loc, NULL, "a statistics value cannot be printed; use @count, @avg, ... or @hist_*");
+			sem_error(S, &a->loc, NULL, "a statistics value cannot be printed; use @count, @avg, ... or @hist_*");
 		if (t == T_HIST && !(n == 1 && (kind == B_PRINT || kind == B_PRINTLN)))
-			error(S, &a->loc, NULL, "a histogram can only be printed alone, with print or println");
+			sem_error(S, &a->loc, NULL, "a histogram can only be printed alone, with print or println");
 	}
 	return kind == B_SPRINTD || kind == B_SPRINT ? T_STRING : T_LONG;
 }
@@ -411,8 +378,8 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 	f = resolve_function(S, e->name, sc->script);
 	if (!f) {
 		for (a = e->args; a; a = a->next)
-			expr(S, sc, a);
-		error(S, &e->loc, ident(S, e->name), "unresolved function '%s'", e->name);
+			sem_expr(S, sc, a);
+		sem_error(S, &e->loc, sem_ident(S, e->name), "unresolved function '%s'", e->name);
 		return T_UNKNOWN;
 	}
 	for (a = e->args; a; a = a->next)
@@ -422,7 +389,7 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 		arity_ok |= param_count(o) == nargs;
 	if (!arity_ok) {
 		nparams = param_count(f);
-		error(S, &e->loc, ident(S, e->name), "function '%s' takes %d argument%s, not %d",
+		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' takes %d argument%s, not %d",
 		      e->name, nparams, nparams == 1 ? "" : "s", nargs);
 		return f->ret;
 	}
@@ -435,10 +402,10 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 		o->used = true;
 		p = o->locals;
 		for (a = e->args; a; a = a->next, p = p->next) {
-			enum vtype t = expr(S, sc, a);
+			enum vtype t = sem_expr(S, sc, a);
 
 			if (t == T_STATS || t == T_HIST)
-				error(S, &a->loc, NULL, "a %s cannot be passed to a function", vtype_name(t));
+				sem_error(S, &a->loc, NULL, "a %s cannot be passed to a function", vtype_name(t));
 			else
 				set_type(S, &p->type, &p->type_loc, t, &a->loc, p->name);
 			if (p->type != T_UNKNOWN && t == T_UNKNOWN && a->kind == E_SYMBOL) {
@@ -462,13 +429,6 @@ static void mark_read(struct sem *S, const char *name)
 }
 
 /* The target of an assignment, ++, --, or delete. */
-static const struct probe_var *probe_var(const struct derived_probe *d, const char *name)
-{
-	for (const struct probe_var *v = d->vars; v; v = v->next)
-		if (!strcmp(v->name, name))
-			return v;
-	return NULL;
-}
 
 static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum vtype *type)
 {
@@ -477,7 +437,7 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 	if (e->kind == E_SYMBOL) {
 		v = lookup(S, sc, e->name, &e->loc);
 		if (v->nkeys)
-			error(S, &e->loc, ident(S, e->name), "array '%s' used as a scalar", e->name);
+			sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
 		*type = v->type;
 		return v;
 	}
@@ -486,23 +446,23 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 		v = global(S, e->a->name);
 		bool was_read = v && v->rvalue;
 
-		*type = expr(S, sc, e);
+		*type = sem_expr(S, sc, e);
 		v = global(S, e->a->name);
 		if (v)
 			v->rvalue = was_read;
 		return v;
 	}
 	if (e->kind == E_TARGET) {
-		const struct probe_var *pv = sc->site && !e->chain ? probe_var(sc->site, e->name) : NULL;
+		const struct probe_var *pv = sc->site && !e->chain ? sem_probe_var(sc->site, e->name) : NULL;
 
 		if (!S->s->guru && !(pv && pv->writable))
-			error(S, &e->loc, ident(S, e->name),
+			sem_error(S, &e->loc, sem_ident(S, e->name),
 			      "writing to target variable '%s' needs guru mode (stap -g)", e->name);
-		*type = expr(S, sc, e);
+		*type = sem_expr(S, sc, e);
 		return NULL;
 	}
-	error(S, &e->loc, NULL, "expected a variable or array element to assign");
-	*type = expr(S, sc, e);
+	sem_error(S, &e->loc, NULL, "expected a variable or array element to assign");
+	*type = sem_expr(S, sc, e);
 	return NULL;
 }
 
@@ -530,11 +490,11 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 	if (!v) {
 		for (struct expr *k = keys; k; k = k->next)
 			if (k->kind != E_WILDCARD)
-				expr(S, sc, k);
-		if (find_var(*sc->locals, name))
-			error(S, &at->loc, ident(S, name), "'%s' is a local: arrays must be global", name);
+				sem_expr(S, sc, k);
+		if (sem_find_var(*sc->locals, name))
+			sem_error(S, &at->loc, sem_ident(S, name), "'%s' is a local: arrays must be global", name);
 		else
-			error(S, &at->loc, ident(S, name), "unresolved array '%s' (missing global declaration?)", name);
+			sem_error(S, &at->loc, sem_ident(S, name), "unresolved array '%s' (missing global declaration?)", name);
 		return T_UNKNOWN;
 	}
 	v->used = true;
@@ -542,14 +502,14 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 		n++;
 	if (v->nkeys == 0 && !v->used_as_scalar) {
 		if (n > CTAP_MAX_KEYS) {
-			error(S, &at->loc, ident(S, name), "arrays have at most %d keys", CTAP_MAX_KEYS);
+			sem_error(S, &at->loc, sem_ident(S, name), "arrays have at most %d keys", CTAP_MAX_KEYS);
 			return v->type;
 		}
 		v->nkeys = n;
 		S->changed = true;
 	}
 	if (v->nkeys != n) {
-		error(S, &at->loc, ident(S, name), "inconsistent arity for '%s' (%d keys vs. %d)",
+		sem_error(S, &at->loc, sem_ident(S, name), "inconsistent arity for '%s' (%d keys vs. %d)",
 		      name, n, v->nkeys ? v->nkeys : 0);
 		return v->type;
 	}
@@ -559,203 +519,16 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 
 		if (k->kind == E_WILDCARD) {
 			if (!wildcards_ok)
-				error(S, &k->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
+				sem_error(S, &k->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
 			continue;
 		}
-		t = expr(S, sc, k);
+		t = sem_expr(S, sc, k);
 		if (t == T_STATS || t == T_HIST)
-			error(S, &k->loc, NULL, "array keys are longs or strings, not %s", vtype_name(t));
+			sem_error(S, &k->loc, NULL, "array keys are longs or strings, not %s", vtype_name(t));
 		else
 			set_type(S, &v->keys[i], NULL, t, &k->loc, name);
 	}
 	return v->type;
-}
-
-/* ---- target variables: resolved here, once (tvar.c), emitted by pass 3 ---- */
-
-/* The [i] of a chain are expressions of the script: longs. */
-static void chain_indexes(struct sem *S, struct scope *sc, struct expr *e)
-{
-	for (struct component *c = e->chain; c; c = c->next) {
-		enum vtype t;
-
-		if (c->member)
-			continue;
-		t = expr(S, sc, c->index);
-		if (t != T_UNKNOWN && t != T_LONG)
-			error(S, &c->index->loc, NULL, "an index is a long, not a %s", vtype_name(t));
-	}
-}
-
-/* The BTF a probe variable's type is in: a module's, else the kernel's. */
-static const struct btf *var_btf(struct sem *S, const struct probe_var *v)
-{
-	return v->btf ? v->btf : session_btf(S->s);
-}
-
-/* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
-static enum vtype resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type,
-			       const struct btf *btf)
-{
-	struct tvar_error err = { 0 };
-
-	if (!btf)
-		btf = session_btf(S->s);
-
-	if (!btf)
-		return T_UNKNOWN;
-	if (tvar_from_btf(S->a, btf, e, type, t, &err)) {
-		error(S, err.loc, err.what, "%s", err.msg);
-		return T_UNKNOWN;
-	}
-	if (tvar_map_set(S->tvars, e, t)) {
-		error(S, &e->loc, NULL, "out of memory");
-		return T_UNKNOWN;
-	}
-	return e->pretty ? T_STRING : T_LONG;
-}
-
-
-/*
- * A handler serves every probe its point matched (kernel.function("vfs_*")):
- * a $var must read alike in all of them.  Checked once, when reporting.
- */
-static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
-			    const struct probe_var *v)
-{
-	const struct btf *btf = var_btf(S, v);
-
-	if (!S->report || !sc->handler || !btf)
-		return true;
-	/* The handler's probes come at and after its first one, sc->site. */
-	for (const struct derived_probe *d = sc->site->next; d; d = d->next) {
-		const struct probe_var *w;
-
-		if (handler_for(S, d) != sc->handler)
-			continue;
-		w = probe_var(d, e->name);
-		if (!w || w->arg != v->arg || var_btf(S, w) != btf ||
-		    !tvar_btf_same_read(btf, e, v->btf_id, w->btf_id)) {
-			error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
-			      "be the same in every function it matches", e->name, v->type,
-			      sc->site->name, w ? w->type : "missing", d->name);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* A synthetic $var of e's probe, for an expansion. */
-static struct expr *var_node(struct sem *S, const struct expr *at, const char *name)
-{
-	struct expr *v = arena_new(S->a, struct expr);
-
-	v->kind = E_TARGET;
-	v->loc = at->loc;
-	v->name = name;
-	return v;
-}
-
-/*
- * $$parms is sprintf("a=%#x b=%#x", $a, $b), as SystemTap expands it;
- * $$return "return=%#x"; $$locals is empty (locals need DWARF); $$vars
- * is $$parms.  Members that are not numbers print as "?".
- */
-static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
-{
-	const struct derived_probe *d = sc->site;
-	struct btf *btf = session_btf(S->s);
-	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
-	struct expr **tail = &fmt->next;
-	struct tvar t = { 0 };
-	bool ret = !strcmp(e->name, "$$return");
-	char *text = "";
-	int size;
-	bool is_signed;
-
-	if (!d || !d->vars) {
-		error(S, &e->loc, ident(S, e->name), "%s is not available in this probe "
-		      "(only in kernel.function probes)", e->name);
-		return T_STRING;
-	}
-	for (const struct probe_var *v = d->vars; btf && v && strcmp(e->name, "$$locals");
-	     v = v->next) {
-		if ((v->arg < 0) != ret || v->arg == PROBE_VAR_VALUE)
-			continue;
-		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "", v->name + 1);
-		if (kbtf_scalar(var_btf(S, v), v->btf_id, &size, &is_signed)) {
-			text = arena_printf(S->a, "%s?", text);
-			continue;
-		}
-		text = arena_printf(S->a, "%s%%#x", text);
-		*tail = var_node(S, e, v->name);
-		tail = &(*tail)->next;
-	}
-	fmt->kind = E_STRING;
-	fmt->loc = e->loc;
-	fmt->str = text;
-	call->kind = E_CALL;
-	call->loc = e->loc;
-	call->name = "sprintf";
-	call->args = fmt;
-	t.expansion = call;
-	if (tvar_map_set(S->tvars, e, &t))
-		error(S, &e->loc, NULL, "out of memory");
-	return expr(S, sc, call);
-}
-
-static enum vtype target_var(struct sem *S, struct scope *sc, struct expr *e)
-{
-	const struct derived_probe *d = sc->site;
-	const struct probe_var *v;
-	char alternatives[512] = "";
-
-	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$parms") ||
-	    !strcmp(e->name, "$$locals") || !strcmp(e->name, "$$return"))
-		return dollar_dollar(S, sc, e);
-	if (!d) {
-		error(S, &e->loc, ident(S, e->name), "target variable %s used outside a probe", e->name);
-		return T_UNKNOWN;
-	}
-	chain_indexes(S, sc, e);
-	v = probe_var(d, e->name);
-	if (v && v->arg == PROBE_VAR_VALUE) {
-		if (e->chain || e->addressof || e->pretty) {
-			error(S, &e->loc, ident(S, e->name), "'%s' is a string, not a structure",
-			      e->name);
-			return T_UNKNOWN;
-		}
-		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE }))
-			error(S, &e->loc, NULL, "out of memory");
-		return T_STRING;
-	}
-	if (v) {
-		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg };
-
-		if (!same_everywhere(S, sc, e, v))
-			return T_UNKNOWN;
-		/* A kretprobe sees the arguments it saved at entry. */
-		if (v->arg >= 0 && d->is_return && d->provider->runtime &&
-		    !strcmp(d->provider->runtime, "probes/kprobes")) {
-			if (v->arg >= CTAP_ENTRY_ARGS) {
-				error(S, &e->loc, NULL, "'%s' is argument %d: a .return probe sees "
-				      "only the first %d", e->name, v->arg + 1, CTAP_ENTRY_ARGS);
-				return T_UNKNOWN;
-			}
-			sc->handler->entry_args = true;	/* saved at entry */
-		}
-		return resolve_tvar(S, e, &t, v->btf_id, v->btf);
-	}
-	for (v = d->vars; v; v = v->next)
-		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
-			 " %s", v->name);
-	if (d->vars)
-		error(S, &e->loc, ident(S, e->name), "unable to find target variable '%s' in %s "
-		      "(alternatives:%s)", e->name, d->name, alternatives);
-	else
-		error(S, &e->loc, ident(S, e->name), "target variable '%s' is not available in %s: "
-		      "only kernel.function probes have them", e->name, d->name);
-	return T_UNKNOWN;
 }
 
 /* The target of an assignment is evaluated once: its errors appear once. */
@@ -777,7 +550,7 @@ static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, 
 		v->rvalue = true;	/* aggregates read it */
 		t = v->type;
 	} else {
-		t = expr(S, sc, e);
+		t = sem_expr(S, sc, e);
 	}
 
 	/* A global only ever read as statistics is statistics (empty ones:
@@ -788,10 +561,10 @@ static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, 
 	}
 
 	if (t != T_STATS && t != T_UNKNOWN)
-		error(S, &e->loc, NULL, "%s needs a statistics value (filled with <<<), not a %s",
+		sem_error(S, &e->loc, NULL, "%s needs a statistics value (filled with <<<), not a %s",
 		      op, vtype_name(t));
 	if (t == T_UNKNOWN)
-		error(S, &e->loc, NULL, "%s of a value never filled with <<<", op);
+		sem_error(S, &e->loc, NULL, "%s of a value never filled with <<<", op);
 	return t;
 }
 
@@ -815,7 +588,7 @@ static void hist_kind(struct sem *S, const struct expr *e)
 	for (a = v->hist->args->next, b = e->args->next; same && a && b; a = a->next, b = b->next)
 		same = a->kind == E_NUMBER && b->kind == E_NUMBER && a->num == b->num;
 	if (!same)
-		error(S, &e->loc, arena_printf(S->a, "operator '%s'", e->name),
+		sem_error(S, &e->loc, arena_printf(S->a, "operator '%s'", e->name),
 		      "multiple histogram types declared on '%s' (first at %s:%d:%d)", name,
 		      v->hist->loc.src->name, v->hist->loc.line, v->hist->loc.col);
 }
@@ -832,11 +605,11 @@ static void hist_linear_bounds(struct sem *S, const struct expr *e)
 	if (!step || start->kind != E_NUMBER || stop->kind != E_NUMBER || step->kind != E_NUMBER)
 		return;
 	if (step->num <= 0)
-		error(S, &step->loc, NULL, "%s's interval must be positive", e->name);
+		sem_error(S, &step->loc, NULL, "%s's interval must be positive", e->name);
 	else if (stop->num <= start->num)
-		error(S, &stop->loc, NULL, "%s's stop must be greater than its start", e->name);
+		sem_error(S, &stop->loc, NULL, "%s's stop must be greater than its start", e->name);
 	else if (ctap_hist_linear_buckets(start->num, stop->num, step->num) < 0)
-		error(S, &e->loc, NULL, "%s has too many buckets: (stop - start) / interval "
+		sem_error(S, &e->loc, NULL, "%s has too many buckets: (stop - start) / interval "
 		      "must be at most %d", e->name, CTAP_HIST_MAX_BUCKETS - 3);
 }
 
@@ -852,30 +625,29 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 {
 	static const char *const cmp[] = { "<", ">", "<=", ">=", "==", "!=", NULL };
 	const char *why;
-	enum vtype l = expr(S, sc, e->a), r = expr(S, sc, e->b);
+	enum vtype l = sem_expr(S, sc, e->a), r = sem_expr(S, sc, e->b);
 
 	if (!strcmp(e->op, ".")) {
 		if (l != T_UNKNOWN && l != T_STRING)
-			error(S, &e->a->loc, NULL, "'.' joins strings, not a %s", vtype_name(l));
+			sem_error(S, &e->a->loc, NULL, "'.' joins strings, not a %s", vtype_name(l));
 		if (r != T_UNKNOWN && r != T_STRING)
-			error(S, &e->b->loc, NULL, "'.' joins strings, not a %s", vtype_name(r));
+			sem_error(S, &e->b->loc, NULL, "'.' joins strings, not a %s", vtype_name(r));
 		return T_STRING;
 	}
 	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~")) {
 		if (l != T_UNKNOWN && l != T_STRING)
-			error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
-		if (e->b->kind != E_STRING)
-			error(S, &e->b->loc, NULL, "the regular expression of '%s' must be a literal string", e->op);
-		else if (ctap_regex_check(e->b->str, &why) < 0)
-			error(S, &e->b->loc, NULL, "regular expression \"%s\": %s", e->b->str, why);
+			sem_error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
+		/* The parser made sure it is a literal. */
+		if (e->b->kind == E_STRING && ctap_regex_check(e->b->str, &why) < 0)
+			sem_error(S, &e->b->loc, NULL, "regular expression \"%s\": %s", e->b->str, why);
 		return T_LONG;
 	}
 	if (is_one_of(e->op, cmp)) {
 		if (l != T_UNKNOWN && r != T_UNKNOWN && l != r)
-			error(S, &e->loc, NULL, "type mismatch (%s vs. %s) in '%s'",
+			sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) in '%s'",
 			      vtype_name(l), vtype_name(r), e->op);
 		if (l == T_STATS || l == T_HIST || r == T_STATS || r == T_HIST)
-			error(S, &e->loc, NULL, "'%s' compares longs or strings", e->op);
+			sem_error(S, &e->loc, NULL, "'%s' compares longs or strings", e->op);
 		/* One side known types the other, if it is a variable. */
 		if (l == T_UNKNOWN && r != T_UNKNOWN && e->a->kind == E_SYMBOL)
 			assign_type(S, sc, e->a, r, &e->loc);
@@ -885,9 +657,9 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	/* Arithmetic, bitwise, logical: longs. */
 	if (l != T_UNKNOWN && l != T_LONG)
-		error(S, &e->a->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(l));
+		sem_error(S, &e->a->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(l));
 	if (r != T_UNKNOWN && r != T_LONG)
-		error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
+		sem_error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
 	if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
 		assign_type(S, sc, e->a, T_LONG, &e->loc);
 	if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
@@ -896,119 +668,36 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 }
 
 
-/* ---- autocast: pointers whose BTF type follows them through the script ---- */
-
-static bool same_typed(const struct typed_value *a, const struct typed_value *b)
-{
-	return a->btf == b->btf && a->type == b->type && a->is_address == b->is_address &&
-	       !strcmp(a->origin ? a->origin : "", b->origin ? b->origin : "");
-}
-
-/* e's value as a typed pointer, if pass 2 knows its type (from an earlier walk). */
-static const struct typed_value *typed(struct sem *S, struct scope *sc, const struct expr *e)
-{
-	const struct tvar *t;
-	const struct sem_function *f;
-	struct var *v;
-
-	const struct typed_value *a, *b;
-
-	switch (e->kind) {
-	case E_TARGET:
-	case E_CAST:
-	case E_AUTOCAST:
-		t = tvar_map_get(S->tvars, e);
-		if (!t || !t->value_type)
-			return NULL;
-		return arena_memdup(S->a, &(struct typed_value){ .btf = t->btf,
-				.type = t->value_type, .is_address = t->value_is_address,
-				.origin = e->kind == E_CAST ? e->module : NULL },
-				    sizeof(struct typed_value));
-	case E_SYMBOL:
-		/* Locals only: a global's value may come from anywhere. */
-		v = find_var(*sc->locals, e->name);
-		return v && v->typed && !v->typed->conflict ? v->typed : NULL;
-	case E_ASSIGN:
-		return !strcmp(e->op, "=") ? typed(S, sc, e->b) : NULL;
-	case E_TERNARY:
-		a = typed(S, sc, e->b);
-		b = typed(S, sc, e->c);
-		return a && b && !same_typed(a, b) ? NULL : a ? a : b;
-	case E_CALL:
-		f = find_loaded(S, e->name);
-		return f && f->ret_typed && !f->ret_typed->conflict ? f->ret_typed : NULL;
-	default:
-		return NULL;
-	}
-}
-
-/* Record that *slot is given ty (a change, for the next walk, if it is
- * new); given two different types it has none. */
-static void set_typed(struct sem *S, struct typed_value **slot, const struct typed_value *ty)
-{
-	if (!ty || (*slot && ((*slot)->conflict || same_typed(*slot, ty))))
-		return;
-	if (*slot) {
-		(*slot)->conflict = true;
-	} else {
-		*slot = arena_memdup(S->a, ty, sizeof(*ty));
-		(*slot)->conflict = false;
-	}
-	S->changed = true;
-}
-
-/* value->member, value[i] on a value of inferred type: an @cast of the
- * value to its type, or, untyped, SystemTap's error without DWARF. */
-static enum vtype autocast(struct sem *S, struct scope *sc, struct expr *e)
-{
-	const struct typed_value *ty;
-	enum vtype t = expr(S, sc, e->a);
-
-	if (t != T_UNKNOWN && t != T_LONG)
-		error(S, &e->a->loc, NULL, "'->' needs a pointer (a long), not a %s", vtype_name(t));
-	ty = typed(S, sc, e->a);
-	if (!ty) {
-		error(S, &e->loc, NULL, "'->' on a value whose type ctap cannot infer (ctap types "
-		      "$vars, @cast and what is assigned from them): write @cast(value, \"type\")");
-		return T_UNKNOWN;
-	}
-	if (!e->chain && !e->pretty)
-		return T_LONG;
-	chain_indexes(S, sc, e);
-	return resolve_tvar(S, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
-							  TVAR_TYPED }, ty->type, ty->btf);
-}
-
 static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 {
-	enum vtype r = expr(S, sc, e->b), cur;
+	enum vtype r = sem_expr(S, sc, e->b), cur;
 	struct var *v = lvalue(S, sc, e->a, &cur);
 
 	/* A string $var (procfs's $value) takes '=' or '.=' of a string. */
 	if (e->a->kind == E_TARGET && cur == T_STRING &&
 	    ((strcmp(e->op, "=") && strcmp(e->op, ".=")) || (r != T_UNKNOWN && r != T_STRING))) {
-		error(S, &e->loc, NULL, "'%s' is a string: it takes '=' or '.=' of a string",
+		sem_error(S, &e->loc, NULL, "'%s' is a string: it takes '=' or '.=' of a string",
 		      e->a->name);
 		return T_UNKNOWN;
 	}
 
 	if (!strcmp(e->op, "<<<")) {
 		if (r != T_UNKNOWN && r != T_LONG)
-			error(S, &e->b->loc, NULL, "'<<<' adds a long to statistics, not a %s", vtype_name(r));
+			sem_error(S, &e->b->loc, NULL, "'<<<' adds a long to statistics, not a %s", vtype_name(r));
 		store(S, v, T_STATS, &e->loc);
 		return T_UNKNOWN;	/* no value */
 	}
 	if (r == T_STATS || r == T_HIST) {
-		error(S, &e->b->loc, NULL, "a %s cannot be assigned; use @count, @sum, ...",
+		sem_error(S, &e->b->loc, NULL, "a %s cannot be assigned; use @count, @sum, ...",
 		      vtype_name(r));
 		return T_UNKNOWN;
 	}
 	if (cur == T_STATS) {
-		error(S, &e->loc, NULL, "statistics are filled with '<<<', not assigned");
+		sem_error(S, &e->loc, NULL, "statistics are filled with '<<<', not assigned");
 		return T_UNKNOWN;
 	}
 	if (!strcmp(e->op, "=") && v && v->kind == V_LOCAL)
-		set_typed(S, &v->typed, typed(S, sc, e->b));
+		sem_set_typed(S, &v->typed, sem_typed(S, sc, e->b));
 	if (!strcmp(e->op, "=")) {
 		/* x = y with x known and y not: y takes x's type. */
 		if (r == T_UNKNOWN && cur != T_UNKNOWN && e->b->kind == E_SYMBOL)
@@ -1023,12 +712,12 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	if (!strcmp(e->op, ".=")) {
 		if (r != T_UNKNOWN && r != T_STRING)
-			error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
+			sem_error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
 		store(S, v, T_STRING, &e->loc);
 		return T_STRING;
 	}
 	if (r != T_UNKNOWN && r != T_LONG)
-		error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
+		sem_error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
 	store(S, v, T_LONG, &e->loc);
 	return T_LONG;
 }
@@ -1049,18 +738,18 @@ static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
 	int i;
 
 	if (!sc->site || !sc->site->is_return) {
-		error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
-		return expr(S, sc, e->a);
+		sem_error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
+		return sem_expr(S, sc, e->a);
 	}
 	/* Only kretprobes and system call returns have an entry to run it in. */
 	runtime = sc->site->provider->runtime ? sc->site->provider->runtime : "";
 	if (strcmp(runtime, "probes/kprobes") && strcmp(runtime, "probes/syscalls")) {
-		error(S, &e->loc, NULL, "@entry is not supported in %s yet", sc->site->name);
-		return expr(S, sc, e->a);
+		sem_error(S, &e->loc, NULL, "@entry is not supported in %s yet", sc->site->name);
+		return sem_expr(S, sc, e->a);
 	}
-	t = expr(S, sc, e->a);
+	t = sem_expr(S, sc, e->a);
 	if (t == T_STATS || t == T_HIST) {
-		error(S, &e->loc, NULL, "@entry saves a long or a string, not a %s", vtype_name(t));
+		sem_error(S, &e->loc, NULL, "@entry saves a long or a string, not a %s", vtype_name(t));
 		return T_UNKNOWN;
 	}
 	for (i = 0; i < h->nentries && h->entries[i] != e; i++)
@@ -1084,12 +773,12 @@ static enum vtype dead_expr(struct sem *S, struct scope *sc, struct expr *e)
 	enum vtype t;
 
 	S->report = false;
-	t = expr(S, sc, e);
+	t = sem_expr(S, sc, e);
 	S->report = report;
 	return t;
 }
 
-static enum vtype expr(struct sem *S, struct scope *sc, struct expr *e)
+enum vtype sem_expr(struct sem *S, struct scope *sc, struct expr *e)
 {
 	enum vtype t = expr_type(S, sc, e);
 
@@ -1112,17 +801,17 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		v->read = true;
 		v->rvalue = true;
 		if (v->nkeys)
-			error(S, &e->loc, ident(S, e->name), "array '%s' used as a scalar", e->name);
+			sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
 		v->used_as_scalar = true;
 		return v->type;
 	}
 	case E_WILDCARD:
-		error(S, &e->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
+		sem_error(S, &e->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
 		return T_UNKNOWN;
 	case E_INDEX:
 		if (e->a->kind == E_HIST) {
-			if (expr(S, sc, e->a) == T_HIST && expr(S, sc, e->args) != T_LONG)
-				error(S, &e->args->loc, NULL, "a histogram bucket index is a long");
+			if (sem_expr(S, sc, e->a) == T_HIST && sem_expr(S, sc, e->args) != T_LONG)
+				sem_error(S, &e->args->loc, NULL, "a histogram bucket index is a long");
 			return T_LONG;
 		}
 		mark_read(S, e->a->name);
@@ -1145,34 +834,34 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 				mark_read(S, e->a->a->name);
 			return T_LONG;
 		}
-		t = expr(S, sc, e->a);
+		t = sem_expr(S, sc, e->a);
 		if (t != T_UNKNOWN && t != T_LONG)
-			error(S, &e->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(t));
+			sem_error(S, &e->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(t));
 		if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
 			assign_type(S, sc, e->a, T_LONG, &e->loc);
 		return T_LONG;
 	case E_BINARY:
 		if (!strcmp(e->op, "&&") || !strcmp(e->op, "||")) {
-			t = expr(S, sc, e->a);
-			u = expr(S, sc, e->b);
+			t = sem_expr(S, sc, e->a);
+			u = sem_expr(S, sc, e->b);
 			if ((t != T_UNKNOWN && t != T_LONG) || (u != T_UNKNOWN && u != T_LONG))
-				error(S, &e->loc, NULL, "'%s' needs longs", e->op);
+				sem_error(S, &e->loc, NULL, "'%s' needs longs", e->op);
 			return T_LONG;
 		}
 		return binary(S, sc, e);
 	case E_ASSIGN:
 		return assignment(S, sc, e);
 	case E_TERNARY:
-		t = expr(S, sc, e->a);
+		t = sem_expr(S, sc, e->a);
 		if (t != T_UNKNOWN && t != T_LONG)
-			error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+			sem_error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
 		if (sem_static_condition(e->a) >= 0)	/* only one branch counts */
-			return sem_static_condition(e->a) ? (dead_expr(S, sc, e->c), expr(S, sc, e->b)) :
-			       (dead_expr(S, sc, e->b), expr(S, sc, e->c));
-		t = expr(S, sc, e->b);
-		u = expr(S, sc, e->c);
+			return sem_static_condition(e->a) ? (dead_expr(S, sc, e->c), sem_expr(S, sc, e->b)) :
+			       (dead_expr(S, sc, e->b), sem_expr(S, sc, e->c));
+		t = sem_expr(S, sc, e->b);
+		u = sem_expr(S, sc, e->c);
 		if (t != T_UNKNOWN && u != T_UNKNOWN && t != u)
-			error(S, &e->loc, NULL, "type mismatch (%s vs. %s) between the branches of '?:'",
+			sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) between the branches of '?:'",
 			      vtype_name(t), vtype_name(u));
 		return t != T_UNKNOWN ? t : u;
 	case E_IN:
@@ -1182,22 +871,22 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		array_access(S, sc, e, e->a->name, e->args, true);
 		return T_LONG;
 	case E_TARGET:
-		return target_var(S, sc, e);
+		return sem_target_var(S, sc, e);
 	case E_CAST: {
 		struct btf *btf = session_btf(S->s);
 		const char *where = "the kernel's";
 		__u32 id;
 
-		t = expr(S, sc, e->a);
+		t = sem_expr(S, sc, e->a);
 		if (t != T_UNKNOWN && t != T_LONG)
-			error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
+			sem_error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
 		/* @cast(p, "type", "module"): the module's BTF, which holds the
 		 * kernel's types too; "kernel" and "kernel<header.h>" are the kernel. */
 		if (btf && e->module && strncmp(e->module, "kernel", 6) && !strpbrk(e->module, "/<")) {
 			int err = session_module_btf(S->s, e->module, &btf);
 
 			if (err) {
-				error(S, &e->loc, NULL, "@cast: no BTF for module '%s' (%s)", e->module,
+				sem_error(S, &e->loc, NULL, "@cast: no BTF for module '%s' (%s)", e->module,
 				      err == -ENOENT ? "no such module of this kernel" : strerror(-err));
 				return T_UNKNOWN;
 			}
@@ -1206,61 +895,61 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		if (!btf)
 			return T_UNKNOWN;
 		if (kbtf_find_type(btf, e->str, &id)) {
-			error(S, &e->loc, NULL, "@cast: no type '%s' in %s BTF", e->str, where);
+			sem_error(S, &e->loc, NULL, "@cast: no type '%s' in %s BTF", e->str, where);
 			return T_UNKNOWN;
 		}
 		if (!e->chain && !e->pretty) {
 			/* The pointer itself, typed for a '->' on it later. */
 			if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,
 				.btf = btf, .value_type = id, .value_is_address = true }))
-				error(S, &e->loc, NULL, "out of memory");
+				sem_error(S, &e->loc, NULL, "out of memory");
 			return T_LONG;
 		}
-		chain_indexes(S, sc, e);
-		return resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
+		sem_chain_indexes(S, sc, e);
+		return sem_resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
 	}
 	case E_AUTOCAST:
-		return autocast(S, sc, e);
+		return sem_autocast(S, sc, e);
 	case E_ATVAR:
-		error(S, &e->loc, NULL, "@var(\"%s\") needs DWARF debuginfo, which ctap does not use", e->str);
+		sem_error(S, &e->loc, NULL, "@var(\"%s\") needs DWARF debuginfo, which ctap does not use", e->str);
 		return T_UNKNOWN;
 	case E_STAT:
 		stat_operand(S, sc, e->a, e->name);
-		if (e->b && expr(S, sc, e->b) != T_LONG)
-			error(S, &e->b->loc, NULL, "@variance's shift is a long");
+		if (e->b && sem_expr(S, sc, e->b) != T_LONG)
+			sem_error(S, &e->b->loc, NULL, "@variance's shift is a long");
 		return T_LONG;
 	case E_HIST:
 		stat_operand(S, sc, e->args, e->name);
 		hist_kind(S, e);
 		for (struct expr *a = e->args->next; a; a = a->next)
 			if (a->kind != E_NUMBER)
-				error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
+				sem_error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
 		hist_linear_bounds(S, e);
 		return T_HIST;
 	case E_DEFINED: {
 		bool report = S->report;
 
 		S->report = false;	/* an unresolvable operand just means 0 */
-		expr(S, sc, e->a);
+		sem_expr(S, sc, e->a);
 		S->report = report;
 		return T_LONG;
 	}
 	case E_ENTRY:
 		return entry_operand(S, sc, e);
 	case E_PROBEWRITE:
-		expr(S, sc, e->a);
+		sem_expr(S, sc, e->a);
 		return T_LONG;
 	case E_CONST:
-	case E_EMBEDDED:
 		if (!sc->privileged && !S->s->guru)
-			error(S, &e->loc, NULL, "%s needs guru mode (stap -g)",
-			      e->kind == E_CONST ? "@const" : "embedded C");
+			sem_error(S, &e->loc, NULL, "@const needs guru mode (stap -g)");
+		return T_LONG;
+	case E_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
 		return T_LONG;
 	case E_AT_CALL:
 		for (struct expr *a = e->args; a; a = a->next)
-			expr(S, sc, a);
+			sem_expr(S, sc, a);
 		if (!sc->privileged && !S->s->guru)
-			error(S, &e->loc, NULL, "%s needs guru mode (stap -g)", e->name);
+			sem_error(S, &e->loc, NULL, "%s needs guru mode (stap -g)", e->name);
 		return T_LONG;
 	}
 	return T_UNKNOWN;
@@ -1272,10 +961,10 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s);
 
 static void condition(struct sem *S, struct scope *sc, struct expr *e)
 {
-	enum vtype t = expr(S, sc, e);
+	enum vtype t = sem_expr(S, sc, e);
 
 	if (t != T_UNKNOWN && t != T_LONG)
-		error(S, &e->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+		sem_error(S, &e->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
 }
 
 int sem_static_condition(const struct expr *e)
@@ -1308,9 +997,9 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 	for (struct expr *k = fe->keys; k; k = k->next)
 		nkeys++;
 	if (fe->array->kind == E_HIST) {
-		expr(S, sc, fe->array);
+		sem_expr(S, sc, fe->array);
 		if (nkeys != 1)
-			error(S, &s->loc, NULL, "foreach over a histogram has one key, the bucket");
+			sem_error(S, &s->loc, NULL, "foreach over a histogram has one key, the bucket");
 		for (struct expr *k = fe->keys; k; k = k->next)
 			assign_type(S, sc, k, T_LONG, &k->loc);
 		if (fe->value)
@@ -1321,7 +1010,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 		if (!arr)
 			arr = tapset_global(S, fe->array->name);
 		if (!arr) {
-			error(S, &fe->array->loc, ident(S, fe->array->name),
+			sem_error(S, &fe->array->loc, sem_ident(S, fe->array->name),
 			      "unresolved array '%s' (missing global declaration?)", fe->array->name);
 		} else {
 			arr->used = true;
@@ -1330,7 +1019,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 				S->changed = true;
 			}
 			if (arr->nkeys != nkeys)
-				error(S, &s->loc, ident(S, arr->name), "inconsistent arity for '%s' (%d keys vs. %d)",
+				sem_error(S, &s->loc, sem_ident(S, arr->name), "inconsistent arity for '%s' (%d keys vs. %d)",
 				      arr->name, nkeys, arr->nkeys);
 			for (struct expr *k = fe->keys; k && i < CTAP_MAX_KEYS; k = k->next, i++) {
 				struct var *kv = lookup(S, sc, k->name, &k->loc);
@@ -1345,13 +1034,13 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 			if (fe->pattern)
 				array_access(S, sc, fe->array, arr->name, fe->pattern, true);
 			if (fe->sort_agg && arr->type != T_STATS && arr->type != T_UNKNOWN)
-				error(S, &s->loc, NULL, "sorting by %s needs a statistics array", fe->sort_agg);
+				sem_error(S, &s->loc, NULL, "sorting by %s needs a statistics array", fe->sort_agg);
 			/* A statistics array sorted with no aggregate named
 			 * sorts by @count (gen.c's sort_agg()), as SystemTap. */
 		}
 	}
 	if (fe->sort_column > nkeys)
-		error(S, &s->loc, NULL, "sort column beyond the keys");
+		sem_error(S, &s->loc, NULL, "sort column beyond the keys");
 	if (fe->limit)
 		condition(S, sc, fe->limit);
 	sc->loops++;
@@ -1368,7 +1057,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		break;
 	case S_EXPR:
 		S->crement_statement = s->e;
-		expr(S, sc, s->e);
+		sem_expr(S, sc, s->e);
 		S->crement_statement = NULL;
 		break;
 	case S_BLOCK:
@@ -1389,11 +1078,11 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 	case S_WHILE:
 	case S_FOR:
 		if (s->init)
-			expr(S, sc, s->init);
+			sem_expr(S, sc, s->init);
 		if (s->e)
 			condition(S, sc, s->e);
 		if (s->incr)
-			expr(S, sc, s->incr);
+			sem_expr(S, sc, s->incr);
 		sc->loops++;
 		stmt(S, sc, s->body);
 		sc->loops--;
@@ -1404,25 +1093,25 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 	case S_BREAK:
 	case S_CONTINUE:
 		if (!sc->loops)
-			error(S, &s->loc, NULL, "%s outside a loop", s->kind == S_BREAK ? "break" : "continue");
+			sem_error(S, &s->loc, NULL, "%s outside a loop", s->kind == S_BREAK ? "break" : "continue");
 		break;
 	case S_NEXT:
 		if (sc->fn && !sc->fn->overload)	/* 'next' goes to the next overload */
-			error(S, &s->loc, NULL, "'next' in a function is only allowed when an overload follows");
+			sem_error(S, &s->loc, NULL, "'next' in a function is only allowed when an overload follows");
 		break;
 	case S_RETURN:
 		if (!sc->fn) {
-			error(S, &s->loc, NULL, "return outside a function (use next to leave a probe)");
+			sem_error(S, &s->loc, NULL, "return outside a function (use next to leave a probe)");
 			break;
 		}
 		if (!s->e)
 			break;
-		t = expr(S, sc, s->e);
+		t = sem_expr(S, sc, s->e);
 		if (t == T_STATS || t == T_HIST)
-			error(S, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
+			sem_error(S, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
 		else
 			set_type(S, &sc->fn->ret, &sc->fn->ret_loc, t, &s->e->loc, sc->fn->fn->name);
-		set_typed(S, &sc->fn->ret_typed, typed(S, sc, s->e));
+		sem_set_typed(S, &sc->fn->ret_typed, sem_typed(S, sc, s->e));
 		break;
 	case S_DELETE:
 		if (s->e->kind == E_SYMBOL) {
@@ -1434,7 +1123,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		} else if (s->e->kind == E_INDEX && s->e->a->kind == E_SYMBOL) {
 			array_access(S, sc, s->e, s->e->a->name, s->e->args, true);
 		} else {
-			error(S, &s->loc, NULL, "delete takes a variable, an array or an array element");
+			sem_error(S, &s->loc, NULL, "delete takes a variable, an array or an array element");
 		}
 		break;
 	case S_TRY:
@@ -1447,16 +1136,14 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		}
 		stmt(S, sc, s->els);
 		break;
-	case S_EMBEDDED:
-		if (!sc->privileged && !S->s->guru)
-			error(S, &s->loc, NULL, "embedded C needs guru mode (stap -g)");
+	case S_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
 		break;
 	}
 }
 
 /* ---- driver ---- */
 
-static struct sem_handler *handler_for(struct sem *S, const struct derived_probe *d)
+struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d)
 {
 	struct sem_handler *h, **tail = &S->handlers;
 
@@ -1502,12 +1189,8 @@ static void walk(struct sem *S)
 		struct scope sc = { .script = f->script, .locals = &f->locals, .fn = f,
 				    .privileged = f->script->is_tapset };
 
-		if (f->fn->embedded) {
-			if (!f->script->is_tapset && !S->s->guru)
-				error(S, &f->fn->loc, ident(S, f->fn->name),
-				      "embedded C function '%s' needs guru mode (stap -g)", f->fn->name);
-			continue;
-		}
+		if (f->fn->embedded)
+			continue;	/* the parser allowed it: a tapset, or -g */
 		stmt(S, &sc, f->fn->body);
 	}
 }
@@ -1523,11 +1206,11 @@ static void check_global_settings(struct sem *S)
 
 		if (!v || v->global == NULL || !v->global->loc.src ||
 		    v->global->loc.src != S->s->user->src) {
-			error(S, NULL, NULL, "-G %s: the script has no global '%s'", set, name);
+			sem_error(S, NULL, NULL, "-G %s: the script has no global '%s'", set, name);
 			continue;
 		}
 		if (v->nkeys || v->type == T_STATS) {
-			error(S, NULL, NULL, "-G %s: '%s' is not a scalar long or string", set, name);
+			sem_error(S, NULL, NULL, "-G %s: '%s' is not a scalar long or string", set, name);
 			continue;
 		}
 		strtoll(val, &end, 0);
@@ -1535,7 +1218,7 @@ static void check_global_settings(struct sem *S)
 		if (v->type == T_UNKNOWN)
 			v->type = *val && !*end ? T_LONG : T_STRING;
 		if (v->type == T_LONG && (*end || !*val))
-			error(S, NULL, NULL, "-G %s: '%s' is a long, and '%s' is not a number",
+			sem_error(S, NULL, NULL, "-G %s: '%s' is a long, and '%s' is not a number",
 			      set, name, val);
 		v->used = true;
 	}
@@ -1568,7 +1251,7 @@ static void final_checks(struct sem *S)
 		v->index = i++;
 	for (struct var *v = S->globals; v; v = v->next) {
 		if (v->type == T_UNKNOWN && v->used)
-			error(S, &v->decl, ident(S, v->name), "unresolved type for global '%s'", v->name);
+			sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for global '%s'", v->name);
 		if (!v->used && !S->s->suppress_warnings && !S->s->unoptimized && v->global &&
 		    !v->global->private)
 			diag_warning(&v->decl, "Eliding unused variable '%s'", v->name);
@@ -1583,7 +1266,7 @@ static void final_checks(struct sem *S)
 	for (struct sem_handler *h = S->handlers; h; h = h->next)
 		for (struct var *v = h->locals; v; v = v->next)
 			if (v->type == T_UNKNOWN)
-				error(S, &v->decl, ident(S, v->name), "unresolved type for local '%s'%s",
+				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for local '%s'%s",
 				      v->name, v->written ? "" : " (never assigned)");
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		if (!f->used && f->script == S->s->user && !S->s->suppress_warnings &&
@@ -1592,7 +1275,7 @@ static void final_checks(struct sem *S)
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		for (struct var *v = f->locals; v; v = v->next)
 			if (v->type == T_UNKNOWN && !f->fn->embedded)
-				error(S, &v->decl, ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
+				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
 				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
 }
 
@@ -1612,7 +1295,7 @@ const struct sem_function *sem_function_of(struct session *s, const struct expr 
 
 	for (const struct expr *a = call->args; a; a = a->next)
 		nargs++;
-	for (const struct sem_function *f = find_loaded(s->sem, call->name); f; f = f->overload)
+	for (const struct sem_function *f = sem_find_loaded(s->sem, call->name); f; f = f->overload)
 		if (f->nparams == nargs)
 			return f;
 	return NULL;
@@ -1625,7 +1308,7 @@ struct sem_handler *sem_handlers(struct session *s)
 
 struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe *d)
 {
-	return handler_for(s->sem, d);
+	return sem_handler_for(s->sem, d);
 }
 
 const struct tvar *sem_tvar(struct session *s, const struct expr *e)
@@ -1684,16 +1367,12 @@ int pass2_semantic(struct session *s)
 	for (const struct global *g = s->user->globals; g; g = g->next)
 		global_from_decl(S, g);
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
-		handler_for(S, d);
+		sem_handler_for(S, d);
 	/* The script's own functions are checked even if unused. */
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
 		resolve_function(S, fn->name, s->user);
 	infer_types(S);
 	S->report = true;
-	/* Top-level %{ %} goes into the module as it is: guru mode only. */
-	for (const struct embedded *em = s->user->embeds; em; em = em->next)
-		if (!s->guru)
-			error(S, &em->loc, NULL, "embedded code in unprivileged script; need stap -g");
 	if (!elab_probes(s)) {
 		diag_error("semantic", NULL, NULL, "no probes found");
 		S->errors++;

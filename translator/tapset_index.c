@@ -172,15 +172,19 @@ void tindex_record(struct tapset_index *ix, size_t i, const struct script *s)
 }
 
 /*
- * A point ("a.b.c" as a glob) uses an alias that it or a prefix of it
- * matches: "perf.sw.page_faults.sample" is the alias perf.sw.page_faults
- * with a suffix (elaborate.c's alias suffixes).
+ * A point ("a.b.c", a glob if glob) uses an alias that it or a prefix of
+ * it matches: "perf.sw.page_faults.sample" is the alias perf.sw.page_faults
+ * with a suffix (elaborate.c's alias suffixes).  This runs for every alias
+ * of every tapset file, per point: without a glob it is string compares.
  */
-static bool alias_used(const char *point, const char *alias)
+static bool alias_used(const char *point, bool glob, const char *alias)
 {
+	size_t n = strlen(alias);
 	char buf[512];
 	char *dot;
 
+	if (!glob)
+		return !strncmp(point, alias, n) && (point[n] == '\0' || point[n] == '.');
 	if (!fnmatch(point, alias, 0))
 		return true;
 	if (strlen(point) >= sizeof(buf))
@@ -197,11 +201,13 @@ static bool alias_used(const char *point, const char *alias)
 bool tindex_defines(const struct tapset_index *ix, size_t i, char kind, const char *name)
 {
 	const struct entry *e = &ix->v[i];
+	bool glob = kind == 'a' && strpbrk(name, "*?[");
 
 	for (size_t k = 0; k < e->n; k++) {
 		if (e->names[k][0] != kind)
 			continue;
-		if (kind == 'a' ? alias_used(name, e->names[k] + 2) : !strcmp(name, e->names[k] + 2))
+		if (kind == 'a' ? alias_used(name, glob, e->names[k] + 2) :
+		    !strcmp(name, e->names[k] + 2))
 			return true;
 	}
 	return false;

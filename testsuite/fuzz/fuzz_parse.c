@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pp_env env = {
 		.kernel_release = "6.1.0-56-amd64", .arch = "x86_64", .runtime = "kernel",
 		.compat_version = "4.8", .privilege = "stapdev",
+		.guru = true,		/* embedded C parses (a script needs -g for it) */
 		.max_expansion = 20000,	/* the limit, not its size, is under test */
 	};
 	struct source *src;

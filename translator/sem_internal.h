@@ -1,0 +1,72 @@
+/*
+ * sem_internal.h - what pass 2's two files share: sem.c (symbols, types,
+ * statements, the walks) and sem_target.c ($vars, @cast and autocast
+ * resolved through BTF).  Not for the rest of the translator: sem.h is.
+ */
+#ifndef SEM_INTERNAL_H
+#define SEM_INTERNAL_H
+
+#include "elaborate.h"
+#include "sem.h"
+#include "strset.h"
+#include "tvar.h"
+
+struct scope {
+	const struct script *script;		/* whose private functions are visible */
+	struct var **locals;
+	struct sem_function *fn;		/* NULL in a probe */
+	struct sem_handler *handler;		/* NULL in a function */
+	const struct derived_probe *site;	/* ... its first probe */
+	bool privileged;			/* tapset code: embedded C allowed */
+	int loops;				/* nesting of loops: break/continue */
+};
+
+struct sem {
+	struct session *s;
+	struct arena *a;
+	struct var *globals;
+	struct strmap global_index;		/* name -> struct var */
+	struct sem_function *functions, **functions_tail;
+	struct strmap function_index;		/* name -> first overload loaded */
+	struct strmap user_functions;		/* name -> the script's struct function */
+	int nfunctions;
+	struct sem_handler *handlers;
+	struct tvar_map *tvars;			/* $var resolutions, for pass 3 */
+	bool changed;				/* a type became known this walk */
+	bool report;				/* the last walk: report errors */
+	const struct expr *crement_statement;	/* the ++/-- that is a whole statement */
+	int errors;
+};
+
+/* ---- sem.c ---- */
+
+/* An error at loc (what: the token, for the caret), reported on the last walk only. */
+void sem_error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* "identifier 'name'", as a message names a token. */
+const char *sem_ident(struct sem *S, const char *name);
+/* e's type, checking it (and everything in it). */
+enum vtype sem_expr(struct sem *S, struct scope *sc, struct expr *e);
+struct var *sem_find_var(struct var *list, const char *name);
+/* The first function called name that was loaded (its overloads follow). */
+struct sem_function *sem_find_loaded(struct sem *S, const char *name);
+/* The handler that runs probe d (its user probe with its aliases). */
+struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d);
+
+/* ---- sem_target.c ---- */
+
+const struct probe_var *sem_probe_var(const struct derived_probe *d, const char *name);
+/* The [i] of a chain are expressions of the script: longs. */
+void sem_chain_indexes(struct sem *S, struct scope *sc, struct expr *e);
+/* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
+enum vtype sem_resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type,
+			    const struct btf *btf);
+/* $var, $$vars...: the probe's context variables. */
+enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e);
+/* Autocast: e's value as a typed pointer, if known; record one in *slot. */
+const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struct expr *e);
+void sem_set_typed(struct sem *S, struct typed_value **slot, const struct typed_value *ty);
+/* value->member, value[i] on a value of inferred type. */
+enum vtype sem_autocast(struct sem *S, struct scope *sc, struct expr *e);
+
+#endif /* SEM_INTERNAL_H */

@@ -1,0 +1,292 @@
+/*
+ * sem_target.c - pass 2's $vars: a probe's context variables ($file,
+ * $return, $$parms, procfs's $value), @cast and autocast chains, each
+ * resolved once through BTF (tvar.c) into a base and steps that pass 3
+ * emits (target.c).  The rest of pass 2 is sem.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "kbtf.h"
+#include "sem_internal.h"
+#include "session.h"
+
+const struct probe_var *sem_probe_var(const struct derived_probe *d, const char *name)
+{
+	for (const struct probe_var *v = d->vars; v; v = v->next)
+		if (!strcmp(v->name, name))
+			return v;
+	return NULL;
+}
+
+/* ---- target variables: resolved here, once (tvar.c), emitted by pass 3 ---- */
+
+/* The [i] of a chain are expressions of the script: longs. */
+void sem_chain_indexes(struct sem *S, struct scope *sc, struct expr *e)
+{
+	for (struct component *c = e->chain; c; c = c->next) {
+		enum vtype t;
+
+		if (c->member)
+			continue;
+		t = sem_expr(S, sc, c->index);
+		if (t != T_UNKNOWN && t != T_LONG)
+			sem_error(S, &c->index->loc, NULL, "an index is a long, not a %s", vtype_name(t));
+	}
+}
+
+/* The BTF a probe variable's type is in: a module's, else the kernel's. */
+static const struct btf *var_btf(struct sem *S, const struct probe_var *v)
+{
+	return v->btf ? v->btf : session_btf(S->s);
+}
+
+/* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
+enum vtype sem_resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type,
+			       const struct btf *btf)
+{
+	struct tvar_error err = { 0 };
+
+	if (!btf)
+		btf = session_btf(S->s);
+
+	if (!btf)
+		return T_UNKNOWN;
+	if (tvar_from_btf(S->a, btf, e, type, t, &err)) {
+		sem_error(S, err.loc, err.what, "%s", err.msg);
+		return T_UNKNOWN;
+	}
+	if (tvar_map_set(S->tvars, e, t)) {
+		sem_error(S, &e->loc, NULL, "out of memory");
+		return T_UNKNOWN;
+	}
+	return e->pretty ? T_STRING : T_LONG;
+}
+
+
+/*
+ * A handler serves every probe its point matched (kernel.function("vfs_*")):
+ * a $var must read alike in all of them.  Checked once, when reporting.
+ */
+static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
+			    const struct probe_var *v)
+{
+	const struct btf *btf = var_btf(S, v);
+
+	if (!S->report || !sc->handler || !btf)
+		return true;
+	/* The handler's probes come at and after its first one, sc->site. */
+	for (const struct derived_probe *d = sc->site->next; d; d = d->next) {
+		const struct probe_var *w;
+
+		if (sem_handler_for(S, d) != sc->handler)
+			continue;
+		w = sem_probe_var(d, e->name);
+		if (!w || w->arg != v->arg || var_btf(S, w) != btf ||
+		    !tvar_btf_same_read(btf, e, v->btf_id, w->btf_id)) {
+			sem_error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
+			      "be the same in every function it matches", e->name, v->type,
+			      sc->site->name, w ? w->type : "missing", d->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A synthetic $var of e's probe, for an expansion. */
+static struct expr *var_node(struct sem *S, const struct expr *at, const char *name)
+{
+	struct expr *v = arena_new(S->a, struct expr);
+
+	v->kind = E_TARGET;
+	v->loc = at->loc;
+	v->name = name;
+	return v;
+}
+
+/*
+ * $$parms is sprintf("a=%#x b=%#x", $a, $b), as SystemTap expands it;
+ * $$return "return=%#x"; $$locals is empty (locals need DWARF); $$vars
+ * is $$parms.  Members that are not numbers print as "?".
+ */
+static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
+{
+	const struct derived_probe *d = sc->site;
+	struct btf *btf = session_btf(S->s);
+	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
+	struct expr **tail = &fmt->next;
+	struct tvar t = { 0 };
+	bool ret = !strcmp(e->name, "$$return");
+	char *text = "";
+	int size;
+	bool is_signed;
+
+	if (!d || !d->vars) {
+		sem_error(S, &e->loc, sem_ident(S, e->name), "%s is not available in this probe "
+		      "(only in kernel.function probes)", e->name);
+		return T_STRING;
+	}
+	for (const struct probe_var *v = d->vars; btf && v && strcmp(e->name, "$$locals");
+	     v = v->next) {
+		if ((v->arg < 0) != ret || v->arg == PROBE_VAR_VALUE)
+			continue;
+		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "", v->name + 1);
+		if (kbtf_scalar(var_btf(S, v), v->btf_id, &size, &is_signed)) {
+			text = arena_printf(S->a, "%s?", text);
+			continue;
+		}
+		text = arena_printf(S->a, "%s%%#x", text);
+		*tail = var_node(S, e, v->name);
+		tail = &(*tail)->next;
+	}
+	fmt->kind = E_STRING;
+	fmt->loc = e->loc;
+	fmt->str = text;
+	call->kind = E_CALL;
+	call->loc = e->loc;
+	call->name = "sprintf";
+	call->args = fmt;
+	t.expansion = call;
+	if (tvar_map_set(S->tvars, e, &t))
+		sem_error(S, &e->loc, NULL, "out of memory");
+	return sem_expr(S, sc, call);
+}
+
+enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
+{
+	const struct derived_probe *d = sc->site;
+	const struct probe_var *v;
+	char alternatives[512] = "";
+
+	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$parms") ||
+	    !strcmp(e->name, "$$locals") || !strcmp(e->name, "$$return"))
+		return dollar_dollar(S, sc, e);
+	if (!d) {
+		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable %s used outside a probe", e->name);
+		return T_UNKNOWN;
+	}
+	sem_chain_indexes(S, sc, e);
+	v = sem_probe_var(d, e->name);
+	if (v && v->arg == PROBE_VAR_VALUE) {
+		if (e->chain || e->addressof || e->pretty) {
+			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' is a string, not a structure",
+			      e->name);
+			return T_UNKNOWN;
+		}
+		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE }))
+			sem_error(S, &e->loc, NULL, "out of memory");
+		return T_STRING;
+	}
+	if (v) {
+		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg };
+
+		if (!same_everywhere(S, sc, e, v))
+			return T_UNKNOWN;
+		/* A kretprobe sees the arguments it saved at entry. */
+		if (v->arg >= 0 && d->is_return && d->provider->runtime &&
+		    !strcmp(d->provider->runtime, "probes/kprobes")) {
+			if (v->arg >= CTAP_ENTRY_ARGS) {
+				sem_error(S, &e->loc, NULL, "'%s' is argument %d: a .return probe sees "
+				      "only the first %d", e->name, v->arg + 1, CTAP_ENTRY_ARGS);
+				return T_UNKNOWN;
+			}
+			sc->handler->entry_args = true;	/* saved at entry */
+		}
+		return sem_resolve_tvar(S, e, &t, v->btf_id, v->btf);
+	}
+	for (v = d->vars; v; v = v->next)
+		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
+			 " %s", v->name);
+	if (d->vars)
+		sem_error(S, &e->loc, sem_ident(S, e->name), "unable to find target variable '%s' in %s "
+		      "(alternatives:%s)", e->name, d->name, alternatives);
+	else
+		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
+		      "only kernel.function probes have them", e->name, d->name);
+	return T_UNKNOWN;
+}
+
+/* ---- autocast: pointers whose BTF type follows them through the script ---- */
+
+static bool same_typed(const struct typed_value *a, const struct typed_value *b)
+{
+	return a->btf == b->btf && a->type == b->type && a->is_address == b->is_address &&
+	       !strcmp(a->origin ? a->origin : "", b->origin ? b->origin : "");
+}
+
+/* e's value as a typed pointer, if pass 2 knows its type (from an earlier walk). */
+const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struct expr *e)
+{
+	const struct tvar *t;
+	const struct sem_function *f;
+	struct var *v;
+
+	const struct typed_value *a, *b;
+
+	switch (e->kind) {
+	case E_TARGET:
+	case E_CAST:
+	case E_AUTOCAST:
+		t = tvar_map_get(S->tvars, e);
+		if (!t || !t->value_type)
+			return NULL;
+		return arena_memdup(S->a, &(struct typed_value){ .btf = t->btf,
+				.type = t->value_type, .is_address = t->value_is_address,
+				.origin = e->kind == E_CAST ? e->module : NULL },
+				    sizeof(struct typed_value));
+	case E_SYMBOL:
+		/* Locals only: a global's value may come from anywhere. */
+		v = sem_find_var(*sc->locals, e->name);
+		return v && v->typed && !v->typed->conflict ? v->typed : NULL;
+	case E_ASSIGN:
+		return !strcmp(e->op, "=") ? sem_typed(S, sc, e->b) : NULL;
+	case E_TERNARY:
+		a = sem_typed(S, sc, e->b);
+		b = sem_typed(S, sc, e->c);
+		return a && b && !same_typed(a, b) ? NULL : a ? a : b;
+	case E_CALL:
+		f = sem_find_loaded(S, e->name);
+		return f && f->ret_typed && !f->ret_typed->conflict ? f->ret_typed : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Record that *slot is given ty (a change, for the next walk, if it is
+ * new); given two different types it has none. */
+void sem_set_typed(struct sem *S, struct typed_value **slot, const struct typed_value *ty)
+{
+	if (!ty || (*slot && ((*slot)->conflict || same_typed(*slot, ty))))
+		return;
+	if (*slot) {
+		(*slot)->conflict = true;
+	} else {
+		*slot = arena_memdup(S->a, ty, sizeof(*ty));
+		(*slot)->conflict = false;
+	}
+	S->changed = true;
+}
+
+/* value->member, value[i] on a value of inferred type: an @cast of the
+ * value to its type, or, untyped, SystemTap's error without DWARF. */
+enum vtype sem_autocast(struct sem *S, struct scope *sc, struct expr *e)
+{
+	const struct typed_value *ty;
+	enum vtype t = sem_expr(S, sc, e->a);
+
+	if (t != T_UNKNOWN && t != T_LONG)
+		sem_error(S, &e->a->loc, NULL, "'->' needs a pointer (a long), not a %s", vtype_name(t));
+	ty = sem_typed(S, sc, e->a);
+	if (!ty) {
+		sem_error(S, &e->loc, NULL, "'->' on a value whose type ctap cannot infer (ctap types "
+		      "$vars, @cast and what is assigned from them): write @cast(value, \"type\")");
+		return T_UNKNOWN;
+	}
+	if (!e->chain && !e->pretty)
+		return T_LONG;
+	sem_chain_indexes(S, sc, e);
+	return sem_resolve_tvar(S, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
+							  TVAR_TYPED }, ty->type, ty->btf);
+}
