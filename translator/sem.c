@@ -632,11 +632,18 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 			sem_error(S, &e->a->loc, NULL, "'.' joins strings, not a %s", vtype_name(l));
 		if (r != T_UNKNOWN && r != T_STRING)
 			sem_error(S, &e->b->loc, NULL, "'.' joins strings, not a %s", vtype_name(r));
+		/* A variable joined is a string, as SystemTap infers it. */
+		if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
+			assign_type(S, sc, e->a, T_STRING, &e->loc);
+		if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
+			assign_type(S, sc, e->b, T_STRING, &e->loc);
 		return T_STRING;
 	}
 	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~")) {
 		if (l != T_UNKNOWN && l != T_STRING)
 			sem_error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
+		if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
+			assign_type(S, sc, e->a, T_STRING, &e->loc);
 		/* The parser made sure it is a literal. */
 		if (e->b->kind == E_STRING && ctap_regex_check(e->b->str, &why) < 0)
 			sem_error(S, &e->b->loc, NULL, "regular expression \"%s\": %s", e->b->str, why);
@@ -855,11 +862,18 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		t = sem_expr(S, sc, e->a);
 		if (t != T_UNKNOWN && t != T_LONG)
 			sem_error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+		if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
+			assign_type(S, sc, e->a, T_LONG, &e->loc);
 		if (sem_static_condition(e->a) >= 0)	/* only one branch counts */
 			return sem_static_condition(e->a) ? (dead_expr(S, sc, e->c), sem_expr(S, sc, e->b)) :
 			       (dead_expr(S, sc, e->b), sem_expr(S, sc, e->c));
 		t = sem_expr(S, sc, e->b);
 		u = sem_expr(S, sc, e->c);
+		/* One branch known types the other, if it is a variable. */
+		if (t == T_UNKNOWN && u != T_UNKNOWN && e->b->kind == E_SYMBOL)
+			assign_type(S, sc, e->b, u, &e->loc);
+		if (u == T_UNKNOWN && t != T_UNKNOWN && e->c->kind == E_SYMBOL)
+			assign_type(S, sc, e->c, t, &e->loc);
 		if (t != T_UNKNOWN && u != T_UNKNOWN && t != u)
 			sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) between the branches of '?:'",
 			      vtype_name(t), vtype_name(u));
