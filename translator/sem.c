@@ -436,7 +436,7 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 
 	if (e->kind == E_SYMBOL) {
 		v = lookup(S, sc, e->name, &e->loc);
-		if (v->nkeys)
+		if (v->nkeys || (v->global && v->global->is_array))
 			sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
 		*type = v->type;
 		return v;
@@ -458,7 +458,9 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 		if (!S->s->guru && !(pv && pv->writable))
 			sem_error(S, &e->loc, sem_ident(S, e->name),
 			      "writing to target variable '%s' needs guru mode (stap -g)", e->name);
+		S->lvalue_target = e;	/* written, not read */
 		*type = sem_expr(S, sc, e);
+		S->lvalue_target = NULL;
 		return NULL;
 	}
 	sem_error(S, &e->loc, NULL, "expected a variable or array element to assign");
@@ -549,6 +551,10 @@ static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, 
 
 		v->rvalue = true;	/* aggregates read it */
 		t = v->type;
+		/* As SystemTap: a local may take '<<<' (and be dropped), not be read. */
+		if (v->kind != V_GLOBAL)
+			sem_error(S, &e->loc, sem_ident(S, e->name), "%s of '%s', a local: statistics "
+				  "are read from global variables", op, e->name);
 	} else {
 		t = sem_expr(S, sc, e);
 	}
@@ -689,6 +695,9 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	}
 
 	if (!strcmp(e->op, "<<<")) {
+		if (v && v->global && v->global->is_array && e->a->kind == E_SYMBOL)
+			sem_error(S, &e->a->loc, sem_ident(S, v->name), "array '%s' used as statistics",
+				  v->name);
 		if (r != T_UNKNOWN && r != T_LONG)
 			sem_error(S, &e->b->loc, NULL, "'<<<' adds a long to statistics, not a %s", vtype_name(r));
 		store(S, v, T_STATS, &e->loc);
@@ -807,7 +816,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 
 		v->read = true;
 		v->rvalue = true;
-		if (v->nkeys)
+		if (v->nkeys || (v->global && v->global->is_array))
 			sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
 		v->used_as_scalar = true;
 		return v->type;

@@ -36,6 +36,7 @@ struct sem {
 	bool report;				/* the last walk: report errors */
 	const struct expr *crement_statement;	/* the ++/-- that is a whole statement */
 	int errors;
+	const struct expr *lvalue_target;	/* the $var being assigned, not read */
 };
 
 /* ---- sem.c ---- */

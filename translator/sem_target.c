@@ -170,6 +170,12 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 	sem_chain_indexes(S, sc, e);
 	v = sem_probe_var(d, e->name);
 	if (v && v->arg == PROBE_VAR_VALUE) {
+		/* A read probe's $value is what it writes for the reader. */
+		if (v->writable && S->lvalue_target != e) {
+			sem_error(S, &e->loc, sem_ident(S, e->name), "a procfs read probe sets '%s'; "
+				  "it cannot read it", e->name);
+			return T_STRING;
+		}
 		if (e->chain || e->addressof || e->pretty) {
 			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' is a string, not a structure",
 			      e->name);

@@ -137,15 +137,22 @@ static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 	return d;
 }
 
-/* The components from index from on, as written (".return.maxactive(4)"). */
+/* The components from index from on, as written (".return.maxactive(4)");
+ * NULL after an error. */
 static const char *point_suffix(struct elab *e, const struct pp_match *m, int from,
 				int64_t *maxactive)
 {
 	const char *suffix = "";
 
 	for (int i = from; i < m->ncomps; i++) {
-		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive"))
+		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive")) {
 			*maxactive = m->comps[i]->arg->num;
+			if (*maxactive < 1 || *maxactive > 65536) {
+				elab_error(e, m, "maxactive must be 1 to 65536, not %lld",
+					   (long long)*maxactive);
+				return NULL;
+			}
+		}
 		suffix = m->comps[i]->arg ?
 			arena_printf(elab_arena(e), "%s.%s(%lld)", suffix, m->comps[i]->name,
 				     (long long)m->comps[i]->arg->num) :
@@ -204,6 +211,8 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	if (n < 0)
 		return -EINVAL;
 	suffix = point_suffix(e, m, 2, &maxactive);
+	if (!suffix)
+		return -EINVAL;
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d;
 
@@ -258,6 +267,8 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 		return -EINVAL;
 	}
 	suffix = point_suffix(e, m, fi + 1, &maxactive);
+	if (!suffix)
+		return -EINVAL;
 	nmods = kmod_names(elab_arena(e), release, mglob, &mods);
 	if (nmods < 0) {
 		elab_error(e, m, "cannot read /lib/modules/%s/modules.dep: %s", release,
