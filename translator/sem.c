@@ -990,6 +990,36 @@ static void condition(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
 }
 
+/*
+ * A probe point's "if (condition)" reads global variables and nothing else,
+ * and changes nothing, as SystemTap's: it is evaluated again when a global
+ * changes, outside any handler.
+ */
+static void condition_reads_globals(struct sem *S, const struct expr *e)
+{
+	for (; e; e = e->next) {
+		if (e->kind == E_SYMBOL && !global(S, e->name) && !tapset_global(S, e->name))
+			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition reads only "
+				  "global variables, and '%s' is not one", e->name);
+		else if (e->kind == E_ASSIGN || ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
+			 (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+			sem_error(S, &e->loc, NULL, "a probe condition cannot change a variable");
+		else if (e->kind == E_CALL)
+			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition cannot call "
+				  "a function ('%s')", e->name);
+		if (e->kind == E_INDEX && e->a->kind == E_SYMBOL) {
+			condition_reads_globals(S, e->a);
+			condition_reads_globals(S, e->args);
+			continue;
+		}
+		condition_reads_globals(S, e->a);
+		condition_reads_globals(S, e->b);
+		condition_reads_globals(S, e->c);
+		if (e->kind != E_CALL)
+			condition_reads_globals(S, e->args);
+	}
+}
+
 int sem_static_condition(const struct expr *e)
 {
 	bool negate = e->kind == E_UNARY && !strcmp(e->op, "!");
@@ -1205,8 +1235,10 @@ static void walk(struct sem *S)
 				stmt(S, &sc, h->aliases[i]->epilogue);
 			}
 		for (const struct probe_point *pp = h->probe->points; pp; pp = pp->next)
-			if (pp->condition)
+			if (pp->condition) {
+				condition_reads_globals(S, pp->condition);
 				condition(S, &sc, pp->condition);
+			}
 	}
 	for (struct sem_function *f = S->functions; f; f = f->next) {
 		struct scope sc = { .script = f->script, .locals = &f->locals, .fn = f,
