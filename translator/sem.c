@@ -1199,12 +1199,21 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d)
 {
 	struct sem_handler *h, **tail = &S->handlers;
+	bool cached = d->seq >= 0 && d->seq < S->nhandler_of;
 
+	/* Found once per probe: callers ask for every probe of a handler. */
+	if (cached && S->handler_of[d->seq])
+		return S->handler_of[d->seq];
 	for (h = S->handlers; h; h = h->next) {
 		if (h->probe == d->probe && h->naliases == d->naliases &&
 		    !memcmp(h->aliases, d->aliases, d->naliases * sizeof(*d->aliases)))
-			return h;
+			break;
 		tail = &h->next;
+	}
+	if (h) {
+		if (cached)
+			S->handler_of[d->seq] = h;
+		return h;
 	}
 	h = arena_new(S->a, struct sem_handler);
 	h->probe = d->probe;
@@ -1212,6 +1221,8 @@ struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d
 	memcpy(h->aliases, d->aliases, d->naliases * sizeof(*d->aliases));
 	h->site = d;
 	*tail = h;
+	if (cached)
+		S->handler_of[d->seq] = h;
 	return h;
 }
 
@@ -1421,6 +1432,9 @@ int pass2_semantic(struct session *s)
 		strmap_put(&S->user_functions, fn->name, (void *)fn);
 	for (const struct global *g = s->user->globals; g; g = g->next)
 		global_from_decl(S, g);
+	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
+		S->nhandler_of++;
+	S->handler_of = arena_alloc(S->a, (S->nhandler_of + 1) * sizeof(*S->handler_of));
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
 		sem_handler_for(S, d);
 	/* The script's own functions are checked even if unused. */

@@ -37,6 +37,8 @@ struct sem {
 	const struct expr *crement_statement;	/* the ++/-- that is a whole statement */
 	int errors;
 	const struct expr *lvalue_target;	/* the $var being assigned, not read */
+	struct sem_handler **handler_of;		/* by derived_probe.seq */
+	int nhandler_of;
 };
 
 /* ---- sem.c ---- */
