@@ -207,11 +207,11 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	btf = elab_btf(e);
 	if (!btf)
 		return -EINVAL;
-	n = kbtf_funcs(btf, glob, &funcs);
-	if (n < 0)
-		return -EINVAL;
 	suffix = point_suffix(e, m, 2, &maxactive);
 	if (!suffix)
+		return -EINVAL;
+	n = kbtf_funcs(btf, glob, &funcs);	/* freed below: no return before that */
+	if (n < 0)
 		return -EINVAL;
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d;
