@@ -196,6 +196,9 @@ struct script {
 	struct name_use *uses;
 	size_t n_uses;
 	bool is_tapset;
+	/* A tapset the script uses (not one loaded only for -l/-L): its
+	 * plain probes run too, as in SystemTap (json.stp's "probe init"). */
+	bool is_used;
 	/* Written by ctap from the target kernel: its aliases are defaults,
 	 * dropped for a name another script defines (target_syscalls.c). */
 	bool is_default;

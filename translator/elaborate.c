@@ -672,13 +672,10 @@ static void elab_init(struct elab *e, struct session *s)
 	s->elab = e;
 }
 
-int pass2_elaborate(struct session *s)
+/* The plain probes of a script (its aliases are expanded where used). */
+static void elaborate_probes(struct elab *e, const struct script *scr)
 {
-	struct elab *e = arena_new(&s->arena, struct elab);
-	int errors = diag_errors();
-
-	elab_init(e, s);
-	for (const struct probe *pr = s->user->probes; pr; pr = pr->next) {
+	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
 		if (pr->is_alias)
 			continue;
 		for (const struct probe_point *pp = pr->points; pp; pp = pp->next) {
@@ -693,6 +690,18 @@ int pass2_elaborate(struct session *s)
 				break;
 		}
 	}
+}
+
+int pass2_elaborate(struct session *s)
+{
+	struct elab *e = arena_new(&s->arena, struct elab);
+	int errors = diag_errors();
+
+	elab_init(e, s);
+	elaborate_probes(e, s->user);
+	for (const struct script *t = s->library; t; t = t->next)
+		if (t->is_used)
+			elaborate_probes(e, t);
 	return diag_errors() > errors ? -EINVAL : 0;
 }
 

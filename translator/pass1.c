@@ -250,6 +250,7 @@ static void load_needed(struct session *s, struct library *lib, bool all)
 				continue;
 			lib->loaded[i] = true;
 			if (lib_parse(s, lib, i)) {
+				lib->parsed[i]->is_used = !all;
 				script_refs(lib->parsed[i], &refs);	/* what it uses in turn */
 				more = true;
 			}
