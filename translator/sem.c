@@ -1340,7 +1340,8 @@ static void final_checks(struct sem *S)
 			diag_warning(&f->fn->loc, "Eliding unused function '%s'", f->fn->name);
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		for (struct var *v = f->locals; v; v = v->next)
-			if (v->type == T_UNKNOWN && !f->fn->embedded)
+			if (v->type == T_UNKNOWN && !f->fn->embedded &&
+			    (f->used || f->script == S->s->user))	/* a tapset's unused one is not built */
 				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
 				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
 }
@@ -1393,6 +1394,53 @@ static void infer_types(struct sem *S)
 	} while (S->changed && ++rounds < 100);
 }
 
+struct mention {
+	const char *name;
+	bool found;
+};
+
+static void find_mention(struct expr *x, void *ctx)
+{
+	struct mention *m = ctx;
+
+	if (x->kind == E_SYMBOL && !strcmp(x->name, m->name))
+		m->found = true;
+}
+
+/*
+ * SystemTap takes a tapset file whole, so a global that the functions a
+ * script calls only read (stopwatch.stp's totals, read by
+ * read_stopwatch_us but written by stop_stopwatch) gets its type from
+ * the file's other functions.  Functions load one by one here: for each
+ * tapset global still untyped, load its file's functions that mention
+ * it (__maybe_unused in the C) and infer again.  True if any loaded.
+ */
+static bool load_typing_functions(struct sem *S)
+{
+	bool more = false;
+
+	for (struct var *v = S->globals; v; v = v->next) {
+		if (v->type != T_UNKNOWN || !v->used || !v->global)
+			continue;
+		for (const struct script *t = S->s->library; t; t = t->next) {
+			if (t->src != v->decl.src)
+				continue;
+			for (const struct function *fn = t->functions; fn; fn = fn->next) {
+				struct mention m = { .name = v->name };
+
+				if (!fn->body || sem_find_loaded(S, fn->name))
+					continue;
+				ast_walk_stmt(fn->body, find_mention, &m);
+				if (m.found) {
+					resolve_function(S, fn->name, t);
+					more = true;
+				}
+			}
+		}
+	}
+	return more;
+}
+
 static struct sem *sem_new(struct session *s)
 {
 	struct sem *S = arena_new(&s->arena, struct sem);
@@ -1441,6 +1489,8 @@ int pass2_semantic(struct session *s)
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
 		resolve_function(S, fn->name, s->user);
 	infer_types(S);
+	if (load_typing_functions(S))
+		infer_types(S);
 	S->report = true;
 	if (!elab_probes(s)) {
 		diag_error("semantic", NULL, NULL, "no probes found");
