@@ -543,3 +543,65 @@ int kbtf_find_type(const struct btf *btf, const char *name, __u32 *id)
 	*id = r;
 	return 0;
 }
+
+__u32 *kbtf_pointer_index(struct arena *a, const struct btf *btf)
+{
+	__u32 n = btf__type_cnt(btf);
+	__u32 *v = arena_alloc(a, n * sizeof(*v));
+
+	memset(v, 0, n * sizeof(*v));
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_ptr(t) && t->type < n && !v[t->type])
+			v[t->type] = id;
+	}
+	return v;
+}
+
+/* C's short spellings of the integer types, as BTF names them. */
+static const char *const int_spellings[][2] = {
+	{ "unsigned", "unsigned int" },
+	{ "signed", "int" },
+	{ "long", "long int" },
+	{ "unsigned long", "long unsigned int" },
+	{ "long long", "long long int" },
+	{ "unsigned long long", "long long unsigned int" },
+	{ "short", "short int" },
+	{ "unsigned short", "short unsigned int" },
+};
+
+int kbtf_find_ctype(const struct btf *btf, const __u32 *pointers, const char *ctype, __u32 *id)
+{
+	size_t n = strlen(ctype);
+	int stars = 0;
+	char base[128];
+	__s32 r;
+
+	while (n && (ctype[n - 1] == '*' || ctype[n - 1] == ' '))
+		stars += ctype[--n] == '*';
+	if (!n || n >= sizeof(base))
+		return -ENOENT;
+	memcpy(base, ctype, n);
+	base[n] = '\0';
+	for (size_t i = 0; i < sizeof(int_spellings) / sizeof(int_spellings[0]); i++)
+		if (!strcmp(base, int_spellings[i][0]))
+			snprintf(base, sizeof(base), "%s", int_spellings[i][1]);
+	if (!strcmp(base, "void")) {
+		*id = 0;
+	} else if (kbtf_find_type(btf, base, id)) {
+		r = btf__find_by_name_kind(btf, base, BTF_KIND_INT);
+		if (r <= 0)
+			r = btf__find_by_name_kind(btf, base + (strncmp(base, "enum ", 5) ? 0 : 5),
+						   BTF_KIND_ENUM);
+		if (r <= 0)
+			return -ENOENT;
+		*id = r;
+	}
+	while (stars--) {
+		if (*id >= btf__type_cnt(btf) || !pointers[*id])
+			return -ENOENT;
+		*id = pointers[*id];
+	}
+	return 0;
+}

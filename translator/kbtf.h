@@ -85,4 +85,17 @@ int kbtf_element(const struct btf *btf, __u32 id, __u32 *elem);
 /* A type by name: "task_struct", "struct task_struct", "union x", a typedef. */
 int kbtf_find_type(const struct btf *btf, const char *name, __u32 *id);
 
+/*
+ * For each type id, the id of a pointer type to it, or 0 if BTF has none
+ * (an array of btf__type_cnt() entries in a): what kbtf_find_ctype()
+ * looks pointers up in.  NULL if out of memory.
+ */
+__u32 *kbtf_pointer_index(struct arena *a, const struct btf *btf);
+
+/*
+ * A C type as a declaration spells it, qualifiers removed ("unsigned
+ * long", "char *", "struct iovec *"): 0 and its *id, or -ENOENT.
+ */
+int kbtf_find_ctype(const struct btf *btf, const __u32 *pointers, const char *ctype, __u32 *id);
+
 #endif /* KBTF_H */

@@ -43,6 +43,8 @@ enum kind { K_S32, K_U32, K_S64, K_U64, K_MODE, K_STR, K_PTR };
 struct param {
 	const char *var;	/* the alias's variable */
 	enum kind kind;
+	const char *cname;	/* the C parameter's name, NULL if unnamed */
+	const char *ctype;	/* its type without qualifiers: "struct iovec *" */
 };
 
 struct decl {
@@ -168,10 +170,13 @@ static void parse_param(struct arena *a, struct param *out, const char *p, const
 	if (word == q || word == p || type_word(word, q - word)) {
 		plain_type(type, sizeof(type), p, q - p);
 		out->var = arena_printf(a, "arg%d", i);
+		out->cname = NULL;
 	} else {
 		plain_type(type, sizeof(type), p, word - p);
 		out->var = arena_strndup(a, word, q - word);
+		out->cname = out->var;
 	}
+	out->ctype = arena_strndup(a, type, strlen(type));
 	for (const char *c = p; c + 5 <= end && !is_const; c++)
 		is_const = !strncmp(c, "const", 5);
 	out->kind = classify(type, is_const);
@@ -341,6 +346,34 @@ static void write_aliases(FILE *f, struct arena *a, const char *name, const char
 	fprintf(f, "probe syscall.%s.return = kernel.syscall(\"%s\").return\n{\n"
 		"\tname = \"%s\"\n\tretval = $ret\n\tretstr = return_str(1, retval)\n}\n"
 		"probe nd_syscall.%s.return = syscall.%s.return { }\n\n", name, call, name, name, name);
+}
+
+struct target_syscall_decl *target_syscall_decls(struct arena *a, const char *headers,
+						 const char *build, int n)
+{
+	const char **entries = arena_alloc(a, (n + 1) * sizeof(*entries));
+	struct target_syscall_decl *out = arena_alloc(a, (n + 1) * sizeof(*out));
+	struct decl *decls = NULL;
+	int ndecls = read_decls(a, headers, &decls);
+
+	memset(entries, 0, (n + 1) * sizeof(*entries));
+	memset(out, 0, (n + 1) * sizeof(*out));
+	read_entries(a, arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_64.h", build),
+		     entries, n);
+	for (int nr = 0; nr < n; nr++) {
+		const struct decl *d = entries[nr] ? find_decl(decls, ndecls, entries[nr]) : NULL;
+
+		if (!d)
+			continue;
+		out[nr].known = true;
+		for (int i = 0; i < d->n; i++) {
+			out[nr].p[i].name = d->p[i].cname;
+			out[nr].p[i].type = d->p[i].ctype;
+		}
+		out[nr].n = d->n;
+	}
+	free(decls);
+	return out;
 }
 
 char *target_syscalls(struct arena *a, const char *headers, const char *build,

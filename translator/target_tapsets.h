@@ -5,6 +5,8 @@
 #ifndef TARGET_TAPSETS_H
 #define TARGET_TAPSETS_H
 
+#include <stdbool.h>
+
 #include "arena.h"
 
 /*
@@ -36,5 +38,22 @@ const char *target_headers_dir(struct arena *a, const char *build);
  */
 char *target_syscalls(struct arena *a, const char *headers, const char *build,
 		      const char *const *names, int n, size_t *len);
+
+/* A system call's C parameters, from its declaration in syscalls.h. */
+struct target_syscall_decl {
+	struct {
+		const char *name;	/* "fd"; NULL if the declaration has none */
+		const char *type;	/* without qualifiers: "unsigned int", "char *" */
+	} p[6];
+	int n;
+	bool known;		/* declared: n is its count */
+};
+
+/*
+ * The declarations of system calls 0..n by number (headers, build as for
+ * target_syscalls()): an array of n, .known false where there is none.
+ */
+struct target_syscall_decl *target_syscall_decls(struct arena *a, const char *headers,
+						 const char *build, int n);
 
 #endif /* TARGET_TAPSETS_H */

@@ -7,7 +7,8 @@
  *
  * $vars: $regs, the caller's registers (struct pt_regs *: the arguments
  * are in di, si, dx, r10, r8, r9), and $id, the number, at the entry or
- * $ret, the value returned, at the return; int_arg(1)... are the call's
+ * $ret (and $return), the value returned, at the return; the parameters
+ * by their names in syscalls.h ($fd, $filename); int_arg(1)... are the call's
  * arguments, as in SystemTap's nd_syscall probes.  Their types are those of the
  * raw_syscalls:sys_enter tracepoint's arguments, from BTF.  @entry(X)
  * in a return is computed at the call's entry (the runtime keeps it for
@@ -32,6 +33,8 @@ static const char *const patterns[] = {
 	NULL
 };
 
+extern const struct provider syscall_provider;
+
 /* A probe's own data (derived_probe.data). */
 struct syscall_point {
 	int nr;
@@ -50,21 +53,75 @@ static const struct btf_type *enter_proto(const struct btf *btf)
 	return proto && btf_is_func_proto(proto) && btf_vlen(proto) == 3 ? proto : NULL;
 }
 
+/* What every kernel.syscall point of the pass shares, read once. */
+struct syscall_state {
+	const char *const *names;	/* by number */
+	int n;
+	struct target_syscall_decl *decls;	/* by number */
+	__u32 *pointers;		/* kbtf_pointer_index() */
+};
+
+static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
+{
+	void **slot = elab_provider_state(e, &syscall_provider);
+	struct arena *a = elab_arena(e);
+	struct session *s = elab_session(e);
+	struct syscall_state *st = *slot;
+
+	if (st)
+		return st;
+	st = arena_new(a, struct syscall_state);
+	st->n = target_syscall_names(a, s->kernel_build, s->pp.arch, &st->names);
+	if (st->n) {
+		st->decls = target_syscall_decls(a, target_headers_dir(a, s->kernel_build),
+						 s->kernel_build, st->n);
+		st->pointers = kbtf_pointer_index(a, btf);
+	}
+	*slot = st;
+	return st;
+}
+
+/*
+ * $fd, $filename...: the call's C parameters by their declared names and
+ * types (what SystemTap's syscall probes on sys_NAME give), arguments 0-5.
+ * A type BTF lacks (a pointer to a struct it has no pointer to) is read as
+ * an unsigned long.
+ */
+static void add_param_vars(struct elab *e, struct derived_probe *d, struct btf *btf,
+			   const struct syscall_state *st, int nr)
+{
+	const struct target_syscall_decl *decl = &st->decls[nr];
+	struct arena *a = elab_arena(e);
+
+	for (int i = 0; i < decl->n; i++) {
+		const char *name = decl->p[i].name;
+		__u32 id;
+
+		if (!name || !strcmp(name, "regs") || !strcmp(name, "id") || !strcmp(name, "ret"))
+			continue;
+		if (kbtf_find_ctype(btf, st->pointers, decl->p[i].type, &id) || !id)
+			kbtf_find_ctype(btf, st->pointers, "unsigned long", &id);
+		elab_add_var(e, d, arena_printf(a, "$%s", name), kbtf_type_name(a, btf, id), id, i);
+	}
+}
+
 static int syscall_resolve(struct elab *e, const struct pp_match *m)
 {
 	struct arena *a = elab_arena(e);
-	struct session *s = elab_session(e);
 	const char *glob = m->comps[1]->arg->str;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	struct btf *btf = elab_btf(e);
 	const struct btf_type *proto = btf ? enter_proto(btf) : NULL;
+	const struct syscall_state *st;
 	const struct btf_param *p;
 	const char *const *names;
 	int n, added = 0;
 
 	if (!btf)
 		return -EINVAL;
-	n = target_syscall_names(a, s->kernel_build, s->pp.arch, &names);
+	st = syscall_state(e, btf);
+	names = st->names;
+	n = st->n;
 	if (!proto || !n) {
 		elab_error(e, m, "system call probes need the kernel's raw_syscalls tracepoints "
 			   "and unistd_64.h");
@@ -88,6 +145,10 @@ static int syscall_resolve(struct elab *e, const struct pp_match *m)
 		elab_add_var(e, d, "$regs", kbtf_type_name(a, btf, p[1].type), p[1].type, 6);
 		elab_add_var(e, d, is_return ? "$ret" : "$id", kbtf_type_name(a, btf, p[2].type),
 			     p[2].type, 7);
+		if (is_return)	/* SystemTap's name, on sys_NAME's return */
+			elab_add_var(e, d, "$return", kbtf_type_name(a, btf, p[2].type),
+				     p[2].type, 7);
+		add_param_vars(e, d, btf, st, nr);
 		added++;
 	}
 	if (!added) {
