@@ -30,6 +30,13 @@ static inline unsigned long ctap_arg(struct ctap_context *c, unsigned int n)
 	return c->regs ? regs_get_kernel_argument(c->regs, n) : 0;
 }
 
+/* Argument n when the family passes a string of the module there (a
+ * marker's $$name); "" where it does not. */
+static inline const char *ctap_arg_string(struct ctap_context *c, unsigned int n)
+{
+	return c->args && n < c->nargs && c->args[n] ? (const char *)c->args[n] : "";
+}
+
 /* What a .return probe's @entry parts saved: after the arguments saved at
  * entry (kprobes.c: CTAP_ENTRY_ARGS of them in the kretprobe instance;
  * syscalls.c: its 8 in the task's slot). */

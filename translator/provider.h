@@ -47,6 +47,9 @@ struct probe_var {
 	int arg;				/* argument number from 0; -1: $return;
 						   PROBE_VAR_VALUE: procfs's $value */
 	bool writable;				/* the handler may assign it (no -g) */
+	bool is_string;				/* argument arg is a C string of the
+						   module's ($$name of a marker) */
+	const char *parms_name;			/* in $$parms, if not name without '$' */
 	const struct btf *btf;			/* btf_id's (a module's), NULL: the kernel's */
 };
 
@@ -57,6 +60,7 @@ struct derived_probe {
 	struct derived_probe *next;
 	const struct provider *provider;
 	const char *name;			/* canonical: kernel.function("vfs_read") */
+	const char *pp;				/* pp() at run time, if not name */
 	const struct pp_match *match;
 	const struct probe_point *written;	/* the user's point it came from */
 	const struct probe *probe;		/* ... and the user's probe */

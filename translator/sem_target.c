@@ -130,9 +130,10 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	for (const struct probe_var *v = d->vars; btf && v && strcmp(e->name, "$$locals");
 	     v = v->next) {
-		if ((v->arg < 0) != ret || v->arg == PROBE_VAR_VALUE)
+		if ((v->arg < 0) != ret || v->arg == PROBE_VAR_VALUE || v->is_string)
 			continue;
-		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "", v->name + 1);
+		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "",
+				    v->parms_name ? v->parms_name : v->name + 1);
 		if (kbtf_scalar(var_btf(S, v), v->btf_id, &size, &is_signed)) {
 			text = arena_printf(S->a, "%s?", text);
 			continue;
@@ -182,6 +183,19 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 			return T_UNKNOWN;
 		}
 		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE }))
+			sem_error(S, &e->loc, NULL, "out of memory");
+		return T_STRING;
+	}
+	if (v && v->is_string) {
+		if (e->chain || e->addressof || e->pretty) {
+			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' is a string, not a structure",
+				  e->name);
+			return T_UNKNOWN;
+		}
+		if (!same_everywhere(S, sc, e, v))
+			return T_UNKNOWN;
+		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_ARG, .arg = v->arg,
+							       .is_string = true }))
 			sem_error(S, &e->loc, NULL, "out of memory");
 		return T_STRING;
 	}

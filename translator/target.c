@@ -87,6 +87,8 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 		return gen_expr(x, t->expansion);
 	if (t->base == TVAR_VALUE)
 		return "ctap_procfs_get(c)";
+	if (t->is_string)
+		return arena_printf(x->a, "ctap_arg_string(c, %d)", t->arg);
 	b = base(x, e, t);
 	if (!t->nsteps && t->extend < 8)
 		return arena_printf(x->a, "ctap_extend(%s, %d, %s)", b, t->extend,

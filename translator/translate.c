@@ -482,7 +482,8 @@ static void emit_entry_probes(struct xlate *x, FILE *out)
 
 		if (p->entry < 0)
 			continue;
-		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", p->entry, gen_c_string(x, p->d->name));
+		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", p->entry,
+			gen_c_string(x, p->d->pp ? p->d->pp : p->d->name));
 		if (p->d->symbol)
 			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, p->d->symbol));
 		fprintf(out, "\t\t.kind = %s,\n\t\t.type = CTAP_PROBE_ENTRY,\n"
@@ -503,7 +504,7 @@ static void emit_probes(struct xlate *x, FILE *out)
 
 		const struct xprobe *p = &x->probes[i];
 
-		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", i, gen_c_string(x, d->name));
+		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", i, gen_c_string(x, d->pp ? d->pp : d->name));
 		if (d->symbol)
 			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, d->symbol));
 		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);

@@ -52,6 +52,7 @@ struct tvar {
 	 * extended from extend bytes, with its sign if is_signed. */
 	int extend;
 	bool is_signed;
+	bool is_string;		/* TVAR_ARG: a C string of the module's */
 	const struct tvar_step *steps;
 	int nsteps;
 	/* $$parms, $$vars, $$return: the sprintf() call it stands for

@@ -11,11 +11,87 @@
 
 #include "uprobes.h"
 
+static u64 sdt_reg(struct pt_regs *regs, s16 offset)
+{
+	return offset < 0 ? 0 : *(unsigned long *)((char *)regs + offset);
+}
+
+/* v cut to its low size bytes, extended by its sign if is_signed. */
+static u64 sdt_extend(u64 v, unsigned int size, bool is_signed)
+{
+	unsigned int bits = 64 - 8 * size;
+
+	if (size >= 8)
+		return v;
+	return is_signed ? (u64)((s64)(v << bits) >> bits) : (v << bits) >> bits;
+}
+
+/*
+ * One marker argument.  Memory is read at the argument's size and sign;
+ * a register as SystemTap 4.8 reads it, whose results scripts compare
+ * against: cut to the argument's size, then to the width of the
+ * register named, extended by the sign only from 2 or 4 bytes (a
+ * "-1@%dl" of -1 is 255).  The handler runs in the task that hit the
+ * marker, so its memory is the current user memory; a read that would
+ * fault fails instead.
+ */
+static int sdt_arg_read(const struct ctap_sdt_arg *a, struct pt_regs *regs, u64 *out)
+{
+	unsigned long addr;
+	u64 v = 0;
+
+	switch (a->kind) {
+	case CTAP_SDT_REG:
+		v = sdt_extend(sdt_reg(regs, a->base) >> a->shift, a->size, a->is_signed);
+		if (a->reg_width < 8)
+			v = sdt_extend(v, a->reg_width, a->is_signed && a->reg_width > 1);
+		break;
+	case CTAP_SDT_IMM:
+		v = a->disp;
+		break;
+	case CTAP_SDT_MEM:
+	case CTAP_SDT_RIP:
+		if (a->kind == CTAP_SDT_RIP)
+			addr = instruction_pointer(regs) + a->disp;
+		else
+			addr = sdt_reg(regs, a->base) + sdt_reg(regs, a->index) * a->scale + a->disp;
+		/* little-endian: the low bytes of v */
+		if (copy_from_user_nofault(&v, (const void __user *)addr, a->size))
+			return -EFAULT;
+		v = sdt_extend(v, a->size, a->is_signed);
+		break;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A marker's hit: its arguments, then the handler.  The uprobe
+ * framework set regs->ip to the marker's address. */
+static noinline void sdt_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
+{
+	const struct ctap_sdt *s = u->sdt;
+	unsigned long args[CTAP_SDT_ARGS] = { 0 };
+	int i;
+
+	for (i = 0; i < s->nargs && i < CTAP_SDT_MAX_ARGS; i++) {
+		if (sdt_arg_read(&s->args[i], regs, (u64 *)&args[i])) {
+			ctap_add_skipped(1);	/* reported with the skipped hits */
+			return;
+		}
+	}
+	args[CTAP_SDT_MAX_ARGS] = (unsigned long)s->name;
+	args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)s->provider;
+	ctap_probe_run(u->probe, regs, args, CTAP_SDT_ARGS);
+}
+
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
-	ctap_probe_run(u->probe, regs, NULL, 0);
+	if (u->sdt)
+		sdt_hit(u, regs);
+	else
+		ctap_probe_run(u->probe, regs, NULL, 0);
 	return 0;
 }
 
@@ -44,7 +120,12 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 		u->uc.ret_handler = uretprobe_hit;
 	else
 		u->uc.handler = uprobe_hit;
-	ret = uprobe_register(u->inode, u->offset, &u->uc);
+	/* With a semaphore, the kernel counts it up in every process that
+	 * maps the file, now and later, while the probe is registered. */
+	if (u->ref_ctr_offset)
+		ret = uprobe_register_refctr(u->inode, u->offset, u->ref_ctr_offset, &u->uc);
+	else
+		ret = uprobe_register(u->inode, u->offset, &u->uc);
 	if (ret) {
 		iput(u->inode);
 		u->inode = NULL;

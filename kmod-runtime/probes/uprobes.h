@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uprobes.h - process("PATH").function("f")[.return]: a table of uprobes
- * and uretprobes that the generated module declares, each a file and an
- * offset in it (the translator read the symbol from the file's ELF).
+ * uprobes.h - process("PATH").function("f")[.return] and
+ * process("PATH").mark("m"): a table of uprobes and uretprobes that the
+ * generated module declares, each a file and an offset in it (the
+ * translator read the symbol or the marker's note from the file's ELF).
  */
 #ifndef CTAP_UPROBES_H
 #define CTAP_UPROBES_H
@@ -11,10 +12,40 @@
 
 #include "ctap_runtime.h"
 
+/* Where a <sys/sdt.h> marker's argument is (the translator read the
+ * marker's note): a register, a constant, memory at base + index *
+ * scale + disp, or at disp from the marker (a global, symbol(%rip)). */
+enum ctap_sdt_kind { CTAP_SDT_REG, CTAP_SDT_IMM, CTAP_SDT_MEM, CTAP_SDT_RIP };
+
+struct ctap_sdt_arg {
+	enum ctap_sdt_kind kind;
+	u8 size;			/* 1, 2, 4, 8 */
+	bool is_signed;
+	u8 shift;			/* of a register's value (%ah: 8) */
+	u8 reg_width;			/* bytes the register's name covers (%dl: 1) */
+	u8 scale;
+	s16 base;			/* offset in struct pt_regs, -1: none */
+	s16 index;
+	s64 disp;
+};
+
+#define CTAP_SDT_MAX_ARGS	12
+/* The probe's arguments: the marker's, then its name and provider. */
+#define CTAP_SDT_ARGS		(CTAP_SDT_MAX_ARGS + 2)
+
+struct ctap_sdt {
+	const char *provider;
+	const char *name;
+	const struct ctap_sdt_arg *args;
+	int nargs;
+};
+
 struct ctap_uprobe {
 	const struct ctap_probe *probe;
 	const char *path;
 	loff_t offset;
+	const struct ctap_sdt *sdt;	/* a marker's, or NULL */
+	loff_t ref_ctr_offset;		/* its semaphore in the file, 0: none */
 	bool is_return;
 	struct uprobe_consumer uc;
 	struct inode *inode;		/* held while registered */

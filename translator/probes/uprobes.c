@@ -9,6 +9,13 @@
  * on the target.  A probe is planted at the symbol's file offset (its
  * address within its PT_LOAD segment), which is what uprobe_register()
  * takes together with the file's inode.
+ *
+ * process("PATH").mark("NAME") and process("PATH").provider("P").mark("NAME")
+ * are the file's <sys/sdt.h> markers (sdt.c): a uprobe at the marker,
+ * registered with the marker's semaphore (the kernel counts it up in
+ * every process while the probe is armed), whose arguments the runtime
+ * reads at the hit as the note describes them: $arg1..$argN, and
+ * $$name and $$provider.
  */
 #include "config.h"
 
@@ -23,7 +30,9 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "kbtf.h"
 #include "provider.h"
+#include "sdt.h"
 #include "session.h"
 #include "xlate.h"
 
@@ -31,6 +40,8 @@ static const char *const patterns[] = {
 	"process(string).function(string)",
 	"process(string).function(string).call",
 	"process(string).function(string).return",
+	"process(string).mark(string)",
+	"process(string).provider(string).mark(string)",
 	NULL
 };
 
@@ -38,7 +49,12 @@ static const char *const patterns[] = {
 struct uprobe_point {
 	const char *path;		/* the file, as the target sees it */
 	uint64_t offset;		/* the function's offset in it */
+	const struct sdt_marker *sdt;	/* a marker's, or NULL */
 };
+
+/* Where the runtime passes a marker's $$name and $$provider. */
+#define SDT_NAME_ARG		SDT_MAX_ARGS
+#define SDT_PROVIDER_ARG	(SDT_MAX_ARGS + 1)
 
 /* The file a process("...") names, as the target sees it (absolute). */
 static const char *target_path(struct elab *e, const struct pp_match *m, const char *name)
@@ -127,6 +143,45 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	return added;
 }
 
+/* Add a probe per marker whose provider and name match. */
+static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
+		       const char *provider, const char *glob)
+{
+	struct arena *a = elab_arena(e);
+	struct btf *btf = elab_btf(e);
+	struct sdt_marker *list;
+	__s32 long_id;
+	int added = 0;
+
+	if (!btf)
+		return -EINVAL;
+	long_id = btf__find_by_name_kind(btf, "long int", BTF_KIND_INT);
+	sdt_markers(a, elf, &list);
+	for (const struct sdt_marker *k = list; k; k = k->next) {
+		struct derived_probe *d;
+		struct uprobe_point *u;
+
+		if (fnmatch(glob, k->name, 0) || (provider && fnmatch(provider, k->provider, 0)))
+			continue;
+		d = elab_add(e, m, arena_printf(a, "process(\"%s\").mark(\"%s\")", path, k->name));
+		/* pp() as SystemTap 4.8 gives it: the marker's address */
+		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
+				     (unsigned long long)k->address);
+		u = arena_new(a, struct uprobe_point);
+		u->path = path;
+		u->offset = k->offset;
+		u->sdt = k;
+		d->data = u;
+		for (int i = 0; i < k->nargs; i++)
+			elab_add_var(e, d, arena_printf(a, "$arg%d", i + 1), "long", long_id,
+				     i)->parms_name = arena_printf(a, "$arg%d", i + 1);
+		elab_add_var(e, d, "$$name", "string", 0, SDT_NAME_ARG)->is_string = true;
+		elab_add_var(e, d, "$$provider", "string", 0, SDT_PROVIDER_ARG)->is_string = true;
+		added++;
+	}
+	return added;
+}
+
 static int process_resolve(struct elab *e, const struct pp_match *m)
 {
 	const char *glob = m->comps[1]->arg->str, *sysroot = elab_session(e)->sysroot;
@@ -154,6 +209,17 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 		elab_error(e, m, "'%s' is not an ELF file", file);
 		goto out;
 	}
+	if (strstr(m->pattern_text, ".mark(")) {
+		const char *provider = m->ncomps == 3 ? glob : NULL;
+
+		glob = m->comps[m->ncomps - 1]->arg->str;
+		added = add_markers(e, m, elf, path, provider, glob);
+		if (!added) {
+			elab_error(e, m, "no marker '%s' in the .note.stapsdt notes of '%s'", glob, file);
+			added = -EINVAL;
+		}
+		goto out;
+	}
 	added = add_functions(e, m, elf, path, glob, is_return ? ".return" :
 			      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
 	if (!added) {
@@ -167,8 +233,51 @@ out:
 	return added;
 }
 
+static const char *const arg_kinds[] = {
+	[SDT_ARG_REG] = "CTAP_SDT_REG",
+	[SDT_ARG_IMM] = "CTAP_SDT_IMM",
+	[SDT_ARG_MEM] = "CTAP_SDT_MEM",
+	[SDT_ARG_RIP] = "CTAP_SDT_RIP",
+};
+
+static const char *reg_offset(struct xlate *x, const char *member)
+{
+	return member ? arena_printf(x->a, "offsetof(struct pt_regs, %s)", member) : "-1";
+}
+
+/* Marker i's argument table and description: sdt_N. */
+static void emit_marker(struct xlate *x, int i, const struct sdt_marker *k)
+{
+	emit_c(x, "/* %s:%s, arguments \"%s\" */\n", k->provider, k->name, k->argspec);
+	if (k->nargs > 0) {
+		emit_c(x, "static const struct ctap_sdt_arg sdt_args_%d[] = {\n", i);
+		for (int j = 0; j < k->nargs; j++) {
+			const struct sdt_arg *g = &k->args[j];
+
+			emit_c(x, "\t{ .kind = %s, .size = %d, .is_signed = %s, .shift = %d, "
+			       ".reg_width = %d, .base = %s, .index = %s, .scale = %d, "
+			       ".disp = %lldLL },\n",
+			       arg_kinds[g->kind], g->size, g->is_signed ? "true" : "false", g->shift,
+			       g->reg_width, reg_offset(x, g->base), reg_offset(x, g->index), g->scale,
+			       (long long)g->disp);
+		}
+		emit_c(x, "};\n");
+	}
+	emit_c(x, "static const struct ctap_sdt sdt_%d = {\n\t.provider = %s,\n\t.name = %s,\n",
+	       i, gen_c_string(x, k->provider), gen_c_string(x, k->name));
+	if (k->nargs > 0)
+		emit_c(x, "\t.args = sdt_args_%d,\n\t.nargs = %d,\n", i, k->nargs);
+	emit_c(x, "};\n\n");
+}
+
 static void process_emit(struct xlate *x, const struct derived_probe *const *d, int n)
 {
+	for (int i = 0; i < n; i++) {
+		const struct uprobe_point *u = d[i]->data;
+
+		if (u->sdt)
+			emit_marker(x, i, u->sdt);
+	}
 	emit_c(x, "static struct ctap_uprobe uprobes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const struct uprobe_point *u = d[i]->data;
@@ -176,6 +285,9 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.path = %s,\n\t\t.offset = %#llx,\n",
 		       emit_probe_ref(x, d[i]), gen_c_string(x, u->path),
 		       (unsigned long long)u->offset);
+		if (u->sdt)
+			emit_c(x, "\t\t.sdt = &sdt_%d,\n\t\t.ref_ctr_offset = %#llx,\n", i,
+			       (unsigned long long)u->sdt->semaphore_offset);
 		if (d[i]->is_return)
 			emit_c(x, "\t\t.is_return = true,\n");
 		emit_c(x, "\t},\n");
