@@ -23,10 +23,12 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arena.h"
@@ -182,31 +184,32 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 	return added;
 }
 
-static int process_resolve(struct elab *e, const struct pp_match *m)
+/*
+ * The probes of m in one file: path as the target sees it, file where it
+ * is read.  quiet: one of the files a path wildcard matched, which need
+ * not have what m asks for (0, no error).
+ */
+static int resolve_file(struct elab *e, const struct pp_match *m, const char *path,
+			const char *file, bool quiet)
 {
-	const char *glob = m->comps[1]->arg->str, *sysroot = elab_session(e)->sysroot;
-	const char *path = target_path(e, m, m->comps[0]->arg->str), *file;
+	const char *glob = m->comps[1]->arg->str;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
-	int fd, added = -EINVAL;
+	int fd, added = quiet ? 0 : -EINVAL;
+	const char *what = "function", *where = "symbol table";
 	Elf *elf;
 
-	if (!path) {
-		if (!strchr(m->comps[0]->arg->str, '/'))
-			return -EINVAL;	/* said why */
-		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
-			   m->comps[0]->arg->str);
-		return -EINVAL;
-	}
-	file = sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path) : path;
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
+		if (quiet)
+			return 0;
 		elab_error(e, m, "cannot open '%s': %s", file, strerror(errno));
 		return -EINVAL;
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		elab_error(e, m, "'%s' is not an ELF file", file);
+		if (!quiet)
+			elab_error(e, m, "'%s' is not an ELF file", file);
 		goto out;
 	}
 	if (strstr(m->pattern_text, ".mark(")) {
@@ -214,16 +217,14 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 
 		glob = m->comps[m->ncomps - 1]->arg->str;
 		added = add_markers(e, m, elf, path, provider, glob);
-		if (!added) {
-			elab_error(e, m, "no marker '%s' in the .note.stapsdt notes of '%s'", glob, file);
-			added = -EINVAL;
-		}
-		goto out;
+		what = "marker";
+		where = ".note.stapsdt notes";
+	} else {
+		added = add_functions(e, m, elf, path, glob, is_return ? ".return" :
+				      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
 	}
-	added = add_functions(e, m, elf, path, glob, is_return ? ".return" :
-			      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
-	if (!added) {
-		elab_error(e, m, "no function '%s' in the symbol table of '%s'", glob, file);
+	if (!added && !quiet) {
+		elab_error(e, m, "no %s '%s' in the %s of '%s'", what, glob, where, file);
 		added = -EINVAL;
 	}
 out:
@@ -231,6 +232,62 @@ out:
 		elf_end(elf);
 	close(fd);
 	return added;
+}
+
+/* process("/usr/lib/x86_64-linux-gnu/libssl.so.*"): every file the wildcard matches
+ * (under --sysroot, there), as SystemTap expands it. */
+static int resolve_wildcard(struct elab *e, const struct pp_match *m, const char *pattern)
+{
+	const char *sysroot = elab_session(e)->sysroot;
+	size_t skip = sysroot ? strlen(sysroot) : 0;
+	glob_t g;
+	int added = 0, files = 0;
+
+	if (glob(arena_printf(elab_arena(e), "%s%s", sysroot ? sysroot : "", pattern), 0, NULL, &g)) {
+		elab_error(e, m, "no file matches '%s'", pattern);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *file = g.gl_pathv[i];
+		struct stat st;
+		int r;
+
+		if (stat(file, &st) || !S_ISREG(st.st_mode))
+			continue;
+		files++;
+		r = resolve_file(e, m, arena_printf(elab_arena(e), "%s", file + skip), file, true);
+		if (r > 0)
+			added += r;
+	}
+	globfree(&g);
+	if (!added) {
+		bool mark = strstr(m->pattern_text, ".mark(") != NULL;
+
+		elab_error(e, m, "none of the %d files matching '%s' has %s '%s'", files, pattern,
+			   mark ? "marker" : "function",
+			   (mark ? m->comps[m->ncomps - 1] : m->comps[1])->arg->str);
+		return -EINVAL;
+	}
+	return added;
+}
+
+static int process_resolve(struct elab *e, const struct pp_match *m)
+{
+	const char *sysroot = elab_session(e)->sysroot, *name = m->comps[0]->arg->str;
+	const char *path;
+
+	if (name[0] == '/' && strpbrk(name, "*?["))
+		return resolve_wildcard(e, m, name);
+	path = target_path(e, m, name);
+	if (!path) {
+		if (!strchr(name, '/'))
+			return -EINVAL;	/* said why */
+		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
+			   name);
+		return -EINVAL;
+	}
+	return resolve_file(e, m, path, sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path)
+					      : path, false);
 }
 
 static const char *const arg_kinds[] = {
