@@ -578,8 +578,13 @@ static struct expr *parse_indexable(struct parser *p)
 	struct expr *e;
 
 	if (t->kind == TOK_IDENT && (!strcmp(t->text, "@hist_log") ||
-				     !strcmp(t->text, "@hist_linear")))
-		return parse_at_op(p);
+				     !strcmp(t->text, "@hist_linear"))) {
+		e = parse_at_op(p);
+		/* "k in @hist_log(s)[k]": a bucket is not something to be in */
+		if (e->kind != E_HIST)
+			error_at(p, t, "expected a histogram or an array name after 'in'");
+		return e;
+	}
 	t = expect_name(p, "array name");
 	e = new_expr(p, E_SYMBOL, t);
 	e->name = t->text;
