@@ -94,6 +94,63 @@ static inline int64_t ctap_kread(struct ctap_context *c, unsigned long addr, int
 	return ctap_extend(v, size, is_signed);
 }
 
+/**
+ * ctap_set_reg - write a register a $var lives in (guru mode)
+ * @c: the handler's context
+ * @regs: the registers (the handler's, or a system call's caller's)
+ * @offset: the register's offset in struct pt_regs
+ * @v: the new value
+ * @where: the script location for the error
+ */
+static inline void ctap_set_reg(struct ctap_context *c, struct pt_regs *regs, size_t offset,
+				int64_t v, const char *where)
+{
+	if (unlikely(!regs)) {
+		ctap_error(c, "no registers to write the value in", where);
+		return;
+	}
+	*(unsigned long *)((char *)regs + offset) = v;
+}
+
+/**
+ * ctap_kwrite - write a number of kernel memory (guru mode)
+ * @c: the handler's context
+ * @addr: where
+ * @size: 1, 2, 4 or 8 bytes
+ * @v: the value, of which the low @size bytes are written
+ * @where: the script location for the error
+ */
+static inline void ctap_kwrite(struct ctap_context *c, unsigned long addr, int size, int64_t v,
+			       const char *where)
+{
+	/* copy_to_kernel_nofault() is not exported: its parts are inline.
+	 * Little-endian: the low size bytes of v are its first ones. */
+	if (unlikely(addr < TASK_SIZE_MAX))
+		goto fault;
+	pagefault_disable();
+	switch (size) {
+	case 1:
+		__put_kernel_nofault((void *)addr, &v, u8, fault_enabled);
+		break;
+	case 2:
+		__put_kernel_nofault((void *)addr, &v, u16, fault_enabled);
+		break;
+	case 4:
+		__put_kernel_nofault((void *)addr, &v, u32, fault_enabled);
+		break;
+	default:
+		__put_kernel_nofault((void *)addr, &v, u64, fault_enabled);
+		break;
+	}
+	pagefault_enable();
+	return;
+fault_enabled:
+	pagefault_enable();
+fault:
+	snprintf(c->error_buf, sizeof(c->error_buf), "write fault [man error::fault] at 0x%lx", addr);
+	ctap_error(c, c->error_buf, where);
+}
+
 /* A bitfield of width bits at bit offset shift of the word v. */
 static inline int64_t ctap_bitfield(u64 v, int shift, int bits, bool is_signed)
 {

@@ -132,6 +132,7 @@ struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const ch
 	v->type = type;
 	v->btf_id = btf_id;
 	v->arg = arg;
+	v->regs_arg = -1;
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = v;

@@ -50,6 +50,11 @@ struct probe_var {
 	bool is_string;				/* argument arg is a C string of the
 						   module's ($$name of a marker) */
 	const char *parms_name;			/* in $$parms, if not name without '$' */
+	/* Where a guru-mode write of the value goes: a member of struct
+	 * pt_regs ("di") of the handler's registers (regs_arg < 0) or of the
+	 * pt_regs whose address is argument regs_arg; NULL: it cannot be written. */
+	const char *reg;
+	int regs_arg;
 	const struct btf *btf;			/* btf_id's (a module's), NULL: the kernel's */
 };
 

@@ -200,10 +200,16 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		return T_STRING;
 	}
 	if (v) {
-		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg };
+		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg,
+				  .write_reg = v->reg, .write_regs_arg = v->regs_arg };
 
 		if (!same_everywhere(S, sc, e, v))
 			return T_UNKNOWN;
+		if (S->lvalue_target == e && !e->chain && !v->reg) {
+			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' cannot be written in %s: no "
+				  "register holds it there", e->name, d->name);
+			return T_UNKNOWN;
+		}
 		/* A kretprobe sees the arguments it saved at entry. */
 		if (v->arg >= 0 && d->is_return && d->provider->runtime &&
 		    !strcmp(d->provider->runtime, "probes/kprobes")) {

@@ -105,3 +105,57 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 		emit_step(&ch, &t->steps[i]);
 	return arena_printf(x->a, "(int64_t)(%s)", address(&ch));
 }
+
+/*
+ * target = value, in guru mode (pass 2 checked the mode): a value a
+ * register holds is written there; one reached through pointers
+ * ($file->f_pos, @cast(p, "T")->m) is written in kernel memory, where a
+ * fault is a soft error as for a read.
+ */
+const char *gen_assign_target(struct xlate *x, const struct expr *e)
+{
+	const struct expr *target = e->a;
+	const struct tvar *t = sem_tvar(x->s, target);
+	struct chain ch = { .x = x };
+	const struct tvar_step *last;
+	const char *val, *regs;
+
+	if (!t || t->expansion || t->is_string || t->base == TVAR_TYPED ||
+	    (!t->nsteps && !t->write_reg)) {
+		gen_error(x, &e->loc, "%s cannot be written", expr_text(x->a, target));
+		return "0LL";
+	}
+	if (strcmp(e->op, "=")) {
+		gen_error(x, &e->loc, "only '=' writes %s", expr_text(x->a, target));
+		return "0LL";
+	}
+	val = gen_temp(x, "int64_t %s", "value");
+	gen_line(x, arena_printf(x->a, "%s = %s;", val, gen_expr(x, e->b)));
+	if (!t->nsteps) {
+		regs = t->write_regs_arg < 0 ? "c->regs" :
+		       arena_printf(x->a, "(struct pt_regs *)ctap_arg(c, %d)", t->write_regs_arg);
+		gen_line(x, arena_printf(x->a, "ctap_set_reg(c, %s, offsetof(struct pt_regs, %s), %s,",
+					 regs, t->write_reg, val));
+		gen_line(x, arena_printf(x->a, "\t     %s);", gen_where(x, &target->loc,
+					 arena_printf(x->a, "identifier '%s'", target->name))));
+		gen_fail_if(x, "c->last_error");
+		return val;
+	}
+	last = &t->steps[t->nsteps - 1];
+	if (last->op != TVAR_LOAD) {
+		gen_error(x, &e->loc, "%s is not a whole number in memory: it cannot be written",
+			  expr_text(x->a, target));
+		return "0LL";
+	}
+	ch.t = gen_temp(x, "unsigned long %s", target->kind == E_CAST ? "cast" : "target");
+	ch.where = gen_where(x, &target->loc, target->kind == E_CAST ? "operator '@cast'" :
+			     arena_printf(x->a, "identifier '%s'", target->name));
+	gen_line(x, arena_printf(x->a, "%s = %s;", ch.t, base(x, target, t)));
+	for (int i = 0; i < t->nsteps - 1; i++)
+		emit_step(&ch, &t->steps[i]);
+	gen_line(x, arena_printf(x->a, "ctap_kwrite(c, %s, %lld, %s,", address(&ch),
+				 (long long)last->n, val));
+	gen_line(x, arena_printf(x->a, "\t    %s);", ch.where));
+	gen_fail_if(x, "c->last_error");
+	return val;
+}

@@ -53,6 +53,11 @@ struct tvar {
 	int extend;
 	bool is_signed;
 	bool is_string;		/* TVAR_ARG: a C string of the module's */
+	/* Written (guru mode) without steps: the pt_regs member that holds
+	 * it, of c->regs (write_regs_arg < 0) or of the pt_regs at argument
+	 * write_regs_arg (probe_var.reg). */
+	const char *write_reg;
+	int write_regs_arg;
 	const struct tvar_step *steps;
 	int nsteps;
 	/* $$parms, $$vars, $$return: the sprintf() call it stands for

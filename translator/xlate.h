@@ -101,6 +101,8 @@ struct var *gen_find_global(struct xlate *x, const char *name);
 
 /* $var and its chain, @cast(...)->chain, $$parms...: a C expression. */
 const char *gen_target(struct xlate *x, const struct expr *e);
+/* e: an assignment to a $var or @cast (guru mode); its value. */
+const char *gen_assign_target(struct xlate *x, const struct expr *e);
 
 /* ---- services for the providers' emit callbacks (translate.c) ---- */
 

@@ -91,17 +91,28 @@ static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *
 	const struct btf_param *p = btf_params(proto);
 	struct arena *a = elab_arena(e);
 
+	/* x86_64's argument registers: what a guru-mode write at entry changes */
+	static const char *const arg_regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
+
 	for (int i = 0; i < btf_vlen(proto); i++, p++) {
 		const char *name = btf__name_by_offset(btf, p->name_off);
+		struct probe_var *v;
 
 		if (!name || !*name)
 			continue;	/* varargs, unnamed */
-		elab_add_var(e, d, arena_printf(a, "$%s", name),
-			     kbtf_type_name(a, btf, p->type), p->type, i)->btf = own;
+		v = elab_add_var(e, d, arena_printf(a, "$%s", name),
+				 kbtf_type_name(a, btf, p->type), p->type, i);
+		v->btf = own;
+		if (!is_return && i < 6)
+			v->reg = arg_regs[i];
 	}
-	if (is_return && proto->type)
-		elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type), proto->type,
-			     -1)->btf = own;
+	if (is_return && proto->type) {
+		struct probe_var *v = elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type),
+						   proto->type, -1);
+
+		v->btf = own;
+		v->reg = "ax";
+	}
 }
 
 static void no_match(struct elab *e, const struct pp_match *m, const struct btf *btf,

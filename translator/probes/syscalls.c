@@ -90,18 +90,24 @@ static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
 static void add_param_vars(struct elab *e, struct derived_probe *d, struct btf *btf,
 			   const struct syscall_state *st, int nr)
 {
+	static const char *const arg_regs[] = { "di", "si", "dx", "r10", "r8", "r9" };
 	const struct target_syscall_decl *decl = &st->decls[nr];
 	struct arena *a = elab_arena(e);
 
 	for (int i = 0; i < decl->n; i++) {
 		const char *name = decl->p[i].name;
+		struct probe_var *v;
 		__u32 id;
 
 		if (!name || !strcmp(name, "regs") || !strcmp(name, "id") || !strcmp(name, "ret"))
 			continue;
 		if (kbtf_find_ctype(btf, st->pointers, decl->p[i].type, &id) || !id)
 			kbtf_find_ctype(btf, st->pointers, "unsigned long", &id);
-		elab_add_var(e, d, arena_printf(a, "$%s", name), kbtf_type_name(a, btf, id), id, i);
+		v = elab_add_var(e, d, arena_printf(a, "$%s", name), kbtf_type_name(a, btf, id), id, i);
+		/* A guru-mode write changes the caller's register (the call
+		 * reads its arguments from there after sys_enter). */
+		v->reg = arg_regs[i];
+		v->regs_arg = 6;
 	}
 }
 
@@ -131,6 +137,7 @@ static int syscall_resolve(struct elab *e, const struct pp_match *m)
 	for (int nr = 0; nr < n; nr++) {
 		struct syscall_point *sp;
 		struct derived_probe *d;
+		struct probe_var *v;
 
 		if (!names[nr] || fnmatch(glob, names[nr], 0))
 			continue;
@@ -143,11 +150,15 @@ static int syscall_resolve(struct elab *e, const struct pp_match *m)
 		d->is_return = is_return;
 		/* Arguments 0-5 are the call's own (int_arg()), then these. */
 		elab_add_var(e, d, "$regs", kbtf_type_name(a, btf, p[1].type), p[1].type, 6);
-		elab_add_var(e, d, is_return ? "$ret" : "$id", kbtf_type_name(a, btf, p[2].type),
-			     p[2].type, 7);
+		v = elab_add_var(e, d, is_return ? "$ret" : "$id", kbtf_type_name(a, btf, p[2].type),
+				 p[2].type, 7);
 		if (is_return)	/* SystemTap's name, on sys_NAME's return */
-			elab_add_var(e, d, "$return", kbtf_type_name(a, btf, p[2].type),
-				     p[2].type, 7);
+			v = elab_add_var(e, d, "$return", kbtf_type_name(a, btf, p[2].type),
+					 p[2].type, 7);
+		if (is_return) {	/* what the caller gets back */
+			v->reg = "ax";
+			v->regs_arg = 6;
+		}
 		add_param_vars(e, d, btf, st, nr);
 		added++;
 	}
