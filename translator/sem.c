@@ -142,6 +142,14 @@ static struct var *tapset_global(struct sem *S, const char *name)
 	return NULL;
 }
 
+/* v is used, unless only in code @defined rules out: a global used only
+ * there is elided, as SystemTap drops that code before it types them. */
+static void mark_used(struct sem *S, struct var *v)
+{
+	if (!S->dead || v->kind != V_GLOBAL)
+		v->used = true;
+}
+
 /* A name in code: a local, a global, or a new local. */
 static struct var *lookup(struct sem *S, struct scope *sc, const char *name,
 			  const struct loc *loc)
@@ -154,7 +162,7 @@ static struct var *lookup(struct sem *S, struct scope *sc, const char *name,
 		v = tapset_global(S, name);
 	if (!v)
 		v = new_var(S, sc->locals, name, V_LOCAL, loc);
-	v->used = true;
+	mark_used(S, v);
 	return v;
 }
 
@@ -499,7 +507,7 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 			sem_error(S, &at->loc, sem_ident(S, name), "unresolved array '%s' (missing global declaration?)", name);
 		return T_UNKNOWN;
 	}
-	v->used = true;
+	mark_used(S, v);
 	for (struct expr *k = keys; k; k = k->next)
 		n++;
 	if (v->nkeys == 0 && !v->used_as_scalar) {
@@ -785,12 +793,14 @@ static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
 /* A branch not taken (sem_static_condition): checked without errors. */
 static enum vtype dead_expr(struct sem *S, struct scope *sc, struct expr *e)
 {
-	bool report = S->report;
+	bool report = S->report, dead = S->dead;
 	enum vtype t;
 
 	S->report = false;
+	S->dead = true;
 	t = sem_expr(S, sc, e);
 	S->report = report;
+	S->dead = dead;
 	return t;
 }
 
@@ -1034,11 +1044,13 @@ int sem_static_condition(const struct expr *e)
 /* A branch not taken (sem_static_condition): checked without errors. */
 static void dead_stmt(struct sem *S, struct scope *sc, struct stmt *s)
 {
-	bool report = S->report;
+	bool report = S->report, dead = S->dead;
 
 	S->report = false;
+	S->dead = true;
 	stmt(S, sc, s);
 	S->report = report;
+	S->dead = dead;
 }
 
 static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
@@ -1066,7 +1078,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 			sem_error(S, &fe->array->loc, sem_ident(S, fe->array->name),
 			      "unresolved array '%s' (missing global declaration?)", fe->array->name);
 		} else {
-			arr->used = true;
+			mark_used(S, arr);
 			if (!arr->nkeys) {
 				arr->nkeys = nkeys;
 				S->changed = true;

@@ -34,6 +34,7 @@ struct sem {
 	struct tvar_map *tvars;			/* $var resolutions, for pass 3 */
 	bool changed;				/* a type became known this walk */
 	bool report;				/* the last walk: report errors */
+	bool dead;				/* in a branch @defined rules out */
 	const struct expr *crement_statement;	/* the ++/-- that is a whole statement */
 	int errors;
 	const struct expr *lvalue_target;	/* the $var being assigned, not read */
