@@ -198,6 +198,8 @@ static inline void ctap_error(struct ctap_context *c, const char *msg, const cha
 
 /* target(): the -c command's or -x pid, 0 if none. */
 s32 ctap_target(void);
+/* stp_pid(): staprun's pid. */
+s32 ctap_staprun_pid(void);
 /* exit(): no more event or begin probes; staprun is asked to stop. */
 void ctap_exit(void);
 /* Hits a family lost before its handler, reported with the skipped ones. */

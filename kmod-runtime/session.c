@@ -22,12 +22,18 @@ static struct {
 	atomic_t state;
 	atomic_t errors, skipped;
 	s32 target;
+	s32 staprun;			/* the pid that started the session */
 	int armed;			/* families started */
 } sess;
 
 s32 ctap_target(void)
 {
 	return sess.target;
+}
+
+s32 ctap_staprun_pid(void)
+{
+	return sess.staprun;
 }
 
 void ctap_exit(void)
@@ -225,6 +231,7 @@ static int session_start(s32 target)
 	int ret;
 
 	sess.target = target;
+	sess.staprun = task_tgid_vnr(current);	/* START comes from staprun's write */
 	atomic_set(&sess.state, S_STARTING);
 	run_kind(CTAP_PROBE_BEGIN);
 	for (sess.armed = 0; sess.armed < sess.m->nfamilies; sess.armed++) {
