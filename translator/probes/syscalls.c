@@ -58,8 +58,41 @@ struct syscall_state {
 	const char *const *names;	/* by number */
 	int n;
 	struct target_syscall_decl *decls;	/* by number */
-	__u32 *pointers;		/* kbtf_pointer_index() */
+	__u32 (*param_types)[6];	/* by number: each parameter's BTF type */
 };
+
+/* The BTF type of each parameter's C type, each distinct type looked up
+ * once (a lookup by name is a walk over all of BTF). */
+static void type_params(struct arena *a, struct btf *btf, struct syscall_state *st)
+{
+	const __u32 *pointers = kbtf_pointer_index(a, btf);
+	const char *seen[256];
+	__u32 ids[256], ulong = 0;
+	int nseen = 0;
+
+	kbtf_find_ctype(btf, pointers, "unsigned long", &ulong);
+	st->param_types = arena_alloc(a, (st->n + 1) * sizeof(*st->param_types));
+	for (int nr = 0; nr < st->n; nr++)
+		for (int i = 0; i < st->decls[nr].n; i++) {
+			const char *type = st->decls[nr].p[i].type;
+			__u32 id = 0;
+			int k;
+
+			for (k = 0; k < nseen && strcmp(seen[k], type); k++)
+				;
+			if (k < nseen) {
+				id = ids[k];
+			} else {
+				if (kbtf_find_ctype(btf, pointers, type, &id) || !id)
+					id = ulong;	/* a pointer to what BTF has none to */
+				if (nseen < 256) {
+					seen[nseen] = type;
+					ids[nseen++] = id;
+				}
+			}
+			st->param_types[nr][i] = id;
+		}
+}
 
 static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
 {
@@ -75,7 +108,7 @@ static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
 	if (st->n) {
 		st->decls = target_syscall_decls(a, target_headers_dir(a, s->kernel_build),
 						 s->kernel_build, st->n);
-		st->pointers = kbtf_pointer_index(a, btf);
+		type_params(a, btf, st);
 	}
 	*slot = st;
 	return st;
@@ -85,7 +118,7 @@ static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
  * $fd, $filename...: the call's C parameters by their declared names and
  * types (what SystemTap's syscall probes on sys_NAME give), arguments 0-5.
  * A type BTF lacks (a pointer to a struct it has no pointer to) is read as
- * an unsigned long.
+ * an unsigned long (type_params()).
  */
 static void add_param_vars(struct elab *e, struct derived_probe *d, struct btf *btf,
 			   const struct syscall_state *st, int nr)
@@ -96,13 +129,11 @@ static void add_param_vars(struct elab *e, struct derived_probe *d, struct btf *
 
 	for (int i = 0; i < decl->n; i++) {
 		const char *name = decl->p[i].name;
+		__u32 id = st->param_types[nr][i];
 		struct probe_var *v;
-		__u32 id;
 
 		if (!name || !strcmp(name, "regs") || !strcmp(name, "id") || !strcmp(name, "ret"))
 			continue;
-		if (kbtf_find_ctype(btf, st->pointers, decl->p[i].type, &id) || !id)
-			kbtf_find_ctype(btf, st->pointers, "unsigned long", &id);
 		v = elab_add_var(e, d, arena_printf(a, "$%s", name), kbtf_type_name(a, btf, id), id, i);
 		/* A guru-mode write changes the caller's register (the call
 		 * reads its arguments from there after sys_enter). */
