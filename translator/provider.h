@@ -55,6 +55,8 @@ struct probe_var {
 	 * pt_regs whose address is argument regs_arg; NULL: it cannot be written. */
 	const char *reg;
 	int regs_arg;
+	bool is_local;				/* in $$locals, not $$parms */
+	const char *unavailable;		/* why it cannot be read here, or NULL */
 	const struct btf *btf;			/* btf_id's (a module's), NULL: the kernel's */
 };
 

@@ -128,12 +128,20 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 		      "(only in kernel.function probes)", e->name);
 		return T_STRING;
 	}
-	for (const struct probe_var *v = d->vars; btf && v && strcmp(e->name, "$$locals");
-	     v = v->next) {
-		if ((v->arg < 0) != ret || v->arg == PROBE_VAR_VALUE || v->is_string)
+	for (const struct probe_var *v = d->vars; btf && v; v = v->next) {
+		bool want = !strcmp(e->name, "$$locals") ? v->is_local :
+			    !strcmp(e->name, "$$parms") ? !v->is_local : true;
+
+		/* $$return is $return alone; the others leave it out */
+		if (!want || ret != !strcmp(v->name, "$return") || v->arg == PROBE_VAR_VALUE ||
+		    v->is_string)
 			continue;
 		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "",
 				    v->parms_name ? v->parms_name : v->name + 1);
+		if (v->unavailable) {
+			text = arena_printf(S->a, "%s?", text);
+			continue;
+		}
 		if (kbtf_scalar(var_btf(S, v), v->btf_id, &size, &is_signed)) {
 			text = arena_printf(S->a, "%s?", text);
 			continue;
@@ -185,6 +193,11 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE }))
 			sem_error(S, &e->loc, NULL, "out of memory");
 		return T_STRING;
+	}
+	if (v && v->unavailable) {
+		sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' cannot be read in %s: %s",
+			  e->name, d->name, v->unavailable);
+		return T_UNKNOWN;
 	}
 	if (v && v->is_string) {
 		if (e->chain || e->addressof || e->pretty) {

@@ -65,8 +65,9 @@ static int sdt_arg_read(const struct ctap_sdt_arg *a, struct pt_regs *regs, u64 
 	return 0;
 }
 
-/* A marker's hit: its arguments, then the handler.  The uprobe
- * framework set regs->ip to the marker's address. */
+/* A marker's hit, or a function's whose variables DWARF describes: the
+ * arguments, then the handler.  The uprobe framework set regs->ip to the
+ * probe's address. */
 static noinline void sdt_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
 {
 	const struct ctap_sdt *s = u->sdt;
@@ -99,7 +100,10 @@ static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func, struct 
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
-	ctap_probe_run(u->probe, regs, NULL, 0);
+	if (u->sdt)
+		sdt_hit(u, regs);	/* $return from DWARF */
+	else
+		ctap_probe_run(u->probe, regs, NULL, 0);
 	return 0;
 }
 

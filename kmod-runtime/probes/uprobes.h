@@ -44,7 +44,9 @@ struct ctap_uprobe {
 	const struct ctap_probe *probe;
 	const char *path;
 	loff_t offset;
-	const struct ctap_sdt *sdt;	/* a marker's, or NULL */
+	/* The arguments read at the hit: a marker's, or a function's
+	 * variables from DWARF; NULL: none (int_arg() reads registers). */
+	const struct ctap_sdt *sdt;
 	loff_t ref_ctr_offset;		/* its semaphore in the file, 0: none */
 	bool is_return;
 	struct uprobe_consumer uc;

@@ -35,6 +35,7 @@
 #include "kbtf.h"
 #include "provider.h"
 #include "sdt.h"
+#include "udwarf.h"
 #include "session.h"
 #include "xlate.h"
 
@@ -99,6 +100,52 @@ static int file_offset(Elf *elf, GElf_Addr addr, GElf_Off *off)
 	return -EINVAL;
 }
 
+/*
+ * A function's variables from DWARF as the probe's $vars, read at the
+ * hit as a marker's arguments are (a table of locations): its parameters
+ * and locals after the prologue, or $return at the return.  A variable
+ * ctap cannot read there is listed, and an error where it is used.
+ */
+static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprobe_point *u,
+			   const struct udwarf_func *fn, bool is_return)
+{
+	struct arena *a = elab_arena(e);
+	struct btf *btf = elab_btf(e);
+	__s32 long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+	struct sdt_marker *k = arena_new(a, struct sdt_marker);
+	struct probe_var *v;
+
+	k->provider = "";
+	k->name = d->symbol;
+	k->argspec = is_return ? "$return (DWARF)" : "DWARF variables";
+	u->sdt = k;
+	if (is_return) {
+		if (!fn->ret_type)
+			return;
+		v = elab_add_var(e, d, "$return", fn->ret_type, long_id, 0);
+		v->unavailable = fn->ret_why;
+		if (!fn->ret_why)
+			k->args[k->nargs++] = fn->ret;
+		return;
+	}
+	for (const struct udwarf_var *w = fn->vars; w; w = w->next) {
+		const char *name = arena_printf(a, "$%s", w->name);
+		const struct probe_var *seen;
+
+		for (seen = d->vars; seen && strcmp(seen->name, name); seen = seen->next)
+			;
+		if (seen)
+			continue;	/* the first of a name (inner blocks come later) */
+		v = elab_add_var(e, d, name, w->type, long_id, k->nargs);
+		v->is_local = !w->is_param;
+		v->unavailable = w->why;
+		if (!v->unavailable && k->nargs == SDT_MAX_ARGS)
+			v->unavailable = "one variable too many (ctap reads 12 per probe)";
+		if (!v->unavailable)
+			k->args[k->nargs++] = w->loc;
+	}
+}
+
 /* Add a probe per defined function of the symbol table matching glob. */
 static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
 			 const char *glob, const char *suffix, bool is_return)
@@ -107,6 +154,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	GElf_Shdr sh;
 	int added = 0;
 	bool have_symtab = false;
+	struct udwarf *dw = udwarf_open(elf);
 
 	/* .symtab when the file has one (it lists static functions too), else .dynsym. */
 	while ((scn = elf_nextscn(elf, scn)))
@@ -124,12 +172,19 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			GElf_Off off;
 			struct derived_probe *d;
 			struct uprobe_point *u;
+			struct udwarf_func fn;
+			bool have_dwarf;
 
 			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || fnmatch(glob, name, 0) || file_offset(elf, sym.st_value, &off))
+			if (!name || fnmatch(glob, name, 0))
+				continue;
+			/* With DWARF, an entry probe goes after the prologue (as
+			 * SystemTap places it), where the variables are stored. */
+			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value, &fn);
+			if (file_offset(elf, have_dwarf && !is_return ? fn.probe_addr : sym.st_value, &off))
 				continue;
 			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").function(\"%s\")%s",
 							path, name, suffix));
@@ -139,9 +194,12 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			d->data = u;
 			d->symbol = arena_strndup(elab_arena(e), name, strlen(name));
 			d->is_return = is_return;
+			if (have_dwarf)
+				add_dwarf_vars(e, d, u, &fn, is_return);
 			added++;
 		}
 	}
+	udwarf_close(dw);
 	return added;
 }
 

@@ -1,0 +1,335 @@
+/*
+ * udwarf.c - user functions' variables from DWARF (udwarf.h).
+ *
+ * At the probe address (libdw's dwarf_entry_breakpoints(): after the
+ * prologue, where the frame is set up and the parameters are stored), a
+ * variable's location expression is reduced to a register or to memory
+ * at a register plus an offset.  DW_OP_fbreg is relative to the frame
+ * base, which gcc makes the CFA (DW_OP_call_frame_cfa); the CFA there is
+ * a register plus an offset by the call frame information.  Anything
+ * else (pieces, computed values, entry values) is not read: the variable
+ * is listed, and using it is an error that says why.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "udwarf.h"
+
+struct udwarf {
+	Dwarf *dw;
+	Dwarf_CFI *eh_cfi;	/* .eh_frame, owned */
+	Dwarf_CFI *cfi;		/* .debug_frame (owned by dw), or eh_cfi */
+};
+
+/* x86_64's DWARF register numbers, as struct pt_regs members. */
+static const char *const dwarf_regs[] = {
+	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "ip",
+};
+
+static const char *reg_name(Dwarf_Word n)
+{
+	return n < sizeof(dwarf_regs) / sizeof(dwarf_regs[0]) ? dwarf_regs[n] : NULL;
+}
+
+struct udwarf *udwarf_open(Elf *elf)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	struct udwarf *u;
+
+	if (!dw)
+		return NULL;
+	u = calloc(1, sizeof(*u));
+	if (!u) {
+		dwarf_end(dw);
+		return NULL;
+	}
+	u->dw = dw;
+	u->eh_cfi = dwarf_getcfi_elf(elf);
+	u->cfi = dwarf_getcfi(dw);
+	if (!u->cfi)
+		u->cfi = u->eh_cfi;
+	return u;
+}
+
+void udwarf_close(struct udwarf *u)
+{
+	if (!u)
+		return;
+	if (u->eh_cfi)
+		dwarf_cfi_end(u->eh_cfi);
+	dwarf_end(u->dw);
+	free(u);
+}
+
+/* ---- types ---- */
+
+/* die's type without typedefs and qualifiers; false if none (void). */
+static bool strip_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die t;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, &t))
+		return false;
+	for (int guard = 0; guard < 32; guard++) {
+		int tag = dwarf_tag(&t);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type)
+			break;
+		if (!dwarf_attr_integrate(&t, DW_AT_type, &at) || !dwarf_formref_die(&at, &t))
+			return false;
+	}
+	*out = t;
+	return true;
+}
+
+/* The name of die's type as -L shows it ("unsigned int", "char*"). */
+static const char *type_name(struct arena *a, Dwarf_Die *die, int depth)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die t;
+	const char *name, *kind = "";
+
+	if (depth > 8 || !dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, &t))
+		return "void";
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_pointer_type:
+		return arena_printf(a, "%s*", type_name(a, &t, depth + 1));
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+		return type_name(a, &t, depth + 1);
+	case DW_TAG_structure_type:
+		kind = "struct ";
+		break;
+	case DW_TAG_union_type:
+		kind = "union ";
+		break;
+	case DW_TAG_enumeration_type:
+		kind = "enum ";
+		break;
+	case DW_TAG_array_type:
+		return arena_printf(a, "%s[]", type_name(a, &t, depth + 1));
+	}
+	name = dwarf_diename(&t);
+	return arena_printf(a, "%s%s", kind, name ? name : "{...}");
+}
+
+/* A scalar's size and sign, or why it is not one. */
+static const char *scalar(Dwarf_Die *die, int *size, bool *is_signed)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word enc = DW_ATE_signed;
+	Dwarf_Die t;
+
+	if (!strip_type(die, &t))
+		return "it has no type";
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_pointer_type:
+		*size = 8;
+		*is_signed = false;
+		return NULL;
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &at))
+			dwarf_formudata(&at, &enc);
+		if (enc == DW_ATE_float || enc == DW_ATE_complex_float)
+			return "a floating-point value";
+		*is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		break;
+	case DW_TAG_enumeration_type:
+		*is_signed = false;
+		break;
+	default:
+		return "not a number or a pointer (ctap reads scalars only)";
+	}
+	*size = dwarf_bytesize(&t);
+	return *size == 1 || *size == 2 || *size == 4 || *size == 8 ? NULL : "of an unusual size";
+}
+
+/* ---- locations ---- */
+
+/* The frame base at pc: a register and an offset. */
+static int frame_base(struct udwarf *u, Dwarf_Die *func, Dwarf_Addr pc, const char **reg,
+		      int64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *ops, *cfa;
+	size_t n, ncfa;
+	Dwarf_Frame *frame;
+	int ret = -EINVAL;
+
+	if (!dwarf_attr_integrate(func, DW_AT_frame_base, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &ops, &n, 1) != 1 || n != 1)
+		return -EINVAL;
+	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		*reg = reg_name(ops[0].atom - DW_OP_breg0);
+		*off = (int64_t)ops[0].number;
+		return *reg ? 0 : -EINVAL;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa || !u->cfi ||
+	    dwarf_cfi_addrframe(u->cfi, pc, &frame))
+		return -EINVAL;
+	if (!dwarf_frame_cfa(frame, &cfa, &ncfa) && ncfa == 1 && cfa[0].atom == DW_OP_bregx &&
+	    (*reg = reg_name(cfa[0].number))) {
+		*off = (int64_t)cfa[0].number2;
+		ret = 0;
+	}
+	free(frame);
+	return ret;
+}
+
+/* Where var is at pc, or why it cannot be read there. */
+static const char *locate(struct udwarf *u, Dwarf_Die *func, Dwarf_Die *var, Dwarf_Addr pc,
+			  struct sdt_arg *loc)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t n;
+	const char *reg;
+	int64_t off;
+	int size;
+	bool is_signed;
+	const char *why = scalar(var, &size, &is_signed);
+
+	if (why)
+		return why;
+	memset(loc, 0, sizeof(*loc));
+	loc->size = size;
+	loc->is_signed = is_signed;
+	loc->reg_width = 8;
+	if (!dwarf_attr_integrate(var, DW_AT_location, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &ops, &n, 1) != 1 || !n)
+		return "optimized out";
+	if (n != 1)
+		return "in a location ctap cannot read (an expression)";
+	switch (ops[0].atom) {
+	case DW_OP_fbreg:
+		if (frame_base(u, func, pc, &reg, &off))
+			return "relative to a frame base ctap cannot find";
+		loc->kind = SDT_ARG_MEM;
+		loc->base = reg;
+		loc->disp = off + (int64_t)ops[0].number;
+		return NULL;
+	case DW_OP_regx:
+		loc->kind = SDT_ARG_REG;
+		loc->base = reg_name(ops[0].number);
+		return loc->base ? NULL : "in an unknown register";
+	case DW_OP_addr:
+		loc->kind = SDT_ARG_RIP;	/* relative to the probe: PIE moves both */
+		loc->disp = (int64_t)(ops[0].number - pc);
+		return NULL;
+	}
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		loc->kind = SDT_ARG_REG;
+		loc->base = reg_name(ops[0].atom - DW_OP_reg0);
+		return loc->base ? NULL : "in an unknown register";
+	}
+	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		loc->kind = SDT_ARG_MEM;
+		loc->base = reg_name(ops[0].atom - DW_OP_breg0);
+		loc->disp = (int64_t)ops[0].number;
+		return loc->base ? NULL : "in an unknown register";
+	}
+	return "in a location ctap cannot read";
+}
+
+/* ---- the function ---- */
+
+struct find {
+	const char *name;
+	Dwarf_Addr addr;
+	Dwarf_Die die;
+	bool found;
+};
+
+static int find_func(Dwarf_Die *die, void *arg)
+{
+	struct find *f = arg;
+	const char *name = dwarf_diename(die);
+	Dwarf_Addr lo;
+
+	if (name && !strcmp(name, f->name) && !dwarf_lowpc(die, &lo) && lo == f->addr) {
+		f->die = *die;
+		f->found = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+/* Add the parameters (params) or locals of scope in scope at pc. */
+static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_Die *scope,
+		     Dwarf_Addr pc, bool params, struct udwarf_var ***tail, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(scope, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name = dwarf_diename(&child);
+		struct udwarf_var *v;
+
+		if (tag == DW_TAG_lexical_block && !params) {
+			if (dwarf_haspc(&child, pc) == 1)
+				add_vars(u, a, func, &child, pc, false, tail, depth + 1);
+			continue;
+		}
+		if (!name || tag != (params ? DW_TAG_formal_parameter : DW_TAG_variable))
+			continue;
+		v = arena_new(a, struct udwarf_var);
+		v->name = arena_strndup(a, name, strlen(name));
+		v->type = type_name(a, &child, 0);
+		v->why = locate(u, func, &child, pc, &v->loc);
+		v->is_param = params;
+		**tail = v;
+		*tail = &v->next;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
+		    struct udwarf_func *out)
+{
+	struct find f = { .name = name, .addr = addr };
+	struct udwarf_var **tail = &out->vars;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf_Addr *bkpts;
+	int size;
+	bool is_signed;
+
+	while (!f.found && !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(u->dw, off + hsize, &cu))
+			dwarf_getfuncs(&cu, find_func, &f, 0);
+		off = next;
+	}
+	if (!f.found)
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	tail = &out->vars;
+	out->probe_addr = addr;
+	if (dwarf_entry_breakpoints(&f.die, &bkpts) > 0) {
+		out->probe_addr = bkpts[0];
+		free(bkpts);
+	}
+	add_vars(u, a, &f.die, &f.die, out->probe_addr, true, &tail, 0);
+	add_vars(u, a, &f.die, &f.die, out->probe_addr, false, &tail, 0);
+	/* $return: the value in rax (x86_64's calling convention) */
+	out->ret_type = type_name(a, &f.die, 0);
+	if (!strcmp(out->ret_type, "void")) {
+		out->ret_type = NULL;
+	} else if (!(out->ret_why = scalar(&f.die, &size, &is_signed))) {
+		out->ret.kind = SDT_ARG_REG;
+		out->ret.size = size;
+		out->ret.is_signed = is_signed;
+		out->ret.reg_width = 8;
+		out->ret.base = "ax";
+	}
+	return 0;
+}

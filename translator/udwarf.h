@@ -1,0 +1,51 @@
+/*
+ * udwarf.h - a user program's function as its DWARF debug information
+ * describes it (elfutils libdw): where its body starts after the
+ * prologue, and where each parameter and local lives there.
+ *
+ * A variable's location becomes a struct sdt_arg, the same description
+ * of "a register, or memory at a register plus an offset" that <sys/sdt.h>
+ * markers use, so the runtime reads both alike (kmod-runtime/probes/
+ * uprobes.c).  Scalars only: integers, enums, pointers.
+ */
+#ifndef UDWARF_H
+#define UDWARF_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "sdt.h"
+
+struct udwarf_var {
+	struct udwarf_var *next;
+	const char *name;
+	const char *type;	/* as -L shows it: "int", "char*", "struct point*" */
+	const char *why;	/* NULL: readable at loc; else why not */
+	bool is_param;
+	struct sdt_arg loc;
+};
+
+struct udwarf_func {
+	uint64_t probe_addr;		/* link-time address after the prologue */
+	struct udwarf_var *vars;	/* parameters, then locals in scope there */
+	const char *ret_type;		/* NULL: void */
+	const char *ret_why;		/* NULL: $return is readable at ret */
+	struct sdt_arg ret;
+};
+
+struct udwarf;
+
+/* The DWARF of elf (kept open until udwarf_close), or NULL if it has none. */
+struct udwarf *udwarf_open(Elf *elf);
+void udwarf_close(struct udwarf *u);
+
+/*
+ * The function name whose code starts at link-time address addr: 0 and
+ * *out, or -ENOENT if the DWARF does not describe it.
+ */
+int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
+		    struct udwarf_func *out);
+
+#endif /* UDWARF_H */
