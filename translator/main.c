@@ -153,7 +153,7 @@ static void dump_probe_types(void)
 
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
-	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED,
+	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_PROLOGUE,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -166,6 +166,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
 		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 		{ "skip-badvars", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
@@ -267,6 +268,17 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_SYSROOT:
 			s->sysroot = optarg;
+			break;
+		case OPT_PROLOGUE:
+			/* With DWARF, ctap always finds the prologue's end (auto
+			 * and always); never keeps the probe at the symbol. */
+			if (optarg && strcmp(optarg, "always") && strcmp(optarg, "never") &&
+			    strcmp(optarg, "auto")) {
+				fprintf(stderr, "stap: --prologue-searching: '%s' is not always, "
+					"never or auto\n", optarg);
+				exit(1);
+			}
+			s->prologue_never = optarg && !strcmp(optarg, "never");
 			break;
 		case OPT_VM:
 			s->vm = true;

@@ -694,6 +694,10 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	enum vtype r = sem_expr(S, sc, e->b), cur;
 	struct var *v = lvalue(S, sc, e->a, &cur);
 
+	if ((e->a->kind == E_TARGET || e->a->kind == E_CAST) && cur == T_LONG && strcmp(e->op, "="))
+		sem_error(S, &e->loc, NULL, "'%s' cannot write a target variable: assign it with '='",
+			  e->op);
+
 	/* A string $var (procfs's $value) takes '=' or '.=' of a string. */
 	if (e->a->kind == E_TARGET && cur == T_STRING &&
 	    ((strcmp(e->op, "=") && strcmp(e->op, ".=")) || (r != T_UNKNOWN && r != T_STRING))) {
@@ -847,6 +851,12 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 	case E_UNARY:
 	case E_POSTFIX:
 		if (!strcmp(e->op, "++") || !strcmp(e->op, "--")) {
+			/* A $var is written whole, by '=' (pass 3 writes it). */
+			if (e->a->kind == E_TARGET || e->a->kind == E_CAST) {
+				sem_error(S, &e->loc, NULL, "'%s' cannot be applied to a target variable: "
+					  "assign it with '='", e->op);
+				return T_LONG;
+			}
 			if (e->a->kind == E_SYMBOL)	/* read, then written */
 				lookup(S, sc, e->a->name, &e->a->loc)->read = true;
 			assign_type(S, sc, e->a, T_LONG, &e->loc);

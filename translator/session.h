@@ -45,6 +45,8 @@ struct session {
 	const char *kernel_release;
 	const char *runtime_dir;	/* -R */
 	const char *sysroot;		/* --sysroot: where the target's files are here */
+	bool prologue_never;		/* --prologue-searching=never: user function
+					   probes at the symbol, not after the prologue */
 	const char *list_pattern;	/* -l / -L */
 	bool list_vars;			/* -L */
 	const char *compat_version;	/* --compatible */

@@ -292,7 +292,7 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 }
 
 int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
-		    struct udwarf_func *out)
+		    bool at_symbol, struct udwarf_func *out)
 {
 	struct find f = { .name = name, .addr = addr };
 	struct udwarf_var **tail = &out->vars;
@@ -314,7 +314,7 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 	memset(out, 0, sizeof(*out));
 	tail = &out->vars;
 	out->probe_addr = addr;
-	if (dwarf_entry_breakpoints(&f.die, &bkpts) > 0) {
+	if (!at_symbol && dwarf_entry_breakpoints(&f.die, &bkpts) > 0) {
 		out->probe_addr = bkpts[0];
 		free(bkpts);
 	}

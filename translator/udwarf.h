@@ -43,9 +43,10 @@ void udwarf_close(struct udwarf *u);
 
 /*
  * The function name whose code starts at link-time address addr: 0 and
- * *out, or -ENOENT if the DWARF does not describe it.
+ * *out, or -ENOENT if the DWARF does not describe it.  at_symbol: the
+ * probe stays at addr (--prologue-searching=never).
  */
 int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
-		    struct udwarf_func *out);
+		    bool at_symbol, struct udwarf_func *out);
 
 #endif /* UDWARF_H */

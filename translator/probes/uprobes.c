@@ -183,7 +183,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 				continue;
 			/* With DWARF, an entry probe goes after the prologue (as
 			 * SystemTap places it), where the variables are stored. */
-			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value, &fn);
+			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
+							    elab_session(e)->prologue_never, &fn);
 			if (file_offset(elf, have_dwarf && !is_return ? fn.probe_addr : sym.st_value, &off))
 				continue;
 			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").function(\"%s\")%s",
