@@ -112,6 +112,14 @@ static inline void ctap_set_reg(struct ctap_context *c, struct pt_regs *regs, si
 	*(unsigned long *)((char *)regs + offset) = v;
 }
 
+/* Set argument n, which the family reads back when the handler returns
+ * (netfilter's verdict). */
+static inline void ctap_set_arg(struct ctap_context *c, unsigned int n, int64_t v)
+{
+	if (c->args && n < c->nargs)
+		((unsigned long *)c->args)[n] = v;
+}
+
 /**
  * ctap_kwrite - write a number of kernel memory (guru mode)
  * @c: the handler's context

@@ -56,6 +56,9 @@ struct probe_var {
 	const char *reg;
 	int regs_arg;
 	bool is_local;				/* in $$locals, not $$parms */
+	bool in_args;				/* a guru write goes to argument arg
+						   itself, which the family reads back
+						   (netfilter's $verdict) */
 	const char *unavailable;		/* why it cannot be read here, or NULL */
 	const struct btf *btf;			/* btf_id's (a module's), NULL: the kernel's */
 };

@@ -214,11 +214,12 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	if (v) {
 		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg,
-				  .write_reg = v->reg, .write_regs_arg = v->regs_arg };
+				  .write_reg = v->reg, .write_regs_arg = v->regs_arg,
+				  .write_in_args = v->in_args };
 
 		if (!same_everywhere(S, sc, e, v))
 			return T_UNKNOWN;
-		if (S->lvalue_target == e && !e->chain && !v->reg) {
+		if (S->lvalue_target == e && !e->chain && !v->reg && !v->in_args) {
 			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' cannot be written in %s: no "
 				  "register holds it there", e->name, d->name);
 			return T_UNKNOWN;

@@ -121,7 +121,7 @@ const char *gen_assign_target(struct xlate *x, const struct expr *e)
 	const char *val, *regs;
 
 	if (!t || t->expansion || t->is_string || t->base == TVAR_TYPED ||
-	    (!t->nsteps && !t->write_reg)) {
+	    (!t->nsteps && !t->write_reg && !t->write_in_args)) {
 		gen_error(x, &e->loc, "%s cannot be written", expr_text(x->a, target));
 		return "0LL";
 	}
@@ -131,6 +131,10 @@ const char *gen_assign_target(struct xlate *x, const struct expr *e)
 	}
 	val = gen_temp(x, "int64_t %s", "value");
 	gen_line(x, arena_printf(x->a, "%s = %s;", val, gen_expr(x, e->b)));
+	if (!t->nsteps && t->write_in_args) {
+		gen_line(x, arena_printf(x->a, "ctap_set_arg(c, %d, %s);", t->arg, val));
+		return val;
+	}
 	if (!t->nsteps) {
 		regs = t->write_regs_arg < 0 ? "c->regs" :
 		       arena_printf(x->a, "(struct pt_regs *)ctap_arg(c, %d)", t->write_regs_arg);

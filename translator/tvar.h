@@ -58,6 +58,7 @@ struct tvar {
 	 * write_regs_arg (probe_var.reg). */
 	const char *write_reg;
 	int write_regs_arg;
+	bool write_in_args;	/* ... or into the probe's argument tvar.arg */
 	const struct tvar_step *steps;
 	int nsteps;
 	/* $$parms, $$vars, $$return: the sprintf() call it stands for

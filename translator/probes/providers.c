@@ -14,6 +14,7 @@ extern const struct provider syscall_provider;
 extern const struct provider procfs_provider;
 extern const struct provider perf_provider;
 extern const struct provider watchpoint_provider;
+extern const struct provider netfilter_provider;
 
 const struct provider *const providers[] = {
 	&begin_end_provider,
@@ -27,6 +28,7 @@ const struct provider *const providers[] = {
 	&procfs_provider,
 	&perf_provider,
 	&watchpoint_provider,
+	&netfilter_provider,
 	NULL
 };
 

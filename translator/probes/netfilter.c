@@ -1,0 +1,174 @@
+/*
+ * netfilter.c - netfilter.hook("HOOK").pf("PF")[.priority("N")] and the
+ * same with .pf first (runtime side: kmod-runtime/probes/netfilter.c): a
+ * netfilter hook in the initial network namespace, run for each packet
+ * that passes it.  What the netfilter.* tapset aliases are built on.
+ *
+ * HOOK: NF_INET_PRE_ROUTING, LOCAL_IN, FORWARD, LOCAL_OUT, POST_ROUTING
+ * (and SystemTap's NF_IP_ / NF_IP6_ spellings), NF_ARP_IN/OUT/FORWARD,
+ * NF_BR_*, or a number; PF: NFPROTO_IPV4, IPV6, ARP, BRIDGE or a number;
+ * priority: a number, default 0.
+ *
+ * $vars: $hooknum, $skb, $in, $out (struct net_device *, may be 0),
+ * $okfn, and $verdict, NF_ACCEPT (1) unless the handler sets it (guru
+ * mode: NF_DROP is 0); the hook returns it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "kbtf.h"
+#include "provider.h"
+#include "xlate.h"
+
+static const char *const patterns[] = {
+	"netfilter.hook(string).pf(string)",
+	"netfilter.pf(string).hook(string)",
+	"netfilter.hook(string).pf(string).priority(string)",
+	"netfilter.pf(string).hook(string).priority(string)",
+	NULL
+};
+
+/* A probe's own data (derived_probe.data). */
+struct nf_point {
+	long hook, pf, priority;
+};
+
+struct name_value {
+	const char *name;
+	long value;
+};
+
+static const struct name_value hooks[] = {
+	{ "NF_INET_PRE_ROUTING", 0 }, { "NF_INET_LOCAL_IN", 1 }, { "NF_INET_FORWARD", 2 },
+	{ "NF_INET_LOCAL_OUT", 3 }, { "NF_INET_POST_ROUTING", 4 },
+	{ "NF_IP_PRE_ROUTING", 0 }, { "NF_IP_LOCAL_IN", 1 }, { "NF_IP_FORWARD", 2 },
+	{ "NF_IP_LOCAL_OUT", 3 }, { "NF_IP_POST_ROUTING", 4 },
+	{ "NF_IP6_PRE_ROUTING", 0 }, { "NF_IP6_LOCAL_IN", 1 }, { "NF_IP6_FORWARD", 2 },
+	{ "NF_IP6_LOCAL_OUT", 3 }, { "NF_IP6_POST_ROUTING", 4 },
+	{ "NF_ARP_IN", 0 }, { "NF_ARP_OUT", 1 }, { "NF_ARP_FORWARD", 2 },
+	{ "NF_BR_PRE_ROUTING", 0 }, { "NF_BR_LOCAL_IN", 1 }, { "NF_BR_FORWARD", 2 },
+	{ "NF_BR_LOCAL_OUT", 3 }, { "NF_BR_POST_ROUTING", 4 },
+	{ NULL, 0 }
+};
+
+static const struct name_value families[] = {
+	{ "NFPROTO_IPV4", 2 }, { "NFPROTO_IPV6", 10 }, { "NFPROTO_ARP", 3 },
+	{ "NFPROTO_BRIDGE", 7 }, { "PF_INET", 2 }, { "PF_INET6", 10 }, { "PF_BRIDGE", 7 },
+	{ NULL, 0 }
+};
+
+static const struct name_value no_names[] = { { NULL, 0 } };
+
+extern const struct provider netfilter_provider;
+
+/* A name of the table, or a number up to max; -1 if neither. */
+static long lookup(const struct name_value *t, const char *s, long max)
+{
+	char *end;
+	long v;
+
+	for (; t->name; t++)
+		if (!strcmp(t->name, s))
+			return t->value;
+	v = strtol(s, &end, 0);
+	return *s && !*end && v >= -max && v <= max ? v : -1;
+}
+
+/* The argument of the component called name. */
+static const char *component(const struct pp_match *m, const char *name)
+{
+	for (int i = 0; i < m->ncomps; i++)
+		if (!strcmp(m->comps[i]->name, name))
+			return m->comps[i]->arg->str;
+	return NULL;
+}
+
+/* BTF type ids of the $vars, looked up once per pass. */
+struct nf_types {
+	__u32 uint, skb, dev, ulong;
+};
+
+static const struct nf_types *types(struct elab *e, struct btf *btf)
+{
+	void **slot = elab_provider_state(e, &netfilter_provider);
+	struct nf_types *t = *slot;
+	const __u32 *pointers;
+
+	if (t)
+		return t;
+	t = arena_new(elab_arena(e), struct nf_types);
+	pointers = kbtf_pointer_index(elab_arena(e), btf);
+	kbtf_find_ctype(btf, pointers, "unsigned int", &t->uint);
+	kbtf_find_ctype(btf, pointers, "unsigned long", &t->ulong);
+	if (kbtf_find_ctype(btf, pointers, "struct sk_buff *", &t->skb))
+		t->skb = t->ulong;
+	if (kbtf_find_ctype(btf, pointers, "struct net_device *", &t->dev))
+		t->dev = t->ulong;
+	*slot = t;
+	return t;
+}
+
+static int netfilter_resolve(struct elab *e, const struct pp_match *m)
+{
+	struct arena *a = elab_arena(e);
+	const char *hook = component(m, "hook"), *pf = component(m, "pf");
+	const char *prio = component(m, "priority");
+	struct nf_point *p = arena_new(a, struct nf_point);
+	struct btf *btf = elab_btf(e);
+	const struct nf_types *t;
+	struct derived_probe *d;
+	struct probe_var *v;
+
+	if (!btf)
+		return -EINVAL;
+	p->hook = lookup(hooks, hook, 7);
+	p->pf = lookup(families, pf, 12);
+	p->priority = prio ? lookup(no_names, prio, 0x7fffffff) : 0;
+	if (p->hook < 0) {
+		elab_error(e, m, "unknown netfilter hook '%s'", hook);
+		return -EINVAL;
+	}
+	if (p->pf < 0) {
+		elab_error(e, m, "unknown netfilter protocol family '%s'", pf);
+		return -EINVAL;
+	}
+	if (prio && p->priority == -1 && strcmp(prio, "-1")) {
+		elab_error(e, m, "a netfilter priority is a number, not '%s'", prio);
+		return -EINVAL;
+	}
+	t = types(e, btf);
+	d = elab_add(e, m, prio ? arena_printf(a, "netfilter.hook(\"%s\").pf(\"%s\").priority(\"%s\")",
+					       hook, pf, prio)
+				: arena_printf(a, "netfilter.hook(\"%s\").pf(\"%s\")", hook, pf));
+	d->data = p;
+	elab_add_var(e, d, "$hooknum", "unsigned int", t->uint, 0);
+	elab_add_var(e, d, "$skb", "struct sk_buff*", t->skb, 1);
+	elab_add_var(e, d, "$in", "struct net_device*", t->dev, 2);
+	elab_add_var(e, d, "$out", "struct net_device*", t->dev, 3);
+	elab_add_var(e, d, "$okfn", "long unsigned int", t->ulong, 4);
+	v = elab_add_var(e, d, "$verdict", "unsigned int", t->uint, 5);
+	v->in_args = true;	/* the hook returns what the handler leaves there */
+	return 1;
+}
+
+static void netfilter_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_c(x, "static struct ctap_nf_hook nf_hooks[] = {\n");
+	for (int i = 0; i < n; i++) {
+		const struct nf_point *p = d[i]->data;
+
+		emit_c(x, "\t{ .probe = %s, .hooknum = %ld, .pf = %ld, .priority = %ld },\n",
+		       emit_probe_ref(x, d[i]), p->hook, p->pf, p->priority);
+	}
+	emit_table_family(x, "nf_hooks", "ctap_netfilter_register", "ctap_netfilter_unregister");
+}
+
+const struct provider netfilter_provider = {
+	.name = "netfilter",
+	.patterns = patterns,
+	.runtime = "probes/netfilter",
+	.resolve = netfilter_resolve,
+	.emit = netfilter_emit,
+};
