@@ -1,0 +1,50 @@
+/*
+ * tcp_loop - one TCP connection over loopback, for tcp tests: bring lo
+ * up, listen on 127.0.0.1:40002, connect from 127.0.0.1:40003, send
+ * "ctap" (4 bytes), receive it on the accepted socket, close both.
+ * Exits non-zero if a step fails.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static struct sockaddr_in loopback(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return a;
+}
+
+int main(void)
+{
+	struct sockaddr_in srv = loopback(40002), cli = loopback(40003);
+	struct ifreq ifr = { 0 };
+	int one = 1, l, c, a;
+	char buf[16];
+
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	strcpy(ifr.ifr_name, "lo");
+	if (l < 0 || ioctl(l, SIOCGIFFLAGS, &ifr))
+		return 1;
+	ifr.ifr_flags |= IFF_UP;
+	ioctl(l, SIOCSIFFLAGS, &ifr);
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(l, (struct sockaddr *)&srv, sizeof(srv)) || listen(l, 1))
+		return 2;
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (c < 0 || bind(c, (struct sockaddr *)&cli, sizeof(cli)) ||
+	    connect(c, (struct sockaddr *)&srv, sizeof(srv)))
+		return 3;
+	a = accept(l, NULL, NULL);
+	if (a < 0 || send(c, "ctap", 4, 0) != 4 || recv(a, buf, sizeof(buf), 0) != 4)
+		return 4;
+	close(c);
+	close(a);
+	close(l);
+	return 0;
+}
