@@ -59,8 +59,14 @@ struct ctap_msg_hdr {
 	__u32 len;		/* bytes of payload after this header */
 };
 
+#define CTAP_TZ_NAME_LEN	16
+
 struct ctap_msg_start {
 	__s32 target;		/* target() in the script: -c/-x pid, or 0 */
+	/* staprun's local time zone now: seconds west of UTC (tz_gmtoff(),
+	 * SystemTap's sign) and its abbreviation ("CET"), NUL-terminated. */
+	__s32 tz_gmtoff;
+	char tz_name[CTAP_TZ_NAME_LEN];
 };
 
 #endif /* CTAP_MSGS_H */

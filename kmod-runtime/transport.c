@@ -91,6 +91,9 @@ static struct {
 	atomic_t cmd_open;		/* .cmd has one reader: staprun */
 	struct work_struct stop_work;	/* EXIT: stop, then reply */
 
+	s32 tz_gmtoff;			/* from START: staprun's time zone */
+	char tz_name[CTAP_TZ_NAME_LEN];
+
 	/* While the session stops, output the buffer has no room for waits
 	 * here (under out_lock), in order, until staprun makes room. */
 	char *spill;
@@ -371,6 +374,16 @@ static void stop_work_fn(struct work_struct *work)
 	ctl_queue(CTAP_MSG_EXIT, NULL, 0, true);
 }
 
+s32 ctap_tz_gmtoff(void)
+{
+	return tp.tz_gmtoff;
+}
+
+const char *ctap_tz_name(void)
+{
+	return tp.tz_name;
+}
+
 static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
@@ -388,6 +401,9 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		if (hdr.len != sizeof(start) ||
 		    copy_from_user(&start, ubuf + sizeof(hdr), sizeof(start)))
 			return -EINVAL;
+		tp.tz_gmtoff = start.tz_gmtoff;
+		memcpy(tp.tz_name, start.tz_name, sizeof(tp.tz_name));
+		tp.tz_name[sizeof(tp.tz_name) - 1] = '\0';
 		result = ctap_start(start.target);
 		ctl_queue(CTAP_MSG_START, &result, sizeof(result), true);
 		break;

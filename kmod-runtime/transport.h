@@ -65,6 +65,11 @@ void ctap_system(const char *cmd);
 /* Ask staprun to end the session (the script's exit()).  Any context. */
 void ctap_request_exit(void);
 
+/* staprun's time zone when the session started: seconds west of UTC, and
+ * its abbreviation ("" if staprun sent none). */
+s32 ctap_tz_gmtoff(void);
+const char *ctap_tz_name(void);
+
 /* Output dropped because the relay buffers were full. */
 unsigned long ctap_transport_dropped(void);
 

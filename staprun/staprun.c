@@ -509,7 +509,15 @@ static int start_session(struct session *s)
 	struct ctap_msg_start start = { .target = s->target };
 	struct ctap_msg_hdr hdr;
 	char payload[CTAP_MSG_MAX_PAYLOAD + 1];
+	time_t now = time(NULL);
+	struct tm tm;
 	int ret;
+
+	/* The local time zone now, DST included, for tz_ctime() */
+	if (localtime_r(&now, &tm)) {
+		start.tz_gmtoff = -tm.tm_gmtoff;
+		snprintf(start.tz_name, sizeof(start.tz_name), "%s", tm.tm_zone ? tm.tm_zone : "");
+	}
 
 	ret = ctl_send(s->ctl_fd, CTAP_MSG_START, &start, sizeof(start));
 	if (ret) {
