@@ -1274,7 +1274,8 @@ static void loop_stmt(struct xlate *x, const struct stmt *s)
 	loop_body(x, s->body, cont);
 	x->depth--;
 	if (cont) {
-		emit(x, "%s:", cont);
+		/* unused when the body has no continue */
+		emit(x, "%s: __attribute__((unused));", cont);
 		fputs(incr_stmts, x->code);
 	}
 	free(incr_stmts);
