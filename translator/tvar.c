@@ -115,6 +115,8 @@ struct walk {
 	__u32 bit_size;
 	int64_t off;		/* not yet added to the address */
 	const char *path;	/* ... the members it stands for */
+	bool at_pointer;	/* no step yet from an @cast's pointer: [i] is
+				   element i of an array of type there */
 };
 
 static int fail(struct walk *w, const struct loc *loc, const char *what, const char *fmt, ...)
@@ -230,13 +232,15 @@ static int element(struct walk *w, const struct component *c)
 	__u32 elem;
 	__s64 size;
 
-	if (kbtf_element(w->btf, w->type, &elem))
+	if (w->at_pointer && w->lvalue && kbtf_element(w->btf, w->type, &elem))
+		elem = w->type;		/* @cast(p, "T")[i], as SystemTap: p as a T array */
+	else if (kbtf_element(w->btf, w->type, &elem))
 		return fail(w, &c->loc, NULL, "'[...]' on %s, which is not an array or pointer",
 			    kbtf_type_name(w->a, w->btf, w->type));
 	size = btf__resolve_size(w->btf, elem);
 	if (size < 0)
 		return fail(w, &c->loc, NULL, "'[...]' on an array of elements of unknown size");
-	if (btf_is_ptr(t)) {
+	if (elem != w->type && btf_is_ptr(t)) {
 		if (w->lvalue && load(w, &c->loc))
 			return -EINVAL;
 	} else if (!w->lvalue) {
@@ -264,11 +268,13 @@ int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, 
 	if (e->pretty)
 		return fail(&w, &e->loc, NULL, "pretty printing with '$' (%s) is not supported yet",
 			    expr_text(a, e));
+	w.at_pointer = t->base == TVAR_POINTER;
 	for (const struct component *c = e->chain; c; c = c->next) {
 		if (w.bit_size)
 			return fail(&w, &c->loc, NULL, "a bitfield has no members or elements");
 		if (c->member ? member(&w, c) : element(&w, c))
 			return -EINVAL;
+		w.at_pointer = false;
 	}
 	if (e->addressof) {
 		if (!w.lvalue || w.bit_size)
