@@ -7,12 +7,14 @@
  * HOOK: NF_INET_PRE_ROUTING, LOCAL_IN, FORWARD, LOCAL_OUT, POST_ROUTING
  * (and SystemTap's NF_IP_ / NF_IP6_ spellings), NF_ARP_IN/OUT/FORWARD,
  * NF_BR_*, or a number; PF: NFPROTO_IPV4, IPV6, ARP, BRIDGE or a number;
- * priority: a number, default 0.
+ * priority: a number, default 0.  In guru mode another C identifier is
+ * taken as is, for the compiler (SystemTap's rule).
  *
  * $vars: $hooknum, $skb, $in, $out (struct net_device *, may be 0),
  * $okfn, and $verdict, NF_ACCEPT (1) unless the handler sets it (guru
  * mode: NF_DROP is 0); the hook returns it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include "arena.h"
 #include "kbtf.h"
 #include "provider.h"
+#include "session.h"
 #include "xlate.h"
 
 static const char *const patterns[] = {
@@ -33,6 +36,9 @@ static const char *const patterns[] = {
 /* A probe's own data (derived_probe.data). */
 struct nf_point {
 	long hook, pf, priority;
+	/* Guru mode: a name ctap does not know, passed to the C compiler as
+	 * SystemTap does (a newer kernel's constant). */
+	const char *hook_c, *pf_c;
 };
 
 struct name_value {
@@ -74,6 +80,17 @@ static long lookup(const struct name_value *t, const char *s, long max)
 			return t->value;
 	v = strtol(s, &end, 0);
 	return *s && !*end && v >= -max && v <= max ? v : -1;
+}
+
+/* A C identifier: what guru mode may hand the compiler as a constant. */
+static bool c_identifier(const char *s)
+{
+	if (!*s || (!isalpha((unsigned char)*s) && *s != '_'))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
 }
 
 /* The argument of the component called name. */
@@ -126,11 +143,15 @@ static int netfilter_resolve(struct elab *e, const struct pp_match *m)
 	p->hook = lookup(hooks, hook, 7);
 	p->pf = lookup(families, pf, 12);
 	p->priority = prio ? lookup(no_names, prio, 0x7fffffff) : 0;
-	if (p->hook < 0) {
+	if (p->hook < 0 && elab_session(e)->guru && c_identifier(hook))
+		p->hook_c = hook;
+	if (p->pf < 0 && elab_session(e)->guru && c_identifier(pf))
+		p->pf_c = pf;
+	if (p->hook < 0 && !p->hook_c) {
 		elab_error(e, m, "unknown netfilter hook '%s'", hook);
 		return -EINVAL;
 	}
-	if (p->pf < 0) {
+	if (p->pf < 0 && !p->pf_c) {
 		elab_error(e, m, "unknown netfilter protocol family '%s'", pf);
 		return -EINVAL;
 	}
@@ -159,8 +180,10 @@ static void netfilter_emit(struct xlate *x, const struct derived_probe *const *d
 	for (int i = 0; i < n; i++) {
 		const struct nf_point *p = d[i]->data;
 
-		emit_c(x, "\t{ .probe = %s, .hooknum = %ld, .pf = %ld, .priority = %ld },\n",
-		       emit_probe_ref(x, d[i]), p->hook, p->pf, p->priority);
+		emit_c(x, "\t{ .probe = %s, .hooknum = %s, .pf = %s, .priority = %ld },\n",
+		       emit_probe_ref(x, d[i]),
+		       p->hook_c ? p->hook_c : arena_printf(x->a, "%ld", p->hook),
+		       p->pf_c ? p->pf_c : arena_printf(x->a, "%ld", p->pf), p->priority);
 	}
 	emit_table_family(x, "nf_hooks", "ctap_netfilter_register", "ctap_netfilter_unregister");
 }
