@@ -1321,16 +1321,6 @@ static void warn_unread(struct sem *S, const struct var *v)
 }
 
 /* After the fixpoint: what is still untyped, or declared and never used. */
-struct var *sem_global(struct session *s, const char *name)
-{
-	return global(s->sem, name);
-}
-
-int sem_nfunctions(struct session *s)
-{
-	return s->sem->nfunctions;
-}
-
 static void final_checks(struct sem *S)
 {
 	int i = 0;
@@ -1366,43 +1356,6 @@ static void final_checks(struct sem *S)
 			    (f->used || f->script == S->s->user))	/* a tapset's unused one is not built */
 				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
 				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
-}
-
-struct var *sem_globals(struct session *s)
-{
-	return s->sem->globals;
-}
-
-struct sem_function *sem_functions(struct session *s)
-{
-	return s->sem->functions;
-}
-
-const struct sem_function *sem_function_of(struct session *s, const struct expr *call)
-{
-	int nargs = 0;
-
-	for (const struct expr *a = call->args; a; a = a->next)
-		nargs++;
-	for (const struct sem_function *f = sem_find_loaded(s->sem, call->name); f; f = f->overload)
-		if (f->nparams == nargs)
-			return f;
-	return NULL;
-}
-
-struct sem_handler *sem_handlers(struct session *s)
-{
-	return s->sem->handlers;
-}
-
-struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe *d)
-{
-	return sem_handler_for(s->sem, d);
-}
-
-const struct tvar *sem_tvar(struct session *s, const struct expr *e)
-{
-	return s->sem ? tvar_map_get(s->sem->tvars, e) : NULL;
 }
 
 /* Silent walks until no type changes (each can only make types known). */
@@ -1554,30 +1507,4 @@ int sem_dump_functions(struct session *s, FILE *out)
 	}
 	free_indexes(S);
 	return 0;
-}
-
-void sem_print(struct session *s, FILE *out)
-{
-	struct sem *S = s->sem;
-
-	if (!S)
-		return;
-	fputs("# globals\n", out);
-	for (struct var *v = S->globals; v; v = v->next) {
-		fprintf(out, "%s:%s", v->name, vtype_name(v->type));
-		if (v->nkeys) {
-			fputs(" [", out);
-			for (int i = 0; i < v->nkeys; i++)
-				fprintf(out, "%s%s", i ? ", " : "", vtype_name(v->keys[i]));
-			fputc(']', out);
-		}
-		fputc('\n', out);
-	}
-	fputs("# functions\n", out);
-	for (struct sem_function *f = S->functions; f; f = f->next) {
-		fprintf(out, "%s:%s (", f->fn->name, vtype_name(f->ret));
-		for (struct var *p = f->locals; p && p->kind == V_PARAM; p = p->next)
-			fprintf(out, "%s%s:%s", p == f->locals ? "" : ", ", p->name, vtype_name(p->type));
-		fputs(")\n", out);
-	}
 }
