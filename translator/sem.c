@@ -390,6 +390,11 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, sem_ident(S, e->name), "unresolved function '%s'", e->name);
 		return T_UNKNOWN;
 	}
+	/* A tapset function marked guru (printk) only for -g scripts. */
+	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !S->s->guru &&
+	    !sc->privileged)
+		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' needs guru mode (stap -g)",
+			  e->name);
 	for (a = e->args; a; a = a->next)
 		nargs++;
 	bool arity_ok = false;
