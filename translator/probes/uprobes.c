@@ -124,6 +124,7 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 			return;
 		v = elab_add_var(e, d, "$return", fn->ret_type, long_id, 0);
 		v->unavailable = fn->ret_why;
+		v->reg = "ax";	/* a guru write changes what the caller gets */
 		if (!fn->ret_why)
 			k->args[k->nargs++] = fn->ret;
 		return;
