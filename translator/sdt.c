@@ -192,9 +192,7 @@ static int parse_rip_arg(struct arena *a, Elf *elf, const char *text, uint64_t p
 	return arg->size == 1 || arg->size == 2 || arg->size == 4 || arg->size == 8 ? 0 : -EINVAL;
 }
 
-/* The file offset of link-time address addr, in a PT_LOAD segment
- * (executable ones only if exec). */
-static int file_offset(Elf *elf, uint64_t addr, bool exec, uint64_t *off)
+int sdt_file_offset(Elf *elf, uint64_t addr, bool exec, uint64_t *off)
 {
 	size_t n;
 	GElf_Phdr ph;
@@ -264,8 +262,8 @@ static struct sdt_marker *read_marker(struct arena *a, Elf *elf, const char *des
 	m->name = arena_strndup(a, name, strlen(name));
 	m->argspec = arena_strndup(a, args, strlen(args));
 	m->address = pc;
-	if (file_offset(elf, pc, true, &m->offset) ||
-	    (sem && file_offset(elf, sem, false, &m->semaphore_offset)))
+	if (sdt_file_offset(elf, pc, true, &m->offset) ||
+	    (sem && sdt_file_offset(elf, sem, false, &m->semaphore_offset)))
 		return NULL;
 	spec = arena_strndup(a, args, strlen(args));
 	for (word = strtok_r(spec, " ", &save); word; word = strtok_r(NULL, " ", &save)) {

@@ -56,6 +56,13 @@ struct sdt_marker {
  */
 int sdt_markers(struct arena *a, Elf *elf, struct sdt_marker **out);
 
+/*
+ * The file offset of link-time address addr of elf, through the PT_LOAD
+ * segment holding it (executable ones only if exec): where a uprobe or a
+ * semaphore is in the file.  0, or -EINVAL if no segment holds it.
+ */
+int sdt_file_offset(Elf *elf, uint64_t addr, bool exec, uint64_t *off);
+
 /* Parse one argument ("-4@8(%rbp)"); 0, or -EINVAL for what x86_64 operands ctap does not know. */
 int sdt_parse_arg(struct arena *a, const char *text, struct sdt_arg *arg);
 

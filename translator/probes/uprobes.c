@@ -81,23 +81,23 @@ static const char *target_path(struct elab *e, const struct pp_match *m, const c
 	return path;
 }
 
-/* st_value's offset in the file: through the PT_LOAD segment holding it. */
-static int file_offset(Elf *elf, GElf_Addr addr, GElf_Off *off)
-{
-	size_t n;
-	GElf_Phdr ph;
+extern const struct provider process_provider;
 
-	if (elf_getphdrnum(elf, &n))
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
-			continue;
-		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
-			*off = addr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
+/* The kernel BTF's long int, the type user $vars are read as: looked up
+ * once per pass (a lookup by name walks all of BTF); 0 without BTF. */
+static __s32 long_type(struct elab *e)
+{
+	void **slot = elab_provider_state(e, &process_provider);
+	struct btf *btf;
+
+	if (!*slot) {
+		__s32 *id = arena_new(elab_arena(e), __s32);
+
+		btf = elab_btf(e);
+		*id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+		*slot = id;
 	}
-	return -EINVAL;
+	return *(__s32 *)*slot;
 }
 
 /*
@@ -110,8 +110,7 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 			   const struct udwarf_func *fn, bool is_return)
 {
 	struct arena *a = elab_arena(e);
-	struct btf *btf = elab_btf(e);
-	__s32 long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+	__s32 long_id = long_type(e);
 	struct sdt_marker *k = arena_new(a, struct sdt_marker);
 	struct probe_var *v;
 
@@ -170,7 +169,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *name;
-			GElf_Off off;
+			uint64_t off;
 			struct derived_probe *d;
 			struct uprobe_point *u;
 			struct udwarf_func fn;
@@ -186,7 +185,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			 * SystemTap places it), where the variables are stored. */
 			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
 							    elab_session(e)->prologue_never, &fn);
-			if (file_offset(elf, have_dwarf && !is_return ? fn.probe_addr : sym.st_value, &off))
+			if (sdt_file_offset(elf, have_dwarf && !is_return ? fn.probe_addr : sym.st_value, true,
+					    &off))
 				continue;
 			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").function(\"%s\")%s",
 							path, name, suffix));
@@ -210,14 +210,13 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 		       const char *provider, const char *glob)
 {
 	struct arena *a = elab_arena(e);
-	struct btf *btf = elab_btf(e);
 	struct sdt_marker *list;
 	__s32 long_id;
 	int added = 0;
 
-	if (!btf)
+	if (!elab_btf(e))
 		return -EINVAL;
-	long_id = btf__find_by_name_kind(btf, "long int", BTF_KIND_INT);
+	long_id = long_type(e);
 	sdt_markers(a, elf, &list);
 	for (const struct sdt_marker *k = list; k; k = k->next) {
 		struct derived_probe *d;
