@@ -18,10 +18,22 @@
 
 #include "udwarf.h"
 
+/* A function DIE by the address its code starts at. */
+struct func_entry {
+	Dwarf_Addr lo;
+	Dwarf_Off die;
+};
+
 struct udwarf {
 	Dwarf *dw;
 	Dwarf_CFI *eh_cfi;	/* .eh_frame, owned */
 	Dwarf_CFI *cfi;		/* .debug_frame (owned by dw), or eh_cfi */
+	/* Every function of every CU, sorted by address: built on the
+	 * first lookup, so that a wildcard over the symbol table reads the
+	 * DWARF once, not once per symbol. */
+	struct func_entry *funcs;
+	size_t nfuncs, cap;
+	bool indexed;
 };
 
 /* x86_64's DWARF register numbers, as struct pt_regs members. */
@@ -62,6 +74,7 @@ void udwarf_close(struct udwarf *u)
 	if (u->eh_cfi)
 		dwarf_cfi_end(u->eh_cfi);
 	dwarf_end(u->dw);
+	free(u->funcs);
 	free(u);
 }
 
@@ -240,25 +253,74 @@ static const char *locate(struct udwarf *u, Dwarf_Die *func, Dwarf_Die *var, Dwa
 
 /* ---- the function ---- */
 
-struct find {
-	const char *name;
-	Dwarf_Addr addr;
-	Dwarf_Die die;
-	bool found;
-};
-
-static int find_func(Dwarf_Die *die, void *arg)
+static int index_func(Dwarf_Die *die, void *arg)
 {
-	struct find *f = arg;
-	const char *name = dwarf_diename(die);
+	struct udwarf *u = arg;
 	Dwarf_Addr lo;
 
-	if (name && !strcmp(name, f->name) && !dwarf_lowpc(die, &lo) && lo == f->addr) {
-		f->die = *die;
-		f->found = true;
-		return DWARF_CB_ABORT;
+	if (dwarf_lowpc(die, &lo))
+		return DWARF_CB_OK;
+	if (u->nfuncs == u->cap) {
+		size_t cap = u->cap ? 2 * u->cap : 256;
+		struct func_entry *v = realloc(u->funcs, cap * sizeof(*v));
+
+		if (!v)
+			return DWARF_CB_ABORT;
+		u->funcs = v;
+		u->cap = cap;
 	}
+	u->funcs[u->nfuncs++] = (struct func_entry){ .lo = lo, .die = dwarf_dieoffset(die) };
 	return DWARF_CB_OK;
+}
+
+static int cmp_funcs(const void *a, const void *b)
+{
+	const struct func_entry *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void index_funcs(struct udwarf *u)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	u->indexed = true;
+	while (!dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(u->dw, off + hsize, &cu))
+			dwarf_getfuncs(&cu, index_func, u, 0);
+		off = next;
+	}
+	if (u->nfuncs)
+		qsort(u->funcs, u->nfuncs, sizeof(*u->funcs), cmp_funcs);
+}
+
+/* The DIE of function name starting at addr. */
+static bool find_func(struct udwarf *u, const char *name, Dwarf_Addr addr, Dwarf_Die *die)
+{
+	size_t lo = 0, hi;
+
+	if (!u->indexed)
+		index_funcs(u);
+	hi = u->nfuncs;
+	while (lo < hi) {		/* the first entry at addr or above */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->funcs[mid].lo < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < u->nfuncs && u->funcs[lo].lo == addr; lo++) {
+		const char *n;
+
+		if (dwarf_offdie(u->dw, u->funcs[lo].die, die) && (n = dwarf_diename(die)) &&
+		    !strcmp(n, name))
+			return true;
+	}
+	return false;
 }
 
 /* Add the parameters (params) or locals of scope in scope at pc. */
@@ -294,37 +356,28 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
 		    bool at_symbol, struct udwarf_func *out)
 {
-	struct find f = { .name = name, .addr = addr };
-	struct udwarf_var **tail = &out->vars;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	struct udwarf_var **tail;
 	Dwarf_Addr *bkpts;
+	Dwarf_Die die;
 	int size;
 	bool is_signed;
 
-	while (!f.found && !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL)) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(u->dw, off + hsize, &cu))
-			dwarf_getfuncs(&cu, find_func, &f, 0);
-		off = next;
-	}
-	if (!f.found)
+	if (!find_func(u, name, addr, &die))
 		return -ENOENT;
 	memset(out, 0, sizeof(*out));
 	tail = &out->vars;
 	out->probe_addr = addr;
-	if (!at_symbol && dwarf_entry_breakpoints(&f.die, &bkpts) > 0) {
+	if (!at_symbol && dwarf_entry_breakpoints(&die, &bkpts) > 0) {
 		out->probe_addr = bkpts[0];
 		free(bkpts);
 	}
-	add_vars(u, a, &f.die, &f.die, out->probe_addr, true, &tail, 0);
-	add_vars(u, a, &f.die, &f.die, out->probe_addr, false, &tail, 0);
+	add_vars(u, a, &die, &die, out->probe_addr, true, &tail, 0);
+	add_vars(u, a, &die, &die, out->probe_addr, false, &tail, 0);
 	/* $return: the value in rax (x86_64's calling convention) */
-	out->ret_type = type_name(a, &f.die, 0);
+	out->ret_type = type_name(a, &die, 0);
 	if (!strcmp(out->ret_type, "void")) {
 		out->ret_type = NULL;
-	} else if (!(out->ret_why = scalar(&f.die, &size, &is_signed))) {
+	} else if (!(out->ret_why = scalar(&die, &size, &is_signed))) {
 		out->ret.kind = SDT_ARG_REG;
 		out->ret.size = size;
 		out->ret.is_signed = is_signed;
