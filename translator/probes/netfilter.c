@@ -65,32 +65,33 @@ static const struct name_value families[] = {
 	{ NULL, 0 }
 };
 
-static const struct name_value no_names[] = { { NULL, 0 } };
-
 extern const struct provider netfilter_provider;
 
-/* A name of the table, or a number up to max; -1 if neither. */
-static long lookup(const struct name_value *t, const char *s, long max)
+/* *out: s as a name of table t (NULL: none), or as a number from min to
+ * max; false if it is neither. */
+static bool lookup(const struct name_value *t, const char *s, long min, long max, long *out)
 {
 	char *end;
-	long v;
 
-	for (; t->name; t++)
-		if (!strcmp(t->name, s))
-			return t->value;
-	v = strtol(s, &end, 0);
-	return *s && !*end && v >= -max && v <= max ? v : -1;
+	for (; t && t->name; t++)
+		if (!strcmp(t->name, s)) {
+			*out = t->value;
+			return true;
+		}
+	*out = strtol(s, &end, 0);
+	return *s && !*end && *out >= min && *out <= max;
 }
 
-/* A C identifier: what guru mode may hand the compiler as a constant. */
-static bool c_identifier(const char *s)
+/* s if guru mode may hand it to the compiler as a constant (a C
+ * identifier), else NULL. */
+static const char *guru_name(struct elab *e, const char *s)
 {
-	if (!*s || (!isalpha((unsigned char)*s) && *s != '_'))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
+	if (!elab_session(e)->guru || (!isalpha((unsigned char)*s) && *s != '_'))
+		return NULL;
+	for (const char *c = s; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			return NULL;
+	return s;
 }
 
 /* The argument of the component called name. */
@@ -140,22 +141,15 @@ static int netfilter_resolve(struct elab *e, const struct pp_match *m)
 
 	if (!btf)
 		return -EINVAL;
-	p->hook = lookup(hooks, hook, 7);
-	p->pf = lookup(families, pf, 12);
-	p->priority = prio ? lookup(no_names, prio, 0x7fffffff) : 0;
-	if (p->hook < 0 && elab_session(e)->guru && c_identifier(hook))
-		p->hook_c = hook;
-	if (p->pf < 0 && elab_session(e)->guru && c_identifier(pf))
-		p->pf_c = pf;
-	if (p->hook < 0 && !p->hook_c) {
+	if (!lookup(hooks, hook, 0, 7, &p->hook) && !(p->hook_c = guru_name(e, hook))) {
 		elab_error(e, m, "unknown netfilter hook '%s'", hook);
 		return -EINVAL;
 	}
-	if (p->pf < 0 && !p->pf_c) {
+	if (!lookup(families, pf, 0, 12, &p->pf) && !(p->pf_c = guru_name(e, pf))) {
 		elab_error(e, m, "unknown netfilter protocol family '%s'", pf);
 		return -EINVAL;
 	}
-	if (prio && p->priority == -1 && strcmp(prio, "-1")) {
+	if (prio && !lookup(NULL, prio, -0x7fffffff, 0x7fffffff, &p->priority)) {
 		elab_error(e, m, "a netfilter priority is a number, not '%s'", prio);
 		return -EINVAL;
 	}
