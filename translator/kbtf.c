@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,66 +17,8 @@
 
 #include "cache.h"
 #include "kbtf.h"
-
-static const char xz_magic[] = { (char)0xfd, '7', 'z', 'X', 'Z', 0 };
-
-static int read_file(const char *path, char **data, size_t *size)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !(*data = malloc(st.st_size + 1))) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = read(fd, *data, st.st_size);
-	close(fd);
-	if (n != st.st_size) {
-		free(*data);
-		return -EIO;
-	}
-	*size = n;
-	return 0;
-}
-
-/* Decompress the XZ stream at in; the output grows as needed. */
-static int xz_decompress(const char *in, size_t in_size, char **out, size_t *out_size)
-{
-	lzma_stream zs = LZMA_STREAM_INIT;
-	size_t cap = 64 << 20;
-	lzma_ret r;
-
-	if (lzma_stream_decoder(&zs, UINT64_MAX, 0) != LZMA_OK)
-		return -ENOMEM;
-	*out = malloc(cap);
-	zs.next_in = (const uint8_t *)in;
-	zs.avail_in = in_size;
-	zs.next_out = (uint8_t *)*out;
-	zs.avail_out = cap;
-	while ((r = lzma_code(&zs, LZMA_FINISH)) == LZMA_OK || r == LZMA_BUF_ERROR) {
-		size_t used = cap - zs.avail_out;
-		char *bigger;
-
-		if (zs.avail_out) /* stuck with room to spare: truncated input */
-			break;
-		bigger = realloc(*out, cap *= 2);
-		if (!bigger)
-			break;
-		*out = bigger;
-		zs.next_out = (uint8_t *)*out + used;
-		zs.avail_out = cap - used;
-	}
-	*out_size = cap - zs.avail_out;
-	lzma_end(&zs);
-	if (r != LZMA_STREAM_END) {
-		free(*out);
-		return -EINVAL;
-	}
-	return 0;
-}
+#include "kimage.h"
+#include "strset.h"
 
 /* The .BTF section of an ELF image in memory, copied out. */
 static int elf_btf_section(char *image, size_t size, char **btf, size_t *btf_size)
@@ -117,26 +58,17 @@ out:
 	return ret;
 }
 
-/* The .BTF of a compressed kernel image: try each XZ stream in it. */
+/* The .BTF of a compressed kernel image. */
 static int image_btf(const char *path, char **btf, size_t *btf_size)
 {
-	char *img = NULL, *elf;
-	size_t size = 0, elf_size;
-	int ret = read_file(path, &img, &size);
+	char *elf;
+	size_t elf_size;
+	int ret = kimage_elf(path, &elf, &elf_size);
 
 	if (ret)
 		return ret;
-	ret = -ENOENT;
-	for (char *p = img; (p = memmem(p, size - (p - img), xz_magic, 6)); p++) {
-		if (xz_decompress(p, size - (p - img), &elf, &elf_size))
-			continue;
-		ret = elf_size > 4 && !memcmp(elf, "\177ELF", 4) ?
-			elf_btf_section(elf, elf_size, btf, btf_size) : -ENOENT;
-		free(elf);
-		if (!ret)
-			break;
-	}
-	free(img);
+	ret = elf_btf_section(elf, elf_size, btf, btf_size);
+	free(elf);
 	return ret;
 }
 
@@ -324,76 +256,19 @@ int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
 	return (int)w;
 }
 
-/* Levenshtein distance, giving up (returning limit + 1) beyond limit. */
-static int edit_distance(const char *a, const char *b, int limit)
-{
-	int la = strlen(a), lb = strlen(b), row[128];
-
-	if (la >= 127 || lb >= 127 || abs(la - lb) > limit)
-		return limit + 1;
-	for (int j = 0; j <= lb; j++)
-		row[j] = j;
-	for (int i = 1; i <= la; i++) {
-		int diag = row[0], best;
-
-		row[0] = best = i;
-		for (int j = 1; j <= lb; j++) {
-			int up = row[j];
-			int v = diag + (a[i - 1] != b[j - 1]);
-
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			if (up + 1 < v)
-				v = up + 1;
-			row[j] = v;
-			diag = up;
-			if (v < best)
-				best = v;
-		}
-		if (best > limit)
-			return limit + 1;
-	}
-	return row[lb];
-}
-
 int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out, int max)
 {
 	__u32 n = btf__type_cnt(btf);
-	int limit = strlen(name) / 4 + 1, dist[16], count = 0;
+	struct similar sim;
 
-	if (max > 16)
-		max = 16;
+	similar_init(&sim, name, out, max);
 	for (__u32 id = first_own_id(btf); id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
-		const char *f;
-		int d, i;
 
-		if (!btf_is_func(t))
-			continue;
-		f = btf__name_by_offset(btf, t->name_off);
-		d = edit_distance(name, f, limit);
-		if (d > limit)
-			continue;
-		for (i = 0; i < count; i++)	/* skip duplicates */
-			if (!strcmp(out[i], f))
-				break;
-		if (i < count)
-			continue;
-		/* Insert in order of distance; drop the farthest when full. */
-		for (i = count; i > 0 && dist[i - 1] > d; i--) {
-			if (i < max) {
-				out[i] = out[i - 1];
-				dist[i] = dist[i - 1];
-			}
-		}
-		if (i < max) {
-			out[i] = f;
-			dist[i] = d;
-			if (count < max)
-				count++;
-		}
+		if (btf_is_func(t))
+			similar_offer(&sim, btf__name_by_offset(btf, t->name_off));
 	}
-	return count;
+	return sim.count;
 }
 
 __u32 kbtf_strip(const struct btf *btf, __u32 id)

@@ -242,6 +242,10 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 	if (d->vars)
 		sem_error(S, &e->loc, sem_ident(S, e->name), "unable to find target variable '%s' in %s "
 		      "(alternatives:%s)", e->name, d->name, alternatives);
+	else if (!strncmp(d->name, "kernel.function(", 16))
+		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
+		      "the kernel's BTF has no prototype for it (ctap found it in the symbol "
+		      "table)", e->name, d->name);
 	else
 		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
 		      "only kernel.function probes have them", e->name, d->name);

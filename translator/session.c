@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "elaborate.h"
 #include "kbtf.h"
 #include "kmodules.h"
+#include "ksyms.h"
 #include "session.h"
 
 struct btf *session_btf(struct session *s)
@@ -40,6 +42,22 @@ struct btf *session_btf(struct session *s)
 		diag_error("semantic", NULL, NULL, "kernel probe points cannot be resolved "
 			   "without the BTF of kernel %s", release);
 	return s->btf;
+}
+
+struct ksyms *session_ksyms(struct session *s)
+{
+	int ret;
+
+	if (s->ksyms || s->ksyms_failed)
+		return s->ksyms;
+	ret = ksyms_load(s->kernel_release, s->kernel_build, &s->ksyms);
+	s->ksyms_failed = ret != 0;
+	if (ret && s->verbose)
+		fprintf(stderr, "no symbol table for kernel %s (%s): kernel functions "
+			"are those its BTF describes\n", s->kernel_release, strerror(-ret));
+	else if (!ret && s->verbose > 1)
+		fprintf(stderr, "%d kernel functions from %s\n", s->ksyms->n, s->ksyms->source);
+	return s->ksyms;
 }
 
 struct module_btf {
@@ -75,6 +93,8 @@ void session_free(struct session *s)
 	s->module_btfs = NULL;
 	btf__free(s->btf);
 	s->btf = NULL;
+	ksyms_free(s->ksyms);
+	s->ksyms = NULL;
 }
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)

@@ -12,6 +12,7 @@
 #include "preproc.h"
 
 struct btf;
+struct ksyms;
 struct elab;
 struct module_btf;
 struct sem;
@@ -61,6 +62,8 @@ struct session {
 	struct btf *btf;		/* the target kernel's types: session_btf() */
 	struct module_btf *module_btfs;	/* its modules': session_module_btf() */
 	bool btf_failed;
+	struct ksyms *ksyms;		/* its function symbols: session_ksyms() */
+	bool ksyms_failed;
 	struct elab *elab;		/* pass 2: probe points */
 	struct sem *sem;		/* pass 2: symbols and types */
 };
@@ -70,7 +73,10 @@ struct session {
 struct btf *session_btf(struct session *s);
 /* Module name's BTF, split on session_btf(), loaded once: 0 or kmod_btf()'s -errno. */
 int session_module_btf(struct session *s, const char *name, struct btf **btf);
-/* What the session holds outside its arena (the BTF). */
+/* The target kernel's function symbols, loaded on first use; NULL when
+ * there are none to be had (then BTF alone names functions). */
+struct ksyms *session_ksyms(struct session *s);
+/* What the session holds outside its arena (the BTF, the symbols). */
 void session_free(struct session *s);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);

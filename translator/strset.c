@@ -119,3 +119,68 @@ void strmap_free(struct strmap *m)
 	free(m->vals);
 	*m = (struct strmap){ 0 };
 }
+
+/* Levenshtein distance, giving up (returning limit + 1) beyond limit. */
+static int edit_distance(const char *a, const char *b, int limit)
+{
+	int la = strlen(a), lb = strlen(b), row[128];
+
+	if (la >= 127 || lb >= 127 || abs(la - lb) > limit)
+		return limit + 1;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int diag = row[0], best;
+
+		row[0] = best = i;
+		for (int j = 1; j <= lb; j++) {
+			int up = row[j];
+			int v = diag + (a[i - 1] != b[j - 1]);
+
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			if (up + 1 < v)
+				v = up + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit)
+			return limit + 1;
+	}
+	return row[lb];
+}
+
+void similar_init(struct similar *sim, const char *name, const char **out, int max)
+{
+	sim->name = name;
+	sim->out = out;
+	sim->count = 0;
+	sim->max = max > 16 ? 16 : max;
+	sim->limit = strlen(name) / 4 + 1;
+}
+
+void similar_offer(struct similar *sim, const char *f)
+{
+	int d = edit_distance(sim->name, f, sim->limit), i;
+
+	if (d > sim->limit)
+		return;
+	for (i = 0; i < sim->count; i++)	/* skip duplicates */
+		if (!strcmp(sim->out[i], f))
+			return;
+	/* Insert in order of distance; drop the farthest when full. */
+	for (i = sim->count; i > 0 && sim->dist[i - 1] > d; i--) {
+		if (i < sim->max) {
+			sim->out[i] = sim->out[i - 1];
+			sim->dist[i] = sim->dist[i - 1];
+		}
+	}
+	if (i < sim->max) {
+		sim->out[i] = f;
+		sim->dist[i] = d;
+		if (sim->count < sim->max)
+			sim->count++;
+	}
+}

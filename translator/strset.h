@@ -35,4 +35,20 @@ void strmap_free(struct strmap *m);
 /* The hash the set uses (FNV-1a), for other tables keyed by name. */
 size_t strset_hash(const char *s);
 
+/*
+ * "Did you mean": the names offered that are closest to name by edit
+ * distance (at most a quarter of its length, plus one), closest first,
+ * each once, at most max (16) of them in out[0..count).
+ */
+struct similar {
+	const char *name;
+	const char **out;
+	int dist[16];
+	int count, max, limit;
+};
+
+void similar_init(struct similar *sim, const char *name, const char **out, int max);
+/* Considers candidate (the caller's string, kept in out). */
+void similar_offer(struct similar *sim, const char *candidate);
+
 #endif /* STRSET_H */

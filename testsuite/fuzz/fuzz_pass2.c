@@ -22,6 +22,7 @@
 /* The BTF, loaded by the first run that needs it and kept: it is only
  * read, and loading 5 MB each run made the target ten times slower. */
 static struct btf *btf;
+static struct ksyms *ksyms;	/* the same for the symbol table */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.script_text = text;
 	s.pp.kernel_release = s.kernel_release;
 	s.btf = btf;
+	s.ksyms = ksyms;
 	diag_reset();
 	if (pass1_parse(&s) == 0 && pass2_elaborate(&s) == 0 && pass2_semantic(&s) == 0) {
 		fold_script(&s.arena, s.user);
@@ -49,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pass2_free(&s);
 	btf = s.btf;
 	s.btf = NULL;
+	ksyms = s.ksyms;
+	s.ksyms = NULL;
 	session_free(&s);
 	sem_free(&s);
 	pp_env_free(&s.pp);

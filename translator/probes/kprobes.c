@@ -6,11 +6,12 @@
  * kprobe.statement(ADDR).absolute (guru mode): at an address (runtime
  * side: kmod-runtime/probes/kprobes.c).
  *
- * Functions come from the target's BTF: PATTERN is a glob over their
- * names.  kernel.function probes get the function's parameters as typed
- * $vars (and $return in .return probes); kprobe.function probes, as
- * SystemTap's debuginfo-less ones, get none, and an explicit name BTF
- * does not describe is still tried (the kernel says whether it exists).
+ * Functions come from the target's BTF and its symbol table (ksyms.h):
+ * PATTERN is a glob over their names.  kernel.function probes get a BTF
+ * function's parameters as typed $vars (and $return in .return probes);
+ * kprobe.function probes, as SystemTap's debuginfo-less ones, get none,
+ * nor do functions only the symbol table knows.  The symbol table also
+ * bounds FUNC+OFFSET and refuses functions in text no probe may enter.
  * File and line qualifiers need DWARF and are refused.
  */
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include "arena.h"
 #include "kbtf.h"
 #include "kmodules.h"
+#include "ksyms.h"
 #include "provider.h"
 #include "session.h"
 #include "xlate.h"
@@ -116,10 +118,11 @@ static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *
 }
 
 static void no_match(struct elab *e, const struct pp_match *m, const struct btf *btf,
-		     const char *glob)
+		     const struct ksyms *ks, const char *glob)
 {
 	const char *similar[5];
-	int n = strpbrk(glob, "*?[") ? 0 : kbtf_similar_funcs(btf, glob, similar, 5);
+	int n = strpbrk(glob, "*?[") ? 0 : ks ? ksyms_similar(ks, glob, similar, 5) :
+		kbtf_similar_funcs(btf, glob, similar, 5);
 	char hint[512] = "";
 
 	for (int i = 0; i < n; i++)
@@ -172,10 +175,126 @@ static const char *point_suffix(struct elab *e, const struct pp_match *m, int fr
 	return suffix;
 }
 
+/* What one function of a match is, from BTF (its prototype), the symbol
+ * table (its size, its section), or both. */
+struct kfunc {
+	const char *name;
+	const char *symbol;		/* to probe: name, or its .isra/.constprop clone */
+	__u32 btf_id;			/* 0: no prototype, so no $vars */
+	const struct ksym *sym;		/* NULL: not in the symbol table, or none loaded */
+};
+
+/* An explicit name that only a compiler's clone of the function carries
+ * (finish_task_switch.isra.0): the clone, when there is exactly one. */
+static const struct ksym *clone_of(const struct ksyms *ks, const char *name)
+{
+	char glob[600];
+	const struct ksym **v, *found = NULL;
+	int n;
+
+	snprintf(glob, sizeof(glob), "%s.[ic][so]*[0-9]", name);
+	n = ksyms_match(ks, glob, &v);
+	for (int i = 0; i < n; i++) {
+		const char *suffix = v[i]->name + strlen(name);
+
+		if (strncmp(suffix, ".isra.", 6) && strncmp(suffix, ".constprop.", 11))
+			continue;
+		if (found)
+			found = (const struct ksym *)-1;	/* more than one: ambiguous */
+		else
+			found = v[i];
+	}
+	if (n > 0)
+		free(v);
+	return found == (const struct ksym *)-1 ? NULL : found;
+}
+
+/* How long the function's own name is in a compiler's clone of it
+ * ("foo" in "foo.isra.0", "foo.constprop.0"); 0 if name is no clone. */
+static size_t clone_base_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	if (!dot || (strncmp(dot, ".isra.", 6) && strncmp(dot, ".constprop.", 11)))
+		return 0;
+	return dot - name;
+}
+
+/*
+ * A function found only as a clone goes by its own name, as SystemTap's
+ * DWARF names it; a clone of a function that has its own symbol is left
+ * out (its callers are the compiler's business).  false: leave f out.
+ */
+static bool name_clone(struct arena *a, const struct btf *btf, const struct ksyms *ks,
+		       struct kfunc *f)
+{
+	size_t len = clone_base_len(f->name);
+	char *base;
+
+	if (!len)
+		return true;
+	base = arena_strndup(a, f->name, len);
+	if (ksyms_find(ks, base) || btf__find_by_name_kind(btf, base, BTF_KIND_FUNC) > 0)
+		return false;
+	f->name = base;
+	return true;
+}
+
+/*
+ * The functions glob names: the union of BTF's and the symbol table's,
+ * sorted by name, in *out (free() it).  Returns how many, or -ENOMEM.
+ */
+static int match_funcs(struct arena *a, const struct btf *btf, const struct ksyms *ks,
+		       const char *glob, struct kfunc **out)
+{
+	struct kbtf_func *bf = NULL;
+	const struct ksym **sf = NULL;
+	int nb = kbtf_funcs(btf, glob, &bf), ns = ks ? ksyms_match(ks, glob, &sf) : 0;
+	int i = 0, j = 0, n = 0;
+	struct kfunc *v;
+
+	if (nb < 0 || ns < 0 || !(v = calloc(nb + ns + 1, sizeof(*v)))) {
+		free(bf);
+		free(sf);
+		return -ENOMEM;
+	}
+	while (i < nb || j < ns) {
+		int c = i == nb ? 1 : j == ns ? -1 : strcmp(bf[i].name, sf[j]->name);
+
+		v[n].name = c <= 0 ? bf[i].name : sf[j]->name;
+		v[n].symbol = v[n].name;
+		if (c <= 0)
+			v[n].btf_id = bf[i++].id;
+		if (c >= 0)
+			v[n].sym = sf[j++];
+		if (c <= 0 || name_clone(a, btf, ks, &v[n]))
+			n++;
+	}
+	if (!n && ks && !strpbrk(glob, "*?[") && (v[0].sym = clone_of(ks, glob))) {
+		v[0].name = v[0].sym->name;
+		v[0].symbol = v[0].sym->name;
+		n = 1;
+	}
+	free(bf);
+	free(sf);
+	*out = v;
+	return n;
+}
+
+/* Why f may not be probed: the runtime's list, or its text section. */
+static const char *kfunc_unprobeable(struct elab *e, const struct kfunc *f, bool is_return)
+{
+	const char *why = elab_unprobeable(e, f->name, is_return);
+
+	return why ? why : f->sym ? f->sym->why : NULL;
+}
+
 /*
  * One probe per kernel function matching m's first argument, named
  * "<family>(\"<function>\")<suffix>"; with vars, the function's
  * parameters (and $return for return probes) are its context variables.
+ * Functions are BTF's and the symbol table's: one without a prototype in
+ * BTF gets no $vars.
  */
 static int resolve(struct elab *e, const struct pp_match *m, const char *family, bool vars)
 {
@@ -183,7 +302,8 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	const struct pp_component *fc = m->comps[1];
 	const char *glob = fc->arg->str, *suffix;
 	uint64_t offset;
-	struct kbtf_func *funcs;
+	struct kfunc *funcs;
+	const struct ksyms *ks;
 	struct btf *btf;
 	int64_t maxactive = 0;
 	int n, added = 0, skipped = 0;
@@ -218,42 +338,56 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	btf = elab_btf(e);
 	if (!btf)
 		return -EINVAL;
+	ks = session_ksyms(elab_session(e));
 	suffix = point_suffix(e, m, 2, &maxactive);
 	if (!suffix)
 		return -EINVAL;
-	n = kbtf_funcs(btf, glob, &funcs);	/* freed below: no return before that */
+	n = match_funcs(elab_arena(e), btf, ks, glob, &funcs);	/* freed below: no return before that */
 	if (n < 0)
 		return -EINVAL;
 	for (int i = 0; i < n; i++) {
+		const struct kfunc *f = &funcs[i];
 		struct derived_probe *d;
 
-		if (wild && elab_unprobeable(e, funcs[i].name, is_return)) {
+		if ((why = kfunc_unprobeable(e, f, is_return))) {
+			skipped++;
+			if (!wild)
+				elab_error(e, m, "kernel function '%s' cannot be probed: %s",
+					   f->name, why);
+			continue;
+		}
+		if (offset && f->sym && f->sym->size && offset >= f->sym->size) {
+			elab_error(e, m, "'%s+%#llx' is past the end of %s, which is %llu bytes",
+				   f->name, (unsigned long long)offset, f->name,
+				   (unsigned long long)f->sym->size);
 			skipped++;
 			continue;
 		}
-		d = add_probe(e, m, family, funcs[i].name, suffix, is_return, maxactive, offset,
-			      wild);
-		if (vars)
-			add_vars(e, d, btf, funcs[i].id, is_return);
+		d = add_probe(e, m, family, wild ? f->name : glob, suffix, is_return, maxactive,
+			      offset, wild);
+		d->symbol = f->symbol;
+		if (vars && f->btf_id)
+			add_vars(e, d, btf, f->btf_id, is_return);
 		added++;
 	}
 	free(funcs);
 	if (skipped && wild && elab_session(e)->verbose)
 		fprintf(stderr, "%s(\"%s\"): %d functions skipped: a probe may not go "
 			"there (see translator/unprobeable.c)\n", family, glob, skipped);
-	/* kprobe.function needs only a symbol: one BTF does not describe
-	 * (__x64_sys_getpid, say) may still be in kallsyms, and the kernel
-	 * says so when the probe registers. */
-	if (!added && n == 0 && !vars && !wild) {
+	if (added || (skipped && !wild))
+		return added ? added : -EINVAL;
+	/* Without a symbol table kprobe.function tries a name BTF does not
+	 * describe: the kernel says whether it exists when the probe registers. */
+	if (n == 0 && !ks && !vars && !wild) {
 		add_probe(e, m, family, glob, suffix, is_return, maxactive, offset, false);
 		return 1;
 	}
-	if (!added && n == 0)
-		no_match(e, m, btf, glob);
-	else if (!added && wild)
+	if (n == 0)
+		no_match(e, m, btf, ks, glob);
+	else
 		elab_error(e, m, "no match for kernel function '%s': the %d functions it "
 			   "matches may not be probed", glob, skipped);
-	return added ? added : -EINVAL;
+	return -EINVAL;
 }
 
 /*

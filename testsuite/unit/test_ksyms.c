@@ -1,0 +1,158 @@
+/*
+ * test_ksyms.c - decoding the kallsyms tables of a kernel image: a
+ * synthetic image laid out the way scripts/kallsyms.c lays it out, in
+ * 6.2's order (offsets and base first, then num_syms, names, markers,
+ * seqs_of_names, token table and index), in 6.1's (no seqs_of_names) and
+ * in 6.3's (offsets and base after the token index), must decode to
+ * exactly the symbols it was made from.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ksyms.h"
+#include "unit.h"
+
+#define NSYMS 700	/* three markers */
+#define BASE 0xffffffff81000000ull
+
+enum layout { L61, L62, L63 };
+
+static char img[1 << 20];
+static size_t at;
+
+static void put(const void *p, size_t n)
+{
+	memcpy(img + at, p, n);
+	at += n;
+}
+
+static void put_u(uint64_t v, int size)
+{
+	put(&v, size);	/* x86_64: little-endian */
+}
+
+static void align8(void)
+{
+	at = (at + 7) & ~(size_t)7;
+}
+
+/* Symbol i: two per-CPU absolutes, then text every 16 bytes. */
+static void sym(int i, uint64_t *addr, char *name)
+{
+	if (i < 2) {
+		*addr = i * 0x1000;
+		sprintf(name, "Aper_cpu_%d", i);
+	} else {
+		*addr = BASE + (uint64_t)i * 16;
+		sprintf(name, "%cfunc_%d", i % 3 ? 'T' : 't', i);
+	}
+}
+
+static void offsets(void)
+{
+	align8();
+	for (int i = 0; i < NSYMS; i++) {
+		uint64_t addr;
+		char name[64];
+
+		sym(i, &addr, name);
+		/* absolute: as is; relative: below the base, negated */
+		put_u(addr < BASE ? addr : (uint64_t)(uint32_t)(int32_t)(BASE - addr - 1), 4);
+	}
+	align8();
+	put_u(BASE, 8);
+}
+
+/* Each character is its own token: token c is the one-letter string c
+ * (0 and the unprintable ones get "~", unused). */
+static void build(enum layout l)
+{
+	uint32_t markers[(NSYMS + 255) / 256];
+	size_t names_start;
+
+	memset(img, 0, sizeof(img));
+	at = 8192;	/* some other data first */
+	if (l != L63)
+		offsets();
+	align8();
+	put_u(NSYMS, 4);
+	align8();
+	names_start = at;
+	for (int i = 0; i < NSYMS; i++) {
+		uint64_t addr;
+		char name[64];
+
+		if (i % 256 == 0)
+			markers[i / 256] = at - names_start;
+		sym(i, &addr, name);
+		put_u(strlen(name), 1);
+		put(name, strlen(name));
+	}
+	align8();
+	put(markers, sizeof(markers));
+	align8();
+	if (l == L62) {
+		for (int i = 0; i < NSYMS; i++)
+			put_u(0x010203, 3);
+		align8();
+	}
+	uint16_t index[256];
+	size_t table = at;
+
+	for (int c = 0; c < 256; c++) {
+		index[c] = at - table;
+		put_u(c > 32 && c < 127 ? c : '~', 1);
+		put_u(0, 1);
+	}
+	align8();
+	put(index, sizeof(index));
+	if (l == L63)
+		offsets();
+}
+
+static void check_layout(enum layout l, const char *what)
+{
+	char *map = NULL, line[128], want[128];
+	int ok = 0;
+
+	build(l);
+	CHECK_INT(ksyms_decode_image(img, at + 64, &map), 0, what);
+	if (!map)
+		return;
+	const char *p = map;
+
+	for (int i = 0; i < NSYMS; i++) {
+		uint64_t addr;
+		char name[64];
+		size_t len = strcspn(p, "\n");
+
+		sym(i, &addr, name);
+		snprintf(want, sizeof(want), "%016llx %c %s", (unsigned long long)addr, name[0],
+			 name + 1);
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		if (strcmp(line, want)) {
+			CHECK_STR(line, want, "symbol decodes");
+			break;
+		}
+		ok++;
+		p += len + (p[len] == '\n');
+	}
+	CHECK_INT(ok, NSYMS, "every symbol, its address and its type");
+	CHECK(*p == '\0', "nothing more");
+	free(map);
+}
+
+int main(void)
+{
+	char *map;
+
+	check_layout(L61, "6.1's layout decodes");
+	check_layout(L62, "6.2's layout (seqs_of_names) decodes");
+	check_layout(L63, "6.3's layout (offsets last) decodes");
+	memset(img, 0, sizeof(img));
+	CHECK_INT(ksyms_decode_image(img, sizeof(img), &map), -2, "no tables: -ENOENT");
+	build(L61);
+	img[at - 512 + 2 * 'f'] ^= 1;	/* a token index entry out of order */
+	CHECK_INT(ksyms_decode_image(img, at, &map), -2, "a damaged token index is not taken");
+	return unit_done();
+}

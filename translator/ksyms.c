@@ -1,0 +1,568 @@
+/*
+ * ksyms.c - the target kernel's function symbols: read from kallsyms or a
+ * System.map, or decoded from the boot image's kallsyms tables (ksyms.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "kimage.h"
+#include "ksyms.h"
+#include "strset.h"
+
+/* One line of a symbol table, before it is sorted and filtered. */
+struct raw {
+	uint64_t addr;
+	char type;
+	const char *name;
+};
+
+struct raws {
+	struct raw *v;
+	size_t n, cap;
+};
+
+static int raws_add(struct raws *r, uint64_t addr, char type, const char *name)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1 << 16;
+		struct raw *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = (struct raw){ addr, type, name };
+	return 0;
+}
+
+/*
+ * "ADDR TYPE NAME[\t[MODULE]]" lines, parsed in place (text is kept as
+ * the names' storage).  A module's symbols are not the kernel's.
+ */
+static int parse_map(char *text, struct raws *r)
+{
+	for (char *line = text, *next; line && *line; line = next) {
+		char *type, *name, *end;
+		uint64_t addr;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		addr = strtoull(line, &end, 16);
+		if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		type = end + 1;
+		name = end + 3;
+		if (strchr(name, '\t') || strchr(name, '['))
+			continue;
+		if (raws_add(r, addr, *type, name))
+			return -ENOMEM;
+	}
+	return r->n ? 0 : -ENOENT;
+}
+
+/* ---- the kallsyms tables of a boot image ---- */
+
+static uint64_t get(const char *p, int size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, size);	/* x86_64 only: little-endian */
+	return v;
+}
+
+static size_t align8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+/*
+ * kallsyms_token_index: 256 u16 offsets into kallsyms_token_table, which
+ * ends just before it (padded to 8), each token NUL-terminated.  Found by
+ * shape: the offsets rise by each token's length plus one.
+ */
+static bool token_tables_at(const char *img, size_t size, size_t ti, size_t *tt)
+{
+	uint16_t idx[256];
+
+	memcpy(idx, img + ti, sizeof(idx));
+	if (idx[0] != 0)
+		return false;
+	for (int i = 1; i < 256; i++)
+		if (idx[i] <= idx[i - 1] || idx[i] - idx[i - 1] > 128)
+			return false;
+	for (size_t start = ti & ~(size_t)7; start + idx[255] + 2 > ti - 136 && start >= 8;
+	     start -= 8) {
+		size_t last;
+		int i;
+
+		if (start + idx[255] + 2 > ti)
+			continue;
+		for (i = 0; i < 255; i++)
+			if (strnlen(img + start + idx[i], 129) != (size_t)(idx[i + 1] - idx[i] - 1))
+				break;
+		if (i < 255)
+			continue;
+		last = start + idx[255] + strnlen(img + start + idx[255], 129) + 1;
+		if (align8(last) == ti) {
+			*tt = start;
+			return true;
+		}
+	}
+	(void)size;
+	return false;
+}
+
+struct kallsyms {
+	size_t tt, ti;		/* token table, token index */
+	size_t markers;
+	int marker_size;	/* 4 (u32) or 8 */
+	size_t names;		/* the first name's length byte */
+	uint32_t n;		/* symbols */
+	size_t offsets, base;	/* kallsyms_offsets, kallsyms_relative_base */
+};
+
+/* A name's length: one byte, or two with the top bit set (6.1's "big"
+ * symbols); *p moves past it. */
+static unsigned name_len(const unsigned char *img, size_t *p)
+{
+	unsigned len = img[(*p)++];
+
+	if (len & 0x80)
+		len = (len & 0x7f) | (img[(*p)++] << 7);
+	return len;
+}
+
+/* The names from num_syms at q walk exactly onto the markers at m0. */
+static bool names_at(const char *img, struct kallsyms *k, size_t q, size_t m0, int es,
+		     size_t nm)
+{
+	const unsigned char *u = (const unsigned char *)img;
+	uint32_t n = get(img + q, 4), i;
+	size_t at = q + 8;
+
+	if (n < 256 || (n + 255) / 256 > nm)
+		return false;
+	for (i = 0; i < n && at < m0; i++) {
+		if (i % 256 == 0 && get(img + m0 + i / 256 * es, es) != at - (q + 8))
+			return false;
+		at += name_len(u, &at);
+	}
+	if (i < n || align8(at) != m0)
+		return false;
+	k->n = n;
+	k->names = q + 8;
+	k->markers = m0;
+	k->marker_size = es;
+	return true;
+}
+
+/*
+ * kallsyms_markers: every 256th name's offset in kallsyms_names, from 0,
+ * in u32 (or u64 before 5.x); then, from 6.2 on, 3 bytes a symbol of
+ * kallsyms_seqs_of_names; then the token table.  num_syms is 8 bytes
+ * before the names, which end at the markers.
+ */
+static bool names_before(const char *img, struct kallsyms *k)
+{
+	for (size_t m0 = k->tt - 16; m0 + (8u << 20) > k->tt && m0 >= 16; m0 -= 8) {
+		for (int es = 4; es <= 8; es += 4) {
+			size_t nm = 1;
+
+			if (get(img + m0, es) != 0 || get(img + m0 + es, es) < 256 ||
+			    get(img + m0 + es, es) > (256u << 8))
+				continue;
+			while (m0 + (nm + 1) * es <= k->tt &&
+			       get(img + m0 + nm * es, es) > get(img + m0 + (nm - 1) * es, es))
+				nm++;
+			if (nm < 2)
+				continue;
+			for (size_t q = m0 - 8; q + (16u << 20) > m0 && q >= 8; q -= 8)
+				if (names_at(img, k, q, m0, es, nm))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* Whether n offsets at off decode, from base, to rising addresses. */
+static bool offsets_at(const char *img, size_t size, const struct kallsyms *k, size_t off,
+		       size_t base)
+{
+	uint64_t rel = get(img + base, 8), prev = 0;
+
+	if (off + 4 * (size_t)k->n > size || base + 8 > size || rel < 0xffffffff80000000ull)
+		return false;
+	for (uint32_t i = 0; i < k->n; i++) {
+		int32_t o = (int32_t)get(img + off + 4 * (size_t)i, 4);
+		/* x86_64's absolute per-CPU: non-negative is absolute */
+		uint64_t a = o >= 0 ? (uint64_t)o : rel - 1 - o;
+
+		if (a < prev)
+			return false;
+		prev = a;
+	}
+	return true;
+}
+
+static bool find_offsets(const char *img, size_t size, struct kallsyms *k)
+{
+	size_t before = k->names - 16;	/* 6.1: offsets, relative_base, num_syms, names */
+	size_t after = align8(k->ti + 512);	/* 6.3: ..., token_index, offsets, base */
+
+	if (before >= align8(4 * (size_t)k->n) &&
+	    offsets_at(img, size, k, before - align8(4 * (size_t)k->n), before)) {
+		k->offsets = before - align8(4 * (size_t)k->n);
+		k->base = before;
+		return true;
+	}
+	if (offsets_at(img, size, k, after, align8(after + 4 * (size_t)k->n))) {
+		k->offsets = after;
+		k->base = align8(after + 4 * (size_t)k->n);
+		return true;
+	}
+	return false;
+}
+
+static int write_map(const char *img, const struct kallsyms *k, char **map)
+{
+	const unsigned char *u = (const unsigned char *)img;
+	uint64_t rel = get(img + k->base, 8);
+	size_t cap = (size_t)k->n * 64, len = 0, at = k->names;
+	char *out = malloc(cap);
+
+	if (!out)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < k->n; i++) {
+		int32_t o = (int32_t)get(img + k->offsets + 4 * (size_t)i, 4);
+		uint64_t addr = o >= 0 ? (uint64_t)o : rel - 1 - o;
+		unsigned n = name_len(u, &at);
+		char name[1024];
+		size_t nl = 0;
+
+		for (unsigned j = 0; j < n; j++) {
+			const char *tok = img + k->tt + get(img + k->ti + 2 * u[at + j], 2);
+			size_t tl = strlen(tok);
+
+			if (nl + tl < sizeof(name))
+				memcpy(name + nl, tok, tl), nl += tl;
+		}
+		at += n;
+		name[nl] = '\0';
+		if (nl < 2)
+			continue;
+		if (len + nl + 24 > cap) {
+			char *bigger = realloc(out, cap *= 2);
+
+			if (!bigger) {
+				free(out);
+				return -ENOMEM;
+			}
+			out = bigger;
+		}
+		/* the first character is the type */
+		len += sprintf(out + len, "%016llx %c %s\n", (unsigned long long)addr, name[0],
+			       name + 1);
+	}
+	*map = out;
+	return 0;
+}
+
+int ksyms_decode_image(const char *img, size_t size, char **map)
+{
+	struct kallsyms k = { 0 };
+
+	for (size_t ti = 4096; ti + 512 <= size; ti += 8) {
+		if (get(img + ti, 2) != 0 || get(img + ti + 2, 2) < 2 || get(img + ti + 2, 2) > 129)
+			continue;
+		if (!token_tables_at(img, size, ti, &k.tt))
+			continue;
+		k.ti = ti;
+		if (names_before(img, &k) && find_offsets(img, size, &k))
+			return write_map(img, &k, map);
+	}
+	return -ENOENT;
+}
+
+/* ---- from a source to the function table ---- */
+
+/* Text that a probe may not go into, between two of the linker's marks. */
+static const struct {
+	const char *start, *end, *why;
+} no_probe_sections[] = {
+	{ "_sinittext", "_einittext", "init code, freed after boot" },
+	{ "__entry_text_start", "__entry_text_end", "entry code (.entry.text): "
+	  "a probe there runs before the kernel's state is set up" },
+	{ "__kprobes_text_start", "__kprobes_text_end", "kprobes' own code (.kprobes.text)" },
+	{ "__noinstr_text_start", "__noinstr_text_end", "code marked noinstr (.noinstr.text), "
+	  "which may run where instrumentation is unsafe" },
+	{ "__irqentry_text_start", "__irqentry_text_end", "interrupt entry code (.irqentry.text)" },
+	{ "__cpuidle_text_start", "__cpuidle_text_end", "the idle loop (.cpuidle.text)" },
+};
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct raw *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static uint64_t mark(const struct raws *r, const char *name)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].name, name))
+			return r->v[i].addr;
+	return 0;
+}
+
+/* Names that are not functions one can enter: the parts a compiler split
+ * off (.cold, .part), CFI and padding stubs, static-call trampolines. */
+static bool not_a_function(const char *name)
+{
+	return strstr(name, ".cold") || strstr(name, ".part.") || !strncmp(name, "__pfx_", 6) ||
+	       !strncmp(name, "__cfi_", 6) || !strncmp(name, "__SCT__", 7);
+}
+
+static int build_table(struct raws *r, struct ksyms *ks)
+{
+	uint64_t stext, etext, lo[6], hi[6];
+	bool have_addrs;
+	size_t w = 0;
+
+	qsort(r->v, r->n, sizeof(*r->v), by_addr);
+	have_addrs = r->n && r->v[r->n - 1].addr != 0;	/* 0: kallsyms hidden from us */
+	stext = mark(r, "_stext");
+	etext = mark(r, "_etext");
+	for (int s = 0; s < 6; s++) {
+		lo[s] = mark(r, no_probe_sections[s].start);
+		hi[s] = mark(r, no_probe_sections[s].end);
+	}
+	ks->funcs = calloc(r->n ? r->n : 1, sizeof(*ks->funcs));
+	if (!ks->funcs)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n; i++) {
+		struct raw *v = &r->v[i];
+		struct ksym *f = &ks->funcs[w];
+		size_t j;
+
+		if (!strchr("tTwW", v->type) || not_a_function(v->name))
+			continue;
+		f->name = v->name;
+		f->addr = v->addr;
+		if (have_addrs) {
+			bool init = v->addr >= lo[0] && v->addr < hi[0];
+
+			if ((v->addr < stext || v->addr >= etext) && !init)
+				continue;	/* not the kernel's text: a label elsewhere */
+			for (j = i + 1; j < r->n && r->v[j].addr == v->addr; j++)
+				;
+			f->size = j < r->n ? r->v[j].addr - v->addr : 0;
+			for (int s = 0; s < 6 && !f->why; s++)
+				if (lo[s] && v->addr >= lo[s] && v->addr < hi[s])
+					f->why = no_probe_sections[s].why;
+		}
+		w++;
+	}
+	qsort(ks->funcs, w, sizeof(*ks->funcs), by_name);
+	/* A static name defined twice: the kernel's lookup by name finds one,
+	 * so one probe; the others are not reachable by name. */
+	ks->n = 0;
+	for (size_t i = 0; i < w; i++)
+		if (!ks->n || strcmp(ks->funcs[ks->n - 1].name, ks->funcs[i].name))
+			ks->funcs[ks->n++] = ks->funcs[i];
+	return 0;
+}
+
+/* A text file read whole, /proc files (of size 0) included. */
+static int read_text(const char *path, char **text)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 1 << 20, len = 0, got;
+	char *buf;
+
+	if (!f)
+		return -errno;
+	buf = malloc(cap);
+	while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (cap - len - 1 == 0) {
+			char *bigger = realloc(buf, cap *= 2);
+
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		return -ENOMEM;
+	buf[len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+/* A map file with more than a placeholder line in it. */
+static int read_map(const char *path, char **text, struct raws *r)
+{
+	int ret = read_text(path, text);
+
+	if (ret)
+		return ret;
+	ret = parse_map(*text, r);
+	if (!ret && r->n < 1000)
+		ret = -ENOENT;
+	if (ret) {
+		free(*text);
+		*text = NULL;
+		r->n = 0;
+	}
+	return ret;
+}
+
+static void cache_store(const char *path, const char *data)
+{
+	char tmp[4200];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	if (fputs(data, f) >= 0 && fclose(f) == 0)
+		rename(tmp, path);
+	else
+		unlink(tmp);
+}
+
+/* The boot image's tables, decoded; the map is cached for next time. */
+static int from_image(const char *release, const char *cached, char **text, struct raws *r)
+{
+	char path[4096], *elf;
+	size_t size;
+	int ret;
+
+	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", release);
+	ret = kimage_elf(path, &elf, &size);
+	if (ret)
+		return ret;
+	ret = ksyms_decode_image(elf, size, text);
+	free(elf);
+	if (ret)
+		return ret;
+	if (cached)
+		cache_store(cached, *text);
+	return parse_map(*text, r);
+}
+
+int ksyms_load(const char *release, const char *build_dir, struct ksyms **out)
+{
+	struct ksyms *ks = calloc(1, sizeof(*ks));
+	struct raws r = { 0 };
+	char path[4096], cache[4096];
+	const char *cached;
+	struct utsname u;
+	int ret = -ENOENT;
+
+	if (!ks)
+		return -ENOMEM;
+	if (uname(&u) == 0 && !strcmp(u.release, release) &&
+	    !(ret = read_map("/proc/kallsyms", &ks->strings, &r)))
+		ks->source = "/proc/kallsyms";
+	snprintf(path, sizeof(path), "%s/System.map", build_dir ? build_dir : "/nonexistent");
+	if (ret && !(ret = read_map(path, &ks->strings, &r)))
+		ks->source = "the build tree's System.map";
+	snprintf(path, sizeof(path), "/boot/System.map-%s", release);
+	if (ret && !(ret = read_map(path, &ks->strings, &r)))
+		ks->source = "/boot/System.map";
+	snprintf(path, sizeof(path), "kallsyms-%s.map", release);
+	/* Names decide where probes go: only from a cache of our own. */
+	cached = cache_path(cache, sizeof(cache), path) ? NULL : cache;
+	if (ret && cached && cache_file_ok(cached) == 0 &&
+	    !(ret = read_map(cached, &ks->strings, &r)))
+		ks->source = "the cache";
+	if (ret && !(ret = from_image(release, cached, &ks->strings, &r)))
+		ks->source = "the kallsyms tables of /boot/vmlinuz";
+	if (!ret)
+		ret = build_table(&r, ks);
+	free(r.v);
+	if (ret) {
+		ksyms_free(ks);
+		return ret;
+	}
+	*out = ks;
+	return 0;
+}
+
+void ksyms_free(struct ksyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->funcs);
+	free(ks->strings);
+	free(ks);
+}
+
+static int cmp_key(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct ksym *)elem)->name);
+}
+
+const struct ksym *ksyms_find(const struct ksyms *ks, const char *name)
+{
+	return bsearch(name, ks->funcs, ks->n, sizeof(*ks->funcs), cmp_key);
+}
+
+int ksyms_match(const struct ksyms *ks, const char *glob, const struct ksym ***out)
+{
+	const struct ksym **v;
+	int n = 0;
+
+	if (!strpbrk(glob, "*?[")) {
+		const struct ksym *f = ksyms_find(ks, glob);
+
+		*out = malloc(sizeof(**out));
+		if (!*out)
+			return -ENOMEM;
+		(*out)[0] = f;
+		return f != NULL;
+	}
+	v = malloc((ks->n ? ks->n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < ks->n; i++)
+		if (!fnmatch(glob, ks->funcs[i].name, 0))
+			v[n++] = &ks->funcs[i];
+	*out = v;
+	return n;
+}
+
+int ksyms_similar(const struct ksyms *ks, const char *name, const char **out, int max)
+{
+	struct similar sim;
+
+	similar_init(&sim, name, out, max);
+	for (int i = 0; i < ks->n; i++)
+		similar_offer(&sim, ks->funcs[i].name);
+	return sim.count;
+}
