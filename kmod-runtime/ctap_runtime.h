@@ -102,7 +102,7 @@ enum ctap_probe_kind {
 	CTAP_PROBE_EVENT,	/* kprobes, timers: while it runs */
 };
 
-/* probe_type, for is_return() */
+/* ctap_probe.type, for is_return() */
 #define CTAP_PROBE_ENTRY	0
 #define CTAP_PROBE_RETURN	1
 
@@ -117,6 +117,7 @@ struct ctap_lock {
 /* One concrete probe: what ctap_probe_run needs to run its handler. */
 struct ctap_probe {
 	const char *pp;			/* kernel.function("vfs_read") */
+	const char *pn;			/* the alias it came through (pn()), or NULL */
 	const char *function;		/* its symbol, or NULL */
 	enum ctap_probe_kind kind;
 	int type;			/* CTAP_PROBE_ENTRY / RETURN */
@@ -129,9 +130,7 @@ struct ctap_probe {
 struct ctap_context {
 	atomic_t busy;
 	/* The probe that runs, for pp(), ppfunc(), is_return(): */
-	const char *probe_point;
-	const char *probe_function;
-	int probe_type;
+	const struct ctap_probe *probe;
 	struct pt_regs *regs;		/* NULL for begin/end/timers */
 	unsigned long probe_addr;	/* a .return probe's function, or 0 */
 	/* The probe's arguments when registers do not hold them: a .return

@@ -179,9 +179,7 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		skip();
 		goto out;
 	}
-	c->probe_point = p->pp;
-	c->probe_function = p->function;
-	c->probe_type = p->type;
+	c->probe = p;
 	c->regs = regs;
 	c->probe_addr = addr;
 	c->args = args;

@@ -49,6 +49,8 @@ struct session {
 	bool bulk;		/* -b: a file per CPU */
 	int buffer_mb;		/* -s: relay buffer size */
 	bool attach, unload;	/* -A, -d: a module already loaded */
+	bool read_stdin;	/* -i: stdin goes to the input probes */
+	struct input input;
 	int out_fd, ctl_fd, sig_fd;
 	struct relay relay;
 	bool errors;
@@ -68,6 +70,7 @@ static void usage(FILE *f)
 		"  -T SECONDS  stop after SECONDS\n"
 		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
 		"  -s MB       output buffer size in MB (per CPU with -b)\n"
+		"  -i          send stdin to the script's input.char/input.line probes\n"
 		"  -A          attach to MODULE, loaded and running already\n"
 		"  -d          stop and unload MODULE, loaded and running already\n"
 		"  -V          print the version and exit\n"
@@ -111,7 +114,7 @@ static int parse_args(struct session *s, int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+vc:x:o:T:s:bAdVh")) != -1) {
+	while ((opt = getopt(argc, argv, "+vc:x:o:T:s:ibAdVh")) != -1) {
 		switch (opt) {
 		case 'v':
 			verbose++;
@@ -138,6 +141,9 @@ static int parse_args(struct session *s, int argc, char **argv)
 			break;
 		case 'b':
 			s->bulk = true;
+			break;
+		case 'i':
+			s->read_stdin = true;
 			break;
 		case 's':
 			s->buffer_mb = strtol(optarg, &end, 10);
@@ -290,6 +296,15 @@ static int fork_command(struct session *s)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(go[1]);
+		/* stdin is the input probes': the command must not race them for it */
+		if (s->read_stdin) {
+			int null = open("/dev/null", O_RDONLY);
+
+			if (null >= 0 && null != STDIN_FILENO) {
+				dup2(null, STDIN_FILENO);
+				close(null);
+			}
+		}
 		drop_privileges();
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the session failed to start */
@@ -468,15 +483,18 @@ static int run_session(struct session *s)
 	bool exit_sent = false, stopped = false, stop_now = s->unload || s->exit_requested;
 
 	while (!stopped) {
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{ .fd = s->ctl_fd, .events = POLLIN },
 			{ .fd = s->sig_fd, .events = POLLIN },
+			{ .fd = input_fd(&s->input), .events = POLLIN },
 		};
 		bool want_exit = false;
 		long got;
 
-		if (poll(pfd, 2, DRAIN_INTERVAL_MS) < 0 && errno != EINTR)
+		if (poll(pfd, 3, DRAIN_INTERVAL_MS) < 0 && errno != EINTR)
 			return -errno;
+		if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
+			input_forward(&s->input);
 		if (pfd[0].revents & POLLIN)
 			stopped = handle_ctl(s, &exit_sent);
 		if (pfd[1].revents & POLLIN)
@@ -588,7 +606,8 @@ static int setup_signals(struct session *s)
 
 int main(int argc, char **argv)
 {
-	struct session s = { .go_fd = -1, .out_fd = STDOUT_FILENO, .ctl_fd = -1 };
+	struct session s = { .go_fd = -1, .out_fd = STDOUT_FILENO, .ctl_fd = -1,
+			     .input = { .proc_fd = -1 } };
 	int ret, status;
 
 	if (parse_args(&s, argc, argv))
@@ -665,9 +684,12 @@ int main(int argc, char **argv)
 			;
 		goto out_unload;
 	}
+	if (s.read_stdin && (ret = input_start(&s.input, s.modname)))
+		err("cannot send stdin to %s: %s\n", s.input.path, strerror(-ret));
 	start_command(&s);
 	if (run_session(&s))
 		s.errors = true;
+	input_stop(&s.input);
 
 out_unload:
 	relay_close_all(&s.relay);

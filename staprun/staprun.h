@@ -5,6 +5,7 @@
  * module.c	load and unload the kernel module
  * ctl.c	the .cmd control channel (ctap_msgs.h)
  * relay.c	draining the per-CPU relay output files
+ * input.c	-i: stdin to the module's input probes
  *
  * Functions return 0 or a negative errno, and print nothing unless their
  * comment says so: the caller decides what to tell the user.
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include <termios.h>
 
 #include "ctap_msgs.h"
 
@@ -53,5 +55,22 @@ int open_output(const char *path);
 /* Copies everything readable now to the outputs; returns bytes or -errno. */
 long relay_drain(struct relay *r);
 void relay_close_all(struct relay *r);
+
+/* input.c */
+struct input {
+	char path[128];		/* /proc/systemtap/MODULE/__stdin */
+	int proc_fd;
+	bool active;		/* stdin is still being read */
+	bool tty;		/* stdin is a terminal, saved is its mode */
+	struct termios saved;
+};
+/* Opens the module's __stdin and sets up a terminal.  0 or -errno. */
+int input_start(struct input *in, const char *modname);
+/* What to poll for input, or -1 once stdin has ended. */
+int input_fd(const struct input *in);
+/* Forwards what stdin has now, a byte a write. */
+void input_forward(struct input *in);
+/* Restores the terminal and closes the file. */
+void input_stop(struct input *in);
 
 #endif /* STAPRUN_H */

@@ -116,6 +116,8 @@ struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const c
 	d->written = e->written;
 	d->probe = e->probe;
 	d->naliases = e->depth;
+	if (e->depth)
+		d->pn = arena_strndup(e->arena, e->alias_names[0], strlen(e->alias_names[0]));
 	memcpy(d->aliases, e->alias_stack, e->depth * sizeof(*d->aliases));
 	d->seq = e->nprobes++;
 	*e->tail = d;

@@ -71,6 +71,7 @@ struct derived_probe {
 	const struct provider *provider;
 	const char *name;			/* canonical: kernel.function("vfs_read") */
 	const char *pp;				/* pp() at run time, if not name */
+	const char *pn;				/* pn(): the alias name it matched, or NULL */
 	const struct pp_match *match;
 	const struct probe_point *written;	/* the user's point it came from */
 	const struct probe *probe;		/* ... and the user's probe */

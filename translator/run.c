@@ -74,6 +74,8 @@ static int staprun_args(struct session *s, const char **argv, const char *ko, co
 	}
 	if (s->bulk)
 		argv[n++] = "-b";
+	if (s->read_stdin)
+		argv[n++] = "-i";
 	if (s->buffer_mb) {
 		argv[n++] = "-s";
 		argv[n++] = arena_printf(&s->arena, "%d", s->buffer_mb);

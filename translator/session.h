@@ -35,6 +35,7 @@ struct session {
 	int n_globals_set;
 	bool guru, unoptimized, suppress_warnings, warnings_as_errors, keep_tmpdir;
 	bool bulk;			/* -b */
+	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
 	const char *module_name;	/* -m */
 	const char *output_file;	/* -o */
 	const char *cmd;		/* -c */

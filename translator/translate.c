@@ -353,7 +353,7 @@ static void gen_function(struct xlate *x, const struct sem_function *f, struct x
 static void gen_entry_part(struct xlate *x, const struct sem_handler *h)
 {
 	x->depth = 2;
-	fprintf(x->code, "\tif (c->probe_type == CTAP_PROBE_ENTRY) {\n"
+	fprintf(x->code, "\tif (c->probe->type == CTAP_PROBE_ENTRY) {\n"
 		"\t\tstruct %s *saved = ctap_entry_saved(c);\n\n", x->sc->saved_struct);
 	for (int i = 0; i < h->nentries; i++) {
 		const struct expr *e = h->entries[i];
@@ -484,6 +484,8 @@ static void emit_entry_probes(struct xlate *x, FILE *out)
 			continue;
 		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", p->entry,
 			gen_c_string(x, p->d->pp ? p->d->pp : p->d->name));
+		if (p->d->pn)
+			fprintf(out, "\t\t.pn = %s,\n", gen_c_string(x, p->d->pn));
 		if (p->d->symbol)
 			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, p->d->symbol));
 		fprintf(out, "\t\t.kind = %s,\n\t\t.type = CTAP_PROBE_ENTRY,\n"
@@ -505,6 +507,8 @@ static void emit_probes(struct xlate *x, FILE *out)
 		const struct xprobe *p = &x->probes[i];
 
 		fprintf(out, "\t[%d] = {\n\t\t.pp = %s,\n", i, gen_c_string(x, d->pp ? d->pp : d->name));
+		if (d->pn)
+			fprintf(out, "\t\t.pn = %s,\n", gen_c_string(x, d->pn));
 		if (d->symbol)
 			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, d->symbol));
 		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);

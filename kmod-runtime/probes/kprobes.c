@@ -99,11 +99,16 @@ static int register_one(struct ctap_kprobe *k)
 	return register_kretprobe(&k->u.krp);
 }
 
+/*
+ * Last to first: the kernel runs the probes on one address newest first,
+ * and SystemTap's order is the script's (entry probes first declared
+ * first; .return probes, whose instances unwind as a stack, the reverse).
+ */
 int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 {
 	int i, ret;
 
-	for (i = 0; i < n; i++) {
+	for (i = n - 1; i >= 0; i--) {
 		ret = register_one(&kps[i]);
 		if (ret && kps[i].optional) {
 			ctap_oob("WARNING: probe %s registration error (rc %d)\n",
@@ -113,7 +118,7 @@ int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 		if (ret) {
 			ctap_oob("ERROR: probe %s registration error (rc %d)\n",
 				 kps[i].probe->pp, ret);
-			ctap_kprobes_unregister(kps, i);
+			ctap_kprobes_unregister(kps, n);	/* those registered */
 			return ret;
 		}
 		kps[i].registered = true;

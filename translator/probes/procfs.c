@@ -106,6 +106,9 @@ static int procfs_resolve(struct elab *e, const struct pp_match *m)
 	name = arena_printf(elab_arena(e), "%s.%s", name, p->write ? "write" : "read");
 	if (p->maxsize)
 		name = arena_printf(elab_arena(e), "%s.maxsize(%lld)", name, (long long)p->maxsize);
+	/* input.char/input.line: staprun sends stdin there (-i). */
+	if (p->write && !strcmp(p->name, "__stdin"))
+		elab_session(e)->read_stdin = true;
 	d = elab_add(e, m, name);
 	d->data = p;
 	elab_add_var(e, d, "$value", "string", 0, PROBE_VAR_VALUE)->writable = !p->write;
