@@ -470,8 +470,23 @@ static bool lex_script_arg(struct lexer *lx)
 	}
 	for (n = 0; q + n < lx->end && isdigit((unsigned char)q[n]) && n < 9; n++)
 		idx = idx * 10 + (q[n] - '0');
-	if (n == 0 || (q + n < lx->end && (isalnum((unsigned char)q[n]) || q[n] == '_')))
+	if (n == 0)
 		return false;
+	/* "$12A3": no argument reference, and no name either (it starts with
+	 * a digit) */
+	if (q + n < lx->end && (isalnum((unsigned char)q[n]) || q[n] == '_')) {
+		size_t len = n;
+		char *msg;
+
+		while (q + len < lx->end && (isalnum((unsigned char)q[len]) || q[len] == '_'))
+			len++;
+		msg = arena_printf(lx->arena, "bad command line argument reference '%c%.*s'",
+				   sigil, (int)len, q);
+		emit(lx, TOK_ERROR, msg, strlen(msg));
+		lx->junk++;
+		advance(lx, 1 + len);
+		return true;
+	}
 	advance(lx, 1 + n);
 	if (!lx->args || idx < 1 || idx > lx->args->argc) {
 		char *msg = arena_printf(lx->arena, "command line argument index %ld out of range [1-%d]",

@@ -64,7 +64,9 @@ static void usage(FILE *f)
 		"  -L PROBE   list matching probe points and their context variables\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
 		"  --sysroot=DIR read process(\"/path\") binaries at DIR/path\n"
-		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n");
+		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n"
+		"  -d MODULE, --ldd, --all-modules: accepted; the kernel's and its modules'\n"
+		"             symbols come from kallsyms at run time\n");
 }
 
 static void bad_option(const char *fmt, const char *arg)
@@ -170,6 +172,10 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 		{ "skip-badvars", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
+		/* SystemTap's symbol tables for backtraces: ctap's runtime asks
+		 * kallsyms, which has the kernel's and every module's. */
+		{ "all-modules", no_argument, NULL, OPT_IGNORED },
+		{ "ldd", no_argument, NULL, OPT_IGNORED },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -177,7 +183,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	const char *target = NULL;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:c:x:T:s:bl:L:",
+	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:c:x:T:s:bl:L:d:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
@@ -305,6 +311,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_DUMP_TYPES:
 			dump_probe_types();
 			exit(0);
+		case 'd':		/* -d MODULE: see "all-modules" */
 		case OPT_IGNORED:
 			break;
 		default:

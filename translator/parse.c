@@ -294,6 +294,33 @@ static bool is_stat_op(const char *s)
 	return false;
 }
 
+/* The register and memory operators of guru mode, and @perf: any other
+ * '@' name left after macro expansion is no operator of the language. */
+static const char *const at_calls[] = { "@kregister", "@uregister", "@kderef", "@uderef",
+					"@perf" };
+
+/* atcall -> ('@kregister' | '@kderef' | ... ) '(' args ')' */
+static struct expr *parse_at_call(struct parser *p, struct token *t)
+{
+	struct expr *e = new_expr(p, E_AT_CALL, t);
+	size_t i;
+
+	for (i = 0; i < sizeof(at_calls) / sizeof(at_calls[0]); i++)
+		if (!strcmp(t->text, at_calls[i]))
+			break;
+	if (i == sizeof(at_calls) / sizeof(at_calls[0]))
+		error_at(p, t, "unknown operator '%s' (an undefined macro?)", t->text);
+	else if (i < 4 && !p->embedded_ok)
+		error_at(p, t, "%s needs guru mode (stap -g)", t->text);
+	e->name = t->text;
+	e->args = parse_expr_list(p, ")", false);
+	/* @perf("NAME"): a counter of the probe's perf.*.counter("NAME") */
+	if (i == 4 && (!e->args || e->args->next || e->args->kind != E_STRING || !*e->args->str))
+		error_at(p, t, "@perf takes the name of a counter, a non-empty literal string");
+	expect_op(p, ")");
+	return e;
+}
+
 /* atop -> '@' name '(' args ')' chain?   (@cast @var @count @hist_log ...) */
 static struct expr *parse_at_op(struct parser *p)
 {
@@ -369,11 +396,7 @@ static struct expr *parse_at_op(struct parser *p)
 		}
 		return e;
 	}
-	e = new_expr(p, E_AT_CALL, t);
-	e->name = name;
-	e->args = parse_expr_list(p, ")", false);
-	expect_op(p, ")");
-	return e;
+	return parse_at_call(p, t);
 }
 
 /* value -> '(' expr ')' | literal | embedded | atop | $target chain
@@ -751,8 +774,11 @@ static struct stmt *parse_foreach(struct parser *p, struct token *kw)
 		error_at(p, peek(p), "expected 'in'");
 	fe->array = parse_indexable(p);
 	if (tok_op(peek(p), "[") && fe->array->kind == E_SYMBOL) {
-		next(p);
+		struct token *b = next(p);
+
 		fe->pattern = parse_expr_list(p, "]", true);
+		if (!fe->pattern)
+			error_at(p, b, "an array slice names each index: a value or '*'");
 		expect_op(p, "]");
 	}
 	struct token *t = peek(p);

@@ -295,6 +295,11 @@ int pass1_parse(struct session *s)
 		if (!s->user)
 			ret = -1;
 	}
+	/* Nothing left after preprocessing is no script (SystemTap's rule). */
+	if (s->user && !s->user->probes && !s->user->functions && !s->user->globals &&
+	    !s->user->embeds && !diag_errors())
+		diag_error("parse", NULL, NULL, "input file '%s' is empty: no probe, function "
+			   "or global is left after preprocessing", s->user->src->name);
 	load_needed(s, &lib, all);
 	link_library(s, &lib);
 	tindex_save(lib.ix);

@@ -214,6 +214,20 @@ static bool eval_comparison(struct pp *pp, struct range *r, bool *ok)
 		return false;
 	}
 	r->i++;
+	/* arch, runtime and guru_mode are names, not quantities: SystemTap
+	 * allows only == and != on them, and guru_mode is 0 or 1. */
+	if ((!strcmp(lt->text, "arch") || !strcmp(lt->text, "runtime") ||
+	     !strcmp(lt->text, "guru_mode")) && strcmp(opt->text, "==") && strcmp(opt->text, "!=")) {
+		pp_error(pp, opt, arena_printf(pp->arena, "'%s' is compared with == or != only",
+					       lt->text));
+		*ok = false;
+		return false;
+	}
+	if (!strcmp(lt->text, "guru_mode") && rn != 0 && rn != 1) {
+		pp_error(pp, rt, "guru_mode is 0 or 1");
+		*ok = false;
+		return false;
+	}
 	if (!ls)
 		return compare(opt->text, ln < rn ? -1 : ln > rn);
 	lhs_names_version = !strncmp(lt->text, "kernel_v", 8) || !strcmp(lt->text, "systemtap_v");
@@ -311,6 +325,10 @@ static void define_macro(struct pp *pp, struct range *r)
 	t = cur(r);
 	if (t->kind != TOK_IDENT || t->text[0] == '@' || t->text[0] == '$') {
 		pp_error(pp, t, "expected macro name after @define");
+		goto skip;
+	}
+	if (!strcmp(t->text, "define")) {
+		pp_error(pp, t, "'@define' cannot be redefined");
 		goto skip;
 	}
 	m->name = t->text;
