@@ -2,12 +2,14 @@
  * analyses.c - what pass 3 needs to know about the program as a whole,
  * computed from pass 2's results (nothing here writes C):
  *   the globals each handler touches, and how (its lock table);
- *   the deepest chain of calls (MAXNESTING).
+ *   the deepest chain of calls (MAXNESTING);
+ *   in pass 2, foreach loops that change the array they walk.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses.h"
+#include "diag.h"
 
 /* ---- locks: which globals a handler touches, and how ---- */
 
@@ -23,6 +25,7 @@ struct lockset {
 	const struct sem_function **todo;
 	int ntodo;
 	char *mode;			/* per global (var.index): 0, 'r', 'w' */
+	bool changes_only;		/* 'w' for changes alone, not aggregation */
 };
 
 static void touch(struct lockset *ls, struct var *locals, const char *name, char mode)
@@ -86,7 +89,7 @@ static void lock_expr(struct expr *e, void *ctx)
 		const struct expr *operand = e->kind == E_STAT ? e->a : e->args;
 
 		if ((name = base_name(operand)))
-			touch(w->ls, w->locals, name, 'w');	/* aggregates into G */
+			touch(w->ls, w->locals, name, w->ls->changes_only ? 'r' : 'w');	/* aggregates into G */
 		break;
 	}
 	case E_CALL: {
@@ -124,38 +127,120 @@ static void lock_stmt(struct lockset *ls, struct var *locals, const struct stmt 
 	lock_deletes(ls, locals, s);
 }
 
-void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *mode)
+static int count_globals(struct session *s)
 {
-	int nf = sem_nfunctions(s), nglobals = 0;
-	struct lockset ls = {
-		.s = s,
-		.locals = h->locals,
-		.queued = calloc(nf + 1, sizeof(*ls.queued)),
-		.todo = calloc(nf + 1, sizeof(*ls.todo)),
-		.mode = mode,
-	};
+	int n = 0;
 
 	for (struct var *v = sem_globals(s); v; v = v->next)
-		nglobals++;
-	memset(mode, 0, nglobals + 1);
-	if (!ls.queued || !ls.todo) {
-		/* Out of memory: every global written (too much locking, never too little). */
-		memset(mode, 'w', nglobals);
-		goto out;
-	}
-	for (int a = 0; a < h->naliases; a++) {
-		lock_stmt(&ls, h->locals, h->aliases[a]->body);
-		lock_stmt(&ls, h->locals, h->aliases[a]->epilogue);
-	}
-	lock_stmt(&ls, h->locals, h->probe->body);
-	while (ls.ntodo > 0) {
-		const struct sem_function *f = ls.todo[--ls.ntodo];
+		n++;
+	return n;
+}
 
-		lock_stmt(&ls, f->locals, f->fn->body);
+/* Statements (whose locals are locals) and all they call: ls->mode. */
+static int lockset_run(struct session *s, struct lockset *ls, struct var *locals,
+		       const struct stmt *const *stmts, int nstmts)
+{
+	int nf = sem_nfunctions(s), nglobals = count_globals(s);
+
+	ls->s = s;
+	ls->locals = locals;
+	ls->queued = calloc(nf + 1, sizeof(*ls->queued));
+	ls->todo = calloc(nf + 1, sizeof(*ls->todo));
+	memset(ls->mode, 0, nglobals + 1);
+	if (!ls->queued || !ls->todo) {
+		free(ls->queued);
+		free(ls->todo);
+		return -1;
 	}
-out:
-	free(ls.queued);
-	free(ls.todo);
+	for (int i = 0; i < nstmts; i++)
+		lock_stmt(ls, locals, stmts[i]);
+	while (ls->ntodo > 0) {
+		const struct sem_function *f = ls->todo[--ls->ntodo];
+
+		lock_stmt(ls, f->locals, f->fn->body);
+	}
+	free(ls->queued);
+	free(ls->todo);
+	return 0;
+}
+
+void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *mode)
+{
+	const struct stmt *stmts[2 * MAX_ALIAS_DEPTH + 1];
+	struct lockset ls = { .mode = mode };
+	int n = 0;
+
+	for (int a = 0; a < h->naliases; a++) {
+		stmts[n++] = h->aliases[a]->body;
+		stmts[n++] = h->aliases[a]->epilogue;
+	}
+	stmts[n++] = h->probe->body;
+	/* Out of memory: every global written (too much locking, never too little). */
+	if (lockset_run(s, &ls, h->locals, stmts, n))
+		memset(mode, 'w', count_globals(s));
+}
+
+/* ---- foreach: the array walked may not change under the walk ---- */
+
+struct foreach_check {
+	struct session *s;
+	struct var *locals;
+	char *mode;
+	int errors;
+};
+
+static bool is_local(const struct var *locals, const char *name)
+{
+	for (; locals; locals = locals->next)
+		if (!strcmp(locals->name, name))
+			return true;
+	return false;
+}
+
+static void check_foreach(struct foreach_check *c, const struct stmt *s)
+{
+	for (; s; s = s->next) {
+		const struct expr *a = s->kind == S_FOREACH ? s->fe->array : NULL;
+		struct var *g;
+
+		if (a && a->kind == E_SYMBOL && !is_local(c->locals, a->name) &&
+		    (g = sem_global(c->s, a->name))) {
+			struct lockset ls = { .mode = c->mode, .changes_only = true };
+			const struct stmt *body = s->body;
+
+			if (!lockset_run(c->s, &ls, c->locals, &body, 1) && c->mode[g->index] == 'w') {
+				diag_error("semantic", &s->loc, NULL, "'%s' is changed inside the "
+					   "foreach loop that walks it (directly or by a function "
+					   "the loop calls)", a->name);
+				c->errors++;
+			}
+		}
+		check_foreach(c, s->body);
+		check_foreach(c, s->els);
+	}
+}
+
+int analyses_check_foreach(struct session *s)
+{
+	struct foreach_check c = { .s = s, .mode = calloc(count_globals(s) + 1, 1) };
+
+	if (!c.mode)
+		return 0;
+	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		c.locals = h->locals;
+		for (int a = 0; a < h->naliases; a++) {
+			check_foreach(&c, h->aliases[a]->body);
+			check_foreach(&c, h->aliases[a]->epilogue);
+		}
+		check_foreach(&c, h->probe->body);
+	}
+	for (const struct sem_function *f = sem_functions(s); f; f = f->next) {
+		c.locals = f->locals;
+		if (f->used && f->fn->body)
+			check_foreach(&c, f->fn->body);
+	}
+	free(c.mode);
+	return c.errors;
 }
 
 /* ---- call depth: SystemTap's default MAXNESTING ---- */

@@ -20,4 +20,11 @@ void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *m
  */
 int analyses_max_nesting(struct session *s);
 
+/*
+ * Pass 2: a foreach over a global array whose body (with everything it
+ * calls) changes that array is an error, reported here.  Returns how
+ * many.
+ */
+int analyses_check_foreach(struct session *s);
+
 #endif /* ANALYSES_H */

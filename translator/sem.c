@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "elaborate.h"
 #include "kbtf.h"
 #include "print.h"
@@ -1479,6 +1480,8 @@ int pass2_semantic(struct session *s)
 	walk(S);
 	check_global_settings(S);
 	final_checks(S);
+	if (!S->errors)
+		S->errors += analyses_check_foreach(s);
 	return S->errors ? -EINVAL : 0;
 }
 

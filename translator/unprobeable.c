@@ -40,7 +40,8 @@ static const char TRAP[] = "exception, NMI or int3 handling: a probe there re-en
 static const char PROBING[] = "part of kprobes, ftrace, RCU or the entry code that "
 			      "probes run on";
 static const char SWITCH[] = "the CPU is between two tasks or two stacks there";
-static const char MM[] = "page-table walking that a probe's own memory reads use";
+static const char MM[] = "page-table walking and page-fault handling that a probe's own "
+			 "memory reads use";
 
 static const struct rule rules[] = {
 	/* locks */
@@ -89,6 +90,20 @@ static const struct rule rules[] = {
 	/* context switch and stacks */
 	{ "__switch_to*", SWITCH }, { "__schedule", SWITCH }, { "native_*", SWITCH },
 	{ "xen_*", SWITCH }, { "HYPERVISOR_*", SWITCH }, { "check_events", SWITCH },
+	/* the rest of Debian 6.1's kprobe blacklist (NOKPROBE_SYMBOL) that the
+	 * rules above and the symbol table's text sections miss: the kernel
+	 * refuses them anyway, pass 2 says why first */
+	{ "aggr_*_handler", PROBING }, { "opt_pre_handler", PROBING },
+	{ "optimized_callback", PROBING }, { "setup_detour_execution", PROBING },
+	{ "setup_singlestep", PROBING }, { "resume_singlestep", PROBING },
+	{ "synthesize_rel*", PROBING }, { "kprobes_*", PROBING }, { "*rethook*", PROBING },
+	{ "arch_ftrace_*", PROBING }, { "process_fetch_insn", PROBING },
+	{ "perf_trace_buf_*", PROBING }, { "__thunk_restore", PROBING }, { "bsearch", PROBING },
+	{ "*ct_user_enter", SWITCH }, { "*ct_user_exit", SWITCH },
+	{ "user_enter_callable", SWITCH }, { "user_exit_callable", SWITCH },
+	{ "*untrain_ret", SWITCH }, { "pci_serr_error", TRAP },
+	{ "do_kern_addr_fault", MM }, { "do_user_addr_fault", MM },
+	{ "spurious_kernel_fault", MM },
 	/* page tables */
 	{ "*_pte_*", MM }, { "*_pmd_*", MM }, { "walk_*_range", MM }, { "*mm_*walk*", MM },
 	{ "special_mapping_*", MM }, { "flush_icache_range", MM },
