@@ -2,6 +2,7 @@
  * diag.c - error and warning messages with file:line:column and a caret.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #define MAX_SHOWN	50	/* errors printed; the rest are only counted */
 
 static int n_errors, n_warnings;
+static bool demoted;		/* errors are warnings (a tapset's, say) */
 
 /* Where the last shown source line started (see show_source). */
 static const struct source *last_src;
@@ -20,7 +22,16 @@ static int last_line;
 void diag_reset(void)
 {
 	n_errors = n_warnings = 0;
+	demoted = false;
 	last_src = NULL;
+}
+
+bool diag_demote(bool on)
+{
+	bool was = demoted;
+
+	demoted = on;
+	return was;
 }
 
 int diag_errors(void)
@@ -100,9 +111,17 @@ static void vreport(const char *kind, const struct loc *loc, const char *what,
 void diag_error(const char *pass, const struct loc *loc, const char *what,
 		const char *fmt, ...)
 {
-	char kind[32];
+	char kind[48];
 	va_list ap;
 
+	if (demoted) {
+		n_warnings++;
+		snprintf(kind, sizeof(kind), "WARNING: %s error", pass);
+		va_start(ap, fmt);
+		vreport(kind, loc, what, fmt, ap);
+		va_end(ap);
+		return;
+	}
 	if (++n_errors > MAX_SHOWN) {
 		if (n_errors == MAX_SHOWN + 1)
 			fprintf(stderr, "(more than %d errors: the rest are not shown)\n", MAX_SHOWN);

@@ -12,6 +12,8 @@
 #ifndef DIAG_H
 #define DIAG_H
 
+#include <stdbool.h>
+
 #include <stddef.h>
 
 struct source {
@@ -39,6 +41,10 @@ int diag_errors(void);
 /* Forget every count and source: a new translation in the same process
  * (the pass-2 fuzz target); sources shown so far must not be used again. */
 void diag_reset(void);
+/* From now on (on) errors are reported and counted as warnings, until
+ * called again; returns the previous setting.  Tapsets that do not parse
+ * are warned about, as in SystemTap (an error with -W). */
+bool diag_demote(bool on);
 int diag_warnings(void);
 
 #endif /* DIAG_H */

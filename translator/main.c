@@ -438,6 +438,11 @@ int main(int argc, char **argv)
 	if (s.verbose)
 		clock_report(&clk, arena_printf(&s.arena, "Pass 1: parsed user script and %d library scripts",
 						s.n_library));
+	if (!ret && s.warnings_as_errors && diag_warnings()) {
+		fprintf(stderr, "%d warning%s treated as errors (-W)\n", diag_warnings(),
+			diag_warnings() == 1 ? "" : "s");
+		ret = -1;
+	}
 	if (ret) {
 		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;

@@ -189,16 +189,20 @@ struct library {
 static struct script *lib_parse(struct session *s, struct library *lib, size_t i)
 {
 	if (!lib->parsed[i]) {
-		int errors = diag_errors();
+		int warnings = diag_warnings();
+		bool was = diag_demote(true);
 
 		lib->parsed[i] = parse_file(s, lib->files.v[i], true);
-		if (lib->parsed[i]) {
+		diag_demote(was);
+		/* A tapset that does not parse is warned about and left out
+		 * (SystemTap's rule); unindexed, it is parsed (and its errors
+		 * shown) next time. */
+		if (lib->parsed[i] && diag_warnings() != warnings)
+			lib->parsed[i] = arena_new(&s->arena, struct script);
+		else if (lib->parsed[i])
+			tindex_record(lib->ix, i, lib->parsed[i]);
+		if (lib->parsed[i])
 			s->n_library++;
-			/* A file that did not parse whole stays unindexed, so
-			 * that it is parsed (and its errors shown) next time. */
-			if (diag_errors() == errors)
-				tindex_record(lib->ix, i, lib->parsed[i]);
-		}
 	}
 	return lib->parsed[i];
 }

@@ -169,6 +169,8 @@ static struct var *lookup(struct sem *S, struct scope *sc, const char *name,
 
 /* ---- functions ---- */
 
+#define MAX_PRINT_ARGS	32
+
 enum builtin_kind { B_PRINT, B_PRINTLN, B_PRINTF, B_SPRINTF, B_PRINTD, B_SPRINTD, B_SPRINT };
 
 static const struct {
@@ -193,6 +195,15 @@ static int builtin_index(const char *name)
 struct sem_function *sem_find_loaded(struct sem *S, const char *name)
 {
 	return strmap_get(&S->function_index, name);
+}
+
+/* Whether statements s can leave by 'next' (to the next overload). */
+static bool has_next(const struct stmt *s)
+{
+	for (; s; s = s->next)
+		if (s->kind == S_NEXT || has_next(s->body) || has_next(s->els))
+			return true;
+	return false;
 }
 
 static void load_function(struct sem *S, const struct function *fn, const struct script *scr)
@@ -226,6 +237,13 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 	for (struct sem_function *o = first; o; o = o->overload) {
 		if (o->nparams != f->nparams)
 			f->cname = arena_printf(S->a, "%s__%d", fn->name, f->nparams);
+		/* Only a 'next' in an earlier overload of the same arity reaches
+		 * a later one. */
+		else if (scr == S->s->user && !o->fn->embedded && !has_next(o->fn->body) &&
+			 !S->s->suppress_warnings)
+			diag_warning(&fn->loc, "unreachable overload: '%s' with %d parameter%s is "
+				     "defined before at line %d without 'next'", fn->name, f->nparams,
+				     f->nparams == 1 ? "" : "s", o->fn->loc.line);
 		if (!o->overload) {
 			o->overload = f;
 			break;
@@ -340,6 +358,11 @@ static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, 
 
 	for (struct expr *a = args; a; a = a->next)
 		n++;
+	/* SystemTap's limit (PR10750), past the format or delimiter */
+	if (n - (kind == B_PRINTF || kind == B_SPRINTF || kind == B_PRINTD ||
+		 kind == B_SPRINTD) > MAX_PRINT_ARGS)
+		sem_error(S, &e->loc, sem_ident(S, e->name), "%s takes at most %d values",
+			  e->name, MAX_PRINT_ARGS);
 	if (kind == B_PRINTF || kind == B_SPRINTF) {
 		if (!args || args->kind != E_STRING) {
 			sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs a literal format string",

@@ -66,12 +66,18 @@ bool tindex_knows(const struct tapset_index *ix, char kind, const char *name)
 	return strset_has(&ix->known, name);
 }
 
-/* One cache file per tapset path: its name hashes the paths. */
+/* One cache file per tapset path and translator: its name hashes the
+ * paths and this stap's executable (a new parser may find errors in a
+ * file an older one indexed). */
 static char *cache_file(struct arena *a, char **paths, size_t n)
 {
 	unsigned long h = 5381;
 	char name[64], path[4096];
+	struct stat self;
 
+	if (stat("/proc/self/exe", &self) == 0)
+		h = h * 33 + (unsigned long)self.st_mtim.tv_sec * 1000003 + self.st_mtim.tv_nsec +
+		    (unsigned long)self.st_size;
 	for (size_t i = 0; i < n; i++)
 		for (const char *p = paths[i]; *p; p++)
 			h = h * 33 + (unsigned char)*p;
@@ -226,6 +232,8 @@ void tindex_save(struct tapset_index *ix)
 		return;
 	fprintf(f, "%s\n", INDEX_MAGIC);
 	for (size_t i = 0; i < ix->n; i++) {
+		if (ix->v[i].stale)
+			continue;	/* not parsed whole: parsed again next time */
 		fprintf(f, "F %lld %lld %s\n", ix->v[i].mtime, ix->v[i].size, ix->v[i].path);
 		for (size_t k = 0; k < ix->v[i].n; k++)
 			fprintf(f, "%c %s\n", ix->v[i].names[k][0], ix->v[i].names[k] + 2);
