@@ -209,6 +209,19 @@ static struct expr *parse_literal(struct parser *p)
 	error_at(p, t, "expected literal string or number");
 }
 
+/* string -> STRING+ : adjacent literals concatenate (SystemTap's PR14360) */
+static const char *parse_string(struct parser *p)
+{
+	const char *str;
+
+	if (peek(p)->kind != TOK_STRING)
+		error_at(p, peek(p), "expected literal string");
+	str = next(p)->text;
+	while (peek(p)->kind == TOK_STRING)
+		str = arena_printf(p->arena, "%s%s", str, next(p)->text);
+	return str;
+}
+
 /* exprlist -> expr (',' expr)*, where a lone '*' is a wildcard if allowed */
 static struct expr *parse_expr_list(struct parser *p, const char *close, bool wildcards)
 {
@@ -337,23 +350,16 @@ static struct expr *parse_at_op(struct parser *p)
 			e->a = parse_expression(p);
 			expect_op(p, ",");
 		}
-		if (peek(p)->kind != TOK_STRING)
-			error_at(p, peek(p), "expected literal string");
-		e->str = next(p)->text;
-		if (accept_op(p, ",")) {
-			if (peek(p)->kind != TOK_STRING)
-				error_at(p, peek(p), "expected literal string");
-			e->module = next(p)->text;
-		}
+		e->str = parse_string(p);
+		if (accept_op(p, ","))
+			e->module = parse_string(p);
 		expect_op(p, ")");
 		parse_chain(p, e);
 		return e;
 	}
 	if (!strcmp(name, "@const")) {
 		e = new_expr(p, E_CONST, t);
-		if (peek(p)->kind != TOK_STRING)
-			error_at(p, peek(p), "expected literal string");
-		e->str = next(p)->text;
+		e->str = parse_string(p);
 		expect_op(p, ")");
 		return e;
 	}

@@ -208,6 +208,11 @@ static bool eval_comparison(struct pp *pp, struct range *r, bool *ok)
 	}
 	r->i++;
 	rt = cur(r);
+	/* CONFIG_X against a number: its value as a number, 0 when unset */
+	if (ls && !strncmp(lt->text, "CONFIG_", 7) && rt->kind == TOK_NUMBER) {
+		ln = strtoll(ls, NULL, 0);
+		ls = NULL;
+	}
 	if (!operand(pp, rt, &rs, &rn) || (!ls != !rs)) {
 		pp_error(pp, rt, ls ? "expected string literal" : "expected number");
 		*ok = false;

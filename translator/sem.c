@@ -564,6 +564,8 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 		t = sem_expr(S, sc, k);
 		if (t == T_STATS || t == T_HIST)
 			sem_error(S, &k->loc, NULL, "array keys are longs or strings, not %s", vtype_name(t));
+		else if (t == T_UNKNOWN && v->keys[i] != T_UNKNOWN && k->kind == E_SYMBOL)
+			assign_type(S, sc, k, v->keys[i], &k->loc);	/* the key types it */
 		else
 			set_type(S, &v->keys[i], NULL, t, &k->loc, name);
 	}
@@ -770,11 +772,15 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	if (!strcmp(e->op, ".=")) {
 		if (r != T_UNKNOWN && r != T_STRING)
 			sem_error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
+		if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
+			assign_type(S, sc, e->b, T_STRING, &e->loc);
 		store(S, v, T_STRING, &e->loc);
 		return T_STRING;
 	}
 	if (r != T_UNKNOWN && r != T_LONG)
 		sem_error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
+	if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)	/* x += y: y is a long */
+		assign_type(S, sc, e->b, T_LONG, &e->loc);
 	store(S, v, T_LONG, &e->loc);
 	return T_LONG;
 }
@@ -911,6 +917,11 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 			u = sem_expr(S, sc, e->b);
 			if ((t != T_UNKNOWN && t != T_LONG) || (u != T_UNKNOWN && u != T_LONG))
 				sem_error(S, &e->loc, NULL, "'%s' needs longs", e->op);
+			/* Variables there are longs, as SystemTap infers them. */
+			if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
+				assign_type(S, sc, e->a, T_LONG, &e->loc);
+			if (u == T_UNKNOWN && e->b->kind == E_SYMBOL)
+				assign_type(S, sc, e->b, T_LONG, &e->loc);
 			return T_LONG;
 		}
 		return binary(S, sc, e);
