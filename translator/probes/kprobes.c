@@ -204,8 +204,8 @@ static const struct ksym *clone_of(const struct ksyms *ks, const char *name)
 		else
 			found = v[i];
 	}
-	if (n > 0)
-		free(v);
+	if (n >= 0)
+		free(v);	/* allocated even for no match */
 	return found == (const struct ksym *)-1 ? NULL : found;
 }
 
