@@ -341,6 +341,44 @@ static bool not_a_function(const char *name)
 	       !strncmp(name, "__cfi_", 6) || !strncmp(name, "__SCT__", 7);
 }
 
+/*
+ * The kernel image's data symbols, sorted by name, with sizes; a name
+ * defined twice (static in two files) is left out: its address would be
+ * a guess.  Per-CPU symbols (absolute offsets, below the image) are not
+ * addresses at all.
+ */
+static int build_vars(struct raws *r, struct ksyms *ks, uint64_t stext)
+{
+	size_t w = 0;
+
+	ks->vars = calloc(r->n ? r->n : 1, sizeof(*ks->vars));
+	if (!ks->vars)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct raw *v = &r->v[i];
+		size_t j;
+
+		if (!strchr("dDbBrR", v->type) || v->addr < stext)
+			continue;
+		for (j = i + 1; j < r->n && r->v[j].addr == v->addr; j++)
+			;
+		ks->vars[w].name = v->name;
+		ks->vars[w].addr = v->addr;
+		ks->vars[w].size = j < r->n ? r->v[j].addr - v->addr : 0;
+		w++;
+	}
+	qsort(ks->vars, w, sizeof(*ks->vars), by_name);
+	ks->nvars = 0;
+	for (size_t i = 0; i < w; i++) {
+		bool dup = (i > 0 && !strcmp(ks->vars[i - 1].name, ks->vars[i].name)) ||
+			   (i + 1 < w && !strcmp(ks->vars[i + 1].name, ks->vars[i].name));
+
+		if (!dup)
+			ks->vars[ks->nvars++] = ks->vars[i];
+	}
+	return 0;
+}
+
 static int build_table(struct raws *r, struct ksyms *ks)
 {
 	uint64_t stext, etext, lo[6], hi[6];
@@ -388,7 +426,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 	for (size_t i = 0; i < w; i++)
 		if (!ks->n || strcmp(ks->funcs[ks->n - 1].name, ks->funcs[i].name))
 			ks->funcs[ks->n++] = ks->funcs[i];
-	return 0;
+	return have_addrs ? build_vars(r, ks, stext) : 0;
 }
 
 /* A text file read whole, /proc files (of size 0) included. */
@@ -519,6 +557,7 @@ void ksyms_free(struct ksyms *ks)
 	if (!ks)
 		return;
 	free(ks->funcs);
+	free(ks->vars);
 	free(ks->strings);
 	free(ks);
 }
@@ -531,6 +570,11 @@ static int cmp_key(const void *key, const void *elem)
 const struct ksym *ksyms_find(const struct ksyms *ks, const char *name)
 {
 	return bsearch(name, ks->funcs, ks->n, sizeof(*ks->funcs), cmp_key);
+}
+
+const struct ksym *ksyms_var(const struct ksyms *ks, const char *name)
+{
+	return bsearch(name, ks->vars, ks->nvars, sizeof(*ks->vars), cmp_key);
 }
 
 int ksyms_match(const struct ksyms *ks, const char *glob, const struct ksym ***out)

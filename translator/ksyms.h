@@ -30,6 +30,8 @@ struct ksym {
 struct ksyms {
 	struct ksym *funcs;	/* sorted by name, each name once */
 	int n;
+	struct ksym *vars;	/* the image's data symbols, the same way (no why) */
+	int nvars;
 	char *strings;		/* the names live here */
 	const char *source;	/* where they came from, for -v */
 };
@@ -44,6 +46,11 @@ void ksyms_free(struct ksyms *ks);
 
 /* The function called name, or NULL. */
 const struct ksym *ksyms_find(const struct ksyms *ks, const char *name);
+
+/* The data symbol called name (defined once), or NULL.  Its address is
+ * the link-time one: at run time add the image's relocation, which the
+ * module learns from an exported symbol (ksyms_anchor). */
+const struct ksym *ksyms_var(const struct ksyms *ks, const char *name);
 
 /*
  * The functions whose names match glob (fnmatch), sorted by name, in *out

@@ -3,9 +3,13 @@
  * [.length(N)] then .write or .rw: hardware data breakpoints (runtime side:
  * kmod-runtime/probes/watchpoints.c).
  *
- * A symbol must be one the kernel exports (its build tree's Module.symvers
- * says so): the module declares it under an assembler name and the linker
- * gives its address, with no symbol table in the module.  N is 1, 2, 4 or 8 (1 by default), an address aligned to it;
+ * A symbol the kernel exports (its build tree's Module.symvers says so)
+ * the module declares under an assembler name, and the linker gives its
+ * address.  Any other data symbol of the kernel image comes from the
+ * symbol table (ksyms.h) at its link-time address, which the module
+ * moves as the image was moved (KASLR): by how far the exported function
+ * kfree is from its own link-time address.  N is 1, 2, 4 or 8 (1 by
+ * default), an address aligned to it;
  * x86 has four debug registers, so at most four watchpoints.
  */
 #include <errno.h>
@@ -13,6 +17,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "ksyms.h"
 #include "provider.h"
 #include "session.h"
 #include "xlate.h"
@@ -26,10 +31,13 @@ static const char *const patterns[] = {
 };
 
 #define MAX_WATCHPOINTS	4
+#define KASLR_ANCHOR	"kfree"		/* exported by every kernel */
 
 /* A probe's own data (derived_probe.data). */
 struct watch_point {
 	const char *symbol;
+	int64_t from_anchor;	/* not exported: its distance from KASLR_ANCHOR */
+	bool relocated;
 	uint64_t address;
 	int64_t length;
 	bool rw;
@@ -74,11 +82,23 @@ static int watch_resolve(struct elab *e, const struct pp_match *m)
 		return -EINVAL;
 	}
 	if (arg->kind == E_STRING) {
+		struct ksyms *ks;
+		const struct ksym *v, *anchor;
+
 		w->symbol = arg->str;
 		if (!exported(elab_session(e), w->symbol)) {
-			elab_error(e, m, "'%s' is not a symbol the kernel exports (%s/Module.symvers); "
-				   "watch an address instead", w->symbol, elab_session(e)->kernel_build);
-			return -EINVAL;
+			ks = session_ksyms(elab_session(e));
+			v = ks ? ksyms_var(ks, w->symbol) : NULL;
+			anchor = ks ? ksyms_find(ks, KASLR_ANCHOR) : NULL;
+			if (!v || !anchor) {
+				elab_error(e, m, "'%s' is neither a symbol the kernel exports (%s/"
+					   "Module.symvers) nor a data symbol defined once in its "
+					   "symbol table; watch an address instead", w->symbol,
+					   elab_session(e)->kernel_build);
+				return -EINVAL;
+			}
+			w->relocated = true;
+			w->from_anchor = (int64_t)(v->addr - anchor->addr);
 		}
 		name = arena_printf(elab_arena(e), "kernel.data(\"%s\")", w->symbol);
 	} else {
@@ -107,20 +127,31 @@ static int watch_resolve(struct elab *e, const struct pp_match *m)
 
 static void watch_emit(struct xlate *x, const struct derived_probe *const *d, int n)
 {
+	bool anchor = false;
+
 	/* Another C name for the symbol: its header may declare it with a type. */
 	for (int i = 0; i < n; i++) {
 		const struct watch_point *w = d[i]->data;
 
-		if (w->symbol)
+		if (w->symbol && !w->relocated)
 			emit_c(x, "extern const char ctap_watched_%d[] __asm__(%s);\n", i,
 			       gen_c_string(x, w->symbol));
+		if (w->relocated && !anchor) {
+			emit_c(x, "/* Where the kernel image was moved to: an exported function's address. */\n"
+			       "extern const char ctap_kaslr_anchor[] __asm__(\"%s\");\n", KASLR_ANCHOR);
+			anchor = true;
+		}
 	}
 	emit_c(x, "\nstatic struct ctap_watchpoint watchpoints[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const struct watch_point *w = d[i]->data;
 
 		emit_c(x, "\t{\n\t\t.probe = %s,\n", emit_probe_ref(x, d[i]));
-		if (w->symbol)
+		if (w->relocated)
+			emit_c(x, "\t\t/* %s: not exported; as far from %s as at link time */\n"
+			       "\t\t.address = (unsigned long)ctap_kaslr_anchor + %lldLL,\n",
+			       w->symbol, KASLR_ANCHOR, (long long)w->from_anchor);
+		else if (w->symbol)
 			emit_c(x, "\t\t.address = (unsigned long)ctap_watched_%d,\n", i);
 		else
 			emit_c(x, "\t\t.address = %#llxULL,\n", (unsigned long long)w->address);
