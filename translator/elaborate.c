@@ -753,9 +753,17 @@ int pass2_list(struct session *s, FILE *out)
 
 void pass2_print(struct session *s, FILE *out)
 {
+	const struct probe_point *last = NULL;
+	const char *text = NULL;
+
 	fputs("# probes\n", out);
-	for (struct derived_probe *d = s->elab->probes; d; d = d->next)
-		fprintf(out, "%s /* <- %s */\n", d->name, point_text(s->elab, d->written));
+	/* A wildcard's probes share their written point: its text once */
+	for (struct derived_probe *d = s->elab->probes; d; d = d->next) {
+		if (d->written != last || !text)
+			text = point_text(s->elab, d->written);
+		last = d->written;
+		fprintf(out, "%s /* <- %s */\n", d->name, text);
+	}
 }
 
 void pass2_free(struct session *s)

@@ -225,8 +225,7 @@ static size_t clone_base_len(const char *name)
  * DWARF names it; a clone of a function that has its own symbol is left
  * out (its callers are the compiler's business).  false: leave f out.
  */
-static bool name_clone(struct arena *a, const struct btf *btf, const struct ksyms *ks,
-		       struct kfunc *f)
+static bool name_clone(struct arena *a, const struct ksyms *ks, struct kfunc *f)
 {
 	size_t len = clone_base_len(f->name);
 	char *base;
@@ -234,7 +233,9 @@ static bool name_clone(struct arena *a, const struct btf *btf, const struct ksym
 	if (!len)
 		return true;
 	base = arena_strndup(a, f->name, len);
-	if (ksyms_find(ks, base) || btf__find_by_name_kind(btf, base, BTF_KIND_FUNC) > 0)
+	/* (a function BTF describes has a symbol of its own: no BTF lookup,
+	 * which is a linear walk of 100,000 types) */
+	if (ksyms_find(ks, base))
 		return false;
 	f->name = base;
 	return true;
@@ -267,7 +268,7 @@ static int match_funcs(struct arena *a, const struct btf *btf, const struct ksym
 			v[n].btf_id = bf[i++].id;
 		if (c >= 0)
 			v[n].sym = sf[j++];
-		if (c <= 0 || name_clone(a, btf, ks, &v[n]))
+		if (c <= 0 || name_clone(a, ks, &v[n]))
 			n++;
 	}
 	if (!n && ks && !strpbrk(glob, "*?[") && (v[0].sym = clone_of(ks, glob))) {
