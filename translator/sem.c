@@ -590,6 +590,10 @@ static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, 
 
 		v->rvalue = true;	/* aggregates read it */
 		t = v->type;
+		/* "global a[10]" is an array: never statistics */
+		if (v->global && v->global->is_array)
+			sem_error(S, &e->loc, sem_ident(S, e->name), "%s of '%s', an array: "
+				  "statistics are filled with '<<<'", op, e->name);
 		/* As SystemTap: a local may take '<<<' (and be dropped), not be read. */
 		if (v->kind != V_GLOBAL)
 			sem_error(S, &e->loc, sem_ident(S, e->name), "%s of '%s', a local: statistics "

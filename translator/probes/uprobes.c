@@ -181,6 +181,15 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || fnmatch(glob, name, 0))
 				continue;
+			/* _start has no caller and no return address: a
+			 * uretprobe there would read argc as one (SystemTap
+			 * refuses it too); a wildcard skips it. */
+			if (is_return && !strcmp(name, "_start")) {
+				if (!strpbrk(glob, "*?["))
+					elab_error(e, m, "'_start' never returns: no .return probe "
+						   "on it");
+				continue;
+			}
 			/* With DWARF, an entry probe goes after the prologue (as
 			 * SystemTap places it), where the variables are stored. */
 			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
@@ -282,7 +291,9 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 		added = add_functions(e, m, elf, path, glob, is_return ? ".return" :
 				      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
 	}
-	if (!added && !quiet) {
+	if (!added && !quiet && is_return && !strcmp(glob, "_start")) {
+		added = -EINVAL;	/* said why above */
+	} else if (!added && !quiet) {
 		elab_error(e, m, "no %s '%s' in the %s of '%s'", what, glob, where, file);
 		added = -EINVAL;
 	}
