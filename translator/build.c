@@ -278,7 +278,7 @@ static int copy_path(const char *from, const char *to)
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko)
 {
 	const char *name = session_module_name(s);
-	char cached[4096], dir[] = "/tmp/ctapXXXXXX", path[4200], tmp[4300];
+	char cached[4096], path[4200], tmp[4300], *dir;
 	uint64_t key = cache_key(s, c_text, len);
 	int ret;
 
@@ -297,7 +297,8 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 		ret = 0;
 		goto found;
 	}
-	if (!mkdtemp(dir)) {
+	dir = session_mkdtemp(s, "ctap");
+	if (!dir) {
 		fprintf(stderr, "stap: cannot create a build directory: %s\n", strerror(errno));
 		return fail_errno();
 	}

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
@@ -151,6 +152,30 @@ static void dump_probe_types(void)
 	qsort(v, n, sizeof(*v), cmp_strp);
 	for (size_t i = 0; i < n; i++)
 		puts(v[i]);
+}
+
+/*
+ * $TMPDIR, where passes 4 and 5 make their directories, is checked first
+ * (SystemTap's rule): a directory, and a path that Kbuild's makefiles and
+ * the shell take as one word.
+ */
+static int check_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+	struct stat st;
+
+	if (!t || !*t)
+		return 0;
+	if (t[strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-")]) {
+		fprintf(stderr, "stap: TMPDIR '%s' has characters a makefile or shell would split "
+			"or expand\n", t);
+		return -1;
+	}
+	if (stat(t, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "stap: TMPDIR '%s' is not a directory\n", t);
+		return -1;
+	}
+	return 0;
 }
 
 enum {
@@ -429,6 +454,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	parse_options(&s, argc, argv);
+	if (check_tmpdir())
+		return 1;
 	s.pp.kernel_release = s.kernel_release;
 	s.pp.compat_version = s.compat_version ? s.compat_version : COMPAT_VERSION;
 	s.pp.guru = s.guru;

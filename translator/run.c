@@ -109,7 +109,7 @@ static const char *shell_quote(struct session *s, const char *w)
 
 static int run_vm(struct session *s, const char *ko)
 {
-	char dir[] = "/tmp/ctapvmXXXXXX", path[4200];
+	char path[4200], *dir;
 	const char *argv[32 + MAX_DEFINES], *name = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
 	FILE *f;
 	int n, status, rc = 1;
@@ -123,7 +123,8 @@ static int run_vm(struct session *s, const char *ko)
 	 * at exit() or after -T seconds, 60 unless given. */
 	if (!s->cmd && !s->timeout_s)
 		s->timeout_s = 60;
-	if (!mkdtemp(dir)) {
+	dir = session_mkdtemp(s, "ctapvm");
+	if (!dir) {
 		fprintf(stderr, "stap: cannot create a directory for the guest: %s\n", strerror(errno));
 		return 1;
 	}

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -151,4 +152,11 @@ const char **session_runtime_families(struct session *s)
 	}
 	v[n] = NULL;
 	return v;
+}
+
+char *session_mkdtemp(struct session *s, const char *prefix)
+{
+	const char *t = getenv("TMPDIR");
+
+	return mkdtemp(arena_printf(&s->arena, "%s/%sXXXXXX", t && *t ? t : "/tmp", prefix));
 }

@@ -79,6 +79,9 @@ int session_module_btf(struct session *s, const char *name, struct btf **btf);
 struct ksyms *session_ksyms(struct session *s);
 /* What the session holds outside its arena (the BTF, the symbols). */
 void session_free(struct session *s);
+/* A new directory for pass 4 or 5 ("$TMPDIR/PREFIXXXXXXX", /tmp by
+ * default, which main() checked), arena memory; NULL with errno. */
+char *session_mkdtemp(struct session *s, const char *prefix);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);
 /* Where the runtime sources are: -R, the install prefix, or the source tree. */
