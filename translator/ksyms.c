@@ -493,6 +493,14 @@ static void cache_store(const char *path, const char *data)
 		unlink(tmp);
 }
 
+static bool hidden_addresses(const struct raws *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].addr)
+			return false;
+	return true;
+}
+
 /* The boot image's tables, decoded; the map is cached for next time. */
 static int from_image(const char *release, const char *cached, char **text, struct raws *r)
 {
@@ -527,6 +535,14 @@ int ksyms_load(const char *release, const char *build_dir, struct ksyms **out)
 	if (uname(&u) == 0 && !strcmp(u.release, release) &&
 	    !(ret = read_map("/proc/kallsyms", &ks->strings, &r)))
 		ks->source = "/proc/kallsyms";
+	/* Addresses hidden from us (kptr_restrict, not root): no sizes, no
+	 * sections; the image's own tables have them. */
+	if (!ret && hidden_addresses(&r)) {
+		free(ks->strings);
+		ks->strings = NULL;
+		r.n = 0;
+		ret = -ENOENT;
+	}
 	snprintf(path, sizeof(path), "%s/System.map", build_dir ? build_dir : "/nonexistent");
 	if (ret && !(ret = read_map(path, &ks->strings, &r)))
 		ks->source = "the build tree's System.map";
