@@ -28,13 +28,20 @@ struct lockset {
 	bool changes_only;		/* 'w' for changes alone, not aggregation */
 };
 
+static bool is_local(const struct var *locals, const char *name)
+{
+	for (; locals; locals = locals->next)
+		if (!strcmp(locals->name, name))
+			return true;
+	return false;
+}
+
 static void touch(struct lockset *ls, struct var *locals, const char *name, char mode)
 {
 	struct var *g;
 
-	for (struct var *v = locals; v; v = v->next)
-		if (!strcmp(v->name, name))
-			return;
+	if (is_local(locals, name))
+		return;
 	g = sem_global(ls->s, name);
 	if (g && ls->mode[g->index] != 'w')
 		ls->mode[g->index] = mode;
@@ -188,14 +195,6 @@ struct foreach_check {
 	char *mode;
 	int errors;
 };
-
-static bool is_local(const struct var *locals, const char *name)
-{
-	for (; locals; locals = locals->next)
-		if (!strcmp(locals->name, name))
-			return true;
-	return false;
-}
 
 static void check_foreach(struct foreach_check *c, const struct stmt *s)
 {

@@ -99,3 +99,20 @@ int cache_file_ok(const char *path)
 {
 	return owned(path, false);
 }
+
+void cache_store(const char *path, const char *data, size_t size)
+{
+	char tmp[4200];
+	FILE *f;
+	bool ok;
+
+	if (!path)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	f = fopen(tmp, "wbe");
+	if (!f)
+		return;
+	ok = fwrite(data, 1, size, f) == size;
+	if (fclose(f) || !ok || rename(tmp, path))
+		unlink(tmp);
+}

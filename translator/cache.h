@@ -22,4 +22,9 @@ int cache_path(char *buf, size_t size, const char *name);
  * -errno otherwise (-ENOENT: not there). */
 int cache_file_ok(const char *path);
 
+/* Writes size bytes of data to path (from cache_path), under a temporary
+ * name renamed into place, so that readers never see half a file; a
+ * failure leaves nothing (the cache is only an optimisation). */
+void cache_store(const char *path, const char *data, size_t size);
+
 #endif /* CACHE_H */

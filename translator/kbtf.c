@@ -72,24 +72,6 @@ static int image_btf(const char *path, char **btf, size_t *btf_size)
 	return ret;
 }
 
-/* Written under a temporary name and renamed, so readers never see half. */
-static void cache_store(const char *path, const char *data, size_t size)
-{
-	char tmp[4200];
-	FILE *f;
-
-	if (!path)
-		return;
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	f = fopen(tmp, "wb");
-	if (!f)
-		return;
-	if (fwrite(data, 1, size, f) == size && fclose(f) == 0)
-		rename(tmp, path);
-	else
-		unlink(tmp);
-}
-
 static struct btf *parse_path(const char *path)
 {
 	struct btf *btf;

@@ -18,24 +18,40 @@ static const char xz_magic[] = { (char)0xfd, '7', 'z', 'X', 'Z', 0 };
 
 int kimage_read_file(const char *path, char **data, size_t *size)
 {
-	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	size_t cap = 1 << 20, len = 0;
+	struct stat st;
+	char *buf;
+	ssize_t got;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !(*data = malloc(st.st_size + 1))) {
-		close(fd);
-		return -ENOMEM;
+	/* The size when the file has one; /proc files say 0 and are read
+	 * until their end. */
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		cap = st.st_size + 1;
+	buf = malloc(cap);
+	while (buf && (got = read(fd, buf + len, cap - len - 1)) > 0) {
+		char *bigger;
+
+		len += got;
+		if (len + 1 < cap)
+			continue;
+		bigger = realloc(buf, cap *= 2);
+		if (!bigger)
+			free(buf);
+		buf = bigger;
 	}
-	n = read(fd, *data, st.st_size);
 	close(fd);
-	if (n != st.st_size) {
-		free(*data);
+	if (!buf)
+		return -ENOMEM;
+	if (got < 0) {
+		free(buf);
 		return -EIO;
 	}
-	(*data)[n] = '\0';
-	*size = n;
+	buf[len] = '\0';
+	*data = buf;
+	*size = len;
 	return 0;
 }
 

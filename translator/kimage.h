@@ -10,7 +10,7 @@
 
 /*
  * The whole of the file at path in *data (malloc'd, NUL-terminated, the
- * NUL not counted in *size).  0 or -errno.
+ * NUL not counted in *size), /proc files included.  0 or -errno.
  */
 int kimage_read_file(const char *path, char **data, size_t *size);
 

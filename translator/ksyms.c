@@ -341,6 +341,17 @@ static bool not_a_function(const char *name)
 	       !strncmp(name, "__cfi_", 6) || !strncmp(name, "__SCT__", 7);
 }
 
+/* Symbol i's size: up to the next higher address (r is sorted by
+ * address); 0 for the last. */
+static uint64_t size_at(const struct raws *r, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < r->n && r->v[j].addr == r->v[i].addr)
+		j++;
+	return j < r->n ? r->v[j].addr - r->v[i].addr : 0;
+}
+
 /*
  * The kernel image's data symbols, sorted by name, with sizes; a name
  * defined twice (static in two files) is left out: its address would be
@@ -356,15 +367,12 @@ static int build_vars(struct raws *r, struct ksyms *ks, uint64_t stext)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct raw *v = &r->v[i];
-		size_t j;
 
 		if (!strchr("dDbBrR", v->type) || v->addr < stext)
 			continue;
-		for (j = i + 1; j < r->n && r->v[j].addr == v->addr; j++)
-			;
 		ks->vars[w].name = v->name;
 		ks->vars[w].addr = v->addr;
-		ks->vars[w].size = j < r->n ? r->v[j].addr - v->addr : 0;
+		ks->vars[w].size = size_at(r, i);
 		w++;
 	}
 	qsort(ks->vars, w, sizeof(*ks->vars), by_name);
@@ -379,14 +387,13 @@ static int build_vars(struct raws *r, struct ksyms *ks, uint64_t stext)
 	return 0;
 }
 
+/* Every table here has addresses: read_map() refuses one without. */
 static int build_table(struct raws *r, struct ksyms *ks)
 {
 	uint64_t stext, etext, lo[6], hi[6];
-	bool have_addrs;
 	size_t w = 0;
 
 	qsort(r->v, r->n, sizeof(*r->v), by_addr);
-	have_addrs = r->n && r->v[r->n - 1].addr != 0;	/* 0: kallsyms hidden from us */
 	stext = mark(r, "_stext");
 	etext = mark(r, "_etext");
 	for (int s = 0; s < 6; s++) {
@@ -397,26 +404,20 @@ static int build_table(struct raws *r, struct ksyms *ks)
 	if (!ks->funcs)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n; i++) {
-		struct raw *v = &r->v[i];
+		const struct raw *v = &r->v[i];
 		struct ksym *f = &ks->funcs[w];
-		size_t j;
+		bool init = v->addr >= lo[0] && v->addr < hi[0];
 
 		if (!strchr("tTwW", v->type) || not_a_function(v->name))
 			continue;
+		if ((v->addr < stext || v->addr >= etext) && !init)
+			continue;	/* not the kernel's text: a label elsewhere */
 		f->name = v->name;
 		f->addr = v->addr;
-		if (have_addrs) {
-			bool init = v->addr >= lo[0] && v->addr < hi[0];
-
-			if ((v->addr < stext || v->addr >= etext) && !init)
-				continue;	/* not the kernel's text: a label elsewhere */
-			for (j = i + 1; j < r->n && r->v[j].addr == v->addr; j++)
-				;
-			f->size = j < r->n ? r->v[j].addr - v->addr : 0;
-			for (int s = 0; s < 6 && !f->why; s++)
-				if (lo[s] && v->addr >= lo[s] && v->addr < hi[s])
-					f->why = no_probe_sections[s].why;
-		}
+		f->size = size_at(r, i);
+		for (int s = 0; s < 6 && !f->why; s++)
+			if (lo[s] && v->addr >= lo[s] && v->addr < hi[s])
+				f->why = no_probe_sections[s].why;
 		w++;
 	}
 	qsort(ks->funcs, w, sizeof(*ks->funcs), by_name);
@@ -426,71 +427,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 	for (size_t i = 0; i < w; i++)
 		if (!ks->n || strcmp(ks->funcs[ks->n - 1].name, ks->funcs[i].name))
 			ks->funcs[ks->n++] = ks->funcs[i];
-	return have_addrs ? build_vars(r, ks, stext) : 0;
-}
-
-/* A text file read whole, /proc files (of size 0) included. */
-static int read_text(const char *path, char **text)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 1 << 20, len = 0, got;
-	char *buf;
-
-	if (!f)
-		return -errno;
-	buf = malloc(cap);
-	while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += got;
-		if (cap - len - 1 == 0) {
-			char *bigger = realloc(buf, cap *= 2);
-
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = bigger;
-		}
-	}
-	fclose(f);
-	if (!buf)
-		return -ENOMEM;
-	buf[len] = '\0';
-	*text = buf;
-	return 0;
-}
-
-/* A map file with more than a placeholder line in it. */
-static int read_map(const char *path, char **text, struct raws *r)
-{
-	int ret = read_text(path, text);
-
-	if (ret)
-		return ret;
-	ret = parse_map(*text, r);
-	if (!ret && r->n < 1000)
-		ret = -ENOENT;
-	if (ret) {
-		free(*text);
-		*text = NULL;
-		r->n = 0;
-	}
-	return ret;
-}
-
-static void cache_store(const char *path, const char *data)
-{
-	char tmp[4200];
-	FILE *f;
-
-	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	f = fopen(tmp, "we");
-	if (!f)
-		return;
-	if (fputs(data, f) >= 0 && fclose(f) == 0)
-		rename(tmp, path);
-	else
-		unlink(tmp);
+	return build_vars(r, ks, stext);
 }
 
 static bool hidden_addresses(const struct raws *r)
@@ -499,6 +436,30 @@ static bool hidden_addresses(const struct raws *r)
 		if (r->v[i].addr)
 			return false;
 	return true;
+}
+
+/*
+ * A map file with more than a placeholder line in it, and addresses:
+ * /proc/kallsyms hides them from those kptr_restrict keeps out, and
+ * without them there are no sizes and no sections (the image's own
+ * tables have them).
+ */
+static int read_map(const char *path, char **text, struct raws *r)
+{
+	size_t size;
+	int ret = kimage_read_file(path, text, &size);
+
+	if (ret)
+		return ret;
+	ret = parse_map(*text, r);
+	if (!ret && (r->n < 1000 || hidden_addresses(r)))
+		ret = -ENOENT;
+	if (ret) {
+		free(*text);
+		*text = NULL;
+		r->n = 0;
+	}
+	return ret;
 }
 
 /* The boot image's tables, decoded; the map is cached for next time. */
@@ -516,8 +477,7 @@ static int from_image(const char *release, const char *cached, char **text, stru
 	free(elf);
 	if (ret)
 		return ret;
-	if (cached)
-		cache_store(cached, *text);
+	cache_store(cached, *text, strlen(*text));
 	return parse_map(*text, r);
 }
 
@@ -535,14 +495,6 @@ int ksyms_load(const char *release, const char *build_dir, struct ksyms **out)
 	if (uname(&u) == 0 && !strcmp(u.release, release) &&
 	    !(ret = read_map("/proc/kallsyms", &ks->strings, &r)))
 		ks->source = "/proc/kallsyms";
-	/* Addresses hidden from us (kptr_restrict, not root): no sizes, no
-	 * sections; the image's own tables have them. */
-	if (!ret && hidden_addresses(&r)) {
-		free(ks->strings);
-		ks->strings = NULL;
-		r.n = 0;
-		ret = -ENOENT;
-	}
 	snprintf(path, sizeof(path), "%s/System.map", build_dir ? build_dir : "/nonexistent");
 	if (ret && !(ret = read_map(path, &ks->strings, &r)))
 		ks->source = "the build tree's System.map";

@@ -178,6 +178,16 @@ static int check_tmpdir(void)
 	return 0;
 }
 
+/* -W: the warnings so far are errors; says so. */
+static bool warnings_failed(const struct session *s)
+{
+	if (!s->warnings_as_errors || !diag_warnings())
+		return false;
+	fprintf(stderr, "%d warning%s treated as errors (-W)\n", diag_warnings(),
+		diag_warnings() == 1 ? "" : "s");
+	return true;
+}
+
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_PROLOGUE,
@@ -465,11 +475,8 @@ int main(int argc, char **argv)
 	if (s.verbose)
 		clock_report(&clk, arena_printf(&s.arena, "Pass 1: parsed user script and %d library scripts",
 						s.n_library));
-	if (!ret && s.warnings_as_errors && diag_warnings()) {
-		fprintf(stderr, "%d warning%s treated as errors (-W)\n", diag_warnings(),
-			diag_warnings() == 1 ? "" : "s");
+	if (!ret && warnings_failed(&s))
 		ret = -1;
-	}
 	if (ret) {
 		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;
@@ -501,11 +508,8 @@ int main(int argc, char **argv)
 		for (struct script *t = s.library; t; t = t->next)
 			fold_script(&s.arena, t);
 	}
-	if (!ret && s.warnings_as_errors && diag_warnings()) {
-		fprintf(stderr, "%d warning%s treated as errors (-W)\n", diag_warnings(),
-			diag_warnings() == 1 ? "" : "s");
+	if (!ret && warnings_failed(&s))
 		ret = -1;
-	}
 	if (s.verbose)
 		clock_report(&clk, "Pass 2: analyzed script");
 	if (ret) {

@@ -184,31 +184,6 @@ struct kfunc {
 	const struct ksym *sym;		/* NULL: not in the symbol table, or none loaded */
 };
 
-/* An explicit name that only a compiler's clone of the function carries
- * (finish_task_switch.isra.0): the clone, when there is exactly one. */
-static const struct ksym *clone_of(const struct ksyms *ks, const char *name)
-{
-	char glob[600];
-	const struct ksym **v, *found = NULL;
-	int n;
-
-	snprintf(glob, sizeof(glob), "%s.[ic][so]*[0-9]", name);
-	n = ksyms_match(ks, glob, &v);
-	for (int i = 0; i < n; i++) {
-		const char *suffix = v[i]->name + strlen(name);
-
-		if (strncmp(suffix, ".isra.", 6) && strncmp(suffix, ".constprop.", 11))
-			continue;
-		if (found)
-			found = (const struct ksym *)-1;	/* more than one: ambiguous */
-		else
-			found = v[i];
-	}
-	if (n >= 0)
-		free(v);	/* allocated even for no match */
-	return found == (const struct ksym *)-1 ? NULL : found;
-}
-
 /* How long the function's own name is in a compiler's clone of it
  * ("foo" in "foo.isra.0", "foo.constprop.0"); 0 if name is no clone. */
 static size_t clone_base_len(const char *name)
@@ -218,6 +193,26 @@ static size_t clone_base_len(const char *name)
 	if (!dot || (strncmp(dot, ".isra.", 6) && strncmp(dot, ".constprop.", 11)))
 		return 0;
 	return dot - name;
+}
+
+/* An explicit name that only a compiler's clone of the function carries
+ * (finish_task_switch.isra.0): the clone, when there is exactly one. */
+static const struct ksym *clone_of(const struct ksyms *ks, const char *name)
+{
+	char glob[600];
+	const struct ksym **v, *found = NULL;
+	int n, clones = 0;
+
+	snprintf(glob, sizeof(glob), "%s.*", name);
+	n = ksyms_match(ks, glob, &v);
+	for (int i = 0; i < n; i++)
+		if (clone_base_len(v[i]->name) == strlen(name)) {
+			found = v[i];
+			clones++;
+		}
+	if (n >= 0)
+		free(v);	/* allocated even for no match */
+	return clones == 1 ? found : NULL;
 }
 
 /*
