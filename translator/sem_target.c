@@ -84,8 +84,8 @@ static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *
 		if (sem_handler_for(S, d) != sc->handler)
 			continue;
 		w = sem_probe_var(d, e->name);
-		if (!w || w->arg != v->arg || var_btf(S, w) != btf ||
-		    !tvar_btf_same_read(btf, e, v->btf_id, w->btf_id)) {
+		if (!w || w->arg != v->arg ||
+		    !tvar_btf_same_read(btf, v->btf_id, var_btf(S, w), w->btf_id, e)) {
 			sem_error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
 			      "be the same in every function it matches", e->name, v->type,
 			      sc->site->name, w ? w->type : "missing", d->name);

@@ -313,13 +313,35 @@ int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, 
 	return 0;
 }
 
-bool tvar_btf_same_read(const struct btf *btf, const struct expr *e, __u32 a, __u32 b)
+/* The BTF a split (module) BTF stands on: the kernel's, or btf itself. */
+static const struct btf *root_btf(const struct btf *btf)
+{
+	while (btf__base_btf(btf))
+		btf = btf__base_btf(btf);
+	return btf;
+}
+
+/*
+ * Modules' BTFs are split over the kernel's, so an id below the kernel's
+ * count names one type in all of them; ids above it are each module's own.
+ */
+static bool same_type(const struct btf *abtf, __u32 a, const struct btf *bbtf, __u32 b)
+{
+	const struct btf *root = root_btf(abtf);
+
+	if (a != b)
+		return false;
+	return abtf == bbtf || (root == root_btf(bbtf) && a < btf__type_cnt(root));
+}
+
+bool tvar_btf_same_read(const struct btf *abtf, __u32 a, const struct btf *bbtf, __u32 b,
+			const struct expr *e)
 {
 	int asize, bsize;
 	bool asigned, bsigned;
 
-	if (a == b)
+	if (same_type(abtf, a, bbtf, b))
 		return true;
-	return !e->chain && !kbtf_scalar(btf, a, &asize, &asigned) &&
-	       !kbtf_scalar(btf, b, &bsize, &bsigned) && asize == bsize && asigned == bsigned;
+	return !e->chain && !kbtf_scalar(abtf, a, &asize, &asigned) &&
+	       !kbtf_scalar(bbtf, b, &bsize, &bsigned) && asize == bsize && asigned == bsigned;
 }

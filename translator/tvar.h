@@ -89,8 +89,9 @@ int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, 
 
 /* Does e read alike from a value of BTF type a and of type b (one handler
  * serving several functions)?  A number: the same size and sign; a chain:
- * the very same type. */
-bool tvar_btf_same_read(const struct btf *btf, const struct expr *e, __u32 a, __u32 b);
+ * the very same type (ids of the kernel's types are shared by modules). */
+bool tvar_btf_same_read(const struct btf *abtf, __u32 a, const struct btf *bbtf, __u32 b,
+			const struct expr *e);
 
 /* Pass 2's resolutions, by expression (the AST stays 96 bytes a node). */
 struct tvar_map;
