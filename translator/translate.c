@@ -514,7 +514,9 @@ static void emit_probes(struct xlate *x, FILE *out)
 		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);
 		if (d->is_return)
 			fprintf(out, "\t\t.type = CTAP_PROBE_RETURN,\n");
-		if (p->order)
+		if (p->order == INT64_MIN)	/* init; no literal spells it */
+			fprintf(out, "\t\t.order = S64_MIN,\n");
+		else if (p->order)
 			fprintf(out, "\t\t.order = %lldLL,\n", (long long)p->order);
 		fprintf(out, "\t\t.handler = probe_%d,\n\t\t.locks = locks_%d,\n"
 			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1,\n\t},\n",

@@ -3,8 +3,10 @@
  *
  * begin runs when the session starts, end when it stops, error when it
  * stops after an error (instead of end), never never.  begin(N), end(N)
- * and error(N) order probes of one kind: lower N first, default 0.
+ * and error(N) order probes of one kind: lower N first, default 0.  init
+ * runs before every begin (the argv tapset fills argv[] in one).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +16,7 @@
 
 static const char *const patterns[] = {
 	"begin", "begin(number)", "end", "end(number)", "error", "error(number)", "never",
+	"init",
 	NULL
 };
 
@@ -32,7 +35,7 @@ static int be_resolve(struct elab *e, const struct pp_match *m)
 		snprintf(name, sizeof(name), "%s", m->pattern_text);
 	d = elab_add(e, m, name);
 	order = arena_new(elab_arena(e), int64_t);
-	*order = c->arg ? c->arg->num : 0;
+	*order = c->arg ? c->arg->num : !strcmp(name, "init") ? INT64_MIN : 0;
 	d->data = order;	/* the probe's own data: its N */
 	return 1;
 }
@@ -45,7 +48,7 @@ static void be_emit(struct xlate *x, const struct derived_probe *const *d, int n
 		const char *name = d[i]->name;
 		int64_t order = *(const int64_t *)d[i]->data;
 
-		if (!strncmp(name, "begin", 5))
+		if (!strncmp(name, "begin", 5) || !strcmp(name, "init"))
 			emit_session_probe(x, d[i], XPROBE_BEGIN, order);
 		else if (!strncmp(name, "end", 3))
 			emit_session_probe(x, d[i], XPROBE_END, order);
