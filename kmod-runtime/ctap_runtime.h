@@ -44,7 +44,7 @@
 #include "stat.h"
 #include "format.h"
 #include "map.h"
-#include "regex.h"
+#include "regex_match.h"
 #include "quote.h"
 #include "transport.h"
 

@@ -2,7 +2,7 @@
 /*
  * portable.h - the little the runtime core needs, in the kernel or in libc.
  *
- * The core (outbuf.c, stat.c, format.c, map.c, regex.c) includes only
+ * The core (outbuf.c, stat.c, format.c, map.c, regex_match.c) includes only
  * this header, so the very same files build into a module and into host
  * unit tests run under ASan and UBSan (testsuite/unit/).
  */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "print.h"
+#include "regex_compile.h"
 #include "tvar.h"
 #include "xlate.h"
 
@@ -39,60 +40,11 @@ void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
 
 /* ---- strings ---- */
 
-/* SystemTap's escapes (as C's, with \ooo and \xhh) to bytes. */
-static size_t unescape(const char *raw, char *out)
-{
-	size_t n = 0;
-
-	for (const char *p = raw; *p; p++) {
-		if (*p != '\\' || !p[1]) {
-			out[n++] = *p;
-			continue;
-		}
-		p++;
-		switch (*p) {
-		case 'n': out[n++] = '\n'; break;
-		case 't': out[n++] = '\t'; break;
-		case 'r': out[n++] = '\r'; break;
-		case 'a': out[n++] = '\a'; break;
-		case 'b': out[n++] = '\b'; break;
-		case 'f': out[n++] = '\f'; break;
-		case 'v': out[n++] = '\v'; break;
-		case 'x': {
-			int v = 0, d = 0;
-
-			while (d < 2 && strchr("0123456789abcdefABCDEF", p[1]) && p[1]) {
-				char c = *++p;
-
-				v = v * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-				d++;
-			}
-			out[n++] = (char)v;
-			break;
-		}
-		default:
-			if (*p >= '0' && *p <= '7') {
-				int v = *p - '0', d = 1;
-
-				while (d < 3 && p[1] >= '0' && p[1] <= '7') {
-					v = v * 8 + (*++p - '0');
-					d++;
-				}
-				out[n++] = (char)v;
-			} else {
-				out[n++] = *p;	/* \\ \" \' and others: the char */
-			}
-		}
-	}
-	out[n] = '\0';
-	return n;
-}
-
 const char *gen_c_string(struct xlate *x, const char *raw)
 {
 	size_t len = strlen(raw);
 	char *bytes = arena_alloc(x->a, len + 1), *out = arena_alloc(x->a, len * 4 + 3), *o = out;
-	size_t n = unescape(raw, bytes);
+	size_t n = lex_unescape(raw, bytes);
 
 	*o++ = '"';
 	for (size_t i = 0; i < n; i++) {
@@ -716,6 +668,39 @@ static const char *ternary(struct xlate *x, const struct expr *e)
 	return t;
 }
 
+/* A pattern compiled once per module, whatever the number of its uses. */
+struct xregex {
+	const char *pattern;
+	const char *name;
+	struct xregex *next;
+};
+
+/* The name of the program for the =~ pattern, written to x->statics. */
+static const char *regex_program(struct xlate *x, const struct expr *pattern)
+{
+	struct xregex *r;
+	struct ctap_regex re;
+	const char *why;
+
+	for (r = x->regexes; r; r = r->next)
+		if (!strcmp(r->pattern, pattern->str))
+			return r->name;
+	if (sem_regex_compile(pattern->str, &re, &why)) {	/* pass 2 checked it */
+		gen_error(x, &pattern->loc, "cannot compile the regular expression");
+		return "NULL";
+	}
+	r = arena_new(x->a, struct xregex);
+	r->pattern = pattern->str;
+	r->name = arena_printf(x->a, "regex_%d", x->nregexes++);
+	r->next = x->regexes;
+	x->regexes = r;
+	fprintf(x->statics, "/* %s: the =~ pattern at %s:%d:%d */\n", r->name,
+		pattern->loc.src->name, pattern->loc.line, pattern->loc.col);
+	regex_emit_c(x->statics, r->name, &re);
+	regex_free(&re);
+	return r->name;
+}
+
 static const char *binary(struct xlate *x, const struct expr *e)
 {
 	const char *a, *b;
@@ -724,8 +709,8 @@ static const char *binary(struct xlate *x, const struct expr *e)
 		return logical(x, e);
 	a = expr_c(x, e->a);
 	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~"))
-		return arena_printf(x->a, "(int64_t)%sctap_regex_match(%s, %s)",
-				    e->op[0] == '!' ? "!" : "", a, gen_c_string(x, e->b->str));
+		return arena_printf(x->a, "(int64_t)%sctap_regex_match(&%s, %s)",
+				    e->op[0] == '!' ? "!" : "", regex_program(x, e->b), a);
 	if (!pure(e->b))
 		a = keep(x, e->a, a);
 	b = expr_c(x, e->b);

@@ -683,3 +683,52 @@ bool lex_chunk(struct lexer *lx, struct tokens *out)
 	push(lx, TOK_EOF, "");
 	return lx->stopped;
 }
+
+/* SystemTap's escapes (as C's, with \ooo and \xhh) to bytes. */
+size_t lex_unescape(const char *raw, char *out)
+{
+	size_t n = 0;
+
+	for (const char *p = raw; *p; p++) {
+		if (*p != '\\' || !p[1]) {
+			out[n++] = *p;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'n': out[n++] = '\n'; break;
+		case 't': out[n++] = '\t'; break;
+		case 'r': out[n++] = '\r'; break;
+		case 'a': out[n++] = '\a'; break;
+		case 'b': out[n++] = '\b'; break;
+		case 'f': out[n++] = '\f'; break;
+		case 'v': out[n++] = '\v'; break;
+		case 'x': {
+			int v = 0, d = 0;
+
+			while (d < 2 && strchr("0123456789abcdefABCDEF", p[1]) && p[1]) {
+				char c = *++p;
+
+				v = v * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+				d++;
+			}
+			out[n++] = (char)v;
+			break;
+		}
+		default:
+			if (*p >= '0' && *p <= '7') {
+				int v = *p - '0', d = 1;
+
+				while (d < 3 && p[1] >= '0' && p[1] <= '7') {
+					v = v * 8 + (*++p - '0');
+					d++;
+				}
+				out[n++] = (char)v;
+			} else {
+				out[n++] = *p;	/* \\ \" \' and others: the char */
+			}
+		}
+	}
+	out[n] = '\0';
+	return n;
+}

@@ -150,6 +150,10 @@ static inline bool tok_is(const struct token *t, enum tok_kind kind, const char 
 }
 /* The value of a TOK_NUMBER (which the lexer has checked). */
 int64_t tok_number(const struct token *t);
+
+/* A string token's text (its escapes as the lexer kept them: "\\n") as
+ * bytes, into out (strlen(raw) + 1 fit); returns their count. */
+size_t lex_unescape(const char *raw, char *out);
 #define tok_op(t, s)	tok_is((t), TOK_OP, (s))
 #define tok_ident(t, s)	tok_is((t), TOK_IDENT, (s))
 

@@ -26,7 +26,7 @@
 #include "sem_internal.h"
 #include "strset.h"
 #include "tvar.h"
-#include "regex.h"		/* the runtime's pattern check */
+#include "regex_compile.h"
 #include "stat.h"		/* the runtime's histogram arithmetic */
 
 const char *vtype_name(enum vtype t)
@@ -670,10 +670,37 @@ static bool is_one_of(const char *op, const char *const *ops)
 	return false;
 }
 
+int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why)
+{
+	char *bytes = malloc(strlen(raw) + 1);
+	int err;
+
+	if (!bytes)
+		return -ENOMEM;
+	lex_unescape(raw, bytes);
+	err = regex_compile(bytes, re, why);
+	free(bytes);
+	return err;
+}
+
+/* A =~ pattern compiles (pass 3 compiles it again, into the module). */
+static void check_regex(struct sem *S, const struct expr *pattern)
+{
+	struct ctap_regex re;
+	const char *why;
+	int err = sem_regex_compile(pattern->str, &re, &why);
+
+	if (err == -ENOMEM)
+		sem_error(S, &pattern->loc, NULL, "out of memory");
+	else if (err)
+		sem_error(S, &pattern->loc, NULL, "regular expression \"%s\": %s", pattern->str, why);
+	else
+		regex_free(&re);
+}
+
 static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 {
 	static const char *const cmp[] = { "<", ">", "<=", ">=", "==", "!=", NULL };
-	const char *why;
 	enum vtype l = sem_expr(S, sc, e->a), r = sem_expr(S, sc, e->b);
 
 	if (!strcmp(e->op, ".")) {
@@ -694,8 +721,8 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 		if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
 			assign_type(S, sc, e->a, T_STRING, &e->loc);
 		/* The parser made sure it is a literal. */
-		if (e->b->kind == E_STRING && ctap_regex_check(e->b->str, &why) < 0)
-			sem_error(S, &e->b->loc, NULL, "regular expression \"%s\": %s", e->b->str, why);
+		if (e->b->kind == E_STRING)
+			check_regex(S, e->b);
 		return T_LONG;
 	}
 	if (is_one_of(e->op, cmp)) {

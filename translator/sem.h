@@ -120,4 +120,9 @@ const struct tvar *sem_tvar(struct session *s, const struct expr *e);
  */
 int sem_static_condition(const struct expr *e);
 
+/* The =~ pattern of a string literal's text (escapes as lexed) compiled:
+ * regex_compile()'s result; regex_free() *re after a 0. */
+struct ctap_regex;
+int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why);
+
 #endif /* SEM_H */

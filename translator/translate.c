@@ -701,6 +701,7 @@ int pass3_translate(struct session *s, FILE *out)
 	hscopes = arena_alloc(x.a, (nh + 1) * sizeof(*hscopes));
 
 	/* Bodies first: they find the temporaries of the locals structs. */
+	x.statics = open_memstream(&x.statics_text, &x.statics_len);
 	i = 0;
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next, i++)
 		if (f->used)
@@ -709,6 +710,7 @@ int pass3_translate(struct session *s, FILE *out)
 	for (struct sem_handler *h = sem_handlers(s); h; h = h->next, i++)
 		gen_handler(&x, h, i, &hscopes[i]);
 
+	fclose(x.statics);
 	x.families = open_memstream(&x.families_text, &x.families_len);
 	x.family_list_f = open_memstream(&x.family_list, &x.family_list_len);
 	emit_families(&x);
@@ -718,6 +720,10 @@ int pass3_translate(struct session *s, FILE *out)
 	if (!x.errors) {
 		emit_header(&x, out);
 		emit_globals(&x, out);
+		if (x.statics_len) {
+			fputs("/* ---- constant data ---- */\n\n", out);
+			fwrite(x.statics_text, 1, x.statics_len, out);
+		}
 		fputs("/* ---- locals of handlers and functions ---- */\n\n", out);
 		for (i = 0; i < nf; i++)
 			if (fscopes[i].fn)
@@ -758,6 +764,7 @@ int pass3_translate(struct session *s, FILE *out)
 	}
 	free_scopes(fscopes, nf);
 	free_scopes(hscopes, nh);
+	free(x.statics_text);
 	free(x.families_text);
 	free(x.family_list);
 	return x.errors ? -EINVAL : 0;

@@ -38,6 +38,12 @@ struct xlate {
 	const char *cont;		/* where continue jumps; NULL: C's continue */
 	int labels;			/* unique label numbers */
 	int errors;
+	/* Constant data the bodies use (=~ programs), before the functions. */
+	FILE *statics;
+	char *statics_text;
+	size_t statics_len;
+	struct xregex *regexes;		/* the patterns compiled so far */
+	int nregexes;
 	/* Provider emit callbacks write here (file scope, after the probes). */
 	FILE *families;
 	char *families_text;

@@ -1,10 +1,10 @@
 /*
  * fuzz_runtime.c - libFuzzer target for the runtime code a script's data
  * reaches inside a probe handler: the printf engine (any format, any
- * arguments, including '*' widths and %m) and the =~ matcher (any pattern
- * pass 2 accepts, any string).  Output must stay inside its buffer, %m
- * must read no more than fits, and a match must end: the sanitizers and
- * the fuzzer's timeout check the rest.
+ * arguments, including '*' widths and %m) and the =~ compiler and matcher
+ * (any pattern, any string).  Output must stay inside its buffer, %m must
+ * read no more than fits, and a match must end: the sanitizers and the
+ * fuzzer's timeout check the rest.
  *
  *   testsuite/run-tests fuzz
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "format.h"
-#include "regex.h"
+#include "regex_compile.h"
 
 static size_t read_bytes;
 
@@ -42,8 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = strlen(text);
 	second = n + 1 < size - 1 ? text + n + 1 : text + n;
 	if (data[0] & 1) {
-		if (ctap_regex_check(text, &why) >= 0)
-			ctap_regex_match(second, text);
+		struct ctap_regex re;
+
+		if (regex_compile(text, &re, &why) == 0) {
+			ctap_regex_match(&re, second);
+			regex_free(&re);
+		}
 	} else {
 		/* Pass 2 makes every %s argument a string, so each argument is
 		 * one here (a valid pointer is also a number for %d, '*', %m). */

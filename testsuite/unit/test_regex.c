@@ -1,16 +1,51 @@
 /*
- * test_regex.c - the =~ matcher (kmod-runtime/regex.c) and the pass-2
- * check that shares it.
+ * test_regex.c - =~ patterns: the translator's compiler
+ * (translator/regex_compile.c) and the runtime's matcher
+ * (kmod-runtime/regex_match.c), checked against glibc's POSIX regexec() on
+ * hand-picked and on random patterns.
  */
+#include <regex.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "regex.h"
+#include "regex_compile.h"
 #include "unit.h"
+
+/* -1: ctap refuses the pattern; else whether it matches s. */
+static int ctap_match(const char *s, const char *pattern)
+{
+	struct ctap_regex re;
+	const char *why;
+	int m;
+
+	if (regex_compile(pattern, &re, &why))
+		return -1;
+	m = ctap_regex_match(&re, s);
+	regex_free(&re);
+	return m;
+}
+
+/* The same from glibc: -1 if it refuses the pattern. */
+static int posix_match(const char *s, const char *pattern)
+{
+	regex_t r;
+	int m;
+
+	if (regcomp(&r, pattern, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	m = regexec(&r, s, 0, NULL, 0) == 0;
+	regfree(&r);
+	return m;
+}
 
 static void match(const char *s, const char *p, int want)
 {
-	CHECK_INT(ctap_regex_match(s, p), want, p);
+	char what[200];
+
+	snprintf(what, sizeof(what), "\"%s\" =~ \"%s\"", s, p);
+	CHECK_INT(ctap_match(s, p), want, what);
+	if (want >= 0)
+		CHECK_INT(posix_match(s, p), want, "glibc agrees");
 }
 
 static void test_matches(void)
@@ -24,6 +59,7 @@ static void test_matches(void)
 	match("", "^$", 1);
 	match("x", "^$", 0);
 	match("", "a*", 1);
+	match("anything", "", 1);
 	match("aaab", "^a+b$", 1);
 	match("b", "^a+b$", 0);
 	match("ab", "^a?b$", 1);
@@ -36,14 +72,50 @@ static void test_matches(void)
 	match("abc", "a.c", 1);
 	match("cost $5", "\\$5", 1);
 	match("x]y", "[]]", 1);
+	match("x-y", "[a-]", 1);
 	match("mississippi", "s+is+ip", 1);
 	match("mississippi", "^m.*i$", 1);
 	match("mississippi", "^m.*x", 0);
+	/* What the pattern-by-pattern matcher before this one refused. */
+	match("linux.tar.xz", "(\\.tar\\.(gz|bz2|xz)|\\.zip|\\.tgz|\\.tbz)$", 1);
+	match("linux.tar.Z", "(\\.tar\\.(gz|bz2|xz)|\\.zip|\\.tgz|\\.tbz)$", 0);
+	match("a.zip", "(\\.tar\\.(gz|bz2|xz)|\\.zip|\\.tgz|\\.tbz)$", 1);
+	match("cat", "^(cat|dog)$", 1);
+	match("cow", "^(cat|dog)$", 0);
+	match("abab", "^(ab)+$", 1);
+	match("aba", "^(ab)+$", 0);
+	match("aaa", "^a{3}$", 1);
+	match("aa", "^a{3}$", 0);
+	match("aaaa", "^a{2,3}$", 0);
+	match("aaaa", "^a{2,}$", 1);
+	match("ab", "^a{0}b$", 0);
+	match("b", "^a{0}b$", 1);
+	match("x9", "^[[:alpha:]][[:digit:]]$", 1);
+	match("9x", "^[[:alpha:]][[:digit:]]$", 0);
+	match("\t", "[[:space:]]", 1);
+	match("b", "^(a*)*b$", 1);
+	match("ab", "a|^b", 1);
+	match("ba", "a$|^c", 1);
+	match("a", "a|", 1);
+	match("x", "()", 1);
+	/* Refused, with a reason. */
+	match("aa", "(a)\\1", -1);
+	match("a", "[[.a.]]", -1);
+	match("a", "[[:nope:]]", -1);
+	match("a", "(a", -1);
+	match("a", "a)", -1);
+	match("a", "*a", -1);
+	match("a", "a{3,2}", -1);
+	match("a", "a{256}", -1);
+	match("a", "a{x}", -1);
+	match("a", "[z-a]", -1);
+	match("a", "[abc", -1);
+	match("a", "a\\", -1);
 }
 
 /* 200 "a*" atoms, then a 'b' the string lacks: a backtracking matcher
  * takes exponential time or its whole stack; this one reads the string
- * once, with a fixed state set. */
+ * once, with a fixed state set.  So does "(a*)*" nested 50 deep. */
 static void test_pathological(void)
 {
 	char p[512], s[600];
@@ -58,38 +130,94 @@ static void test_pathological(void)
 	p[n] = 0;
 	memset(s, 'a', 511);
 	s[511] = 0;
-	CHECK_INT(ctap_regex_match(s, p), 0, "200 x a* then b, on 511 a's: no match");
+	CHECK_INT(ctap_match(s, p), 0, "200 x a* then b, on 511 a's: no match");
 	s[510] = 'b';
-	CHECK_INT(ctap_regex_match(s, p), 1, "200 x a* then b, on a...ab: a match");
+	CHECK_INT(ctap_match(s, p), 1, "200 x a* then b, on a...ab: a match");
+	n = 0;
+	for (int i = 0; i < 50; i++)
+		p[n++] = '(';
+	p[n++] = 'a';
+	for (int i = 0; i < 50; i++) {
+		p[n++] = '*';
+		p[n++] = ')';
+	}
+	p[n++] = 'b';
+	p[n] = 0;
+	s[510] = 'a';
+	CHECK_INT(ctap_match(s, p), 0, "(((a*)*)*...)b nested 50 deep, on 511 a's: no match");
 	CHECK((clock() - t0) / (double)CLOCKS_PER_SEC < 5, "in bounded time");
 }
 
-static void test_check(void)
+static void test_limits(void)
 {
+	struct ctap_regex re;
 	const char *why = NULL;
-	char big[600];
+	char big[2100];
 
-	CHECK_INT(ctap_regex_check("^a[bc]*d?$", &why), 3, "atoms counted");
-	CHECK_INT(ctap_regex_check("(a|b)", &why), -1, "groups refused");
-	CHECK_STR(why, "groups, alternation and {m,n} are not supported yet", "why");
-	CHECK_INT(ctap_regex_check("a{2}", &why), -1, "braces refused");
-	CHECK_INT(ctap_regex_check("*a", &why), -1, "a leading repetition refused");
-	CHECK_INT(ctap_regex_check("a^b", &why), -1, "an anchor in the middle refused");
-	CHECK_INT(ctap_regex_check("[abc", &why), -1, "an unterminated bracket refused");
-	memset(big, 'x', 300);
-	big[300] = 0;
-	CHECK_INT(ctap_regex_check(big, &why), -1, "more atoms than the state set refused");
-	big[CTAP_REGEX_MAX_ATOMS] = 0;
-	CHECK_INT(ctap_regex_check(big, &why), CTAP_REGEX_MAX_ATOMS, "the largest pattern accepted");
-	big[CTAP_REGEX_MAX_ATOMS - 1] = 'y';
-	memset(big + 300, 'x', 10);
-	CHECK_INT(ctap_regex_match("xxxx", big), 0, "the largest pattern matches");
+	memset(big, 'x', 2000);
+	big[2000] = 0;
+	CHECK_INT(regex_compile(big, &re, &why), -1, "more instructions than the state set refused");
+	CHECK_STR(why, "too long: a pattern compiles to at most 1024 instructions", "why");
+	big[CTAP_REGEX_MAX_INST - 1] = 0;
+	CHECK_INT(regex_compile(big, &re, &why), 0, "the largest pattern accepted");
+	CHECK_INT(re.ninst, CTAP_REGEX_MAX_INST, "and fills the program");
+	CHECK_INT(ctap_regex_match(&re, "xxxx"), 0, "which matches");
+	regex_free(&re);
+	CHECK_INT(regex_compile("(a{200}){200}", &re, &why), -1, "a repetition's copies counted");
+	memset(big, '(', 150);
+	big[150] = 0;
+	CHECK_INT(regex_compile(big, &re, &why), -1, "150 open parentheses refused");
+	CHECK_STR(why, "nested too deeply", "why");
+	CHECK_INT(regex_compile("(a|b", &re, &why), -1, "an unclosed group refused");
+	CHECK_STR(why, "unmatched '('", "why");
+}
+
+/*
+ * Random patterns over the grammar's characters, random strings over
+ * their letters: wherever ctap accepts a pattern, glibc must accept it and
+ * agree on every string.  Seeded: a failure repeats.
+ */
+static void test_against_glibc(void)
+{
+	static const char pat_chars[] = "abc.*+?|()[]^$-{},12\\";
+	int compared = 0, disagreed = 0;
+	char p[16], s[12], first[120] = "";
+
+	srand(12345);
+	for (int i = 0; i < 40000; i++) {
+		int plen = rand() % 10;
+
+		for (int j = 0; j < plen; j++)
+			p[j] = pat_chars[rand() % (sizeof(pat_chars) - 1)];
+		p[plen] = 0;
+		if (ctap_match("", p) < 0)
+			continue;
+		for (int k = 0; k < 8; k++) {
+			int slen = rand() % 8;
+			int want, got;
+
+			for (int j = 0; j < slen; j++)
+				s[j] = "abc-"[rand() % 4];
+			s[slen] = 0;
+			want = posix_match(s, p);
+			got = ctap_match(s, p);
+			compared++;
+			if (got != want && getenv("REGEX_VERBOSE"))
+				printf("# \"%s\" =~ \"%s\": ctap %d, glibc %d\n", s, p, got, want);
+			if (got != want && !disagreed++)
+				snprintf(first, sizeof(first), "\"%s\" =~ \"%s\": ctap %d, glibc %d",
+					 s, p, got, want);
+		}
+	}
+	CHECK(compared > 50000, "%d random cases compared", compared);
+	CHECK(!disagreed, "%d disagreements; the first: %s", disagreed, first);
 }
 
 int main(void)
 {
 	test_matches();
 	test_pathological();
-	test_check();
+	test_limits();
+	test_against_glibc();
 	return unit_done();
 }

@@ -1,0 +1,24 @@
+/*
+ * regex_compile.h - a POSIX extended regular expression to the program
+ * that the runtime's matcher runs (kmod-runtime/regex_match.h).
+ */
+#ifndef REGEX_COMPILE_H
+#define REGEX_COMPILE_H
+
+#include <stdio.h>
+
+#include "regex_match.h"
+
+/*
+ * Compiles pattern into *re (its arrays malloc'ed: regex_free() them).
+ * 0, or -1 with *why saying what is wrong (not supported, or too big for
+ * CTAP_REGEX_MAX_INST instructions); -ENOMEM without memory.
+ */
+int regex_compile(const char *pattern, struct ctap_regex *re, const char **why);
+
+void regex_free(struct ctap_regex *re);
+
+/* Writes re as constant C data: NAME_classes[], NAME_inst[] and NAME. */
+void regex_emit_c(FILE *out, const char *name, const struct ctap_regex *re);
+
+#endif /* REGEX_COMPILE_H */
