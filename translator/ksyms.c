@@ -424,9 +424,14 @@ static int build_table(struct raws *r, struct ksyms *ks)
 	/* A static name defined twice: the kernel's lookup by name finds one,
 	 * so one probe; the others are not reachable by name. */
 	ks->n = 0;
-	for (size_t i = 0; i < w; i++)
-		if (!ks->n || strcmp(ks->funcs[ks->n - 1].name, ks->funcs[i].name))
-			ks->funcs[ks->n++] = ks->funcs[i];
+	for (size_t i = 0; i < w; i++) {
+		if (ks->n && !strcmp(ks->funcs[ks->n - 1].name, ks->funcs[i].name)) {
+			ks->funcs[ks->n - 1].copies++;
+			continue;
+		}
+		ks->funcs[ks->n] = ks->funcs[i];
+		ks->funcs[ks->n++].copies = 1;
+	}
 	return build_vars(r, ks, stext);
 }
 

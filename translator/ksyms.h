@@ -25,6 +25,7 @@ struct ksym {
 	uint64_t addr;		/* link-time or current: only differences count */
 	uint64_t size;		/* to the next symbol; 0 if unknown */
 	const char *why;	/* not NULL: the text section may not be probed, why */
+	int copies;		/* functions of this name (static ones repeat) */
 };
 
 struct ksyms {

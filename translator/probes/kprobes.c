@@ -286,6 +286,35 @@ static const char *kfunc_unprobeable(struct elab *e, const struct kfunc *f, bool
 }
 
 /*
+ * "NAME@FILE" without DWARF: the file cannot be checked, only be made
+ * unnecessary.  If exactly one function is called NAME, FILE can only be
+ * its file (scripts name files to tell static functions apart), so NAME
+ * stands for it.  Wildcards over files and lines (":N") need DWARF.
+ */
+static const char *without_file(struct elab *e, const struct pp_match *m, const char *glob,
+				const struct ksyms *ks)
+{
+	const char *at = strchr(glob, '@');
+	const char *name = arena_strndup(elab_arena(e), glob, at - glob);
+	const struct ksym *sym;
+
+	if (strpbrk(at, ":+") || strpbrk(name, "*?[") || !ks) {
+		elab_error(e, m, "'%s': choosing functions by source file or line needs DWARF "
+			   "debuginfo; ctap knows kernel functions by name (BTF and the symbol table)",
+			   glob);
+		return NULL;
+	}
+	sym = ksyms_find(ks, name);
+	if (sym && sym->copies > 1) {
+		elab_error(e, m, "'%s': %d kernel functions are called %s; without DWARF "
+			   "debuginfo ctap cannot tell which one is in %s", glob, sym->copies,
+			   name, at + 1);
+		return NULL;
+	}
+	return name;
+}
+
+/*
  * One probe per kernel function matching m's first argument, named
  * "<family>(\"<function>\")<suffix>"; with vars, the function's
  * parameters (and $return for return probes) are its context variables.
@@ -306,9 +335,12 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	bool wild = strpbrk(glob, "*?[") != NULL;
 	const char *why;
 
-	if (strchr(glob, '@') || strchr(glob, ':')) {
-		elab_error(e, m, "'%s': file and line qualifiers need DWARF debuginfo; ctap "
-			   "finds kernel functions by name in BTF", glob);
+	ks = session_ksyms(elab_session(e));
+	if (strchr(glob, '@') && !(glob = without_file(e, m, glob, ks)))
+		return -EINVAL;
+	if (strchr(glob, ':')) {
+		elab_error(e, m, "'%s': a line needs DWARF debuginfo; ctap knows kernel functions "
+			   "by name (BTF and the symbol table)", glob);
 		return -EINVAL;
 	}
 	glob = split_offset(e, m, glob, &offset);
@@ -334,7 +366,6 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	btf = elab_btf(e);
 	if (!btf)
 		return -EINVAL;
-	ks = session_ksyms(elab_session(e));
 	suffix = point_suffix(e, m, 2, &maxactive);
 	if (!suffix)
 		return -EINVAL;
