@@ -13,6 +13,7 @@
  * function, global or probe alias they define (tapset_index.h).  -l and
  * the --dump options load them all.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -117,8 +118,73 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 	return n;
 }
 
+/*
+ * A tapset's private globals are visible in its file only, and another
+ * file may have the same names: each is renamed with its uses there after
+ * the file ("__private_json_stp_x" for json.stp's x), so that pass 2 sees
+ * globals no other file names.  A function's parameter of that name hides
+ * the global in that function.
+ */
+struct private_names {
+	const struct global *globals;
+	const char *file;
+	struct arena *a;
+	const struct function *fn;	/* being walked, or NULL */
+};
+
+static const char *private_name(struct arena *a, const char *file, const char *name)
+{
+	char *mangled = arena_printf(a, "__private_%s_%s", file, name);
+
+	for (char *c = mangled; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			*c = '_';
+	return mangled;
+}
+
+static void rename_private(struct expr *e, void *ctx)
+{
+	const struct private_names *pn = ctx;
+
+	if (e->kind != E_SYMBOL)
+		return;
+	for (const struct param *p = pn->fn ? pn->fn->params : NULL; p; p = p->next)
+		if (!strcmp(p->name, e->name))
+			return;
+	for (const struct global *g = pn->globals; g; g = g->next)
+		if (g->private && !strcmp(g->name, e->name)) {
+			e->name = private_name(pn->a, pn->file, e->name);
+			return;
+		}
+}
+
+static void hide_private_globals(struct arena *a, struct script *scr)
+{
+	const char *slash = strrchr(scr->src->name, '/');
+	struct private_names pn = {
+		.globals = scr->globals, .a = a,
+		.file = slash ? slash + 1 : scr->src->name,
+	};
+	bool any = false;
+
+	for (const struct global *g = scr->globals; g; g = g->next)
+		any |= g->private;
+	if (!any)
+		return;
+	for (struct probe *p = scr->probes; p; p = p->next) {
+		ast_walk_stmt(p->body, rename_private, &pn);
+		ast_walk_stmt(p->epilogue, rename_private, &pn);
+	}
+	for (pn.fn = scr->functions; pn.fn; pn.fn = pn.fn->next)
+		ast_walk_stmt(pn.fn->body, rename_private, &pn);
+	for (struct global *g = scr->globals; g; g = g->next)
+		if (g->private)
+			g->name = private_name(a, pn.file, g->name);
+}
+
 static struct script *parse_file(struct session *s, const char *path, bool tapset)
 {
+	struct script *scr;
 	struct source *src = source_from_file(&s->arena, path);
 
 	if (!src) {
@@ -126,7 +192,10 @@ static struct script *parse_file(struct session *s, const char *path, bool tapse
 		return NULL;
 	}
 	/* Tapsets see the script arguments too (SystemTap's argv.stp uses @1). */
-	return parse_script(&s->arena, src, &s->args, &s->pp, tapset);
+	scr = parse_script(&s->arena, src, &s->args, &s->pp, tapset);
+	if (scr && tapset)
+		hide_private_globals(&s->arena, scr);
+	return scr;
 }
 
 /* ---- what a script refers to ---- */

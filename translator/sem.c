@@ -131,12 +131,13 @@ static void global_from_decl(struct sem *S, const struct global *g)
 			 &g->loc, g->name);
 }
 
-/* A global of a tapset, found when the script's code uses its name. */
+/* A global of a tapset, found when the script's code uses its name (a
+ * private one's is its file's own: pass1.c renamed it). */
 static struct var *tapset_global(struct sem *S, const char *name)
 {
 	for (const struct script *t = S->s->library; t; t = t->next)
 		for (const struct global *g = t->globals; g; g = g->next)
-			if (!strcmp(g->name, name) && !g->private) {
+			if (!strcmp(g->name, name)) {
 				global_from_decl(S, g);
 				return global(S, name);
 			}

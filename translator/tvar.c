@@ -325,13 +325,47 @@ static const struct btf *root_btf(const struct btf *btf)
  * Modules' BTFs are split over the kernel's, so an id below the kernel's
  * count names one type in all of them; ids above it are each module's own.
  */
-static bool same_type(const struct btf *abtf, __u32 a, const struct btf *bbtf, __u32 b)
+static bool same_id(const struct btf *abtf, __u32 a, const struct btf *bbtf, __u32 b)
 {
 	const struct btf *root = root_btf(abtf);
 
 	if (a != b)
 		return false;
 	return abtf == bbtf || (root == root_btf(bbtf) && a < btf__type_cnt(root));
+}
+
+/* id without const, volatile and restrict, which do not change a read. */
+static __u32 unqualified(const struct btf *btf, __u32 id)
+{
+	for (int i = 0; i < 8; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!t || !(btf_is_const(t) || btf_is_volatile(t) || btf_is_restrict(t)))
+			break;
+		id = t->type;
+	}
+	return id;
+}
+
+/* The same type, but for qualifiers, at any depth of pointers
+ * ("const struct net_device *" reads as "struct net_device *"). */
+static bool same_type(const struct btf *abtf, __u32 a, const struct btf *bbtf, __u32 b)
+{
+	for (int depth = 0; depth < 8; depth++) {
+		const struct btf_type *at, *bt;
+
+		a = unqualified(abtf, a);
+		b = unqualified(bbtf, b);
+		if (same_id(abtf, a, bbtf, b))
+			return true;
+		at = btf__type_by_id(abtf, a);
+		bt = btf__type_by_id(bbtf, b);
+		if (!at || !bt || !btf_is_ptr(at) || !btf_is_ptr(bt))
+			return false;
+		a = at->type;
+		b = bt->type;
+	}
+	return false;
 }
 
 bool tvar_btf_same_read(const struct btf *abtf, __u32 a, const struct btf *bbtf, __u32 b,
