@@ -20,6 +20,32 @@ struct spec {
 };
 
 /* Pad and write body, with a sign/prefix that zero padding goes after. */
+/*
+ * %#c: a character a reader can see, as SystemTap's pretty-printer shows
+ * char members: C's letter escapes, else three octal digits.  Into out
+ * (4 bytes); returns the length.
+ */
+static size_t escape_char(char c, char *out)
+{
+	static const char from[] = "\a\b\f\n\r\t\v'\\", to[] = "abfnrtv'\\";
+	const char *hit = c ? memchr(from, c, sizeof(from) - 1) : NULL;
+	unsigned char u = c;
+
+	if (!hit && u >= ' ' && u < 127) {
+		out[0] = c;
+		return 1;
+	}
+	out[0] = '\\';
+	if (hit) {
+		out[1] = to[hit - from];
+		return 2;
+	}
+	out[1] = '0' + (u >> 6);
+	out[2] = '0' + ((u >> 3) & 7);
+	out[3] = '0' + (u & 7);
+	return 4;
+}
+
 static void emit(struct ctap_out *o, const struct spec *sp, const char *prefix,
 		 const char *body, size_t len, size_t zeros)
 {
@@ -211,10 +237,13 @@ int ctap_format(struct ctap_out *o, const char *fmt, const union ctap_arg *args,
 			format_int(o, sp, args[used++].n);
 			break;
 		case 'c': {
-			char c = (char)args[used++].n;
+			char c = (char)args[used++].n, esc[4];
 
 			sp.flags &= ~F_ZERO;
-			emit(o, &sp, "", &c, 1, 0);
+			if (sp.flags & F_ALT)
+				emit(o, &sp, "", esc, escape_char(c, esc), 0);
+			else
+				emit(o, &sp, "", &c, 1, 0);
 			break;
 		}
 		case 's':

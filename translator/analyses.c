@@ -10,6 +10,7 @@
 
 #include "analyses.h"
 #include "diag.h"
+#include "tvar.h"
 
 /* ---- locks: which globals a handler touches, and how ---- */
 
@@ -294,8 +295,15 @@ static void depth_expr(struct expr *e, void *ctx)
 {
 	struct depth_walk *w = ctx;
 	const struct sem_function *f;
+	const struct tvar *t;
 	int d;
 
+	/* $var$ stands for a sprintf() of calls pass 2 made (pretty.c) */
+	if ((e->kind == E_TARGET || e->kind == E_CAST || e->kind == E_AUTOCAST) &&
+	    (t = sem_tvar(w->s, e)) && t->expansion) {
+		ast_walk_expr((struct expr *)t->expansion, depth_expr, w);
+		return;
+	}
 	if (e->kind != E_CALL || !(f = sem_function_of(w->s, e)))
 		return;
 	d = function_depth(w, f);

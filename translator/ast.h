@@ -209,5 +209,7 @@ struct script {
 typedef void (*ast_expr_fn)(struct expr *e, void *ctx);
 void ast_walk_stmt(struct stmt *s, ast_expr_fn fn, void *ctx);
 void ast_walk_script(struct script *scr, ast_expr_fn fn, void *ctx);
+/* ... and of an expression (with its next ones: an argument list) */
+void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *ctx);
 
 #endif /* AST_H */

@@ -55,3 +55,8 @@ void ast_walk_script(struct script *scr, ast_expr_fn fn, void *ctx)
 	for (struct function *f = scr->functions; f; f = f->next)
 		ast_walk_stmt(f->body, fn, ctx);
 }
+
+void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *ctx)
+{
+	walk_expr(e, fn, ctx);
+}

@@ -111,6 +111,7 @@ static void blank(struct xlate *x)
 /* Where a soft error jumps: "out" (then the function needs the label) or a catch. */
 static const char *err_label(struct xlate *x)
 {
+	x->err_jumps++;
 	if (!strcmp(x->err, "out"))
 		x->sc->uses_out = true;
 	return x->err;
@@ -1265,6 +1266,38 @@ static void loop_stmt(struct xlate *x, const struct stmt *s)
 	}
 	free(incr_stmts);
 	emit(x, "}");
+}
+
+const char *gen_caught(struct xlate *x, const struct expr *e, const char *on_error)
+{
+	const char *outer = x->err, *label = arena_printf(x->a, "catch_%d", x->labels++);
+	const char *t = str_temp(x, "caught"), *v;
+	int jumps = x->err_jumps;
+
+	emit(x, "{ /* %s:%d: a fault here reads %s */", e->loc.src->name, e->loc.line,
+	     gen_c_string(x, on_error));
+	x->depth++;
+	x->err = label;
+	v = gen_expr(x, e);
+	emit(x, "ctap_strcpy(%s, %s);", t, v);
+	x->err = outer;
+	if (x->err_jumps == jumps) {	/* nothing in it can fail */
+		x->depth--;
+		emit(x, "}");
+		return t;
+	}
+	emit(x, "goto %s_end;", label);
+	x->depth--;
+	emit(x, "%s:", label);
+	x->depth++;
+	emit(x, "ctap_strcpy(%s, %s);", t, gen_c_string(x, on_error));
+	emit(x, "c->last_error = NULL;");
+	emit(x, "c->last_stmt = NULL;");
+	x->depth--;
+	emit(x, "%s_end:", label);
+	emit(x, "\t;");
+	emit(x, "}");
+	return t;
 }
 
 static void try_stmt(struct xlate *x, const struct stmt *s)

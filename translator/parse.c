@@ -273,11 +273,13 @@ static void parse_chain(struct parser *p, struct expr *e)
 		*tail = c;
 		tail = &c->next;
 	}
-	/* "$var->a[2]$": a bare $ or $$ after an index is the pretty-printer. */
+	/* "$var->a[2]$", "@cast(p, \"t\")$": a bare $ or $$ after an index or a
+	 * cast is the pretty-printer. */
 	struct token *t = peek(p);
-	if (e->chain && t->kind == TOK_IDENT && !t->space_before &&
+	if ((e->chain || e->kind == E_CAST) && t->kind == TOK_IDENT && !t->space_before &&
 	    strspn(t->text, "$") == strlen(t->text) && strlen(t->text) <= 2) {
 		e->pretty = strlen(next(p)->text);
+		note_use(p, "kernel_or_user_string_quoted", 'f');	/* what pretty.c may call */
 		return;
 	}
 	/* $var$ and $var$$: the lexer keeps trailing '$'s in the last name. */
@@ -293,6 +295,7 @@ static void parse_chain(struct parser *p, struct expr *e)
 		if (n && len - n > 0 && !(last == &e->name && len - n == 1)) {
 			e->pretty = n;
 			*last = arena_strndup(p->arena, *last, len - n);
+			note_use(p, "kernel_or_user_string_quoted", 'f');
 		}
 	}
 }

@@ -1021,7 +1021,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 			return T_LONG;
 		}
 		sem_chain_indexes(S, sc, e);
-		return sem_resolve_tvar(S, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
+		return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
 	}
 	case E_AUTOCAST:
 		return sem_autocast(S, sc, e);

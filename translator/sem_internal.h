@@ -63,8 +63,16 @@ const struct probe_var *sem_probe_var(const struct derived_probe *d, const char 
 /* The [i] of a chain are expressions of the script: longs. */
 void sem_chain_indexes(struct sem *S, struct scope *sc, struct expr *e);
 /* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
-enum vtype sem_resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type,
-			    const struct btf *btf);
+enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, struct tvar *t,
+			    __u32 type, const struct btf *btf);
+/* ---- pretty.c ---- */
+
+/* e ($var$, $var$$, @cast(...)$...) of a base of type type as the
+ * sprintf() that pretty-prints it, as SystemTap's; at_pointer: the base
+ * is an @cast's pointer. */
+enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const struct btf *btf,
+		      __u32 type, bool at_pointer);
+
 /* $var, $$vars...: the probe's context variables. */
 enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e);
 /* Autocast: e's value as a typed pointer, if known; record one in *slot. */

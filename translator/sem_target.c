@@ -44,8 +44,8 @@ static const struct btf *var_btf(struct sem *S, const struct probe_var *v)
 }
 
 /* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
-enum vtype sem_resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32 type,
-			       const struct btf *btf)
+enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, struct tvar *t,
+			    __u32 type, const struct btf *btf)
 {
 	struct tvar_error err = { 0 };
 
@@ -54,6 +54,8 @@ enum vtype sem_resolve_tvar(struct sem *S, struct expr *e, struct tvar *t, __u32
 
 	if (!btf)
 		return T_UNKNOWN;
+	if (e->pretty)
+		return sem_pretty(S, sc, e, btf, type, t->base == TVAR_POINTER);
 	if (tvar_from_btf(S->a, btf, e, type, t, &err)) {
 		sem_error(S, err.loc, err.what, "%s", err.msg);
 		return T_UNKNOWN;
@@ -109,7 +111,8 @@ static struct expr *var_node(struct sem *S, const struct expr *at, const char *n
 /*
  * $$parms is sprintf("a=%#x b=%#x", $a, $b), as SystemTap expands it;
  * $$return "return=%#x"; $$locals is empty (locals need DWARF); $$vars
- * is $$parms.  Members that are not numbers print as "?".
+ * is $$parms.  Members that are not numbers print as "?".  $$parms$ is
+ * sprintf("a=%s b=%s", $a$, $b$) (pretty.c).
  */
 static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 {
@@ -140,6 +143,14 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 				    v->parms_name ? v->parms_name : v->name + 1);
 		if (v->unavailable) {
 			text = arena_printf(S->a, "%s?", text);
+			continue;
+		}
+		if (e->pretty) {
+			/* $$parms$: each one as $name$ prints it */
+			text = arena_printf(S->a, "%s%%s", text);
+			*tail = var_node(S, e, v->name);
+			(*tail)->pretty = e->pretty;
+			tail = &(*tail)->next;
 			continue;
 		}
 		if (kbtf_scalar(var_btf(S, v), v->btf_id, &size, &is_signed)) {
@@ -234,7 +245,7 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 			}
 			sc->handler->entry_args = true;	/* saved at entry */
 		}
-		return sem_resolve_tvar(S, e, &t, v->btf_id, v->btf);
+		return sem_resolve_tvar(S, sc, e, &t, v->btf_id, v->btf);
 	}
 	for (v = d->vars; v; v = v->next)
 		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
@@ -331,6 +342,6 @@ enum vtype sem_autocast(struct sem *S, struct scope *sc, struct expr *e)
 	if (!e->chain && !e->pretty)
 		return T_LONG;
 	sem_chain_indexes(S, sc, e);
-	return sem_resolve_tvar(S, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
+	return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
 							  TVAR_TYPED }, ty->type, ty->btf);
 }

@@ -77,14 +77,15 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 	struct chain ch = { .x = x };
 	const char *b;
 
+	if (t && t->expansion)
+		return t->catch_errors ? gen_caught(x, t->expansion, "ERROR") :
+					 gen_expr(x, t->expansion);
 	if ((e->kind == E_CAST || e->kind == E_AUTOCAST) && !e->chain)
 		return gen_expr(x, e->a);	/* the pointer itself */
 	if (!t) {
 		gen_error(x, &e->loc, "%s was not resolved in pass 2", expr_text(x->a, e));
 		return "0LL";
 	}
-	if (t->expansion)
-		return gen_expr(x, t->expansion);
 	if (t->base == TVAR_VALUE)
 		return "ctap_procfs_get(c)";
 	if (t->is_string)

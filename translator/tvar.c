@@ -253,6 +253,23 @@ static int element(struct walk *w, const struct component *c)
 	return 0;
 }
 
+int tvar_end_type(struct arena *a, const struct btf *btf, const struct expr *e, __u32 type,
+		  bool at_pointer, __u32 *end, struct tvar_error *err)
+{
+	struct walk w = { .a = a, .btf = btf, .err = err, .type = type, .path = "" };
+
+	w.lvalue = w.at_pointer = at_pointer;
+	for (const struct component *c = e->chain; c; c = c->next) {
+		if (w.bit_size)
+			return fail(&w, &c->loc, NULL, "a bitfield has no members or elements");
+		if (c->member ? member(&w, c) : element(&w, c))
+			return -EINVAL;
+		w.at_pointer = false;
+	}
+	*end = w.type;
+	return 0;
+}
+
 int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, __u32 type,
 		  struct tvar *t, struct tvar_error *err)
 {

@@ -64,6 +64,7 @@ struct tvar {
 	/* $$parms, $$vars, $$return: the sprintf() call it stands for
 	 * (SystemTap's expansion), whose arguments are resolved $vars. */
 	const struct expr *expansion;
+	bool catch_errors;	/* $var$: a fault in the expansion reads "ERROR" */
 	/* What the value is, for a '->' or '[...]' on it later (autocast): a
 	 * pointer of type value_type, or (value_is_address) the address of an
 	 * object of that type: an array, or what '&' took.  0: neither. */
@@ -86,6 +87,12 @@ struct tvar_error {
  */
 int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, __u32 type,
 		  struct tvar *t, struct tvar_error *err);
+
+/* The BTF type e's chain ends at, from a base of type type (at_pointer:
+ * an @cast's object at a pointer), without reading it: what $var$
+ * pretty-prints.  0, or -EINVAL with *err saying why. */
+int tvar_end_type(struct arena *a, const struct btf *btf, const struct expr *e, __u32 type,
+		  bool at_pointer, __u32 *end, struct tvar_error *err);
 
 /* Does e read alike from a value of BTF type a and of type b (one handler
  * serving several functions)?  A number: the same size and sign; a chain:

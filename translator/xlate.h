@@ -35,6 +35,7 @@ struct xlate {
 	FILE *code;			/* the body being generated */
 	int depth;			/* ... its indentation */
 	const char *err;		/* where a soft error jumps: "out" or a catch */
+	int err_jumps;			/* jumps to it written so far */
 	const char *cont;		/* where continue jumps; NULL: C's continue */
 	int labels;			/* unique label numbers */
 	int errors;
@@ -89,6 +90,9 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth);
 const char *gen_expr(struct xlate *x, const struct expr *e);
 /* A new temporary of the scope ("l->t3_what"); decl has %s for its name. */
 const char *gen_temp(struct xlate *x, const char *decl, const char *what);
+/* The string e, or on_error if evaluating it fails (a try/catch around
+ * one expression: $var$'s "ERROR"). */
+const char *gen_caught(struct xlate *x, const struct expr *e, const char *on_error);
 /* One line of the body, at the current depth. */
 void gen_line(struct xlate *x, const char *text);
 /* if (unlikely(cond)) goto <the current error label>; */

@@ -113,6 +113,9 @@ int main(void)
 		  S("abc"), S("abcdef"), N(6), S("ab"), N(5), N(2), S("xyz"));
 	/* printf("<%c|%3c|%-3c>\n", 65, 66, 67) */
 	CHECK_FMT("<A|  B|C  >", "<%c|%3c|%-3c>", N(65), N(66), N(67));
+	/* %#c, what $var$ prints a char with: C's letter escapes, else octal */
+	CHECK_FMT("'a' '\\n' '\\000' '\\'' '\\\\' '\\377'", "'%#c' '%#c' '%#c' '%#c' '%#c' '%#c'",
+		  N('a'), N('\n'), N(0), N('\''), N('\\'), N(255));
 	/* printf("<%p|%p>\n", 0, 4096) */
 	CHECK_FMT("<0x0|0x1000>", "<%p|%p>", N(0), N(4096));
 	/* printf("<%20s>\n", "this string is longer than twenty") */
