@@ -125,6 +125,9 @@ struct ctap_probe {
 	void (*handler)(struct ctap_context *c);
 	const struct ctap_lock *locks;	/* in the one global order */
 	int nlocks;
+	/* Where this probe passes its handler's $vars, when the probes of
+	 * one handler pass them at different argument positions. */
+	const unsigned char *args_of;
 };
 
 struct ctap_context {

@@ -80,6 +80,11 @@ struct sem_handler {
 	 * entered and saved for the return (saved area member eN). */
 	const struct expr **entries;
 	int nentries;
+	/* $vars its probes pass at different argument positions (a
+	 * tracepoint's $dev is argument 1 of one, 2 of another): each is a
+	 * slot, and every probe says where slot i is (ctap_probe.args_of). */
+	const char **slots;
+	int nslots;
 };
 
 /* Resolve symbols and infer types.  Returns 0 if clean. */

@@ -71,14 +71,17 @@ enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, str
 /*
  * A handler serves every probe its point matched (kernel.function("vfs_*")):
  * a $var must read alike in all of them.  Checked once, when reporting.
+ * -1: it does not (reported); 0: it does; 1: it does, but the probes pass
+ * it at different argument positions, so it needs a slot.
  */
-static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
-			    const struct probe_var *v)
+static int same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
+			   const struct probe_var *v)
 {
 	const struct btf *btf = var_btf(S, v);
+	int moved = 0;
 
 	if (!S->report || !sc->handler || !btf)
-		return true;
+		return 0;
 	/* The handler's probes come at and after its first one, sc->site. */
 	for (const struct derived_probe *d = sc->site->next; d; d = d->next) {
 		const struct probe_var *w;
@@ -86,15 +89,36 @@ static bool same_everywhere(struct sem *S, struct scope *sc, const struct expr *
 		if (sem_handler_for(S, d) != sc->handler)
 			continue;
 		w = sem_probe_var(d, e->name);
-		if (!w || w->arg != v->arg ||
-		    !tvar_btf_same_read(btf, v->btf_id, var_btf(S, w), w->btf_id, e)) {
+		/* Elsewhere is fine for a plain argument that is only read. */
+		if (w && w->arg != v->arg && w->arg >= 0 && v->arg >= 0 && !d->is_return &&
+		    S->lvalue_target != e)
+			moved = 1;
+		else if (w && w->arg != v->arg)
+			w = NULL;
+		if (!w || !tvar_btf_same_read(btf, v->btf_id, var_btf(S, w), w->btf_id, e)) {
+			w = sem_probe_var(d, e->name);
 			sem_error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
 			      "be the same in every function it matches", e->name, v->type,
 			      sc->site->name, w ? w->type : "missing", d->name);
-			return false;
+			return -1;
 		}
 	}
-	return true;
+	return moved;
+}
+
+/* 1 + the slot of $var name in handler h, added if new. */
+static int handler_slot(struct sem *S, struct sem_handler *h, const char *name)
+{
+	const char **slots;
+
+	for (int i = 0; i < h->nslots; i++)
+		if (!strcmp(h->slots[i], name))
+			return i + 1;
+	slots = arena_alloc(S->a, (h->nslots + 1) * sizeof(*slots));
+	memcpy(slots, h->slots, h->nslots * sizeof(*slots));
+	slots[h->nslots++] = name;
+	h->slots = slots;
+	return h->nslots;
 }
 
 /* A synthetic $var of e's probe, for an expansion. */
@@ -216,7 +240,12 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 				  e->name);
 			return T_UNKNOWN;
 		}
-		if (!same_everywhere(S, sc, e, v))
+		int where = same_everywhere(S, sc, e, v);
+
+		if (where > 0)	/* a string of the module's: no slot for it */
+			sem_error(S, &e->loc, NULL, "'%s' is not at the same place in every probe "
+				  "of this handler", e->name);
+		if (where)
 			return T_UNKNOWN;
 		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_ARG, .arg = v->arg,
 							       .is_string = true }))
@@ -228,8 +257,12 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 				  .write_reg = v->reg, .write_regs_arg = v->regs_arg,
 				  .write_in_args = v->in_args };
 
-		if (!same_everywhere(S, sc, e, v))
+		int where = same_everywhere(S, sc, e, v);
+
+		if (where < 0)
 			return T_UNKNOWN;
+		if (where)
+			t.slot = handler_slot(S, sc->handler, e->name);
 		if (S->lvalue_target == e && !e->chain && !v->reg && !v->in_args) {
 			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' cannot be written in %s: no "
 				  "register holds it there", e->name, d->name);

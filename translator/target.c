@@ -68,6 +68,8 @@ static const char *base(struct xlate *x, const struct expr *e, const struct tvar
 		return arena_printf(x->a, "(unsigned long)%s", gen_expr(x, e->a));
 	if (t->base == TVAR_RETURN)
 		return "ctap_retval(c)";
+	if (t->slot)	/* where this probe passes it */
+		return arena_printf(x->a, "ctap_arg(c, c->probe->args_of[%d])", t->slot - 1);
 	return arena_printf(x->a, "ctap_arg(c, %d)", t->arg);
 }
 

@@ -496,8 +496,31 @@ static void emit_entry_probes(struct xlate *x, FILE *out)
 	fputs("};\n\n", out);
 }
 
+/* Where each probe passes its handler's slots (sem_handler.slots). */
+static void emit_slot_tables(struct xlate *x, FILE *out)
+{
+	for (int i = 0; i < x->nprobes; i++) {
+		const struct derived_probe *d = x->probes[i].d;
+		const struct sem_handler *h = sem_handler_of(x->s, d);
+
+		if (!h->nslots)
+			continue;
+		fprintf(out, "/* %s: where its handler's $vars are */\n"
+			"static const unsigned char args_of_%d[] = {", d->name, i);
+		for (int k = 0; k < h->nslots; k++) {
+			const struct probe_var *v = d->vars;
+
+			while (v && strcmp(v->name, h->slots[k]))
+				v = v->next;
+			fprintf(out, "%s%d /* %s */", k ? ", " : " ", v ? v->arg : 0, h->slots[k]);
+		}
+		fputs(" };\n\n", out);
+	}
+}
+
 static void emit_probes(struct xlate *x, FILE *out)
 {
+	emit_slot_tables(x, out);
 	x->autoprint = emit_autoprint(x, out);
 	fprintf(out, "static const struct ctap_probe ctap_probes[%d] = {\n",
 		(x->nprobes + x->autoprint) ? x->nprobes + x->autoprint : 1);
@@ -518,6 +541,8 @@ static void emit_probes(struct xlate *x, FILE *out)
 			fprintf(out, "\t\t.order = S64_MIN,\n");
 		else if (p->order)
 			fprintf(out, "\t\t.order = %lldLL,\n", (long long)p->order);
+		if (sem_handler_of(x->s, d)->nslots)
+			fprintf(out, "\t\t.args_of = args_of_%d,\n", i);
 		fprintf(out, "\t\t.handler = probe_%d,\n\t\t.locks = locks_%d,\n"
 			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1,\n\t},\n",
 			p->handler, p->handler, p->handler);

@@ -48,6 +48,8 @@ struct tvar_step {
 struct tvar {
 	enum tvar_base base;
 	int arg;		/* TVAR_ARG: from 0 */
+	int slot;		/* TVAR_ARG: 1 + the handler's slot, whose
+				   argument position each probe gives; 0: tvar.arg */
 	/* A base value used as is (no steps) narrower than 8 bytes is
 	 * extended from extend bytes, with its sign if is_signed. */
 	int extend;
