@@ -212,4 +212,8 @@ void ast_walk_script(struct script *scr, ast_expr_fn fn, void *ctx);
 /* ... and of an expression (with its next ones: an argument list) */
 void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *ctx);
 
+/* A deep copy of a statement list (its expressions too), in a. */
+struct arena;
+struct stmt *ast_clone_stmt(struct arena *a, const struct stmt *s);
+
 #endif /* AST_H */

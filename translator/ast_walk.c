@@ -1,6 +1,9 @@
 /*
- * ast_walk.c - visit every expression under a statement, children first.
+ * ast_walk.c - visit every expression under a statement, children first;
+ * and deep copies of statements (a handler of its own needs its own tree:
+ * pass 2's results are kept by node).
  */
+#include "arena.h"
 #include "ast.h"
 
 static void walk_expr(struct expr *e, ast_expr_fn fn, void *ctx)
@@ -59,4 +62,71 @@ void ast_walk_script(struct script *scr, ast_expr_fn fn, void *ctx)
 void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *ctx)
 {
 	walk_expr(e, fn, ctx);
+}
+
+/* ---- deep copies ---- */
+
+static struct expr *clone_expr(struct arena *a, const struct expr *e);
+
+static struct component *clone_chain(struct arena *a, const struct component *c)
+{
+	struct component *first = NULL, **tail = &first;
+
+	for (; c; c = c->next) {
+		*tail = arena_new(a, struct component);
+		**tail = *c;
+		(*tail)->index = clone_expr(a, c->index);
+		tail = &(*tail)->next;
+	}
+	return first;
+}
+
+/* e and the expressions after it (an argument list), with all they hold. */
+static struct expr *clone_expr(struct arena *a, const struct expr *e)
+{
+	struct expr *first = NULL, **tail = &first;
+
+	for (; e; e = e->next) {
+		struct expr *c = arena_new(a, struct expr);
+
+		*c = *e;
+		c->a = clone_expr(a, e->a);
+		c->b = clone_expr(a, e->b);
+		c->c = clone_expr(a, e->c);
+		c->args = clone_expr(a, e->args);
+		c->chain = clone_chain(a, e->chain);
+		c->next = NULL;
+		*tail = c;
+		tail = &c->next;
+	}
+	return first;
+}
+
+struct stmt *ast_clone_stmt(struct arena *a, const struct stmt *s)
+{
+	struct stmt *first = NULL, **tail = &first;
+
+	for (; s; s = s->next) {
+		struct stmt *c = arena_new(a, struct stmt);
+
+		*c = *s;
+		c->e = clone_expr(a, s->e);
+		c->body = ast_clone_stmt(a, s->body);
+		c->els = ast_clone_stmt(a, s->els);
+		c->init = clone_expr(a, s->init);
+		c->incr = clone_expr(a, s->incr);
+		if (s->fe) {
+			c->fe = arena_new(a, struct foreach_info);
+			*c->fe = *s->fe;
+			c->fe->value = clone_expr(a, s->fe->value);
+			c->fe->keys = clone_expr(a, s->fe->keys);
+			c->fe->array = clone_expr(a, s->fe->array);
+			c->fe->pattern = clone_expr(a, s->fe->pattern);
+			c->fe->limit = clone_expr(a, s->fe->limit);
+		}
+		c->next = NULL;
+		*tail = c;
+		tail = &c->next;
+	}
+	return first;
 }
