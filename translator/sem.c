@@ -1292,11 +1292,12 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 
 static void find_dollar_dollar(struct expr *e, void *ctx)
 {
-	if (e->kind == E_TARGET && !strncmp(e->name, "$$", 2))
+	if ((e->kind == E_TARGET && !strncmp(e->name, "$$", 2)) || e->kind == E_DEFINED)
 		*(bool *)ctx = true;
 }
 
-/* Does d's code (its probe's or an alias's) use $$parms, $$vars...? */
+/* Does d's code (its probe's or an alias's) use $$parms, $$vars... or
+ * @defined(), which can answer differently from probe to probe? */
 static bool uses_dollar_dollar(const struct derived_probe *d)
 {
 	bool found = false;
@@ -1334,9 +1335,10 @@ static const struct probe *clone_probe(struct sem *S, const struct probe *p)
 
 /*
  * The handler of d: one per probe body (and alias chain), serving every
- * probe its points matched -- except that a body using $$parms & co.
- * expands them per probe, as SystemTap gives every probe its own body:
- * probes whose context variables differ get handlers of their own.
+ * probe its points matched -- except that a body using $$parms & co. or
+ * @defined() resolves them per probe, as SystemTap gives every probe its
+ * own body: probes whose context variables differ get handlers of their
+ * own.
  */
 struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d)
 {
