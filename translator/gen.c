@@ -840,7 +840,7 @@ static const char *assignment(struct xlate *x, const struct expr *e)
 		     strcmp(e->op, ".=") ? "false" : "true");
 		return "ctap_procfs_get(c)";
 	}
-	if (target->kind == E_TARGET || target->kind == E_CAST)
+	if (target->kind == E_TARGET || target->kind == E_CAST || target->kind == E_AUTOCAST)
 		return gen_assign_target(x, e);
 	if (target->kind != E_SYMBOL) {
 		gen_error(x, &e->loc, "assigning to %s is not supported yet", expr_text(x->a, target));

@@ -472,6 +472,12 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 {
 	struct var *v;
 
+	if (e->pretty) {
+		sem_error(S, &e->loc, NULL, "a pretty-printed value ($...$) cannot be assigned");
+		*type = T_UNKNOWN;
+		return NULL;
+	}
+
 	if (e->kind == E_SYMBOL) {
 		v = lookup(S, sc, e->name, &e->loc);
 		if (v->nkeys || (v->global && v->global->is_array))
@@ -501,6 +507,23 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 		S->lvalue_target = NULL;
 		return NULL;
 	}
+	/* @cast(p, "t")->m = v, p->m = v (autocast): memory, in guru mode. */
+	if ((e->kind == E_CAST || e->kind == E_AUTOCAST) && e->chain) {
+		const struct tvar *t;
+
+		if (!S->s->guru)
+			sem_error(S, &e->loc, NULL, "writing to %s needs guru mode (stap -g)",
+				  e->kind == E_CAST ? "@cast memory" : "memory through '->'");
+		S->lvalue_target = e;
+		*type = sem_expr(S, sc, e);
+		S->lvalue_target = NULL;
+		t = tvar_map_get(S->tvars, e);
+		if (t && t->base == TVAR_TYPED)
+			sem_error(S, &e->loc, NULL, "writing through a variable's pointer is not "
+				  "supported: write @cast(p, \"type\")->member = value");
+		return NULL;
+	}
+
 	sem_error(S, &e->loc, NULL, "expected a variable or array element to assign");
 	*type = sem_expr(S, sc, e);
 	return NULL;
