@@ -253,19 +253,27 @@ static int element(struct walk *w, const struct component *c)
 	return 0;
 }
 
+/* Every member and element of e's chain, from w's start. */
+static int walk_chain(struct walk *w, const struct expr *e)
+{
+	for (const struct component *c = e->chain; c; c = c->next) {
+		if (w->bit_size)
+			return fail(w, &c->loc, NULL, "a bitfield has no members or elements");
+		if (c->member ? member(w, c) : element(w, c))
+			return -EINVAL;
+		w->at_pointer = false;
+	}
+	return 0;
+}
+
 int tvar_end_type(struct arena *a, const struct btf *btf, const struct expr *e, __u32 type,
 		  bool at_pointer, __u32 *end, struct tvar_error *err)
 {
 	struct walk w = { .a = a, .btf = btf, .err = err, .type = type, .path = "" };
 
 	w.lvalue = w.at_pointer = at_pointer;
-	for (const struct component *c = e->chain; c; c = c->next) {
-		if (w.bit_size)
-			return fail(&w, &c->loc, NULL, "a bitfield has no members or elements");
-		if (c->member ? member(&w, c) : element(&w, c))
-			return -EINVAL;
-		w.at_pointer = false;
-	}
+	if (walk_chain(&w, e))
+		return -EINVAL;
 	*end = w.type;
 	return 0;
 }
@@ -282,17 +290,11 @@ int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, 
 	t->value_type = 0;
 	if (e->addressof && !e->chain)
 		return fail(&w, &e->loc, NULL, "'&%s': an argument has no address", e->name);
-	if (e->pretty)
-		return fail(&w, &e->loc, NULL, "pretty printing with '$' (%s) is not supported yet",
-			    expr_text(a, e));
+	if (e->pretty)	/* sem_pretty() took it: not reached */
+		return fail(&w, &e->loc, NULL, "%s: pretty printing is pass 2's", expr_text(a, e));
 	w.at_pointer = t->base == TVAR_POINTER;
-	for (const struct component *c = e->chain; c; c = c->next) {
-		if (w.bit_size)
-			return fail(&w, &c->loc, NULL, "a bitfield has no members or elements");
-		if (c->member ? member(&w, c) : element(&w, c))
-			return -EINVAL;
-		w.at_pointer = false;
-	}
+	if (walk_chain(&w, e))
+		return -EINVAL;
 	if (e->addressof) {
 		if (!w.lvalue || w.bit_size)
 			return fail(&w, &e->loc, NULL, "'&' needs a member or an element in memory");
