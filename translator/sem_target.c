@@ -115,7 +115,8 @@ static int handler_slot(struct sem *S, struct sem_handler *h, const char *name)
 		if (!strcmp(h->slots[i], name))
 			return i + 1;
 	slots = arena_alloc(S->a, (h->nslots + 1) * sizeof(*slots));
-	memcpy(slots, h->slots, h->nslots * sizeof(*slots));
+	if (h->nslots)
+		memcpy(slots, h->slots, h->nslots * sizeof(*slots));
 	slots[h->nslots++] = name;
 	h->slots = slots;
 	return h->nslots;
