@@ -1268,62 +1268,88 @@ static void loop_stmt(struct xlate *x, const struct stmt *s)
 	emit(x, "}");
 }
 
-const char *gen_caught(struct xlate *x, const struct expr *e, const char *on_error)
-{
-	const char *outer = x->err, *label = arena_printf(x->a, "catch_%d", x->labels++);
-	const char *t = str_temp(x, "caught"), *v;
-	int jumps = x->err_jumps;
+/*
+ * try/catch in C, for the try statement and for an expression whose fault
+ * reads as a value (gen_caught): the soft errors of what is generated
+ * between catch_begin() and catch_handler() jump to the handler.
+ */
+struct xcatch {
+	const char *outer, *label;
+	int jumps;		/* x->err_jumps when the try part began */
+};
 
-	emit(x, "{ /* %s:%d: a fault here reads %s */", e->loc.src->name, e->loc.line,
-	     gen_c_string(x, on_error));
+static void catch_begin(struct xlate *x, struct xcatch *k, const char *comment)
+{
+	k->outer = x->err;
+	k->label = arena_printf(x->a, "catch_%d", x->labels++);
+	k->jumps = x->err_jumps;
+	emit(x, "{ /* %s */", comment);
 	x->depth++;
-	x->err = label;
-	v = gen_expr(x, e);
-	emit(x, "ctap_strcpy(%s, %s);", t, v);
-	x->err = outer;
-	if (x->err_jumps == jumps) {	/* nothing in it can fail */
+	x->err = k->label;
+}
+
+/*
+ * Ends the try part.  If nothing in it can fail, closes the block and
+ * returns false: a catch part would be dead code (and its label unused).
+ * Else opens the catch part, which starts with the error (copied to
+ * error_to, if not NULL) cleared, and returns true: catch_end() closes it.
+ */
+static bool catch_handler(struct xlate *x, struct xcatch *k, const char *error_to)
+{
+	x->err = k->outer;
+	if (x->err_jumps == k->jumps) {
 		x->depth--;
 		emit(x, "}");
-		return t;
+		return false;
 	}
-	emit(x, "goto %s_end;", label);
+	emit(x, "goto %s_end;", k->label);
 	x->depth--;
-	emit(x, "%s:", label);
+	emit(x, "%s:", k->label);
 	x->depth++;
-	emit(x, "ctap_strcpy(%s, %s);", t, gen_c_string(x, on_error));
+	if (error_to)
+		emit(x, "ctap_strcpy(%s, c->last_error);", error_to);
 	emit(x, "c->last_error = NULL;");
 	emit(x, "c->last_stmt = NULL;");
+	return true;
+}
+
+static void catch_end(struct xlate *x, const struct xcatch *k)
+{
 	x->depth--;
-	emit(x, "%s_end:", label);
+	emit(x, "%s_end:", k->label);
 	emit(x, "\t;");
 	emit(x, "}");
+}
+
+const char *gen_caught(struct xlate *x, const struct expr *e, const char *on_error)
+{
+	const char *t = str_temp(x, "caught"), *fallback = gen_c_string(x, on_error);
+	struct xcatch k;
+
+	catch_begin(x, &k, arena_printf(x->a, "%s:%d: a fault here reads %s", e->loc.src->name,
+					e->loc.line, fallback));
+	emit(x, "ctap_strcpy(%s, %s);", t, gen_expr(x, e));
+	if (catch_handler(x, &k, NULL)) {
+		emit(x, "ctap_strcpy(%s, %s);", t, fallback);
+		catch_end(x, &k);
+	}
 	return t;
 }
 
 static void try_stmt(struct xlate *x, const struct stmt *s)
 {
-	const char *outer = x->err, *label = arena_printf(x->a, "catch_%d", x->labels++);
-	const char *lv;
+	const char *lv = NULL;
+	struct xcatch k;
 
-	emit(x, "{ /* try, %s:%d */", s->loc.src->name, s->loc.line);
-	x->depth++;
-	x->err = label;
+	catch_begin(x, &k, arena_printf(x->a, "try, %s:%d", s->loc.src->name, s->loc.line));
 	gen_stmt(x, s->body, x->depth);
-	x->err = outer;
-	emit(x, "goto %s_end;", label);
-	x->depth--;
-	emit(x, "%s:", label);
-	x->depth++;
-	if (s->catch_var && lookup(x, s->catch_var, &lv))
-		emit(x, "ctap_strcpy(%s, c->last_error);", lv);
-	emit(x, "c->last_error = NULL;");
-	emit(x, "c->last_stmt = NULL;");
+	if (s->catch_var && !lookup(x, s->catch_var, &lv))
+		lv = NULL;
+	if (!catch_handler(x, &k, lv))
+		return;
 	if (s->els)
 		gen_stmt(x, s->els, x->depth);
-	x->depth--;
-	emit(x, "%s_end:", label);
-	emit(x, "\t;");
-	emit(x, "}");
+	catch_end(x, &k);
 }
 
 void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
