@@ -113,6 +113,8 @@ struct expr;
 const struct sem_function *sem_function_of(struct session *s, const struct expr *call);
 struct derived_probe;
 struct sem_handler *sem_handler_of(struct session *s, const struct derived_probe *d);
+/* d's context variable called name ("$file"), or NULL. */
+const struct probe_var *sem_probe_var(const struct derived_probe *d, const char *name);
 /* Pass 2's resolution of a $var or @cast chain e (tvar.h), or NULL. */
 struct tvar;
 const struct tvar *sem_tvar(struct session *s, const struct expr *e);

@@ -59,7 +59,6 @@ struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d
 
 /* ---- sem_target.c ---- */
 
-const struct probe_var *sem_probe_var(const struct derived_probe *d, const char *name);
 /* The [i] of a chain are expressions of the script: longs. */
 void sem_chain_indexes(struct sem *S, struct scope *sc, struct expr *e);
 /* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */

@@ -78,6 +78,7 @@ static int same_everywhere(struct sem *S, struct scope *sc, const struct expr *e
 			   const struct probe_var *v)
 {
 	const struct btf *btf = var_btf(S, v);
+	bool movable;
 	int moved = 0;
 
 	if (!S->report || !sc->handler || !btf)
@@ -90,18 +91,15 @@ static int same_everywhere(struct sem *S, struct scope *sc, const struct expr *e
 			continue;
 		w = sem_probe_var(d, e->name);
 		/* Elsewhere is fine for a plain argument that is only read. */
-		if (w && w->arg != v->arg && w->arg >= 0 && v->arg >= 0 && !d->is_return &&
-		    S->lvalue_target != e)
-			moved = 1;
-		else if (w && w->arg != v->arg)
-			w = NULL;
-		if (!w || !tvar_btf_same_read(btf, v->btf_id, var_btf(S, w), w->btf_id, e)) {
-			w = sem_probe_var(d, e->name);
+		movable = w && w->arg >= 0 && v->arg >= 0 && !d->is_return && S->lvalue_target != e;
+		if (!w || (w->arg != v->arg && !movable) ||
+		    !tvar_btf_same_read(btf, v->btf_id, var_btf(S, w), w->btf_id, e)) {
 			sem_error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
 			      "be the same in every function it matches", e->name, v->type,
 			      sc->site->name, w ? w->type : "missing", d->name);
 			return -1;
 		}
+		moved |= w->arg != v->arg;
 	}
 	return moved;
 }

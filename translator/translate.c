@@ -508,10 +508,8 @@ static void emit_slot_tables(struct xlate *x, FILE *out)
 		fprintf(out, "/* %s: where its handler's $vars are */\n"
 			"static const unsigned char args_of_%d[] = {", d->name, i);
 		for (int k = 0; k < h->nslots; k++) {
-			const struct probe_var *v = d->vars;
+			const struct probe_var *v = sem_probe_var(d, h->slots[k]);
 
-			while (v && strcmp(v->name, h->slots[k]))
-				v = v->next;
 			fprintf(out, "%s%d /* %s */", k ? ", " : " ", v ? v->arg : 0, h->slots[k]);
 		}
 		fputs(" };\n\n", out);
