@@ -34,15 +34,23 @@ struct pretty {
 	int nvalues;
 };
 
-/* e with one more component: .member, or [index]. */
-static struct expr *extend(struct pretty *P, const struct expr *e, const char *member, int index)
+/* A copy of e to read as a plain value: no '$', out of any list. */
+static struct expr *plain(struct pretty *P, const struct expr *e)
 {
 	struct expr *copy = arena_new(P->S->a, struct expr);
-	struct component **tail = &copy->chain, *c;
 
 	*copy = *e;
 	copy->next = NULL;
 	copy->pretty = 0;
+	return copy;
+}
+
+/* e with one more component: .member, or [index]. */
+static struct expr *extend(struct pretty *P, const struct expr *e, const char *member, int index)
+{
+	struct expr *copy = plain(P, e);
+	struct component **tail = &copy->chain, *c;
+
 	for (const struct component *k = e->chain; k; k = k->next) {
 		*tail = arena_new(P->S->a, struct component);
 		**tail = *k;
@@ -64,11 +72,8 @@ static struct expr *extend(struct pretty *P, const struct expr *e, const char *m
 /* One value: spec in the format, value (e, or fn(e)) among the arguments. */
 static void value(struct pretty *P, const char *spec, const struct expr *e, const char *fn)
 {
-	struct expr *v = arena_new(P->S->a, struct expr);
+	struct expr *v = plain(P, e);
 
-	*v = *e;
-	v->next = NULL;
-	v->pretty = 0;
 	if (fn) {
 		struct expr *call = arena_new(P->S->a, struct expr);
 
@@ -97,15 +102,14 @@ static const struct btf_type *resolved(struct pretty *P, __u32 *id)
 	return *id ? btf__type_by_id(P->btf, *id) : NULL;
 }
 
-/* A number: characters escaped, then by sign. */
-static void number(struct pretty *P, const struct btf_type *t, const struct expr *e)
+/* A number's spec: a character escaped (not in a bitfield), else by sign. */
+static const char *number_spec(const struct btf_type *t, bool bitfield)
 {
-	if (btf_is_int(t) && is_char(t))
-		value(P, "'%#c'", e, NULL);
-	else if (btf_is_int(t) && !(btf_int_encoding(t) & BTF_INT_SIGNED))
-		value(P, "%u", e, NULL);
-	else
-		value(P, "%i", e, NULL);
+	if (is_char(t) && !bitfield)
+		return "'%#c'";
+	if (btf_is_int(t) && !(btf_int_encoding(t) & BTF_INT_SIGNED))
+		return "%u";
+	return "%i";
 }
 
 static void recurse(struct pretty *P, __u32 id, const struct expr *e, bool top);
@@ -137,8 +141,7 @@ static void members(struct pretty *P, const struct btf_type *t, const struct exp
 		fputc('=', P->fmt);
 		if (btf_member_bitfield_size(t, i)) {
 			if (mt && (btf_is_int(mt) || btf_is_enum(mt)))
-				value(P, mt && btf_is_int(mt) &&
-				      !(btf_int_encoding(mt) & BTF_INT_SIGNED) ? "%u" : "%i", me, NULL);
+				value(P, number_spec(mt, true), me, NULL);
 			else
 				fputc('?', P->fmt);
 		} else {
@@ -160,7 +163,7 @@ static void recurse(struct pretty *P, __u32 id, const struct expr *e, bool top)
 	case BTF_KIND_INT:
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		number(P, t, e);
+		value(P, number_spec(t, false), e, NULL);
 		break;
 	case BTF_KIND_ARRAY:
 		if (!top && !P->full) {
