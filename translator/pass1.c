@@ -174,6 +174,8 @@ static void hide_private_globals(struct arena *a, struct script *scr)
 	for (struct probe *p = scr->probes; p; p = p->next) {
 		ast_walk_stmt(p->body, rename_private, &pn);
 		ast_walk_stmt(p->epilogue, rename_private, &pn);
+		for (struct probe_point *pp = p->points; pp; pp = pp->next)
+			ast_walk_expr(pp->condition, rename_private, &pn);
 	}
 	for (pn.fn = scr->functions; pn.fn; pn.fn = pn.fn->next)
 		ast_walk_stmt(pn.fn->body, rename_private, &pn);
