@@ -310,6 +310,26 @@ void ctap_pstat_clear(struct ctap_pstat *s);
 void ctap_pstat_add(const struct ctap_stat_spec *spec, struct ctap_pstat *s, int64_t v);
 struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct ctap_pstat *s);
 
+/*
+ * Counters: long scalar globals that event probes only add to and only
+ * begin, end and error probes read or set (translator/analyses.c).  An add
+ * goes to this CPU's slot, one instruction and no lock; a read sums.
+ */
+struct ctap_counter {
+	int64_t base;			/* set at load (-G, an initializer) or by = */
+	int64_t __percpu *cpu;		/* added since */
+};
+
+int ctap_counter_init(struct ctap_counter *k, int64_t value);
+void ctap_counter_free(struct ctap_counter *k);
+int64_t ctap_counter_read(const struct ctap_counter *k);
+void ctap_counter_set(struct ctap_counter *k, int64_t value);
+
+static inline void ctap_counter_add(struct ctap_counter *k, int64_t v)
+{
+	this_cpu_add(*k->cpu, v);
+}
+
 /* Map access with SystemTap's errors; NULL with c->last_error set. */
 int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,
 		  const char *overflow, const char *where);

@@ -352,6 +352,40 @@ struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct
 	return &s->agg;
 }
 
+/* ---- counters: a slot per CPU ---- */
+
+int ctap_counter_init(struct ctap_counter *k, int64_t value)
+{
+	k->base = value;
+	k->cpu = alloc_percpu(int64_t);
+	return k->cpu ? 0 : -ENOMEM;
+}
+
+void ctap_counter_free(struct ctap_counter *k)
+{
+	free_percpu(k->cpu);
+}
+
+/* Sums wrap as the script's n++ does (unsigned: no undefined overflow). */
+int64_t ctap_counter_read(const struct ctap_counter *k)
+{
+	u64 sum = k->base;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(k->cpu, cpu);
+	return (int64_t)sum;
+}
+
+void ctap_counter_set(struct ctap_counter *k, int64_t value)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		*per_cpu_ptr(k->cpu, cpu) = 0;
+	k->base = value;
+}
+
 /* ---- maps ---- */
 
 int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,

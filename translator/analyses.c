@@ -2,6 +2,7 @@
  * analyses.c - what pass 3 needs to know about the program as a whole,
  * computed from pass 2's results (nothing here writes C):
  *   the globals each handler touches, and how (its lock table);
+ *   the globals event probes only add to (per-CPU counters, no lock);
  *   the deepest chain of calls (MAXNESTING);
  *   in pass 2, foreach loops that change the array they walk.
  */
@@ -10,6 +11,7 @@
 
 #include "analyses.h"
 #include "diag.h"
+#include "elaborate.h"
 #include "tvar.h"
 
 /* ---- locks: which globals a handler touches, and how ---- */
@@ -44,7 +46,8 @@ static void touch(struct lockset *ls, struct var *locals, const char *name, char
 	if (is_local(locals, name))
 		return;
 	g = sem_global(ls->s, name);
-	if (g && ls->mode[g->index] != 'w')
+	/* A counter takes no lock (analyses_find_counters). */
+	if (g && !g->counter && ls->mode[g->index] != 'w')
 		ls->mode[g->index] = mode;
 }
 
@@ -186,6 +189,162 @@ void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *m
 	/* Out of memory: every global written (too much locking, never too little). */
 	if (lockset_run(s, &ls, h->locals, stmts, n))
 		memset(mode, 'w', count_globals(s));
+}
+
+/* ---- counters: globals that event probes only add to ---- */
+
+struct counter_walk {
+	struct session *s;
+	struct var *locals;		/* of the body walked */
+	int *uses;			/* per global: its names in event code */
+	int *adds;			/* ... of which targets of statement adds */
+	bool *other;			/* per global: a foreach variable somewhere */
+	bool *queued;			/* per function: called from event code */
+	const struct sem_function **todo;
+	int ntodo;
+};
+
+static struct var *global_named(struct counter_walk *w, const struct expr *e)
+{
+	if (!e || e->kind != E_SYMBOL || is_local(w->locals, e->name))
+		return NULL;
+	return sem_global(w->s, e->name);
+}
+
+/* n++, --n, n += x or n -= x, as a statement: the global n, or NULL. */
+static struct var *statement_add(struct counter_walk *w, const struct expr *e)
+{
+	bool incdec = (e->kind == E_POSTFIX || e->kind == E_UNARY) &&
+		(!strcmp(e->op, "++") || !strcmp(e->op, "--"));
+	bool add = e->kind == E_ASSIGN && (!strcmp(e->op, "+=") || !strcmp(e->op, "-="));
+
+	return incdec || add ? global_named(w, e->a) : NULL;
+}
+
+/* The statement adds under s (what gen.c's effect() translates). */
+static void count_adds(struct counter_walk *w, const struct stmt *s)
+{
+	for (; s; s = s->next) {
+		const struct expr *tops[] = { s->kind == S_EXPR ? s->e : NULL, s->init, s->incr };
+		struct var *g;
+
+		for (int i = 0; i < 3; i++)
+			if (tops[i] && (g = statement_add(w, tops[i])))
+				w->adds[g->index]++;
+		count_adds(w, s->body);
+		count_adds(w, s->els);
+	}
+}
+
+/* Every name of a global in event code, and the functions it calls. */
+static void count_uses(struct expr *e, void *ctx)
+{
+	struct counter_walk *w = ctx;
+	const struct sem_function *f;
+	struct var *g;
+
+	if ((g = global_named(w, e)))
+		w->uses[g->index]++;
+	if (e->kind == E_CALL && (f = sem_function_of(w->s, e)) && !w->queued[f->index] &&
+	    f->fn->body) {
+		w->queued[f->index] = true;
+		w->todo[w->ntodo++] = f;
+	}
+}
+
+static void event_code(struct counter_walk *w, struct var *locals, struct stmt *s)
+{
+	w->locals = locals;
+	count_adds(w, s);
+	ast_walk_stmt(s, count_uses, w);
+}
+
+/* A foreach assigns its variables: never counters, in any probe. */
+static void foreach_vars(struct counter_walk *w, struct var *locals, const struct stmt *s)
+{
+	for (; s; s = s->next) {
+		struct var *g;
+
+		w->locals = locals;
+		if (s->fe && (g = global_named(w, s->fe->value)))
+			w->other[g->index] = true;
+		for (const struct expr *k = s->fe ? s->fe->keys : NULL; k; k = k->next)
+			if ((g = global_named(w, k)))
+				w->other[g->index] = true;
+		foreach_vars(w, locals, s->body);
+		foreach_vars(w, locals, s->els);
+	}
+}
+
+/* A handler some of whose probes are events (their family runs them). */
+static bool is_event_handler(struct session *s, const struct sem_handler *h)
+{
+	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
+		if (d->provider->runtime && sem_handler_of(s, d) == h)
+			return true;
+	return false;
+}
+
+static void walk_event_code(struct counter_walk *w)
+{
+	struct session *s = w->s;
+
+	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		if (!is_event_handler(s, h))
+			continue;
+		for (int a = 0; a < h->naliases; a++) {
+			event_code(w, h->locals, h->aliases[a]->body);
+			event_code(w, h->locals, h->aliases[a]->epilogue);
+		}
+		event_code(w, h->locals, h->probe->body);
+	}
+	/* Conditions are read by the event probes' families. */
+	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
+		if (d->provider->runtime && d->written && d->written->condition) {
+			w->locals = NULL;
+			ast_walk_expr(d->written->condition, count_uses, w);
+		}
+	while (w->ntodo > 0) {
+		const struct sem_function *f = w->todo[--w->ntodo];
+
+		event_code(w, f->locals, f->fn->body);
+	}
+}
+
+void analyses_find_counters(struct session *s)
+{
+	int nf = sem_nfunctions(s), ng = count_globals(s);
+	struct counter_walk w = {
+		.s = s,
+		.uses = calloc(ng + 1, sizeof(int)),
+		.adds = calloc(ng + 1, sizeof(int)),
+		.other = calloc(ng + 1, sizeof(bool)),
+		.queued = calloc(nf + 1, sizeof(bool)),
+		.todo = calloc(nf + 1, sizeof(*w.todo)),
+	};
+
+	/* Out of memory: no counters, every global locked as before. */
+	if (w.uses && w.adds && w.other && w.queued && w.todo) {
+		walk_event_code(&w);
+		for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+			for (int a = 0; a < h->naliases; a++) {
+				foreach_vars(&w, h->locals, h->aliases[a]->body);
+				foreach_vars(&w, h->locals, h->aliases[a]->epilogue);
+			}
+			foreach_vars(&w, h->locals, h->probe->body);
+		}
+		for (const struct sem_function *f = sem_functions(s); f; f = f->next)
+			foreach_vars(&w, f->locals, f->fn->body);
+		for (struct var *v = sem_globals(s); v; v = v->next)
+			v->counter = v->used && v->type == T_LONG && !v->nkeys &&
+				w.adds[v->index] > 0 && w.uses[v->index] == w.adds[v->index] &&
+				!w.other[v->index];
+	}
+	free(w.uses);
+	free(w.adds);
+	free(w.other);
+	free(w.queued);
+	free(w.todo);
 }
 
 /* ---- foreach: the array walked may not change under the walk ---- */

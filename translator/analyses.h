@@ -15,6 +15,16 @@
 void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *mode);
 
 /*
+ * Pass 3, before any C: marks var.counter on each long scalar global that
+ * event probes (everything but begin, end and error) only add to, each add
+ * a statement of its own (n++, n += x), and that only begin, end and error
+ * probes read or set.  Such a global needs no lock: each CPU adds to a
+ * slot of its own and a read, when no event probe runs, sums the slots
+ * (struct ctap_counter) -- the value the locked global would have.
+ */
+void analyses_find_counters(struct session *s);
+
+/*
  * SystemTap's default MAXNESTING: the deepest chain of calls from any
  * handler, plus 10 if a function recurses; at least 1.
  */

@@ -20,6 +20,12 @@ static bool autoprinted(struct xlate *x, const struct var *v)
 
 static void autoprint_scalar(FILE *out, const struct var *v)
 {
+	if (v->counter) {
+		fprintf(out, "\tctap_printf(c, \"%s=%%d\\n\",\n"
+			"\t\t    &(union ctap_arg){ .n = ctap_counter_read(&G.g_%s) }, 1);\n",
+			v->name, v->name);
+		return;
+	}
 	if (v->type != T_STATS) {
 		fprintf(out, "\tctap_printf(c, \"%s=%s\\n\", &(union ctap_arg){ .%c = G.g_%s }, 1);\n",
 			v->name, v->type == T_STRING ? "\\\"%s\\\"" : "%d",

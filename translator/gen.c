@@ -156,8 +156,23 @@ static struct var *lookup(struct xlate *x, const char *name, const char **c)
 		return v;
 	}
 	v = gen_find_global(x, name);
-	*c = arena_printf(x->a, "G.g_%s", name);
+	if (v && v->counter)
+		*c = arena_printf(x->a, "ctap_counter_read(&G.g_%s)", name);
+	else
+		*c = arena_printf(x->a, "G.g_%s", name);
 	return v;
+}
+
+/* The counter global e names (analyses_find_counters), or NULL. */
+static struct var *counter_of(struct xlate *x, const struct expr *e)
+{
+	const char *c;
+	struct var *v;
+
+	if (e->kind != E_SYMBOL)
+		return NULL;
+	v = lookup(x, e->name, &c);
+	return v && v->kind == V_GLOBAL && v->counter ? v : NULL;
 }
 
 /*
@@ -769,11 +784,49 @@ static const char *long_lvalue(struct xlate *x, const struct expr *target, const
 	return lv;
 }
 
+/*
+ * A counter changes by an add to this CPU's slot, when nobody reads the
+ * result (all event probes do: pass 3 made it a counter so); else, in
+ * begin, end and error probes, where nothing runs beside, it is read and
+ * set.  Returns the new value (want) or "0LL".
+ */
+static const char *counter_update(struct xlate *x, const struct var *v, const char *op,
+				  const char *val, bool want, const struct loc *loc)
+{
+	const char *t;
+
+	if (!want && (!strcmp(op, "+=") || !strcmp(op, "-="))) {
+		emit(x, op[0] == '-' ? "ctap_counter_add(&G.g_%s, -(%s));" :
+		     "ctap_counter_add(&G.g_%s, %s);", v->name, val);
+		return "0LL";
+	}
+	t = gen_temp(x, "int64_t %s", "val");
+	if (!strcmp(op, "="))
+		emit(x, "%s = %s;", t, val);
+	else
+		emit(x, "%s = %s;", t, binop_long(x, arith_of(x, op),
+			arena_printf(x->a, "ctap_counter_read(&G.g_%s)", v->name), val, loc));
+	emit(x, "ctap_counter_set(&G.g_%s, %s);", v->name, t);
+	return want ? t : "0LL";
+}
+
 /* ++x, x--, ...; want: the value is used. */
 static const char *incdec(struct xlate *x, const struct expr *e, bool postfix, bool want)
 {
-	const char *lv = long_lvalue(x, e->a, e->op), *t;
+	const char *lv, *t;
+	struct var *k = counter_of(x, e->a);
 
+	if (k) {
+		const char *op = e->op[0] == '+' ? "+=" : "-=";
+
+		if (!want || !postfix)
+			return counter_update(x, k, op, "1", want, &e->loc);
+		t = gen_temp(x, "int64_t %s", "old");
+		emit(x, "%s = ctap_counter_read(&G.g_%s);", t, k->name);
+		counter_update(x, k, op, "1", false, &e->loc);
+		return t;
+	}
+	lv = long_lvalue(x, e->a, e->op);
 	if (!lv)
 		return "0LL";
 	if (e->a->kind == E_INDEX)
@@ -825,7 +878,8 @@ static const char *assign_element(struct xlate *x, const struct expr *e)
 	return arena_printf(x->a, "(*ctap_map_long(G.g_%s, %s))", arr->name, s);
 }
 
-static const char *assignment(struct xlate *x, const struct expr *e)
+/* target op= value; want: the value is used. */
+static const char *assignment(struct xlate *x, const struct expr *e, bool want)
 {
 	const struct expr *target = e->a;
 	const char *lv, *val;
@@ -850,6 +904,8 @@ static const char *assignment(struct xlate *x, const struct expr *e)
 	if (!v)
 		return "0LL";
 	val = expr_c(x, e->b);
+	if (counter_of(x, target))
+		return counter_update(x, v, e->op, val, want, &e->loc);
 	if (!strcmp(e->op, "<<<")) {
 		emit(x, "ctap_pstat_add(&spec_%s, &G.g_%s, %s);", v->name, v->name, val);
 		return "0LL";
@@ -967,7 +1023,7 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 	case E_BINARY:
 		return binary(x, e);
 	case E_ASSIGN:
-		return assignment(x, e);
+		return assignment(x, e, true);
 	case E_TERNARY:
 		return ternary(x, e);
 	case E_IN:
@@ -998,6 +1054,8 @@ static void effect(struct xlate *x, const struct expr *e)
 	else if (e->kind == E_POSTFIX || (e->kind == E_UNARY &&
 		 (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
 		incdec(x, e, e->kind == E_POSTFIX, false);
+	else if (e->kind == E_ASSIGN)
+		assignment(x, e, false);
 	else
 		expr_c(x, e);	/* what it computes is in the statements */
 }
@@ -1085,6 +1143,8 @@ static void delete_stmt(struct xlate *x, const struct stmt *s)
 		emit(x, "ctap_pstat_clear(&G.g_%s);", v->name);
 	else if (v->type == T_STRING)
 		emit(x, "%s[0] = '\\0';", lv);
+	else if (counter_of(x, e))
+		emit(x, "ctap_counter_set(&G.g_%s, 0);", v->name);
 	else
 		emit(x, "%s = 0;", lv);
 }

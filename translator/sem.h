@@ -33,6 +33,7 @@ struct var {
 	bool used, written, read, used_as_scalar;
 	bool rvalue;			/* its value is read (not only by ++, +=) */
 	int index;			/* a global's position in sem_globals() */
+	bool counter;			/* a per-CPU sum (analyses_find_counters) */
 	struct typed_value *typed;	/* assigned a typed pointer (autocast), or NULL */
 };
 

@@ -133,6 +133,8 @@ static void emit_globals(struct xlate *x, FILE *out)
 				fprintf(out, "\tstruct ctap_map *g_%s;\n", v->name);
 			else if (is_stats(v))
 				fprintf(out, "\tstruct ctap_pstat g_%s;\n", v->name);
+			else if (v->counter)
+				fprintf(out, "\tstruct ctap_counter g_%s;\t/* per CPU, no lock */\n", v->name);
 			else
 				fprintf(out, "\t%s;\n", c_type_decl(v->type, arena_printf(x->a, "g_%s", v->name)));
 		}
@@ -141,7 +143,8 @@ static void emit_globals(struct xlate *x, FILE *out)
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		if (!emitted(v))
 			continue;
-		fprintf(out, "static DEFINE_RWLOCK(lock_%s);\n", v->name);
+		if (!v->counter)
+			fprintf(out, "static DEFINE_RWLOCK(lock_%s);\n", v->name);
 		if (is_stats(v)) {
 			const struct expr *h = v->hist;
 			const char *type = !h ? "CTAP_HIST_NONE" :
@@ -203,11 +206,13 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 		if (!emitted(v))
 			continue;
 		maps |= is_map(v);
-		fails |= is_map(v) || is_stats(v);
+		fails |= is_map(v) || is_stats(v) || v->counter;
 		if (is_map(v))
 			fprintf(out, "\tctap_free(G.g_%s);\n", v->name);
 		else if (is_stats(v))
 			fprintf(out, "\tctap_pstat_free(&G.g_%s);\n", v->name);
+		else if (v->counter)
+			fprintf(out, "\tctap_counter_free(&G.g_%s);\n", v->name);
 	}
 	fputs("}\n\nstatic int init_globals(void)\n{\n", out);
 	if (maps)
@@ -224,6 +229,10 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 				"\tG.g_%s = ctap_map_init(mem, &mspec_%s);\n", v->name, v->name, v->name);
 		} else if (is_stats(v)) {
 			fprintf(out, "\tif (ctap_pstat_init(&G.g_%s))\n\t\tgoto fail;\n", v->name);
+		} else if (v->counter) {
+			fprintf(out, "\tif (ctap_counter_init(&G.g_%s, %s))\n\t\tgoto fail;\n", v->name,
+				xlate_user_global(x, v) ? arena_printf(x->a, "param_%s", v->name) :
+				init ? arena_printf(x->a, "%lldLL", (long long)init->num) : "0");
 		} else if (xlate_user_global(x, v)) {
 			if (v->type == T_STRING)
 				fprintf(out, "\tstrscpy(G.g_%s, param_%s, MAXSTRINGLEN);\n", v->name, v->name);
@@ -705,6 +714,7 @@ int pass3_translate(struct session *s, FILE *out)
 	struct xscope *fscopes, *hscopes;
 	int nf = 0, nh = 0, nentry = 0, i;
 
+	analyses_find_counters(s);	/* before any C: it changes how globals read */
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
 		nf++;
 	for (struct sem_handler *h = sem_handlers(s); h; h = h->next)
