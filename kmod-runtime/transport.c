@@ -21,8 +21,6 @@
  * ourselves, so a re-entry drops its message and counts it instead, and so
  * does an NMI that finds a lock taken.
  */
-#undef pr_fmt
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -608,7 +606,7 @@ out_dir:
 out_ring:
 	kfree(tp.ring);
 out:
-	pr_err("transport init failed: %d\n", ret);
+	pr_err("%s: transport init failed: %d\n", THIS_MODULE->name, ret);
 	return ret;
 }
 

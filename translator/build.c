@@ -9,6 +9,11 @@
  * costs passes 1-3 and one stat; a miss builds in a temporary directory
  * (kept with -k) with a copy of the runtime, so that concurrent builds
  * never share object files.
+ *
+ * The runtime is the same C for every script with the same probe families
+ * and -D options: its object is cached too (runtime/KEY.o), and a build
+ * that finds it compiles only the script (Kbuild copies FILE_shipped to
+ * FILE) -- half the time of a cold build.
  */
 #include "config.h"
 
@@ -70,6 +75,8 @@ static int fail_errno(void)
 	return errno ? -errno : -EIO;
 }
 
+static int copy_path(const char *from, const char *to);
+
 static int write_file(const char *path, const char *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -124,14 +131,14 @@ static int hash_one(const char *path, const char *rel, void *ctx)
 	return 0;
 }
 
-static uint64_t cache_key(struct session *s, const char *c_text, size_t len)
+/* The hash of ctap's version, the runtime sources and the target kernel. */
+static uint64_t base_key(struct session *s)
 {
 	uint64_t h = 14695981039346656037ull;
 	char path[4096];
 	struct stat st;
 
 	h = hash_bytes(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
-	h = hash_bytes(h, c_text, len);
 	for_runtime_files(session_runtime_dir(s), "", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "probes", hash_one, &h);
 	h = hash_bytes(h, s->kernel_build, strlen(s->kernel_build) + 1);
@@ -141,6 +148,23 @@ static uint64_t cache_key(struct session *s, const char *c_text, size_t len)
 		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
 		h = hash_bytes(h, &st.st_mtime, sizeof(st.st_mtime));
 	}
+	return h;
+}
+
+static uint64_t cache_key(struct session *s, const char *c_text, size_t len)
+{
+	return hash_bytes(base_key(s), c_text, len);
+}
+
+/* What the runtime object is compiled from: its families and -D options. */
+static uint64_t runtime_key(struct session *s)
+{
+	uint64_t h = hash_bytes(base_key(s), "runtime", 8);
+
+	for (int i = 0; i < s->n_defines; i++)
+		h = hash_bytes(h, s->defines[i], strlen(s->defines[i]) + 1);
+	for (const char **o = session_runtime_families(s); *o; o++)
+		h = hash_bytes(h, *o, strlen(*o) + 1);
 	return h;
 }
 
@@ -175,7 +199,6 @@ static const char *define_flag(struct session *s, const char *d)
 static int write_kbuild(struct session *s, const char *dir, const char *name)
 {
 	char path[4096];
-	int ret;
 	char *text = arena_printf(&s->arena,
 		"# Kbuild for %s, written by ctap's stap -p4.\n"
 		"ccflags-y := -I$(src)/runtime", name);
@@ -195,16 +218,53 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 	text = arena_printf(&s->arena, "%s\nobj-m := %s.o\n%s-y := script.o runtime.o\n", text,
 			    name, name);
 	snprintf(path, sizeof(path), "%s/Kbuild", dir);
-	ret = write_file(path, text, strlen(text));
-	if (ret)
-		return ret;
-	text = "/* The runtime, one unit (written by stap -p4). */\n";
+	return write_file(path, text, strlen(text));
+}
+
+/* runtime.c: every runtime file the module needs, one unit. */
+static int write_runtime_unit(struct session *s, const char *dir)
+{
+	char path[4096];
+	char *text = "/* The runtime, one unit (written by stap -p4). */\n";
+
 	for (const char *const *o = runtime_objs; *o; o++)
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
 	for (const char **o = session_runtime_families(s); *o; o++)
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
 	snprintf(path, sizeof(path), "%s/runtime.c", dir);
 	return write_file(path, text, strlen(text));
+}
+
+/*
+ * The cached runtime object as DIR/runtime.o_shipped, if there is one;
+ * modpost reads each object's .cmd file (symbol versions: the runtime
+ * exports none), so an empty one goes with it.
+ */
+static bool ship_runtime(const char *cached, const char *dir)
+{
+	char path[4200];
+
+	if (cache_file_ok(cached))
+		return false;
+	snprintf(path, sizeof(path), "%s/.runtime.o.cmd", dir);
+	if (write_file(path, "", 0))
+		return false;
+	snprintf(path, sizeof(path), "%s/runtime.o_shipped", dir);
+	return copy_path(cached, path) == 0;
+}
+
+/* After a build that compiled the runtime: its object into the cache. */
+static void keep_runtime(const char *cached, const char *dir)
+{
+	char path[4200];
+	size_t len;
+	char *data;
+
+	snprintf(path, sizeof(path), "%s/runtime.o", dir);
+	data = read_file(path, &len);
+	if (data)
+		cache_store(cached, data, len);
+	free(data);
 }
 
 /* Run make; its output goes to DIR/build.log (and to stderr with -vv). */
@@ -278,8 +338,9 @@ static int copy_path(const char *from, const char *to)
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko)
 {
 	const char *name = session_module_name(s);
-	char cached[4096], path[4200], tmp[4300], *dir;
+	char cached[4096], runtime[4096], path[4200], tmp[4300], *dir;
 	uint64_t key = cache_key(s, c_text, len);
+	bool shipped;
 	int ret;
 
 	ret = cache_path(cached, sizeof(cached), arena_printf(&s->arena, "modules/%016llx/%s.ko",
@@ -312,12 +373,24 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	snprintf(path, sizeof(path), "%s/script.c", dir);
 	if (write_file(path, c_text, len) || write_kbuild(s, dir, name))
 		goto out;
+	/* The module cache's directory was checked above; so is this one. */
+	shipped = cache_path(runtime, sizeof(runtime),
+			     arena_printf(&s->arena, "runtime/%016llx.o",
+					  (unsigned long long)runtime_key(s))) == 0 &&
+		  ship_runtime(runtime, dir);
+	if (!shipped && write_runtime_unit(s, dir))
+		goto out;
+	if (s->verbose > 1)
+		fprintf(stderr, "Pass 4: %s\n", shipped ? "using the cached runtime object" :
+			"compiling the runtime");
 	if (run_make(s, dir)) {
 		show_log(s, dir, true);
 		fprintf(stderr, "Pass 4: compilation failed.  [man error::pass4]\n");
 		goto out;
 	}
 	show_log(s, dir, false);
+	if (!shipped)
+		keep_runtime(runtime, dir);
 	/* Into the cache atomically: a concurrent stap sees all or nothing. */
 	snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
 	snprintf(tmp, sizeof(tmp), "%s.%d", cached, (int)getpid());

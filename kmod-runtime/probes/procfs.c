@@ -16,7 +16,10 @@
 #include "procfs.h"
 
 #define TOP_DIR		"systemtap"
-#define MOD_DIR		TOP_DIR "/" KBUILD_MODNAME
+
+/* TOP_DIR/module: the name at run time, so that the runtime object is
+ * the same for every module (translator/build.c caches it). */
+static char mod_path[sizeof(TOP_DIR) + MODULE_NAME_LEN + 1];
 
 static bool stopping;		/* a waiting open gives up */
 static struct proc_dir_entry *mod_dir;
@@ -133,11 +136,12 @@ static int make_dirs(void)
 {
 	struct path p;
 
+	snprintf(mod_path, sizeof(mod_path), TOP_DIR "/%s", THIS_MODULE->name);
 	if (kern_path("/proc/" TOP_DIR, LOOKUP_DIRECTORY, &p) == 0)
 		path_put(&p);
 	else if (!proc_mkdir(TOP_DIR, NULL))
 		return -ENOMEM;
-	mod_dir = proc_mkdir(MOD_DIR, NULL);
+	mod_dir = proc_mkdir(mod_path, NULL);
 	return mod_dir ? 0 : -ENOMEM;
 }
 
@@ -174,7 +178,7 @@ int ctap_procfs_start(struct ctap_procfs_file *files, int n)
 	int ret = make_dirs();
 
 	if (ret) {
-		ctap_oob("ERROR: cannot create /proc/%s\n", MOD_DIR);
+		ctap_oob("ERROR: cannot create /proc/%s\n", mod_path);
 		return ret;
 	}
 	stopping = false;
@@ -188,7 +192,7 @@ int ctap_procfs_start(struct ctap_procfs_file *files, int n)
 		if (f->value.buf)
 			f->pde = proc_create_data(f->name, f->mode, mod_dir, &procfs_ops, f);
 		if (!f->value.buf || !f->pde) {
-			ctap_oob("ERROR: cannot create /proc/%s/%s\n", MOD_DIR, f->name);
+			ctap_oob("ERROR: cannot create /proc/%s/%s\n", mod_path, f->name);
 			ctap_procfs_stop(files, i + 1);
 			return -ENOMEM;
 		}
@@ -202,7 +206,7 @@ void ctap_procfs_stop(struct ctap_procfs_file *files, int n)
 	for (int i = 0; i < n; i++)
 		wake_up_interruptible_all(&files[i].wait);
 	/* Waits for the calls in progress and closes the files still open. */
-	remove_proc_subtree(MOD_DIR, NULL);
+	remove_proc_subtree(mod_path, NULL);
 	mod_dir = NULL;
 	for (int i = 0; i < n; i++) {
 		kvfree(files[i].value.buf);
