@@ -5,9 +5,11 @@
 # bench/results-pass4.md and appends to bench/results/pass4.csv.
 #
 # "Cold" empties each translator's module cache only: ctap's BTF cache
-# (built once per kernel, 1.7 s) and SystemTap's tapset/kernel caches stay,
-# as they would on any machine that ran either tool once.  Run it on an
-# idle machine: the figures are wall time.
+# (built once per kernel, 1.7 s), its runtime object (compiled once per set
+# of probe families) and SystemTap's tapset/kernel caches stay, as they
+# would on any machine that ran either tool once.  "First" empties ctap's
+# runtime objects too.  Run it on an idle machine: the figures are wall
+# time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer/common.sh"
@@ -48,8 +50,10 @@ mkdir -p "$cache"
 ctap() { CTAP_CACHE_DIR=$cache "$stap" "$@"; }
 # The BTF cache once, outside the timing.
 ctap -p2 "$work/bench.stp" > /dev/null
-ctap_cold=() ctap_warm=() stap_cold=() stap_warm=()
+ctap_first=() ctap_cold=() ctap_warm=() stap_cold=() stap_warm=()
 for ((i = 0; i < reps; i++)); do
+	rm -rf "$cache/modules" "$cache/runtime"
+	ctap_first+=("$(time_one ctap -p4 "$work/bench.stp")")
 	rm -rf "$cache/modules"
 	ctap_cold+=("$(time_one ctap -p4 "$work/bench.stp")")
 	ctap_warm+=("$(time_one ctap -p4 "$work/bench.stp")")
@@ -60,8 +64,18 @@ done
 # Peak memory of the translator alone: pass 3, so no compiler is counted
 # (GNU time's maximum resident set size, KiB).
 maxrss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+# Kbuild with nothing to do: the floor of a build through it.
+noop=$(cd "$work" && CTAP_CACHE_DIR=$cache "$stap" -k -p4 "$work/bench.stp" 2>&1 >/dev/null |
+	sed -n 's/^Keeping temporary directory "\(.*\)"$/\1/p')
+noop_s=()
+for ((i = 0; i < reps; i++)); do
+	noop_s+=("$(time_one make -s -C "$KERNEL_BUILD" M="$noop" modules)")
+done
+rm -rf "$noop"
+noop=$(printf '%s\n' "${noop_s[@]}" | median)
 ctap_rss=$(maxrss env CTAP_CACHE_DIR="$cache" "$stap" -p3 "$work/bench.stp")
 stap_rss=$(SYSTEMTAP_DIR=$peer/stapdir maxrss stap -R "$runtime" -r "$kbuild" -p3 "$work/bench.stp")
+cf=$(printf '%s\n' "${ctap_first[@]}" | median)
 cc=$(printf '%s\n' "${ctap_cold[@]}" | median)
 cw=$(printf '%s\n' "${ctap_warm[@]}" | median)
 sc=$(printf '%s\n' "${stap_cold[@]}" | median)
@@ -70,8 +84,8 @@ commit=$(git -C "$top" rev-parse --short HEAD)
 date=$(date -u +%Y-%m-%dT%H:%MZ)
 mkdir -p "$here/results"
 csv=$here/results/pass4.csv
-[ -f "$csv" ] || echo "date,commit,kernel,ctap_cold_s,ctap_warm_s,stap_cold_s,stap_warm_s,ctap_p3_maxrss_kb,stap_p3_maxrss_kb" > "$csv"
-echo "$date,$commit,$KERNEL_RELEASE,$cc,$cw,$sc,$sw,$ctap_rss,$stap_rss" >> "$csv"
+[ -f "$csv" ] || echo "date,commit,kernel,ctap_cold_s,ctap_warm_s,stap_cold_s,stap_warm_s,ctap_p3_maxrss_kb,stap_p3_maxrss_kb,ctap_first_s" > "$csv"
+echo "$date,$commit,$KERNEL_RELEASE,$cc,$cw,$sc,$sw,$ctap_rss,$stap_rss,$cf" >> "$csv"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", a / b }'; }
 ms() { awk -v a="$1" 'BEGIN { printf "%d\n", a * 1000 }'; }
 cat > "$here/results-pass4.md" <<EOT
@@ -80,8 +94,9 @@ cat > "$here/results-pass4.md" <<EOT
 \`bench/pass4.sh\` on $date, commit $commit, target kernel $KERNEL_RELEASE,
 $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)).
 Median of $reps runs, wall time of the whole command; cold = empty module
-cache (BTF and SystemTap's own tapset caches warm), warm = the same script
-again. The script: two kprobes on vfs_read (entry, return), a timer, an
+cache (BTF, ctap's runtime object and SystemTap's own tapset caches warm),
+warm = the same script again.  ctap's first build also compiles its
+runtime object (once per set of probe families and -D options): $(ms "$cf") ms. The script: two kprobes on vfs_read (entry, return), a timer, an
 array, statistics (\`bench/pass4.sh\` holds it).
 
 | | cold | warm (cached) |
@@ -93,9 +108,9 @@ array, statistics (\`bench/pass4.sh\` holds it).
 Peak memory of the translator (pass 3, no compiler; maximum resident set):
 ctap $((ctap_rss / 1024)) MiB, SystemTap 4.8 $((stap_rss / 1024)) MiB.
 
-Every run: ctap cold $(printf '%s ' "${ctap_cold[@]}")s; warm $(printf '%s ' "${ctap_warm[@]}")s;
+Every run: ctap first $(printf '%s ' "${ctap_first[@]}")s; cold $(printf '%s ' "${ctap_cold[@]}")s; warm $(printf '%s ' "${ctap_warm[@]}")s;
 SystemTap cold $(printf '%s ' "${stap_cold[@]}")s; warm $(printf '%s ' "${stap_warm[@]}")s.
-Most of ctap's cold time is Kbuild itself: \`make -C <build tree> M=...\` with
-nothing to compile takes about 1.7 s on this machine.
+About half of ctap's cold time is Kbuild itself: \`make -C <build tree> M=...\`
+with nothing to compile takes $(ms "$noop") ms here.
 EOT
 cat "$here/results-pass4.md"
