@@ -3,11 +3,17 @@
 # boot of the guest kernel:
 #   none      the syscall alone (getpid)
 #   floor     a hand-written kprobe whose handler does nothing
+#   floor-ftrace, floor-ftrace-args: a hand-written ftrace_ops on the same
+#             function, doing nothing, with all registers and with the
+#             argument registers only (ctap's entry probes on ftrace sites
+#             go this way, with all registers)
 #   stap48-*  Debian's SystemTap 4.8 running kprobe-cost/*.stp
 #             (count: n++, stats: s <<< pid(), printf: a line per hit,
 #             wild: n++ on 117 functions, getpid among them,
 #             syscall: nd_syscall.getpid n++)
 #   ctap-*    ctap running the same scripts
+#   ctap-count-kprobes: ctap's count with entry probes as kprobes
+#             (ctap_ftrace=0), as before ftrace
 #   uprobe-none, uprobe-floor, stap48-uprobe, ctap-uprobe: a user function
 #             called in a loop, alone, under an empty hand-written uprobe,
 #             under process().function() n++ in SystemTap and in ctap
@@ -50,12 +56,12 @@ while read -r type off vaddr _ _ msz _; do
 	[ "$type" = LOAD ] && ((va >= vaddr && va < vaddr + msz)) && uoff=$((va - vaddr + off))
 done < <(readelf -lW "$out/ufunc_loop")
 [ -n "$uoff" ] || { echo "kprobe-cost: no offset for bench_target" >&2; exit 1; }
-cp "$here/kprobe-cost/floor_kprobe.c" "$here/kprobe-cost/floor_uprobe.c" \
+cp "$here/kprobe-cost/floor_kprobe.c" "$here/kprobe-cost/floor_uprobe.c" "$here/kprobe-cost/floor_ftrace.c" \
 	"$here/kprobe-cost/Kbuild" "$out/kbuild/"
 make -s -C "$KERNEL_BUILD" M="$out/kbuild" modules > "$out/kbuild.log" 2>&1 ||
 	{ cat "$out/kbuild.log" >&2; exit 1; }
 "$here/peer/setup" > /dev/null
-mods=(-m "$out/kbuild/floor_kprobe.ko" -m "$out/kbuild/floor_uprobe.ko")
+mods=(-m "$out/kbuild/floor_kprobe.ko" -m "$out/kbuild/floor_uprobe.ko" -m "$out/kbuild/floor_ftrace.ko")
 read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf wild syscall}"
 for v in "${variants[@]}"; do
 	ko=$("$here/peer/stap" -m "stap48_$v" "$here/kprobe-cost/$v.stp")
@@ -89,12 +95,19 @@ for i in \$(seq $runs); do
 	insmod modules/floor_kprobe.ko
 	syscall_loop \$N | result floor
 	rmmod floor_kprobe
+	insmod modules/floor_ftrace.ko regs=1
+	syscall_loop \$N | result floor-ftrace
+	rmmod floor_ftrace
+	insmod modules/floor_ftrace.ko regs=0
+	syscall_loop \$N | result floor-ftrace-args
+	rmmod floor_ftrace
 	syscall_loop \$N getsid | result none-getsid
 	for v in ${variants[*]}; do
 		call=getpid; [ \$v = wild ] && call=getsid
 		/usr/bin/staprun -c "/ctap/bin/syscall_loop \$N \$call" /ctap/modules/stap48_\$v.ko | result stap48-\$v
 		/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N \$call" /ctap/modules/ctap_\$v.ko | result ctap-\$v
 	done
+	/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/ctap_count.ko ctap_ftrace=0 | result ctap-count-kprobes
 	/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/ctap_array.ko | result ctap-array
 	/ctap/bin/staprun -c "/ctap/bin/syscall_loop \$N" /ctap/modules/ctap_syscall_all.ko | result ctap-syscall_all
 	$out/ufunc_loop \$U | result uprobe-none

@@ -51,11 +51,15 @@ static struct ctap_context *cpu_context(int cpu)
 	return (struct ctap_context *)(sess.contexts + cpu * sess.m->context_size);
 }
 
+/* Each context's output is its printbuf from load on; a flush empties it. */
 void ctap_flush(struct ctap_context *c)
 {
+	if (!c->out.len && !c->out.truncated)
+		return;
 	if (c->out.len)
 		ctap_write(c->out.buf, c->out.len);
-	ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
+	c->out.len = 0;
+	c->out.truncated = false;
 }
 
 __printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
@@ -160,8 +164,12 @@ static bool overloaded(struct ctap_context *c, cycles_t start)
 #endif
 }
 
-void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
-		       const unsigned long *args, int nargs, unsigned long addr)
+/*
+ * notrace: the ftrace entry path (probes/kprobes.c) relies on nothing
+ * before the busy count below being a place a probe can be.
+ */
+notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
+			       const unsigned long *args, int nargs, unsigned long addr)
 {
 	struct ctap_context *c;
 	unsigned long flags;
@@ -187,8 +195,8 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	c->last_error = NULL;
 	c->last_stmt = NULL;
 	c->actions = MAXACTION;
-	c->nesting = 0;
-	ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
+	/* c->nesting is 0: every call in generated code decrements what it
+	 * incremented, errors included. */
 	start = get_cycles();
 	p->handler(c);
 	unlock_globals(p);
@@ -284,6 +292,11 @@ int ctap_module_init(const struct ctap_module *m)
 	sess.contexts = vzalloc(array_size(nr_cpu_ids, m->context_size));
 	if (!sess.contexts)
 		goto out;
+	for (int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct ctap_context *c = cpu_context(cpu);
+
+		ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
+	}
 	ret = m->init_globals();
 	if (ret)
 		goto out_contexts;

@@ -1070,6 +1070,110 @@ static void actions(struct xlate *x, const struct loc *loc, const char *what)
 }
 
 /*
+ * An expression no soft error can come from: numbers and long scalars
+ * with arithmetic that does not divide.  A statement of only that needs
+ * neither c->last_stmt (errors are "near" the statement that failed) nor,
+ * in a handler that cannot run out, an action.
+ */
+static bool cannot_fail(struct xlate *x, const struct expr *e)
+{
+	const char *c;
+	struct var *v;
+
+	switch (e->kind) {
+	case E_NUMBER:
+		return true;
+	case E_SYMBOL:	/* pass 2 types the variable, not every use */
+		v = lookup(x, e->name, &c);
+		return v && v->type == T_LONG && !v->nkeys;
+	case E_UNARY:
+	case E_POSTFIX:
+		return cannot_fail(x, e->a);
+	case E_BINARY:
+		return e->vtype == T_LONG && strcmp(e->op, "/") && strcmp(e->op, "%") &&
+			cannot_fail(x, e->a) && cannot_fail(x, e->b);
+	case E_ASSIGN:
+		return e->a->kind == E_SYMBOL && strcmp(e->op, "/=") && strcmp(e->op, "%=") &&
+			strcmp(e->op, "<<<") && strcmp(e->op, ".=") && cannot_fail(x, e->a) &&
+			cannot_fail(x, e->b);
+	case E_TERNARY:
+		return cannot_fail(x, e->a) && cannot_fail(x, e->b) && cannot_fail(x, e->c);
+	default:
+		return false;
+	}
+}
+
+/* The statement's action and where errors are near, if it needs them. */
+static void statement_actions(struct xlate *x, const struct stmt *s, const struct expr *e,
+			      const char *what)
+{
+	if (x->sc->unbudgeted && (!e || cannot_fail(x, e)))
+		return;
+	actions(x, &s->loc, what);
+}
+
+struct budget_walk {
+	struct xlate *x;
+	int statements;
+	bool unbounded;			/* a loop, or a call of a script function */
+};
+
+static void budget_call(struct expr *e, void *ctx)
+{
+	struct budget_walk *w = ctx;
+	const struct sem_function *f;
+
+	if (e->kind == E_CALL && (f = sem_function_of(w->x->s, e)) && !f->fn->embedded)
+		w->unbounded = true;
+}
+
+static void budget_stmts(struct budget_walk *w, const struct stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == S_WHILE || s->kind == S_FOR || s->kind == S_FOREACH)
+			w->unbounded = true;
+		w->statements++;
+		budget_stmts(w, s->body);
+		budget_stmts(w, s->els);
+	}
+}
+
+/* MAXACTION: the runtime's default unless -D sets it. */
+static long max_actions(struct session *s)
+{
+	long n = 1000;
+
+	for (int i = 0; i < s->n_defines; i++)
+		if (!strncmp(s->defines[i], "MAXACTION=", 10))
+			n = strtol(s->defines[i] + 10, NULL, 0);
+	return n;
+}
+
+/*
+ * Only a loop or a call can make a handler run more statements than it
+ * has (a function counts its own against the same budget, so a handler
+ * calling one counts too); one with neither and fewer statements than
+ * MAXACTION can never run out, and needs no count.
+ */
+bool gen_unbudgeted(struct xlate *x, const struct sem_handler *h)
+{
+	struct budget_walk w = { .x = x };
+	const struct stmt *bodies[2 * MAX_ALIAS_DEPTH + 1];
+	int n = 0;
+
+	for (int a = 0; a < h->naliases; a++) {
+		bodies[n++] = h->aliases[a]->body;
+		bodies[n++] = h->aliases[a]->epilogue;
+	}
+	bodies[n++] = h->probe->body;
+	for (int i = 0; i < n; i++) {
+		budget_stmts(&w, bodies[i]);
+		ast_walk_stmt((struct stmt *)bodies[i], budget_call, &w);
+	}
+	return !w.unbounded && w.statements < max_actions(x->s);
+}
+
+/*
  * "y = expr" where the local y is never read: as SystemTap (pass 2 warned
  * "Eliding assignments to 'y'"), the assignment goes, and expr too if it
  * has no side effects.  Returns the expression to evaluate, or NULL.
@@ -1423,7 +1527,7 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 	case S_EXPR: {
 		const struct expr *e = elide(x, s->e);
 
-		actions(x, &s->loc, stmt_token(x, s));
+		statement_actions(x, s, e, stmt_token(x, s));
 		if (e)
 			effect(x, e);
 		break;
@@ -1433,7 +1537,7 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 			gen_stmt(x, c, depth);
 		break;
 	case S_IF:
-		actions(x, &s->loc, "keyword 'if'");
+		statement_actions(x, s, s->e, "keyword 'if'");
 		if (sem_static_condition(s->e) >= 0) {	/* @defined: one branch */
 			const struct stmt *taken = sem_static_condition(s->e) ? s->body : s->els;
 

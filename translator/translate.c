@@ -383,6 +383,7 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 
 	begin_scope(x, sc, h->locals, NULL, arena_printf(x->a, "probe_%d_locals", n));
 	sc->handler = h;
+	sc->unbudgeted = gen_unbudgeted(x, h);
 	init_locals(x->code, h->locals);
 	if (h->nentries) {
 		sc->saved_struct = arena_printf(x->a, "probe_%d_saved", n);

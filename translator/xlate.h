@@ -26,6 +26,7 @@ struct xscope {
 	char *body;			/* the statements, generated first */
 	size_t body_len;
 	bool uses_out;			/* something jumps to its "out" label */
+	bool unbudgeted;		/* a handler that cannot run out of actions */
 };
 
 struct xlate {
@@ -85,6 +86,9 @@ bool emit_autoprint(struct xlate *x, FILE *out);
 
 /* Emit the statements of body at indentation depth into x->code. */
 void gen_stmt(struct xlate *x, const struct stmt *s, int depth);
+/* Whether handler h can never exceed MAXACTION (gen.c: no loop, no call
+ * of a script function, fewer statements than the budget). */
+bool gen_unbudgeted(struct xlate *x, const struct sem_handler *h);
 /* An expression's C: int64_t for a long, const char * for a string; what
  * must run first is written into the body. */
 const char *gen_expr(struct xlate *x, const struct expr *e);

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kprobes.c - register and run kprobes and kretprobes.
+ * kprobes.c - register and run kprobes and kretprobes; entry probes on a
+ * function's ftrace site go through one ftrace_ops instead.
  */
+#include <linux/ftrace.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/version.h>
 
 #include "kprobes.h"
 #include "target.h"
@@ -79,15 +85,238 @@ static int register_inside(struct ctap_kprobe *k)
 	return enable_kprobe(&k->u.kp);
 }
 
+/* ---- entry probes through ftrace ---- */
+
+/*
+ * A function's entry that is an ftrace site (kprobes say so: they would go
+ * through ftrace there too) is reached for a fraction of a kprobe's cost
+ * through an ftrace_ops of our own: the kprobe's 156 instructions a hit,
+ * 61 this way (bench/kprobe-cost.sh, floor and floor-ftrace), and one text
+ * patch for all of a table's functions.  The handler sees the registers
+ * the kprobe's would (ftrace saves them all), with the probe's address as
+ * the instruction pointer.  The kprobe is still registered, disabled: its
+ * registration is what checks the address (kprobes' blacklist, symbol
+ * resolution) and finds whether it is an ftrace site.
+ */
+static bool ctap_ftrace = true;
+module_param(ctap_ftrace, bool, 0444);
+MODULE_PARM_DESC(ctap_ftrace, "entry probes on ftrace sites through ftrace (0: kprobes only)");
+
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && \
+    LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+/* A function's entry and the probes there, in table (the script's) order. */
+struct ftrace_site {
+	unsigned long ip;
+	int nprobes;
+	const struct ctap_probe **probes;
+};
+
+/*
+ * A table's ftrace sites.  A hit finds its site directly when there is one
+ * (a handful of instructions), else through an open-addressing hash of
+ * the addresses: a binary search over a wildcard's hundred functions cost
+ * more than a kprobe's own hash lookup.
+ */
+struct ftrace_sites {
+	struct list_head list;
+	struct ctap_kprobe *table;	/* the table they come from */
+	struct ftrace_ops ops;
+	int nsites;
+	struct ftrace_site *sites;	/* [nsites], by address */
+	const struct ctap_probe **probes;	/* the sites' probes, one array */
+	unsigned long *ips;		/* [nsites], for ftrace's filter */
+	int bits;
+	int *slots;			/* [1 << bits]: a site's index, or -1 */
+};
+
+static LIST_HEAD(site_tables);
+
+static int by_address(const void *a, const void *b)
+{
+	const struct ctap_kprobe *x = *(struct ctap_kprobe *const *)a;
+	const struct ctap_kprobe *y = *(struct ctap_kprobe *const *)b;
+
+	if (x->u.kp.addr != y->u.kp.addr)
+		return x->u.kp.addr < y->u.kp.addr ? -1 : 1;
+	return x < y ? -1 : x > y;	/* table order */
+}
+
+/* ip's site; ftrace calls us for our sites only. */
+static const struct ftrace_site *notrace site_at(const struct ftrace_sites *t, unsigned long ip)
+{
+	unsigned long mask = (1UL << t->bits) - 1;
+	unsigned long h = hash_long(ip, t->bits);
+	int i;
+
+	if (t->nsites == 1)
+		return t->sites;
+	while ((i = t->slots[h]) >= 0 && t->sites[i].ip != ip)
+		h = (h + 1) & mask;
+	return i >= 0 ? &t->sites[i] : NULL;
+}
+
+/*
+ * No ftrace_test_recursion_trylock() (30 instructions a hit): nothing
+ * before ctap_probe_run()'s per-CPU busy count can be probed (this file's
+ * functions and ctap_probe_run_at are notrace, and registering the
+ * disabled kprobe checked the address against kprobes' blacklist), and
+ * the busy count skips a handler that would start inside another on this
+ * CPU.  Preemption does not matter before it: interrupts are off from
+ * there on.
+ */
+static void notrace ftrace_entry(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	const struct ftrace_sites *t = container_of(ops, struct ftrace_sites, ops);
+	const struct ftrace_site *site = site_at(t, ip);
+	/* ftrace_get_regs() without its test: FTRACE_OPS_FL_SAVE_REGS, on
+	 * x86 the only arch here, always gives them. */
+	struct pt_regs *regs = &fregs->regs;
+	unsigned long saved = instruction_pointer(regs);
+
+	if (unlikely(!site))
+		return;
+	instruction_pointer_set(regs, ip);
+	for (int i = 0; i < site->nprobes; i++)
+		ctap_probe_run(site->probes[i], regs, NULL, 0);
+	instruction_pointer_set(regs, saved);
+}
+NOKPROBE_SYMBOL(ftrace_entry);
+
+static void free_sites(struct ftrace_sites *t)
+{
+	kfree(t->slots);
+	kfree(t->ips);
+	kfree(t->probes);
+	kfree(t->sites);
+	kfree(t);
+}
+
+/* The sites of the probes (sorted by address), and their hash. */
+static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n)
+{
+	unsigned long mask = (1UL << t->bits) - 1;
+
+	for (int i = 0; i < n; i++) {
+		unsigned long ip = (unsigned long)kps[i]->u.kp.addr;
+		struct ftrace_site *site;
+
+		if (!t->nsites || t->sites[t->nsites - 1].ip != ip) {
+			site = &t->sites[t->nsites++];
+			site->ip = ip;
+			site->probes = &t->probes[i];
+		}
+		site = &t->sites[t->nsites - 1];
+		site->probes[site->nprobes++] = kps[i]->probe;
+	}
+	memset(t->slots, 0xff, sizeof(*t->slots) << t->bits);
+	for (int i = 0; i < t->nsites; i++) {
+		unsigned long h = hash_long(t->sites[i].ip, t->bits);
+
+		while (t->slots[h] >= 0)
+			h = (h + 1) & mask;
+		t->slots[h] = i;
+		t->ips[i] = t->sites[i].ip;
+	}
+}
+
+/* The table's disabled entry kprobes on ftrace sites, through one
+ * ftrace_ops; false if there are none or ftrace refuses (then they are
+ * armed as kprobes). */
+static bool ftrace_attach(struct ctap_kprobe *kps, int n)
+{
+	struct ctap_kprobe **sorted = NULL;
+	struct ftrace_sites *t;
+	int i, m = 0, ret;
+
+	for (i = 0; i < n; i++)
+		m += kps[i].registered && kps[i].via_ftrace;
+	if (!m)
+		return false;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return false;
+	t->bits = ilog2(roundup_pow_of_two(2 * m));	/* at most half full */
+	sorted = kcalloc(m, sizeof(*sorted), GFP_KERNEL);
+	t->sites = kcalloc(m, sizeof(*t->sites), GFP_KERNEL);
+	t->probes = kcalloc(m, sizeof(*t->probes), GFP_KERNEL);
+	t->ips = kcalloc(m, sizeof(*t->ips), GFP_KERNEL);
+	t->slots = kcalloc(1UL << t->bits, sizeof(*t->slots), GFP_KERNEL);
+	if (!sorted || !t->sites || !t->probes || !t->ips || !t->slots)
+		goto fail;
+	for (i = 0, m = 0; i < n; i++)
+		if (kps[i].registered && kps[i].via_ftrace)
+			sorted[m++] = &kps[i];
+	sort(sorted, m, sizeof(*sorted), by_address, NULL);
+	fill_sites(t, sorted, m);
+	t->table = kps;
+	t->ops.func = ftrace_entry;
+	t->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	ret = ftrace_set_filter_ips(&t->ops, t->ips, t->nsites, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&t->ops);
+	if (ret) {
+		ftrace_free_filter(&t->ops);
+		goto fail;
+	}
+	list_add(&t->list, &site_tables);
+	kfree(sorted);
+	return true;
+fail:
+	kfree(sorted);
+	free_sites(t);
+	return false;
+}
+
+static void ftrace_detach(struct ctap_kprobe *kps)
+{
+	struct ftrace_sites *t, *next;
+
+	list_for_each_entry_safe(t, next, &site_tables, list) {
+		if (t->table != kps)
+			continue;
+		unregister_ftrace_function(&t->ops);	/* waits for handlers */
+		ftrace_free_filter(&t->ops);
+		list_del(&t->list);
+		free_sites(t);
+	}
+}
+#else
+static bool ftrace_attach(struct ctap_kprobe *kps, int n)
+{
+	return false;
+}
+
+static void ftrace_detach(struct ctap_kprobe *kps)
+{
+}
+#endif
+
+/* An entry kprobe at a function, disabled until we know how to arm it. */
+static int register_entry(struct ctap_kprobe *k)
+{
+	int ret;
+
+	k->u.kp.flags = KPROBE_FLAG_DISABLED;
+	ret = register_kprobe(&k->u.kp);
+	if (ret)
+		return ret;
+	k->via_ftrace = k->u.kp.flags & KPROBE_FLAG_FTRACE;
+	return k->via_ftrace ? 0 : enable_kprobe(&k->u.kp);
+}
+
 static int register_one(struct ctap_kprobe *k)
 {
 	memset(&k->u, 0, sizeof(k->u));
+	k->via_ftrace = false;
 	if (!k->is_return) {
 		k->u.kp.symbol_name = k->symbol;
 		k->u.kp.addr = (kprobe_opcode_t *)k->address;
 		k->u.kp.offset = k->offset;
 		k->u.kp.pre_handler = kprobe_pre;
-		return k->offset ? register_inside(k) : register_kprobe(&k->u.kp);
+		if (k->offset)
+			return register_inside(k);
+		return ctap_ftrace && !k->address ? register_entry(k) : register_kprobe(&k->u.kp);
 	}
 	k->u.krp.kp.symbol_name = k->symbol;
 	k->u.krp.handler = kretprobe_ret;
@@ -122,6 +351,20 @@ int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 			return ret;
 		}
 		kps[i].registered = true;
+	}
+	if (!ftrace_attach(kps, n)) {
+		for (i = n - 1; i >= 0; i--) {
+			if (!kps[i].registered || !kps[i].via_ftrace)
+				continue;
+			kps[i].via_ftrace = false;
+			ret = enable_kprobe(&kps[i].u.kp);
+			if (ret) {
+				ctap_oob("ERROR: probe %s registration error (rc %d)\n",
+					 kps[i].probe->pp, ret);
+				ctap_kprobes_unregister(kps, n);
+				return ret;
+			}
+		}
 	}
 	return 0;
 }
@@ -165,6 +408,7 @@ void ctap_kprobes_unregister(struct ctap_kprobe *kps, int n)
 	struct kretprobe **krp = kcalloc(n, sizeof(*krp), GFP_KERNEL);
 	int nkp = 0, nkrp = 0;
 
+	ftrace_detach(kps);
 	if (!kp || !krp) {
 		unregister_each(kps, n);
 		goto out;

@@ -29,6 +29,7 @@ struct ctap_kprobe {
 		struct kretprobe krp;
 	} u;
 	bool registered;
+	bool via_ftrace;		/* an entry armed through ftrace (kprobes.c) */
 };
 
 /**
