@@ -9,6 +9,7 @@
 #             go this way, with all registers)
 #   stap48-*  Debian's SystemTap 4.8 running kprobe-cost/*.stp
 #             (count: n++, stats: s <<< pid(), printf: a line per hit,
+#             array1: counts[execname()]++,
 #             wild: n++ on 117 functions, getpid among them,
 #             syscall: nd_syscall.getpid n++)
 #   ctap-*    ctap running the same scripts
@@ -21,6 +22,9 @@
 #             disarm, unload) with 1 probe (count) and with 117 (wild)
 #   ctap-syscall_all: syscall.* n++ (ctap's alone: SystemTap 4.8 cannot
 #             translate it without debuginfo), per getpid and armed
+#   scale-*   whole sessions arming about 10, 100 and 1,000 functions
+#             (kprobe-cost/arm*.stp), once each after the runs: instruction
+#             counts repeat, and SystemTap's 1,000 take minutes under TCG
 #
 # array.stp (counts[execname(), pid()]++) is ctap's alone: SystemTap 4.8
 # oopses this guest kernel with it on the first run (NULL RIP from
@@ -62,7 +66,7 @@ make -s -C "$KERNEL_BUILD" M="$out/kbuild" modules > "$out/kbuild.log" 2>&1 ||
 	{ cat "$out/kbuild.log" >&2; exit 1; }
 "$here/peer/setup" > /dev/null
 mods=(-m "$out/kbuild/floor_kprobe.ko" -m "$out/kbuild/floor_uprobe.ko" -m "$out/kbuild/floor_ftrace.ko")
-read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf wild syscall}"
+read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf wild syscall array1}"
 for v in "${variants[@]}"; do
 	ko=$("$here/peer/stap" -m "stap48_$v" "$here/kprobe-cost/$v.stp")
 	mods+=(-m "$ko")
@@ -72,6 +76,12 @@ done
 # The array script oopses the guest under SystemTap 4.8: ctap's alone.
 (cd "$out" && "$top/translator/stap" -p4 -m ctap_array "$here/kprobe-cost/array.stp" > /dev/null)
 mods+=(-m "$out/ctap_array.ko")
+# Arming at scale.
+for v in arm10 arm100 arm1000; do
+	mods+=(-m "$("$here/peer/stap" -m "stap48_$v" "$here/kprobe-cost/$v.stp")")
+	(cd "$out" && "$top/translator/stap" -p4 -m "ctap_$v" "$here/kprobe-cost/$v.stp" > /dev/null)
+	mods+=(-m "$out/ctap_$v.ko")
+done
 # Every system call: SystemTap 4.8 cannot translate syscall.* or
 # nd_syscall.* without debuginfo (clone, select), so ctap's alone.
 (cd "$out" && "$top/translator/stap" -p4 -m ctap_syscall_all "$here/kprobe-cost/syscall_all.stp" > /dev/null)
@@ -83,7 +93,7 @@ mods+=(-m "$("$here/peer/stap" -m stap48_uprobe "$here/kprobe-cost/uprobe.stp" "
 mods+=(-m "$out/ctap_uprobe.ko")
 
 cat > "$out/kprobe_cost.sh" <<EOT
-# timeout: 1500
+# timeout: 3000
 N=200000
 U=20000
 result() { printf 'RESULT %s %s\n' "\$1" "\$(grep -o 'ns_per_call=[0-9.]*' | cut -d= -f2)"; }
@@ -122,6 +132,10 @@ for i in \$(seq $runs); do
 	done
 	timeit /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_syscall_all.ko 2>&1 >/dev/null | elapsed arm-ctap-syscall_all
 done
+for v in arm10 arm100 arm1000; do
+	timeit /usr/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/stap48_\$v.ko 2>&1 >/dev/null | elapsed scale-stap48-\$v
+	timeit /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_\$v.ko 2>&1 >/dev/null | elapsed scale-ctap-\$v
+done
 EOT
 CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
 "$top/testsuite/guest-run" -s 1 -o "$out/guest" "${mods[@]}" -b "$out/syscall_loop" \
@@ -134,13 +148,22 @@ ctap_nwild=$("$top/translator/stap" -l 'kprobe.function("__x64_sys_[a-g]*")' | g
 stap_nwild=$(SYSTEMTAP_DIR=$peer/stapdir stap -R "$runtime" -r "$kbuild" -v -p2 \
 	"$here/kprobe-cost/wild.stp" 2>&1 >/dev/null | sed -n 's/^Pass 2: analyzed script: \([0-9]*\) probe.*/\1/p')
 
+# The probes each arm* script armed, by each tool's own count.
+ctap_probes() { grep -o 'kprobe.function("[^"]*")' "$1" | while read -r p; do "$top/translator/stap" -l "$p"; done | grep -c .; }
+stap_probes() { SYSTEMTAP_DIR=$peer/stapdir stap -R "$runtime" -r "$kbuild" -v -p2 "$1" 2>&1 >/dev/null |
+	sed -n 's/^Pass 2: analyzed script: \([0-9]*\) probe.*/\1/p'; }
+nscale=""
+for v in arm10 arm100 arm1000; do
+	nscale="$nscale $(ctap_probes "$here/kprobe-cost/$v.stp") $(stap_probes "$here/kprobe-cost/$v.stp")"
+done
+
 # Medians, overheads, the tables, the CSV rows and the plot data.
 cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)
 csv=$top/bench/results/kprobe-cost.csv
 [ -f "$csv" ] || echo "date,commit,kernel,config,median_instructions,runs" > "$csv"
 awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" -v runs="$runs" \
     -v csv="$csv" -v cpu="$cpu" -v plot="$out/plot.dat" \
-    -v ctap_nwild="$ctap_nwild" -v stap_nwild="$stap_nwild" "$bench_median_awk"'
+    -v ctap_nwild="$ctap_nwild" -v stap_nwild="$stap_nwild" -v nscale="$nscale" "$bench_median_awk"'
 	/^RESULT / { v[$2] = v[$2] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
 	function base(c) { return c ~ /uprobe/ ? "uprobe-none" : c ~ /wild|getsid/ ? "none-getsid" : "none" }
 	function flr(c) { return c ~ /uprobe/ ? "uprobe-floor" : "floor" }
@@ -154,7 +177,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 		for (i = 1; i <= n; i++) {
 			c = order[i]
 			printf "%s,%s,%s,%s,%.1f,%d\n", date, commit, kernel, c, m[c], runs >> csv
-			if (c ~ /^arm-/)
+			if (c ~ /^(arm|scale)-/)
 				continue
 			over = m[c] - m[base(c)]; fl = m[flr(c)] - m[base(flr(c))]
 			printf "| %s | %.1f | %s | %s |\n", c, m[c], c == base(c) ? "-" : sprintf("%.1f", over),
@@ -170,6 +193,15 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			one = m["arm-" tools[t] "-count"]; many = m["arm-" tools[t] "-wild"]
 			printf "| %s | %.1f M | %.1f M | %d | %.2f M |\n", tools[t] == "ctap" ? "ctap" : "SystemTap 4.8",
 				one / 1e6, many / 1e6, nwild[tools[t]], (many - one) / (nwild[tools[t]] - 1) / 1e6
+		}
+		split(nscale, ns, " ")
+		printf "\n## Arming at scale\n\nWhole sessions (M instructions) arming about 10, 100 and 1,000 functions (`bench/kprobe-cost/arm*.stp`: 32-bit system call entries, and for 1,000 the 64-bit ones too), run once each: the counts repeat from run to run.\n\n"
+		printf "| tool | ~10 | ~100 | ~1,000 | per extra probe, 100 to 1,000 |\n|---|---:|---:|---:|---:|\n"
+		for (t = 1; t <= 2; t++) {
+			tool = tools[t]; o = t == 2 ? 0 : 1
+			a = m["scale-" tool "-arm10"]; b = m["scale-" tool "-arm100"]; c = m["scale-" tool "-arm1000"]
+			printf "| %s | %.1f M (%d) | %.1f M (%d) | %.1f M (%d) | %.2f M |\n", tool == "ctap" ? "ctap" : "SystemTap 4.8",
+				a / 1e6, ns[1 + o], b / 1e6, ns[3 + o], c / 1e6, ns[5 + o], (c - b) / (ns[5 + o] - ns[3 + o]) / 1e6
 		}
 		printf "\n## System calls\n\nA getpid() hit and a whole session (instructions, M for sessions) with `nd_syscall.getpid { n++ }` (SystemTap 4.8: a kprobe on `__x64_sys_getpid`; ctap: `kernel.syscall(\"getpid\")` on the raw_syscalls tracepoints) and with `syscall.* { n++ }` (ctap only: SystemTap 4.8 cannot translate `syscall.*` or `nd_syscall.*` without debuginfo).\n\n"
 		printf "| tool | nd_syscall.getpid, per hit | its session | syscall.*, per getpid hit | its session |\n|---|---:|---:|---:|---:|\n"
