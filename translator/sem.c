@@ -26,8 +26,6 @@
 #include "sem_internal.h"
 #include "strset.h"
 #include "tvar.h"
-#include "regex_compile.h"
-#include "stat.h"		/* the runtime's histogram arithmetic */
 
 const char *vtype_name(enum vtype t)
 {
@@ -67,7 +65,7 @@ struct var *sem_find_var(struct var *list, const char *name)
 
 /* The global called name, or NULL: hashed, since scripts may have tens of
  * thousands and every walk looks each use up. */
-static struct var *global(struct sem *S, const char *name)
+struct var *sem_global_var(struct sem *S, const char *name)
 {
 	return strmap_get(&S->global_index, name);
 }
@@ -116,7 +114,7 @@ static void set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum
 
 static void global_from_decl(struct sem *S, const struct global *g)
 {
-	struct var *v = global(S, g->name);
+	struct var *v = sem_global_var(S, g->name);
 
 	if (v) {
 		if (v->global != g)
@@ -139,7 +137,7 @@ static struct var *tapset_global(struct sem *S, const char *name)
 		for (const struct global *g = t->globals; g; g = g->next)
 			if (!strcmp(g->name, name)) {
 				global_from_decl(S, g);
-				return global(S, name);
+				return sem_global_var(S, name);
 			}
 	return NULL;
 }
@@ -153,13 +151,13 @@ static void mark_used(struct sem *S, struct var *v)
 }
 
 /* A name in code: a local, a global, or a new local. */
-static struct var *lookup(struct sem *S, struct scope *sc, const char *name,
-			  const struct loc *loc)
+struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
+		       const struct loc *loc)
 {
 	struct var *v = sem_find_var(*sc->locals, name);
 
 	if (!v)
-		v = global(S, name);
+		v = sem_global_var(S, name);
 	if (!v)
 		v = tapset_global(S, name);
 	if (!v)
@@ -336,7 +334,7 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 		enum vtype got = sem_expr(S, sc, args);
 		/* A variable typed nowhere else takes the format's type. */
 		if (got == T_UNKNOWN && args->kind == E_SYMBOL) {
-			struct var *v = lookup(S, sc, args->name, &args->loc);
+			struct var *v = sem_lookup(S, sc, args->name, &args->loc);
 
 			set_type(S, &v->type, &v->type_loc, want, &args->loc, args->name);
 		}
@@ -447,7 +445,7 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
 			else
 				set_type(S, &p->type, &p->type_loc, t, &a->loc, p->name);
 			if (p->type != T_UNKNOWN && t == T_UNKNOWN && a->kind == E_SYMBOL) {
-				struct var *v = lookup(S, sc, a->name, &a->loc);
+				struct var *v = sem_lookup(S, sc, a->name, &a->loc);
 
 				set_type(S, &v->type, &v->type_loc, p->type, &a->loc, a->name);
 			}
@@ -460,7 +458,7 @@ static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
  * print it when the session ends. */
 static void mark_read(struct sem *S, const char *name)
 {
-	struct var *v = global(S, name);
+	struct var *v = sem_global_var(S, name);
 
 	if (v)
 		v->rvalue = true;
@@ -479,7 +477,7 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 	}
 
 	if (e->kind == E_SYMBOL) {
-		v = lookup(S, sc, e->name, &e->loc);
+		v = sem_lookup(S, sc, e->name, &e->loc);
 		if (v->nkeys || (v->global && v->global->is_array))
 			sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
 		*type = v->type;
@@ -487,11 +485,11 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 	}
 	if (e->kind == E_INDEX && e->a->kind == E_SYMBOL) {
 		/* arr[k] = v, arr[k]++ write arr without reading it. */
-		v = global(S, e->a->name);
+		v = sem_global_var(S, e->a->name);
 		bool was_read = v && v->rvalue;
 
 		*type = sem_expr(S, sc, e);
-		v = global(S, e->a->name);
+		v = sem_global_var(S, e->a->name);
 		if (v)
 			v->rvalue = was_read;
 		return v;
@@ -545,7 +543,7 @@ static void assign_type(struct sem *S, struct scope *sc, struct expr *target, en
 static enum vtype array_access(struct sem *S, struct scope *sc, const struct expr *at,
 			       const char *name, struct expr *keys, bool wildcards_ok)
 {
-	struct var *v = global(S, name);
+	struct var *v = sem_global_var(S, name);
 	int n = 0;
 
 	if (!v)
@@ -597,93 +595,12 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 }
 
 /* The target of an assignment is evaluated once: its errors appear once. */
-static void store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc)
+void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc)
 {
 	if (!v)
 		return;
 	v->written = true;
 	set_type(S, &v->type, &v->type_loc, t, loc, v->name);
-}
-
-static enum vtype stat_operand(struct sem *S, struct scope *sc, struct expr *e, const char *op)
-{
-	enum vtype t;
-
-	if (e->kind == E_SYMBOL) {
-		struct var *v = lookup(S, sc, e->name, &e->loc);
-
-		v->rvalue = true;	/* aggregates read it */
-		t = v->type;
-		/* "global a[10]" is an array: never statistics */
-		if (v->global && v->global->is_array)
-			sem_error(S, &e->loc, sem_ident(S, e->name), "%s of '%s', an array: "
-				  "statistics are filled with '<<<'", op, e->name);
-		/* As SystemTap: a local may take '<<<' (and be dropped), not be read. */
-		if (v->kind != V_GLOBAL)
-			sem_error(S, &e->loc, sem_ident(S, e->name), "%s of '%s', a local: statistics "
-				  "are read from global variables", op, e->name);
-	} else {
-		t = sem_expr(S, sc, e);
-	}
-
-	/* A global only ever read as statistics is statistics (empty ones:
-	 * SystemTap reports "empty aggregate" when they are printed). */
-	if (t == T_UNKNOWN && e->kind == E_SYMBOL && global(S, e->name)) {
-		store(S, global(S, e->name), T_STATS, &e->loc);
-		t = T_STATS;
-	}
-
-	if (t != T_STATS && t != T_UNKNOWN)
-		sem_error(S, &e->loc, NULL, "%s needs a statistics value (filled with <<<), not a %s",
-		      op, vtype_name(t));
-	if (t == T_UNKNOWN)
-		sem_error(S, &e->loc, NULL, "%s of a value never filled with <<<", op);
-	return t;
-}
-
-/* A statistics variable has one histogram layout (SystemTap's rule): its
- * buckets are allocated with it. */
-static void hist_kind(struct sem *S, const struct expr *e)
-{
-	const struct expr *operand = e->args;
-	const char *name = operand->kind == E_SYMBOL ? operand->name :
-		operand->kind == E_INDEX && operand->a->kind == E_SYMBOL ? operand->a->name : NULL;
-	struct var *v = name ? global(S, name) : NULL;
-	const struct expr *a, *b;
-
-	if (!v)
-		return;
-	if (!v->hist) {
-		v->hist = e;
-		return;
-	}
-	bool same = !strcmp(v->hist->name, e->name);
-	for (a = v->hist->args->next, b = e->args->next; same && a && b; a = a->next, b = b->next)
-		same = a->kind == E_NUMBER && b->kind == E_NUMBER && a->num == b->num;
-	if (!same)
-		sem_error(S, &e->loc, arena_printf(S->a, "operator '%s'", e->name),
-		      "multiple histogram types declared on '%s' (first at %s:%d:%d)", name,
-		      v->hist->loc.src->name, v->hist->loc.line, v->hist->loc.col);
-}
-
-/* @hist_linear(s, start, stop, interval): the module sizes its table from
- * these, so what it would refuse is an error here, with the runtime's own
- * arithmetic (overflow-safe). */
-static void hist_linear_bounds(struct sem *S, const struct expr *e)
-{
-	const struct expr *start = e->args->next;
-	const struct expr *stop = start ? start->next : NULL;
-	const struct expr *step = stop ? stop->next : NULL;
-
-	if (!step || start->kind != E_NUMBER || stop->kind != E_NUMBER || step->kind != E_NUMBER)
-		return;
-	if (step->num <= 0)
-		sem_error(S, &step->loc, NULL, "%s's interval must be positive", e->name);
-	else if (stop->num <= start->num)
-		sem_error(S, &stop->loc, NULL, "%s's stop must be greater than its start", e->name);
-	else if (ctap_hist_linear_buckets(start->num, stop->num, step->num) < 0)
-		sem_error(S, &e->loc, NULL, "%s has too many buckets: (stop - start) / interval "
-		      "must be at most %d", e->name, CTAP_HIST_MAX_BUCKETS - 3);
 }
 
 static bool is_one_of(const char *op, const char *const *ops)
@@ -692,34 +609,6 @@ static bool is_one_of(const char *op, const char *const *ops)
 		if (!strcmp(op, *ops))
 			return true;
 	return false;
-}
-
-int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why)
-{
-	char *bytes = malloc(strlen(raw) + 1);
-	int err;
-
-	if (!bytes)
-		return -ENOMEM;
-	lex_unescape(raw, bytes);
-	err = regex_compile(bytes, re, why);
-	free(bytes);
-	return err;
-}
-
-/* A =~ pattern compiles (pass 3 compiles it again, into the module). */
-static void check_regex(struct sem *S, const struct expr *pattern)
-{
-	struct ctap_regex re;
-	const char *why;
-	int err = sem_regex_compile(pattern->str, &re, &why);
-
-	if (err == -ENOMEM)
-		sem_error(S, &pattern->loc, NULL, "out of memory");
-	else if (err)
-		sem_error(S, &pattern->loc, NULL, "regular expression \"%s\": %s", pattern->str, why);
-	else
-		regex_free(&re);
 }
 
 static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
@@ -746,7 +635,7 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 			assign_type(S, sc, e->a, T_STRING, &e->loc);
 		/* The parser made sure it is a literal. */
 		if (e->b->kind == E_STRING)
-			check_regex(S, e->b);
+			sem_check_regex(S, e->b);
 		return T_LONG;
 	}
 	if (is_one_of(e->op, cmp)) {
@@ -798,7 +687,7 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 				  v->name);
 		if (r != T_UNKNOWN && r != T_LONG)
 			sem_error(S, &e->b->loc, NULL, "'<<<' adds a long to statistics, not a %s", vtype_name(r));
-		store(S, v, T_STATS, &e->loc);
+		sem_store(S, v, T_STATS, &e->loc);
 		return T_UNKNOWN;	/* no value */
 	}
 	if (r == T_STATS || r == T_HIST) {
@@ -815,13 +704,13 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	if (!strcmp(e->op, "=")) {
 		/* x = y with x known and y not: y takes x's type. */
 		if (r == T_UNKNOWN && cur != T_UNKNOWN && e->b->kind == E_SYMBOL)
-			store(S, lookup(S, sc, e->b->name, &e->b->loc), cur, &e->loc);
+			sem_store(S, sem_lookup(S, sc, e->b->name, &e->b->loc), cur, &e->loc);
 		if (r == T_UNKNOWN) {
 			if (v)
 				v->written = true;
 			return cur;
 		}
-		store(S, v, r, &e->loc);
+		sem_store(S, v, r, &e->loc);
 		return r;
 	}
 	if (!strcmp(e->op, ".=")) {
@@ -829,14 +718,14 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 			sem_error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
 		if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
 			assign_type(S, sc, e->b, T_STRING, &e->loc);
-		store(S, v, T_STRING, &e->loc);
+		sem_store(S, v, T_STRING, &e->loc);
 		return T_STRING;
 	}
 	if (r != T_UNKNOWN && r != T_LONG)
 		sem_error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
 	if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)	/* x += y: y is a long */
 		assign_type(S, sc, e->b, T_LONG, &e->loc);
-	store(S, v, T_LONG, &e->loc);
+	sem_store(S, v, T_LONG, &e->loc);
 	return T_LONG;
 }
 
@@ -916,7 +805,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 	case E_STRING:
 		return T_STRING;
 	case E_SYMBOL: {
-		struct var *v = lookup(S, sc, e->name, &e->loc);
+		struct var *v = sem_lookup(S, sc, e->name, &e->loc);
 
 		v->read = true;
 		v->rvalue = true;
@@ -948,7 +837,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 				return T_LONG;
 			}
 			if (e->a->kind == E_SYMBOL)	/* read, then written */
-				lookup(S, sc, e->a->name, &e->a->loc)->read = true;
+				sem_lookup(S, sc, e->a->name, &e->a->loc)->read = true;
 			assign_type(S, sc, e->a, T_LONG, &e->loc);
 			/* Its value used (printf("%d", ++n), if (!n++)): the
 			 * global is read, and not printed at the end; as a
@@ -1052,17 +941,17 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, NULL, "@var(\"%s\") needs DWARF debuginfo, which ctap does not use", e->str);
 		return T_UNKNOWN;
 	case E_STAT:
-		stat_operand(S, sc, e->a, e->name);
+		sem_stat_operand(S, sc, e->a, e->name);
 		if (e->b && sem_expr(S, sc, e->b) != T_LONG)
 			sem_error(S, &e->b->loc, NULL, "@variance's shift is a long");
 		return T_LONG;
 	case E_HIST:
-		stat_operand(S, sc, e->args, e->name);
-		hist_kind(S, e);
+		sem_stat_operand(S, sc, e->args, e->name);
+		sem_hist_kind(S, e);
 		for (struct expr *a = e->args->next; a; a = a->next)
 			if (a->kind != E_NUMBER)
 				sem_error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
-		hist_linear_bounds(S, e);
+		sem_hist_linear_bounds(S, e);
 		return T_HIST;
 	case E_DEFINED: {
 		bool report = S->report;
@@ -1113,7 +1002,7 @@ static void condition(struct sem *S, struct scope *sc, struct expr *e)
 static void condition_reads_globals(struct sem *S, const struct expr *e)
 {
 	for (; e; e = e->next) {
-		if (e->kind == E_SYMBOL && !global(S, e->name) && !tapset_global(S, e->name))
+		if (e->kind == E_SYMBOL && !sem_global_var(S, e->name) && !tapset_global(S, e->name))
 			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition reads only "
 				  "global variables, and '%s' is not one", e->name);
 		else if (e->kind == E_ASSIGN || ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
@@ -1176,7 +1065,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 			assign_type(S, sc, fe->value, T_LONG, &fe->value->loc);
 	} else {
 		mark_read(S, fe->array->name);
-		arr = global(S, fe->array->name);
+		arr = sem_global_var(S, fe->array->name);
 		if (!arr)
 			arr = tapset_global(S, fe->array->name);
 		if (!arr) {
@@ -1192,7 +1081,7 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 				sem_error(S, &s->loc, sem_ident(S, arr->name), "inconsistent arity for '%s' (%d keys vs. %d)",
 				      arr->name, nkeys, arr->nkeys);
 			for (struct expr *k = fe->keys; k && i < CTAP_MAX_KEYS; k = k->next, i++) {
-				struct var *kv = lookup(S, sc, k->name, &k->loc);
+				struct var *kv = sem_lookup(S, sc, k->name, &k->loc);
 
 				kv->written = true;
 				set_type(S, &kv->type, &kv->type_loc, arr->keys[i], &k->loc, k->name);
@@ -1285,10 +1174,10 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		break;
 	case S_DELETE:
 		if (s->e->kind == E_SYMBOL) {
-			struct var *v = global(S, s->e->name);
+			struct var *v = sem_global_var(S, s->e->name);
 
 			if (!v)
-				v = lookup(S, sc, s->e->name, &s->e->loc);
+				v = sem_lookup(S, sc, s->e->name, &s->e->loc);
 			v->used = v->written = true;
 		} else if (s->e->kind == E_INDEX && s->e->a->kind == E_SYMBOL) {
 			array_access(S, sc, s->e, s->e->a->name, s->e->args, true);
@@ -1299,7 +1188,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 	case S_TRY:
 		stmt(S, sc, s->body);
 		if (s->catch_var) {
-			struct var *v = lookup(S, sc, s->catch_var, &s->loc);
+			struct var *v = sem_lookup(S, sc, s->catch_var, &s->loc);
 
 			v->written = true;
 			set_type(S, &v->type, &v->type_loc, T_STRING, &s->loc, s->catch_var);
@@ -1354,7 +1243,7 @@ static void check_global_settings(struct sem *S)
 	for (int i = 0; i < S->s->n_globals_set; i++) {
 		const char *set = S->s->globals_set[i], *eq = strchr(set, '=');
 		const char *name = arena_strndup(S->a, set, eq - set), *val = eq + 1;
-		struct var *v = global(S, name);
+		struct var *v = sem_global_var(S, name);
 		char *end;
 
 		if (!v || v->global == NULL || !v->global->loc.src ||

@@ -56,6 +56,24 @@ struct var *sem_find_var(struct var *list, const char *name);
 struct sem_function *sem_find_loaded(struct sem *S, const char *name);
 /* The handler that runs probe d (its user probe with its aliases). */
 struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d);
+/* The global called name, or NULL. */
+struct var *sem_global_var(struct sem *S, const char *name);
+/* A name in code: a local, a global, or a new local. */
+struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
+		       const struct loc *loc);
+/* v is written a value of type t (at loc). */
+void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc);
+
+/* ---- sem_stats.c ---- */
+
+/* The operand of @count(e) & co. (op names the operator). */
+enum vtype sem_stat_operand(struct sem *S, struct scope *sc, struct expr *e, const char *op);
+/* One histogram layout per statistics variable. */
+void sem_hist_kind(struct sem *S, const struct expr *e);
+/* @hist_linear's constant bounds, as the runtime would size them. */
+void sem_hist_linear_bounds(struct sem *S, const struct expr *e);
+/* A =~ pattern compiles. */
+void sem_check_regex(struct sem *S, const struct expr *pattern);
 
 /* ---- sem_target.c ---- */
 
