@@ -80,7 +80,12 @@ static void __maybe_unused __kprobes f_execname(struct ctap_context *c)
 #define STAP_RETURN(v) do { ctap_strcpy(STAP_RETVALUE, (v)); goto out; } while (0)
 	{
  /* pure */ /* unprivileged */
-	strlcpy(STAP_RETVALUE, current->comm, MAXSTRINGLEN);
+	/* The whole array, then its last byte: a fixed copy, not a string
+	 * walk (comm always ends in a NUL; a rename racing it is cut). */
+	size_t n = min_t(size_t, sizeof(current->comm), MAXSTRINGLEN);
+
+	memcpy(STAP_RETVALUE, current->comm, n);
+	STAP_RETVALUE[n - 1] = '\0';
 
 	}
 #undef STAP_RETURN
