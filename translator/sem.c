@@ -984,6 +984,63 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 
 /* ---- statements ---- */
 
+/*
+ * An expression statement that changes nothing is dropped before it is
+ * typed, as SystemTap's optimizer drops it ("Eliding side-effect-free
+ * expression"): a stray `x + 1` or `$var` costs nothing and cannot fail.
+ * A call is an effect unless its function is embedded C marked pure.
+ */
+static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
+{
+	const struct sem_function *f;
+
+	for (; e; e = e->next) {
+		switch (e->kind) {
+		case E_ASSIGN:
+		case E_POSTFIX:
+		case E_EMBEDDED:
+		case E_PROBEWRITE:
+		case E_AT_CALL:
+		case E_HIST:
+			return false;
+		case E_UNARY:
+			if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
+				return false;
+			break;
+		case E_CALL:
+			if (builtin_index(e->name) >= 0)
+				return false;
+			f = resolve_function(S, e->name, sc->script);
+			if (!f || !f->fn->embedded || !strstr(f->fn->embedded, "/* pure */"))
+				return false;
+			break;
+		default:
+			break;
+		}
+		if ((e->a && !no_effect(S, sc, e->a)) || (e->b && !no_effect(S, sc, e->b)) ||
+		    (e->c && !no_effect(S, sc, e->c)) || (e->args && !no_effect(S, sc, e->args)))
+			return false;
+		for (const struct component *c = e->chain; c; c = c->next)
+			if (c->index && !no_effect(S, sc, c->index))
+				return false;
+		if (e->kind != E_CALL && e->kind != E_INDEX)
+			break;	/* only argument and key lists go on through next */
+	}
+	return true;
+}
+
+/* Drops *e if it has no effect (the warning for the script's own code);
+ * -u keeps everything, as SystemTap's. */
+static bool elide_expr(struct sem *S, struct scope *sc, struct expr **e)
+{
+	if (!*e || S->s->unoptimized || !no_effect(S, sc, *e))
+		return false;
+	if ((*e)->loc.src == S->s->user->src)
+		diag_warning(&(*e)->loc, "Eliding side-effect-free expression");
+	*e = NULL;
+	return true;
+}
+
 static void stmt(struct sem *S, struct scope *sc, struct stmt *s);
 
 static void condition(struct sem *S, struct scope *sc, struct expr *e)
@@ -1115,6 +1172,10 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 	case S_NULL:
 		break;
 	case S_EXPR:
+		if (elide_expr(S, sc, &s->e)) {
+			s->kind = S_NULL;
+			break;
+		}
 		S->crement_statement = s->e;
 		sem_expr(S, sc, s->e);
 		S->crement_statement = NULL;
@@ -1136,6 +1197,8 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		break;
 	case S_WHILE:
 	case S_FOR:
+		elide_expr(S, sc, &s->init);
+		elide_expr(S, sc, &s->incr);
 		if (s->init)
 			sem_expr(S, sc, s->init);
 		if (s->e)
