@@ -190,7 +190,7 @@ static bool warnings_failed(const struct session *s)
 
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
-	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_PROLOGUE,
+	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -205,7 +205,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
 		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
-		{ "skip-badvars", no_argument, NULL, OPT_IGNORED },
+		{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
 		/* SystemTap's symbol tables for backtraces: ctap's runtime asks
 		 * kallsyms, which has the kernel's and every module's. */
@@ -346,6 +346,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_DUMP_TYPES:
 			dump_probe_types();
 			exit(0);
+		case OPT_SKIP_BADVARS:
+			s->skip_badvars = true;
+			break;
 		case 'd':		/* -d MODULE: see "all-modules" */
 		case OPT_IGNORED:
 			break;

@@ -43,6 +43,7 @@ struct parser {
 	size_t uses_kept;	/* script->n_uses before this declaration */
 	bool embedded_ok;	/* a tapset, or -g: %{ %} allowed */
 	bool in_function;	/* return allowed */
+	const struct param *params;	/* of the function being parsed */
 };
 
 
@@ -156,13 +157,22 @@ static void note_use(struct parser *p, const char *name, char kind)
 	s->uses[s->n_uses++] = (struct name_use){ name, kind };
 }
 
+/* A parameter hides a global of its name: no tapset is needed for it. */
+static bool is_param(const struct parser *p, const char *name)
+{
+	for (const struct param *q = p->params; q; q = q->next)
+		if (!strcmp(q->name, name))
+			return true;
+	return false;
+}
+
 static struct expr *new_expr(struct parser *p, enum expr_kind kind, const struct token *t)
 {
 	struct expr *e = arena_new(p->arena, struct expr);
 
 	e->kind = kind;
 	e->loc = tok_loc(t);
-	if (kind == E_CALL || kind == E_SYMBOL)
+	if (kind == E_CALL || (kind == E_SYMBOL && !is_param(p, t->text)))
 		note_use(p, t->text, kind == E_CALL ? 'f' : 'g');	/* named t */
 	return e;
 }
@@ -1352,8 +1362,10 @@ static void parse_function(struct parser *p, bool private)
 		f->embedded = next(p)->text;
 	} else {
 		p->in_function = true;
+		p->params = f->params;
 		f->body = parse_block(p);
 		p->in_function = false;
+		p->params = NULL;
 	}
 	*p->functions_tail = f;
 	p->functions_tail = &f->next;

@@ -279,6 +279,14 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		}
 		return sem_resolve_tvar(S, sc, e, &t, v->btf_id, v->btf);
 	}
+	if (S->s->skip_badvars) {
+		/* As SystemTap's --skip-badvars: the whole $var (chain and all) is 0. */
+		e->kind = E_NUMBER;
+		e->num = 0;
+		e->chain = NULL;
+		e->pretty = 0;
+		return T_LONG;
+	}
 	for (v = d->vars; v; v = v->next)
 		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
 			 " %s", v->name);
