@@ -15,6 +15,8 @@
 #   ctap-*    ctap running the same scripts
 #   ctap-count-kprobes: ctap's count with entry probes as kprobes
 #             (ctap_ftrace=0), as before ftrace
+#   uprobe_args-*: the same with a function of two parameters and a
+#             handler reading both ($x + $y, from DWARF)
 #   uprobe-none, uprobe-floor, stap48-uprobe, ctap-uprobe: a user function
 #             called in a loop, alone, under an empty hand-written uprobe,
 #             under process().function() n++ in SystemTap and in ctap
@@ -53,13 +55,20 @@ rm -rf "$out" && mkdir -p "$out/kbuild"
 gcc -O2 -static "$here/kprobe-cost/syscall_loop.c" -o "$out/syscall_loop"
 gcc -O2 -static "$here/transport/timeit.c" -o "$out/timeit"
 gcc -O2 -g -static "$here/kprobe-cost/ufunc_loop.c" -o "$out/ufunc_loop"
-# The uprobe's file offset: bench_target's address in its LOAD segment.
-va=$((16#$(nm "$out/ufunc_loop" | awk '$3 == "bench_target" { print $1 }')))
-uoff=
-while read -r type off vaddr _ _ msz _; do
-	[ "$type" = LOAD ] && ((va >= vaddr && va < vaddr + msz)) && uoff=$((va - vaddr + off))
-done < <(readelf -lW "$out/ufunc_loop")
-[ -n "$uoff" ] || { echo "kprobe-cost: no offset for bench_target" >&2; exit 1; }
+# A uprobe's file offset: the function's address in its LOAD segment.
+file_offset()
+{
+	local va uoff="" type off vaddr msz
+
+	va=$((16#$(nm "$out/ufunc_loop" | awk -v f="$1" '$3 == f { print $1 }')))
+	while read -r type off vaddr _ _ msz _; do
+		[ "$type" = LOAD ] && ((va >= vaddr && va < vaddr + msz)) && uoff=$((va - vaddr + off))
+	done < <(readelf -lW "$out/ufunc_loop")
+	[ -n "$uoff" ] || { echo "kprobe-cost: no offset for $1" >&2; exit 1; }
+	echo "$uoff"
+}
+uoff=$(file_offset bench_target)
+uoff2=$(file_offset bench_target2)
 cp "$here/kprobe-cost/floor_kprobe.c" "$here/kprobe-cost/floor_uprobe.c" "$here/kprobe-cost/floor_ftrace.c" \
 	"$here/kprobe-cost/Kbuild" "$out/kbuild/"
 make -s -C "$KERNEL_BUILD" M="$out/kbuild" modules > "$out/kbuild.log" 2>&1 ||
@@ -91,6 +100,9 @@ mods+=(-m "$out/ctap_syscall_all.ko")
 mods+=(-m "$("$here/peer/stap" -m stap48_uprobe "$here/kprobe-cost/uprobe.stp" "$out/ufunc_loop")")
 (cd "$out" && "$top/translator/stap" -p4 -m ctap_uprobe "$here/kprobe-cost/uprobe.stp" "$out/ufunc_loop" > /dev/null)
 mods+=(-m "$out/ctap_uprobe.ko")
+mods+=(-m "$("$here/peer/stap" -m stap48_uprobe_args "$here/kprobe-cost/uprobe_args.stp" "$out/ufunc_loop")")
+(cd "$out" && "$top/translator/stap" -p4 -m ctap_uprobe_args "$here/kprobe-cost/uprobe_args.stp" "$out/ufunc_loop" > /dev/null)
+mods+=(-m "$out/ctap_uprobe_args.ko")
 
 cat > "$out/kprobe_cost.sh" <<EOT
 # timeout: 3000
@@ -126,6 +138,12 @@ for i in \$(seq $runs); do
 	rmmod floor_uprobe
 	/usr/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/stap48_uprobe.ko | result stap48-uprobe
 	/ctap/bin/staprun -c "$out/ufunc_loop \$U" /ctap/modules/ctap_uprobe.ko | result ctap-uprobe
+	$out/ufunc_loop \$U 2 | result uprobe_args-none
+	insmod modules/floor_uprobe.ko path=$out/ufunc_loop offset=$uoff2
+	$out/ufunc_loop \$U 2 | result uprobe_args-floor
+	rmmod floor_uprobe
+	/usr/bin/staprun -c "$out/ufunc_loop \$U 2" /ctap/modules/stap48_uprobe_args.ko | result stap48-uprobe_args
+	/ctap/bin/staprun -c "$out/ufunc_loop \$U 2" /ctap/modules/ctap_uprobe_args.ko | result ctap-uprobe_args
 	for v in count wild syscall; do
 		timeit /usr/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/stap48_\$v.ko 2>&1 >/dev/null | elapsed arm-stap48-\$v
 		timeit /ctap/bin/staprun -c "/ctap/bin/syscall_loop 1" /ctap/modules/ctap_\$v.ko 2>&1 >/dev/null | elapsed arm-ctap-\$v
@@ -165,8 +183,8 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
     -v csv="$csv" -v cpu="$cpu" -v plot="$out/plot.dat" \
     -v ctap_nwild="$ctap_nwild" -v stap_nwild="$stap_nwild" -v nscale="$nscale" "$bench_median_awk"'
 	/^RESULT / { v[$2] = v[$2] " " $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
-	function base(c) { return c ~ /uprobe/ ? "uprobe-none" : c ~ /wild|getsid/ ? "none-getsid" : "none" }
-	function flr(c) { return c ~ /uprobe/ ? "uprobe-floor" : "floor" }
+	function base(c) { return c ~ /uprobe_args/ ? "uprobe_args-none" : c ~ /uprobe/ ? "uprobe-none" : c ~ /wild|getsid/ ? "none-getsid" : "none" }
+	function flr(c) { return c ~ /uprobe_args/ ? "uprobe_args-floor" : c ~ /uprobe/ ? "uprobe-floor" : "floor" }
 	END {
 		for (i = 1; i <= n; i++) m[order[i]] = median(v[order[i]])
 		printf "# Benchmarks\n\n"
