@@ -151,15 +151,10 @@ static uint64_t base_key(struct session *s)
 	return h;
 }
 
-static uint64_t cache_key(struct session *s, const char *c_text, size_t len)
+/* What the runtime object is compiled from: base_key(), the families, -D. */
+static uint64_t runtime_key(struct session *s, uint64_t base)
 {
-	return hash_bytes(base_key(s), c_text, len);
-}
-
-/* What the runtime object is compiled from: its families and -D options. */
-static uint64_t runtime_key(struct session *s)
-{
-	uint64_t h = hash_bytes(base_key(s), "runtime", 8);
+	uint64_t h = hash_bytes(base, "runtime", 8);
 
 	for (int i = 0; i < s->n_defines; i++)
 		h = hash_bytes(h, s->defines[i], strlen(s->defines[i]) + 1);
@@ -339,8 +334,9 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 {
 	const char *name = session_module_name(s);
 	char cached[4096], runtime[4096], path[4200], tmp[4300], *dir;
-	uint64_t key = cache_key(s, c_text, len);
-	bool shipped;
+	uint64_t base = base_key(s);	/* reads every runtime file: once */
+	uint64_t key = hash_bytes(base, c_text, len);
+	bool cacheable, shipped;
 	int ret;
 
 	ret = cache_path(cached, sizeof(cached), arena_printf(&s->arena, "modules/%016llx/%s.ko",
@@ -374,10 +370,10 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	if (write_file(path, c_text, len) || write_kbuild(s, dir, name))
 		goto out;
 	/* The module cache's directory was checked above; so is this one. */
-	shipped = cache_path(runtime, sizeof(runtime),
-			     arena_printf(&s->arena, "runtime/%016llx.o",
-					  (unsigned long long)runtime_key(s))) == 0 &&
-		  ship_runtime(runtime, dir);
+	cacheable = cache_path(runtime, sizeof(runtime),
+			       arena_printf(&s->arena, "runtime/%016llx.o",
+					    (unsigned long long)runtime_key(s, base))) == 0;
+	shipped = cacheable && ship_runtime(runtime, dir);
 	if (!shipped && write_runtime_unit(s, dir))
 		goto out;
 	if (s->verbose > 1)
@@ -389,7 +385,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 		goto out;
 	}
 	show_log(s, dir, false);
-	if (!shipped)
+	if (cacheable && !shipped)
 		keep_runtime(runtime, dir);
 	/* Into the cache atomically: a concurrent stap sees all or nothing. */
 	snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
