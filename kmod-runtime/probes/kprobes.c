@@ -124,7 +124,6 @@ struct ftrace_sites {
 	int nsites;
 	struct ftrace_site *sites;	/* [nsites], by address */
 	const struct ctap_probe **probes;	/* the sites' probes, one array */
-	unsigned long *ips;		/* [nsites], for ftrace's filter */
 	int bits;
 	int *slots;			/* [1 << bits]: a site's index, or -1 */
 };
@@ -186,14 +185,15 @@ NOKPROBE_SYMBOL(ftrace_entry);
 static void free_sites(struct ftrace_sites *t)
 {
 	kfree(t->slots);
-	kfree(t->ips);
 	kfree(t->probes);
 	kfree(t->sites);
 	kfree(t);
 }
 
-/* The sites of the probes (sorted by address), and their hash. */
-static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n)
+/* The sites of the probes (sorted by address), their hash, and their
+ * addresses into ips (for ftrace's filter). */
+static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n,
+		       unsigned long *ips)
 {
 	unsigned long mask = (1UL << t->bits) - 1;
 
@@ -216,7 +216,7 @@ static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n)
 		while (t->slots[h] >= 0)
 			h = (h + 1) & mask;
 		t->slots[h] = i;
-		t->ips[i] = t->sites[i].ip;
+		ips[i] = t->sites[i].ip;
 	}
 }
 
@@ -226,6 +226,7 @@ static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n)
 static bool ftrace_attach(struct ctap_kprobe *kps, int n)
 {
 	struct ctap_kprobe **sorted = NULL;
+	unsigned long *ips = NULL;
 	struct ftrace_sites *t;
 	int i, m = 0, ret;
 
@@ -240,19 +241,19 @@ static bool ftrace_attach(struct ctap_kprobe *kps, int n)
 	sorted = kcalloc(m, sizeof(*sorted), GFP_KERNEL);
 	t->sites = kcalloc(m, sizeof(*t->sites), GFP_KERNEL);
 	t->probes = kcalloc(m, sizeof(*t->probes), GFP_KERNEL);
-	t->ips = kcalloc(m, sizeof(*t->ips), GFP_KERNEL);
+	ips = kcalloc(m, sizeof(*ips), GFP_KERNEL);
 	t->slots = kcalloc(1UL << t->bits, sizeof(*t->slots), GFP_KERNEL);
-	if (!sorted || !t->sites || !t->probes || !t->ips || !t->slots)
+	if (!sorted || !ips || !t->sites || !t->probes || !t->slots)
 		goto fail;
 	for (i = 0, m = 0; i < n; i++)
 		if (kps[i].registered && kps[i].via_ftrace)
 			sorted[m++] = &kps[i];
 	sort(sorted, m, sizeof(*sorted), by_address, NULL);
-	fill_sites(t, sorted, m);
+	fill_sites(t, sorted, m, ips);
 	t->table = kps;
 	t->ops.func = ftrace_entry;
 	t->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
-	ret = ftrace_set_filter_ips(&t->ops, t->ips, t->nsites, 0, 0);
+	ret = ftrace_set_filter_ips(&t->ops, ips, t->nsites, 0, 0);	/* copies them */
 	if (!ret)
 		ret = register_ftrace_function(&t->ops);
 	if (ret) {
@@ -261,9 +262,11 @@ static bool ftrace_attach(struct ctap_kprobe *kps, int n)
 	}
 	list_add(&t->list, &site_tables);
 	kfree(sorted);
+	kfree(ips);
 	return true;
 fail:
 	kfree(sorted);
+	kfree(ips);
 	free_sites(t);
 	return false;
 }
@@ -333,38 +336,45 @@ static int register_one(struct ctap_kprobe *k)
  * and SystemTap's order is the script's (entry probes first declared
  * first; .return probes, whose instances unwind as a stack, the reverse).
  */
+/*
+ * A probe the kernel refused (rc): a warning if it is optional, and 0 (the
+ * others go on); else an error, the table undone, and rc.
+ */
+static int refused(struct ctap_kprobe *kps, int n, int i, int rc)
+{
+	if (kps[i].optional) {
+		ctap_oob("WARNING: probe %s registration error (rc %d)\n", kps[i].probe->pp, rc);
+		return 0;
+	}
+	ctap_oob("ERROR: probe %s registration error (rc %d)\n", kps[i].probe->pp, rc);
+	ctap_kprobes_unregister(kps, n);	/* those registered */
+	return rc;
+}
+
 int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 {
 	int i, ret;
 
 	for (i = n - 1; i >= 0; i--) {
 		ret = register_one(&kps[i]);
-		if (ret && kps[i].optional) {
-			ctap_oob("WARNING: probe %s registration error (rc %d)\n",
-				 kps[i].probe->pp, ret);
-			continue;
-		}
 		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (rc %d)\n",
-				 kps[i].probe->pp, ret);
-			ctap_kprobes_unregister(kps, n);	/* those registered */
-			return ret;
+			ret = refused(kps, n, i, ret);
+			if (ret)
+				return ret;
+			continue;
 		}
 		kps[i].registered = true;
 	}
-	if (!ftrace_attach(kps, n)) {
-		for (i = n - 1; i >= 0; i--) {
-			if (!kps[i].registered || !kps[i].via_ftrace)
-				continue;
-			kps[i].via_ftrace = false;
-			ret = enable_kprobe(&kps[i].u.kp);
-			if (ret) {
-				ctap_oob("ERROR: probe %s registration error (rc %d)\n",
-					 kps[i].probe->pp, ret);
-				ctap_kprobes_unregister(kps, n);
-				return ret;
-			}
-		}
+	if (ftrace_attach(kps, n))
+		return 0;
+	/* No ftrace: the entries it would have taken are armed as kprobes. */
+	for (i = n - 1; i >= 0; i--) {
+		if (!kps[i].registered || !kps[i].via_ftrace)
+			continue;
+		kps[i].via_ftrace = false;
+		ret = enable_kprobe(&kps[i].u.kp);
+		if (ret && (ret = refused(kps, n, i, ret)))
+			return ret;
 	}
 	return 0;
 }
