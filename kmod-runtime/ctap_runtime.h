@@ -39,6 +39,7 @@
 #include <linux/random.h>
 #include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
 
+#include "ctap_limits.h"
 #include "portable.h"
 #include "outbuf.h"
 #include "stat.h"
@@ -53,7 +54,7 @@
 #define MAXSTRINGLEN	512
 #endif
 #ifndef MAXACTION
-#define MAXACTION	1000
+#define MAXACTION	CTAP_MAXACTION_DEFAULT	/* ctap_limits.h */
 #endif
 #ifndef MAXNESTING
 #define MAXNESTING	10

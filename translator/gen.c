@@ -1141,7 +1141,7 @@ static void budget_stmts(struct budget_walk *w, const struct stmt *s)
 /* MAXACTION: the runtime's default unless -D sets it. */
 static long max_actions(struct session *s)
 {
-	long n = 1000;
+	long n = CTAP_MAXACTION_DEFAULT;
 
 	for (int i = 0; i < s->n_defines; i++)
 		if (!strncmp(s->defines[i], "MAXACTION=", 10))
