@@ -994,38 +994,38 @@ static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
 {
 	const struct sem_function *f;
 
-	for (; e; e = e->next) {
-		switch (e->kind) {
-		case E_ASSIGN:
-		case E_POSTFIX:
-		case E_EMBEDDED:
-		case E_PROBEWRITE:
-		case E_AT_CALL:
-		case E_HIST:
+	switch (e->kind) {
+	case E_ASSIGN:
+	case E_POSTFIX:
+	case E_EMBEDDED:
+	case E_PROBEWRITE:
+	case E_AT_CALL:
+	case E_HIST:
+		return false;
+	case E_UNARY:
+		if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
 			return false;
-		case E_UNARY:
-			if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
-				return false;
-			break;
-		case E_CALL:
-			if (builtin_index(e->name) >= 0)
-				return false;
-			f = resolve_function(S, e->name, sc->script);
-			if (!f || !f->fn->embedded || !strstr(f->fn->embedded, "/* pure */"))
-				return false;
-			break;
-		default:
-			break;
-		}
-		if ((e->a && !no_effect(S, sc, e->a)) || (e->b && !no_effect(S, sc, e->b)) ||
-		    (e->c && !no_effect(S, sc, e->c)) || (e->args && !no_effect(S, sc, e->args)))
+		break;
+	case E_CALL:
+		if (builtin_index(e->name) >= 0)
 			return false;
-		for (const struct component *c = e->chain; c; c = c->next)
-			if (c->index && !no_effect(S, sc, c->index))
-				return false;
-		if (e->kind != E_CALL && e->kind != E_INDEX)
-			break;	/* only argument and key lists go on through next */
+		f = resolve_function(S, e->name, sc->script);
+		if (!f || !f->fn->embedded || !strstr(f->fn->embedded, "/* pure */"))
+			return false;
+		break;
+	default:
+		break;
 	}
+	/* Operands are single expressions; arguments and keys a list. */
+	if ((e->a && !no_effect(S, sc, e->a)) || (e->b && !no_effect(S, sc, e->b)) ||
+	    (e->c && !no_effect(S, sc, e->c)))
+		return false;
+	for (const struct expr *a = e->args; a; a = a->next)
+		if (!no_effect(S, sc, a))
+			return false;
+	for (const struct component *c = e->chain; c; c = c->next)
+		if (c->index && !no_effect(S, sc, c->index))
+			return false;
 	return true;
 }
 
