@@ -207,6 +207,8 @@ s32 ctap_staprun_pid(void);
 void ctap_exit(void);
 /* Hits a family lost before its handler, reported with the skipped ones. */
 void ctap_add_skipped(unsigned long n);
+/* Between two probes a family arms: true if staprun was interrupted. */
+bool ctap_arming_interrupted(void);
 
 /**
  * struct ctap_family - how the generated module arms one probe family

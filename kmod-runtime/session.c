@@ -11,6 +11,7 @@
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
+#include <linux/sched/signal.h>
 
 #include "ctap_runtime.h"
 
@@ -44,6 +45,18 @@ void ctap_exit(void)
 	if ((s == S_STARTING || s == S_RUNNING) &&
 	    atomic_cmpxchg(&sess.state, s, S_STOPPING) == s)
 		ctap_request_exit();
+}
+
+/*
+ * Arming runs in staprun's write of START: 40,000 functions take about a
+ * million instructions each.  staprun lets SIGINT through while it waits
+ * (SIGKILL always is), so a user can stop an arming that takes too long,
+ * and other tasks run meanwhile.
+ */
+bool ctap_arming_interrupted(void)
+{
+	cond_resched();
+	return signal_pending(current);
 }
 
 static struct ctap_context *cpu_context(int cpu)
@@ -177,6 +190,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 
 	if (!state_allows(p))
 		return;
+	start = get_cycles();
 	local_irq_save(flags);
 	c = cpu_context(smp_processor_id());
 	if (atomic_inc_return(&c->busy) != 1) {
@@ -197,7 +211,6 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	c->actions = MAXACTION;
 	/* c->nesting is 0: every call in generated code decrements what it
 	 * incremented, errors included. */
-	start = get_cycles();
 	p->handler(c);
 	unlock_globals(p);
 	ctap_flush(c);

@@ -300,7 +300,9 @@ int ksyms_decode_image(const char *img, size_t size, char **map)
 static const struct {
 	const char *start, *end, *why;
 } no_probe_sections[] = {
-	{ "_sinittext", "_einittext", "init code, freed after boot" },
+	/* .init.text and .exit.text (built-in drivers' exit functions, which
+	 * never run), both freed after boot; the kernel refuses them (-EINVAL). */
+	{ "__init_begin", "__init_end", "init or exit code, freed after boot" },
 	{ "__entry_text_start", "__entry_text_end", "entry code (.entry.text): "
 	  "a probe there runs before the kernel's state is set up" },
 	{ "__kprobes_text_start", "__kprobes_text_end", "kprobes' own code (.kprobes.text)" },

@@ -356,6 +356,10 @@ int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 	int i, ret;
 
 	for (i = n - 1; i >= 0; i--) {
+		if (ctap_arming_interrupted()) {
+			ctap_kprobes_unregister(kps, n);	/* those registered */
+			return -EINTR;
+		}
 		ret = register_one(&kps[i]);
 		if (ret) {
 			ret = refused(kps, n, i, ret);

@@ -142,6 +142,10 @@ int ctap_uprobes_register(struct ctap_uprobe *ups, int n)
 	int i, ret;
 
 	for (i = 0; i < n; i++) {
+		if (ctap_arming_interrupted()) {
+			ctap_uprobes_unregister(ups, i);
+			return -EINTR;
+		}
 		ret = uprobe_register_one(&ups[i]);
 		if (ret) {
 			ctap_oob("ERROR: probe %s registration error (rc %d)\n", ups[i].probe->pp, ret);
