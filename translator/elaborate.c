@@ -5,7 +5,8 @@
  * the tapsets and the script ("syscall.read") is a pattern.  A written
  * probe point is brace-expanded, then matched against all patterns: a
  * component name may hold * wildcards (fnmatch), "**" stands for any number
- * of argument-less components, and arguments must agree in kind.  A match
+ * of argument-less components (inside a name, "*sys**pen", for any text
+ * across dots: syscall.open), and arguments must agree in kind.  A match
  * on a provider pattern asks the provider for concrete probes; a match on
  * an alias resolves the alias's own probe points in turn.
  */
@@ -274,6 +275,127 @@ static bool arg_fits(const struct pp_component *c, enum arg_kind want)
 	return want == (c->arg->kind == E_STRING ? ARG_STRING : ARG_NUMBER);
 }
 
+/* One element of a glob: a character, "?", "*", "**" or a "[...]" class. */
+struct glob_tok {
+	enum { G_CHAR, G_ANY, G_STAR, G_STARS, G_CLASS } kind;
+	const char *s;		/* G_CHAR: the character; G_CLASS: "[" */
+	size_t len;		/* G_CLASS: with its brackets */
+};
+
+/* tok[0..n) matches text[k], one character; a dot only for nothing here. */
+static bool tok_one(const struct glob_tok *tok, char c)
+{
+	char cls[256], one[2] = { c, '\0' };
+
+	if (c == '.')
+		return false;
+	switch (tok->kind) {
+	case G_CHAR:
+		return *tok->s == c;
+	case G_ANY:
+		return true;
+	case G_CLASS:
+		memcpy(cls, tok->s, tok->len);
+		cls[tok->len] = '\0';
+		return !fnmatch(cls, one, 0);
+	default:
+		return false;
+	}
+}
+
+/*
+ * glob over a dotted name ("syscall.open"): "**" matches anything, dots
+ * included; "*", "?" and "[...]" stay inside one component.  Dynamic
+ * programming over (token, text position): O(|glob| * |text|), so a
+ * pattern of many stars cannot make it backtrack.
+ */
+static bool glob_dotted(const char *glob, const char *text)
+{
+	size_t g = strlen(glob), t = strlen(text), n = 0;
+	struct glob_tok *tok = calloc(g + 1, sizeof(*tok));
+	bool *row = calloc(t + 2, sizeof(*row)), *next = calloc(t + 2, sizeof(*next)), *swap;
+	bool ok = false;
+
+	if (!tok || !row || !next)
+		goto out;
+	for (size_t i = 0; i < g; n++) {
+		const char *end = glob[i] == '[' ? strchr(glob + i + 1, ']') : NULL;
+
+		tok[n].s = glob + i;
+		if (glob[i] == '*' && glob[i + 1] == '*') {
+			tok[n].kind = G_STARS;
+			i += 2;
+		} else if (glob[i] == '*' || glob[i] == '?') {
+			tok[n].kind = glob[i] == '*' ? G_STAR : G_ANY;
+			i++;
+		} else if (end && end - glob - i < 255) {
+			tok[n].kind = G_CLASS;
+			tok[n].len = end - glob - i + 1;
+			i += tok[n].len;
+		} else {
+			tok[n].kind = G_CHAR;
+			i++;
+		}
+	}
+	/* row[k]: tokens [x..n) match text[k..], x going down from n */
+	row[t] = true;
+	for (size_t x = n; x-- > 0;) {
+		for (size_t k = t + 1; k-- > 0;) {
+			if (tok[x].kind == G_STAR || tok[x].kind == G_STARS)
+				next[k] = row[k] || (k < t && next[k + 1] &&
+						     (tok[x].kind == G_STARS || text[k] != '.'));
+			else
+				next[k] = k < t && tok_one(&tok[x], text[k]) && row[k + 1];
+		}
+		swap = row, row = next, next = swap;
+	}
+	ok = row[0];
+out:
+	free(tok);
+	free(row);
+	free(next);
+	return ok;
+}
+
+static bool match_from(struct elab *e, const struct point *pt, int i,
+		       const struct pattern *p, int j, struct pp_match *m);
+
+/*
+ * A component with "**" inside ("*sys**pen", "ke**on(\"vfs_read\")"):
+ * it stands for pattern components [j..k), joined by dots, the fewest
+ * first; only the last of them may take the point's argument.
+ */
+static bool match_across(struct elab *e, const struct point *pt, int i,
+			 const struct pattern *p, int j, struct pp_match *m)
+{
+	char joined[1024];
+	size_t len = 0;
+
+	for (int k = j + 1; k <= p->n; k++) {
+		const char *name = p->comp[k - 1].name;
+
+		if (len + strlen(name) + 2 > sizeof(joined))
+			return false;
+		len += sprintf(joined + len, "%s%s", k > j + 1 ? "." : "", name);
+		if (arg_fits(pt->c[i], p->comp[k - 1].arg) && glob_dotted(pt->c[i]->name, joined) &&
+		    match_from(e, pt, i + 1, p, k, m)) {
+			for (int x = j; x < k; x++) {
+				struct pp_component *c = arena_new(e->arena, struct pp_component);
+
+				*c = *pt->c[i];
+				c->name = p->comp[x].name;
+				if (x < k - 1)
+					c->arg = NULL;
+				m->comps[x] = c;
+			}
+			return true;
+		}
+		if (p->comp[k - 1].arg != ARG_NONE)
+			return false;	/* an argument ends what "**" can span */
+	}
+	return false;
+}
+
 /*
  * Match point components [i..] against pattern components [j..], filling
  * m->comps with components named as the pattern names them.
@@ -301,6 +423,8 @@ static bool match_from(struct elab *e, const struct point *pt, int i,
 		}
 		return false;
 	}
+	if (strstr(pt->c[i]->name, "**"))
+		return match_across(e, pt, i, p, j, m);
 	if (j == p->n || fnmatch(pt->c[i]->name, p->comp[j].name, 0) ||
 	    !arg_fits(pt->c[i], p->comp[j].arg))
 		return false;
