@@ -1271,15 +1271,16 @@ static void walk(struct sem *S)
 		struct scope sc = { .script = S->s->user, .locals = &h->locals, .handler = h,
 				    .site = h->site };
 
-		/* Prologue aliases, outermost first... */
-		for (int i = 0; i < h->naliases; i++)
+		/* In the order they run (translate.c): prologues innermost
+		 * first, the probe's body, epilogues outermost first. */
+		for (int i = h->naliases - 1; i >= 0; i--)
 			if (h->aliases[i]->body) {
 				sc.privileged = h->aliases[i]->privileged;
 				stmt(S, &sc, h->aliases[i]->body);
 			}
 		sc.privileged = false;
 		stmt(S, &sc, h->probe->body);
-		for (int i = h->naliases - 1; i >= 0; i--)	/* ... epilogues after */
+		for (int i = 0; i < h->naliases; i++)
 			if (h->aliases[i]->epilogue) {
 				sc.privileged = h->aliases[i]->privileged;
 				stmt(S, &sc, h->aliases[i]->epilogue);

@@ -394,11 +394,14 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 		fprintf(x->code, "\tif (!(%s))\n\t\tgoto out;\n", gen_expr(x, pp->condition));
 		sc->uses_out = true;
 	}
-	for (int i = 0; i < h->naliases; i++)
+	/* As SystemTap composes aliases, each one's body wrapping what uses
+	 * it: prologues innermost (nearest the probe point) first, epilogues
+	 * outermost first (run/alias_nesting_order). */
+	for (int i = h->naliases - 1; i >= 0; i--)
 		if (h->aliases[i]->body)
 			gen_stmt(x, h->aliases[i]->body, 1);
 	gen_stmt(x, h->probe->body, 1);
-	for (int i = h->naliases - 1; i >= 0; i--)
+	for (int i = 0; i < h->naliases; i++)
 		if (h->aliases[i]->epilogue)
 			gen_stmt(x, h->aliases[i]->epilogue, 1);
 	end_scope(x, sc);
