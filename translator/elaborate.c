@@ -856,10 +856,15 @@ int pass2_list(struct session *s, FILE *out)
 		return -EINVAL;
 	elab_init(e, s);
 	e->listing = true;
-	for (struct probe_point *pp = scr->probes->points; pp; pp = pp->next) {
-		pp->optional = true;	/* listing nothing is not an error */
-		e->expansions = 0;
-		resolve_point(e, pp);
+	/* The pattern may define aliases and then name them, as SystemTap
+	 * allows: -L 'my.poll = kernel.function("x") { t = 1 } probe my.poll'. */
+	add_aliases(e, scr, NULL);
+	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
+		for (struct probe_point *pp = pr->is_alias ? NULL : pr->points; pp; pp = pp->next) {
+			pp->optional = true;	/* listing nothing is not an error */
+			e->expansions = 0;
+			resolve_point(e, pp);
+		}
 	}
 	v = (struct derived_probe **)arena_sorted(&s->arena, e->probes,
 						  offsetof(struct derived_probe, next),
