@@ -120,6 +120,11 @@ struct session *elab_session(struct elab *e);
 struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name);
 struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
 			       const char *type, __u32 btf_id, int arg);
+/* The file process("NAME") names, as the target sees it: NAME if it is
+ * absolute, else the first in $PATH (under --sysroot); NULL after an
+ * error for a name without '/', NULL alone for a relative path
+ * (probes/uprobes.c, shared with probes/tasks.c). */
+const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name);
 /* A semantic error about m's probe point. */
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -5,6 +5,7 @@
 
 extern const struct provider begin_end_provider;
 extern const struct provider timer_provider;
+extern const struct provider tasks_provider;
 extern const struct provider kprobe_provider;
 extern const struct provider kernel_function_provider;
 extern const struct provider kernel_statement_provider;
@@ -23,6 +24,7 @@ const struct provider *const providers[] = {
 	&kernel_function_provider,
 	&kernel_statement_provider,
 	&process_provider,
+	&tasks_provider,
 	&tracepoint_provider,
 	&syscall_provider,
 	&procfs_provider,

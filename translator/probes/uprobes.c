@@ -60,7 +60,7 @@ struct uprobe_point {
 #define SDT_PROVIDER_ARG	(SDT_MAX_ARGS + 1)
 
 /* The file a process("...") names, as the target sees it (absolute). */
-static const char *target_path(struct elab *e, const struct pp_match *m, const char *name)
+const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name)
 {
 	const char *sysroot = elab_session(e)->sysroot;
 	char *path, *dirs, *dir, *save = NULL;
@@ -348,7 +348,7 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 
 	if (name[0] == '/' && strpbrk(name, "*?["))
 		return resolve_wildcard(e, m, name);
-	path = target_path(e, m, name);
+	path = process_target_path(e, m, name);
 	if (!path) {
 		if (!strchr(name, '/'))
 			return -EINVAL;	/* said why */

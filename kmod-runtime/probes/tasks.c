@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tasks.c - the life of user processes and threads, as SystemTap reports
+ * it (its utrace task finder), each event in the task itself:
+ *
+ *   begin         a new process at its first return to user space (the
+ *                 raw_syscalls:sys_exit tracepoint, a clone-family call
+ *                 returning 0: the child's side); and after an exec
+ *                 (sched_process_exec), in the new program
+ *   end           the main thread's do_exit() (entered while the task still
+ *                 has its memory, so its executable is known); and at an
+ *                 exec, before begin, with the new program's name
+ *   thread.*      the same for the other threads of a process
+ *
+ * At each event the probes for a PATH or a PID run before those for every
+ * process, SystemTap's order.  Not reported: processes already running
+ * when the session starts (SystemTap reports each one at its next return
+ * to user space), and the end of PATH when a process execs away from it.
+ */
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/sched/mm.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+#include "tasks.h"
+
+static struct ctap_task_probe *table;
+static int ntable;
+static bool exit_armed;
+
+/* The executable current runs; compared, never dereferenced. */
+static struct inode *exe_inode(void)
+{
+	struct mm_struct *mm = current->mm;
+	struct file *exe;
+	struct inode *inode = NULL;
+
+	if (!mm)
+		return NULL;
+	rcu_read_lock();
+	exe = rcu_dereference(mm->exe_file);
+	if (exe)
+		inode = file_inode(exe);
+	rcu_read_unlock();
+	return inode;
+}
+
+/*
+ * Every probe of event for current (those for a PATH only if paths):
+ * specific ones first, then the rest.
+ * No registers: the handler runs as if between two of the task's own
+ * instructions, as SystemTap's do.
+ */
+static void dispatch(enum ctap_task_event event, bool paths)
+{
+	struct inode *inode = NULL;
+	bool looked = false;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < ntable; i++) {
+			const struct ctap_task_probe *t = &table[i];
+
+			if (t->event != event || (pass == 0) != (t->inode || t->pid))
+				continue;
+			if (t->pid && t->pid != task_tgid_nr(current))
+				continue;
+			if (t->inode) {
+				if (!paths)
+					continue;
+				if (!looked) {
+					inode = exe_inode();
+					looked = true;
+				}
+				if (t->inode != inode)
+					continue;
+			}
+			ctap_probe_run(t->probe, NULL, NULL, 0);
+		}
+	}
+}
+
+static bool user_task(void)
+{
+	return !(current->flags & PF_KTHREAD);
+}
+
+static bool main_thread(void)
+{
+	return current->pid == current->tgid;
+}
+
+/* The child's return from the system call that made it. */
+static void notrace on_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	long nr;
+
+	if (ret != 0 || !user_task() || in_compat_syscall())
+		return;
+	nr = syscall_get_nr(current, regs);
+	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_fork && nr != __NR_vfork)
+		return;
+	dispatch(main_thread() ? CTAP_TASK_BEGIN : CTAP_TASK_THREAD_BEGIN, true);
+}
+
+/*
+ * After an exec the task is its process's main thread (de_thread()).  Its
+ * executable is already the new one: the end of a PATH it ran before
+ * cannot be told here, so the PATH probes see only the begin.
+ */
+static void notrace on_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	dispatch(CTAP_TASK_END, false);
+	dispatch(CTAP_TASK_BEGIN, true);
+}
+
+static int on_exit(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (user_task())
+		dispatch(main_thread() ? CTAP_TASK_END : CTAP_TASK_THREAD_END, true);
+	return 0;
+}
+NOKPROBE_SYMBOL(on_exit);
+
+static struct kprobe exit_kp = {
+	.symbol_name = "do_exit",
+	.pre_handler = on_exit,
+};
+
+static struct {
+	const char *name;
+	void *handler;
+	struct tracepoint *tp;
+	bool registered;
+} hooks[] = {
+	{ "sys_exit", on_sys_exit },
+	{ "sched_process_exec", on_exec },
+};
+
+static void find_hook(struct tracepoint *tp, void *priv)
+{
+	for (int i = 0; i < ARRAY_SIZE(hooks); i++)
+		if (!strcmp(tp->name, hooks[i].name))
+			hooks[i].tp = tp;
+}
+
+static void release_inodes(struct ctap_task_probe *tps, int n)
+{
+	for (int i = 0; i < n; i++) {
+		iput(tps[i].inode);
+		tps[i].inode = NULL;
+	}
+}
+
+/* The inode of each PATH, held (not its path: a rename keeps matching). */
+static int hold_inodes(struct ctap_task_probe *tps, int n)
+{
+	struct path path;
+	int ret;
+
+	for (int i = 0; i < n; i++) {
+		if (!tps[i].path)
+			continue;
+		ret = kern_path(tps[i].path, LOOKUP_FOLLOW, &path);
+		if (ret) {
+			ctap_oob("ERROR: probe %s registration error (cannot find '%s': rc %d)\n",
+				 tps[i].probe->pp, tps[i].path, ret);
+			release_inodes(tps, i);
+			return ret;
+		}
+		tps[i].inode = igrab(d_inode(path.dentry));
+		path_put(&path);
+	}
+	return 0;
+}
+
+int ctap_tasks_register(struct ctap_task_probe *tps, int n)
+{
+	int i, ret;
+
+	ret = hold_inodes(tps, n);
+	if (ret)
+		return ret;
+	table = tps;
+	ntable = n;
+	for_each_kernel_tracepoint(find_hook, NULL);
+	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
+		ret = hooks[i].tp ? tracepoint_probe_register(hooks[i].tp, hooks[i].handler, NULL)
+				  : -ENOENT;
+		if (ret) {
+			ctap_oob("ERROR: probe %s registration error (tracepoint %s: rc %d)\n",
+				 tps[0].probe->pp, hooks[i].name, ret);
+			goto fail;
+		}
+		hooks[i].registered = true;
+	}
+	ret = register_kprobe(&exit_kp);
+	if (ret) {
+		ctap_oob("ERROR: probe %s registration error (do_exit: rc %d)\n",
+			 tps[0].probe->pp, ret);
+		goto fail;
+	}
+	exit_armed = true;
+	return 0;
+fail:
+	ctap_tasks_unregister(tps, n);
+	return ret;
+}
+
+/* After the unregistering, one wait for handlers still running anywhere. */
+void ctap_tasks_unregister(struct ctap_task_probe *tps, int n)
+{
+	if (exit_armed) {
+		unregister_kprobe(&exit_kp);
+		exit_armed = false;
+	}
+	for (int i = 0; i < ARRAY_SIZE(hooks); i++) {
+		if (!hooks[i].registered)
+			continue;
+		tracepoint_probe_unregister(hooks[i].tp, hooks[i].handler, NULL);
+		hooks[i].registered = false;
+	}
+	tracepoint_synchronize_unregister();
+	release_inodes(tps, n);
+	table = NULL;
+	ntable = 0;
+}
