@@ -12,12 +12,15 @@
  *                 exec, before begin, with the new program's name
  *   thread.*      the same for the other threads of a process
  *
- * At each event the probes for a PATH or a PID run before those for every
- * process, SystemTap's order.  Not reported: processes already running
- * when the session starts (SystemTap reports each one at its next return
- * to user space), and the end of PATH when a process execs away from it.
+ * A process that already runs when the session starts gets its begin at
+ * its main thread's next return from a system call, as SystemTap's (whose
+ * utrace also interrupts one that makes none); at most CTAP_TASKS_PENDING
+ * of them.  At each event the probes for a PATH or a PID run before those
+ * for every process, SystemTap's order.  Not reported: the end of PATH
+ * when a process execs away from it.
  */
 #include <linux/fs.h>
+#include <linux/hash.h>
 #include <linux/namei.h>
 #include <linux/sched/mm.h>
 #include <asm/syscall.h>
@@ -28,6 +31,66 @@
 static struct ctap_task_probe *table;
 static int ntable;
 static bool exit_armed;
+
+/*
+ * The processes running when the session started that have not had their
+ * begin yet, by tgid: open addressing, claimed with cmpxchg (a probe may
+ * run on any CPU at once), a removed one left as a tombstone so that
+ * searches go past it.
+ */
+#define CTAP_TASKS_PENDING	4096
+#define PENDING_GONE		(-1)
+static atomic_t pending[CTAP_TASKS_PENDING];
+static atomic_t npending;
+
+static void pending_add(pid_t tgid)
+{
+	u32 h = hash_32(tgid, ilog2(CTAP_TASKS_PENDING));
+
+	for (int i = 0; i < CTAP_TASKS_PENDING / 2; i++, h = (h + 1) % CTAP_TASKS_PENDING) {
+		if (atomic_cmpxchg(&pending[h], 0, tgid) == 0) {
+			atomic_inc(&npending);
+			return;
+		}
+	}
+}
+
+/* True if tgid was pending: the caller reports its begin. */
+static bool pending_claim(pid_t tgid)
+{
+	u32 h = hash_32(tgid, ilog2(CTAP_TASKS_PENDING));
+
+	for (int i = 0; i < CTAP_TASKS_PENDING; i++, h = (h + 1) % CTAP_TASKS_PENDING) {
+		int v = atomic_read(&pending[h]);
+
+		if (v == 0)
+			return false;
+		if (v == tgid && atomic_cmpxchg(&pending[h], tgid, PENDING_GONE) == tgid) {
+			atomic_dec(&npending);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Half full at most, so that a search ends at an empty slot soon. */
+static void pending_fill(void)
+{
+	struct task_struct *p;
+	int n = 0;
+
+	memset(pending, 0, sizeof(pending));
+	atomic_set(&npending, 0);
+	rcu_read_lock();
+	for_each_process(p) {
+		if ((p->flags & PF_KTHREAD) || p->tgid == current->tgid)
+			continue;	/* not staprun, arming the probes */
+		if (++n > CTAP_TASKS_PENDING / 2)
+			break;
+		pending_add(p->tgid);
+	}
+	rcu_read_unlock();
+}
 
 /* The executable current runs; compared, never dereferenced. */
 static struct inode *exe_inode(void)
@@ -95,6 +158,8 @@ static void notrace on_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	long nr;
 
+	if (atomic_read(&npending) && main_thread() && pending_claim(current->tgid))
+		dispatch(CTAP_TASK_BEGIN, true);
 	if (ret != 0 || !user_task() || in_compat_syscall())
 		return;
 	nr = syscall_get_nr(current, regs);
@@ -111,14 +176,20 @@ static void notrace on_sys_exit(void *data, struct pt_regs *regs, long ret)
 static void notrace on_exec(void *data, struct task_struct *p, pid_t old_pid,
 			    struct linux_binprm *bprm)
 {
+	if (atomic_read(&npending))
+		pending_claim(current->tgid);	/* begins now */
 	dispatch(CTAP_TASK_END, false);
 	dispatch(CTAP_TASK_BEGIN, true);
 }
 
 static int on_exit(struct kprobe *kp, struct pt_regs *regs)
 {
-	if (user_task())
-		dispatch(main_thread() ? CTAP_TASK_END : CTAP_TASK_THREAD_END, true);
+	if (!user_task())
+		return 0;
+	/* An old process that ends before its begin: its tgid may be reused. */
+	if (main_thread() && atomic_read(&npending))
+		pending_claim(current->tgid);
+	dispatch(main_thread() ? CTAP_TASK_END : CTAP_TASK_THREAD_END, true);
 	return 0;
 }
 NOKPROBE_SYMBOL(on_exit);
@@ -184,6 +255,7 @@ int ctap_tasks_register(struct ctap_task_probe *tps, int n)
 		return ret;
 	table = tps;
 	ntable = n;
+	pending_fill();
 	for_each_kernel_tracepoint(find_hook, NULL);
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		ret = hooks[i].tp ? tracepoint_probe_register(hooks[i].tp, hooks[i].handler, NULL)
