@@ -48,15 +48,24 @@ void ctap_exit(void)
 }
 
 /*
- * Arming runs in staprun's write of START: 40,000 functions take about a
- * million instructions each.  staprun lets SIGINT through while it waits
- * (SIGKILL always is), so a user can stop an arming that takes too long,
- * and other tasks run meanwhile.
+ * Arming runs in staprun's write of START: 40,000 functions take about two
+ * million instructions each.  staprun keeps its stop signals blocked (it
+ * reads them from a signalfd), so they are looked for among its pending
+ * ones: a ^C, even one sent before the write, stops the arming, and so
+ * does a SIGKILL.  Other tasks run meanwhile.
  */
 bool ctap_arming_interrupted(void)
 {
+	sigset_t pending, stops;
+
 	cond_resched();
-	return signal_pending(current);
+	if (fatal_signal_pending(current))
+		return true;
+	siginitset(&stops, sigmask(SIGINT) | sigmask(SIGTERM) | sigmask(SIGHUP) | sigmask(SIGQUIT));
+	/* Unlocked reads: a signal missed here is seen at the next probe. */
+	sigorsets(&pending, &current->pending.signal, &current->signal->shared_pending.signal);
+	sigandsets(&pending, &pending, &stops);
+	return !sigisemptyset(&pending);
 }
 
 static struct ctap_context *cpu_context(int cpu)

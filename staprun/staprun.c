@@ -522,39 +522,6 @@ static int run_session(struct session *s)
 	return 0;
 }
 
-static volatile sig_atomic_t start_signal;
-
-static void note_start_signal(int sig)
-{
-	start_signal = sig;
-}
-
-/*
- * The module arms its probes inside the write of START, which takes
- * seconds for tens of thousands of them.  The stop signals reach a handler
- * meanwhile instead of waiting blocked for the signalfd: the write is then
- * interrupted, and the module gives up arming (its reply is -EINTR).
- */
-static int send_start(struct session *s, const struct ctap_msg_start *start)
-{
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction note = { .sa_handler = note_start_signal }, old[sizeof(stops) / sizeof(stops[0])];
-	sigset_t mask, prev;
-	int ret;
-
-	sigemptyset(&mask);
-	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
-		sigaddset(&mask, stops[i]);
-		sigaction(stops[i], &note, &old[i]);
-	}
-	sigprocmask(SIG_UNBLOCK, &mask, &prev);
-	ret = ctl_send(s->ctl_fd, CTAP_MSG_START, start, sizeof(*start));
-	sigprocmask(SIG_SETMASK, &prev, NULL);
-	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		sigaction(stops[i], &old[i], NULL);
-	return ret;
-}
-
 static int start_session(struct session *s)
 {
 	struct ctap_msg_start start = { .target = s->target };
@@ -570,7 +537,7 @@ static int start_session(struct session *s)
 		snprintf(start.tz_name, sizeof(start.tz_name), "%s", tm.tm_zone ? tm.tm_zone : "");
 	}
 
-	ret = send_start(s, &start);
+	ret = ctl_send(s->ctl_fd, CTAP_MSG_START, &start, sizeof(start));
 	if (ret) {
 		err("cannot start module '%s': %s\n", s->modname, strerror(-ret));
 		return ret;
@@ -612,7 +579,9 @@ static int start_session(struct session *s)
 			int32_t result;
 
 			memcpy(&result, payload, sizeof(result));
-			if (start_signal || result == -EINTR) {
+			/* A stop signal during the arming ended it (the module
+			 * looks at staprun's pending signals). */
+			if (result == -EINTR) {
 				err("interrupted while module '%s' was starting\n", s->modname);
 				return -EINTR;
 			}
