@@ -177,17 +177,12 @@ static int lockset_run(struct session *s, struct lockset *ls, struct var *locals
 
 void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *mode)
 {
-	const struct stmt *stmts[2 * MAX_ALIAS_DEPTH + 1];
+	struct stmt *stmts[SEM_MAX_BODIES];
 	struct lockset ls = { .mode = mode };
-	int n = 0;
+	int n = sem_handler_bodies(h, stmts, NULL);
 
-	for (int a = 0; a < h->naliases; a++) {
-		stmts[n++] = h->aliases[a]->body;
-		stmts[n++] = h->aliases[a]->epilogue;
-	}
-	stmts[n++] = h->probe->body;
 	/* Out of memory: every global written (too much locking, never too little). */
-	if (lockset_run(s, &ls, h->locals, stmts, n))
+	if (lockset_run(s, &ls, h->locals, (const struct stmt *const *)stmts, n))
 		memset(mode, 'w', count_globals(s));
 }
 
@@ -290,13 +285,13 @@ static void walk_event_code(struct counter_walk *w)
 	struct session *s = w->s;
 
 	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		struct stmt *bodies[SEM_MAX_BODIES];
+		int n = sem_handler_bodies(h, bodies, NULL);
+
 		if (!is_event_handler(s, h))
 			continue;
-		for (int a = 0; a < h->naliases; a++) {
-			event_code(w, h->locals, h->aliases[a]->body);
-			event_code(w, h->locals, h->aliases[a]->epilogue);
-		}
-		event_code(w, h->locals, h->probe->body);
+		for (int i = 0; i < n; i++)
+			event_code(w, h->locals, bodies[i]);
 	}
 	/* Conditions are read by the event probes' families. */
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
@@ -327,11 +322,11 @@ void analyses_find_counters(struct session *s)
 	if (w.uses && w.adds && w.other && w.queued && w.todo) {
 		walk_event_code(&w);
 		for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
-			for (int a = 0; a < h->naliases; a++) {
-				foreach_vars(&w, h->locals, h->aliases[a]->body);
-				foreach_vars(&w, h->locals, h->aliases[a]->epilogue);
-			}
-			foreach_vars(&w, h->locals, h->probe->body);
+			struct stmt *bodies[SEM_MAX_BODIES];
+			int n = sem_handler_bodies(h, bodies, NULL);
+
+			for (int i = 0; i < n; i++)
+				foreach_vars(&w, h->locals, bodies[i]);
 		}
 		for (const struct sem_function *f = sem_functions(s); f; f = f->next)
 			foreach_vars(&w, f->locals, f->fn->body);
@@ -386,12 +381,12 @@ int analyses_check_foreach(struct session *s)
 	if (!c.mode)
 		return 0;
 	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		struct stmt *bodies[SEM_MAX_BODIES];
+		int n = sem_handler_bodies(h, bodies, NULL);
+
 		c.locals = h->locals;
-		for (int a = 0; a < h->naliases; a++) {
-			check_foreach(&c, h->aliases[a]->body);
-			check_foreach(&c, h->aliases[a]->epilogue);
-		}
-		check_foreach(&c, h->probe->body);
+		for (int i = 0; i < n; i++)
+			check_foreach(&c, bodies[i]);
 	}
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next) {
 		c.locals = f->locals;
@@ -485,12 +480,12 @@ int analyses_max_nesting(struct session *s)
 	};
 
 	for (struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		struct stmt *bodies[SEM_MAX_BODIES];
+		int n = sem_handler_bodies(h, bodies, NULL);
+
 		w.max = 0;
-		for (int i = 0; i < h->naliases; i++) {
-			depth_stmt(&w, h->aliases[i]->body);
-			depth_stmt(&w, h->aliases[i]->epilogue);
-		}
-		depth_stmt(&w, h->probe->body);
+		for (int i = 0; i < n; i++)
+			depth_stmt(&w, bodies[i]);
 		if (w.max > deepest)
 			deepest = w.max;
 	}

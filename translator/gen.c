@@ -1158,17 +1158,12 @@ static long max_actions(struct session *s)
 bool gen_unbudgeted(struct xlate *x, const struct sem_handler *h)
 {
 	struct budget_walk w = { .x = x };
-	const struct stmt *bodies[2 * MAX_ALIAS_DEPTH + 1];
-	int n = 0;
+	struct stmt *bodies[SEM_MAX_BODIES];
+	int n = sem_handler_bodies(h, bodies, NULL);
 
-	for (int a = 0; a < h->naliases; a++) {
-		bodies[n++] = h->aliases[a]->body;
-		bodies[n++] = h->aliases[a]->epilogue;
-	}
-	bodies[n++] = h->probe->body;
 	for (int i = 0; i < n; i++) {
 		budget_stmts(&w, bodies[i]);
-		ast_walk_stmt((struct stmt *)bodies[i], budget_call, &w);
+		ast_walk_stmt(bodies[i], budget_call, &w);
 	}
 	return !w.unbounded && w.statements < max_actions(x->s);
 }

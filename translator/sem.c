@@ -1265,26 +1265,45 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 
 /* ---- driver ---- */
 
+static void add_body(struct stmt *body, const struct probe *owner, struct stmt **bodies,
+		     const struct probe **owners, int *n)
+{
+	if (!body)
+		return;
+	if (owners)
+		owners[*n] = owner;
+	bodies[(*n)++] = body;
+}
+
+int sem_handler_bodies(const struct sem_handler *h, struct stmt **bodies,
+		       const struct probe **owners)
+{
+	int n = 0;
+
+	for (int i = h->naliases - 1; i >= 0; i--)
+		add_body(h->aliases[i]->body, h->aliases[i], bodies, owners, &n);
+	add_body(h->probe->body, NULL, bodies, owners, &n);
+	for (int i = 0; i < h->naliases; i++)
+		add_body(h->aliases[i]->epilogue, h->aliases[i], bodies, owners, &n);
+	return n;
+}
+
 static void walk(struct sem *S)
 {
 	for (struct sem_handler *h = S->handlers; h; h = h->next) {
 		struct scope sc = { .script = S->s->user, .locals = &h->locals, .handler = h,
 				    .site = h->site };
+		struct stmt *bodies[SEM_MAX_BODIES];
+		const struct probe *owners[SEM_MAX_BODIES];
+		int n = sem_handler_bodies(h, bodies, owners);
 
-		/* In the order they run (translate.c): prologues innermost
-		 * first, the probe's body, epilogues outermost first. */
-		for (int i = h->naliases - 1; i >= 0; i--)
-			if (h->aliases[i]->body) {
-				sc.privileged = h->aliases[i]->privileged;
-				stmt(S, &sc, h->aliases[i]->body);
-			}
+		/* In the order they run: a local takes its type where it is
+		 * first assigned. */
+		for (int i = 0; i < n; i++) {
+			sc.privileged = owners[i] && owners[i]->privileged;
+			stmt(S, &sc, bodies[i]);
+		}
 		sc.privileged = false;
-		stmt(S, &sc, h->probe->body);
-		for (int i = 0; i < h->naliases; i++)
-			if (h->aliases[i]->epilogue) {
-				sc.privileged = h->aliases[i]->privileged;
-				stmt(S, &sc, h->aliases[i]->epilogue);
-			}
 		for (const struct probe_point *pp = h->probe->points; pp; pp = pp->next)
 			if (pp->condition) {
 				condition_reads_globals(S, pp->condition);

@@ -109,6 +109,19 @@ const char *vtype_name(enum vtype t);
 struct var *sem_globals(struct session *s);
 struct sem_function *sem_functions(struct session *s);
 struct sem_handler *sem_handlers(struct session *s);
+
+/* The most bodies a handler has: each alias's prologue and epilogue, its own. */
+#define SEM_MAX_BODIES	(2 * MAX_ALIAS_DEPTH + 1)
+
+/*
+ * h's code in the order it runs, as SystemTap composes aliases (each one's
+ * body wraps what uses it): prologues innermost (nearest the probe point)
+ * first, the probe's own body, epilogues outermost first.  Fills bodies
+ * and, if not NULL, owners (the alias each came from, NULL for the probe's
+ * own); returns how many.  Absent bodies are left out.
+ */
+int sem_handler_bodies(const struct sem_handler *h, struct stmt **bodies,
+		       const struct probe **owners);
 /* The function call (an E_CALL) runs, by name and arity, or NULL. */
 struct expr;
 const struct sem_function *sem_function_of(struct session *s, const struct expr *call);

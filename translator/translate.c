@@ -380,6 +380,8 @@ static void gen_entry_part(struct xlate *x, const struct sem_handler *h)
 static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, struct xscope *sc)
 {
 	const struct probe_point *pp = h->site->written;
+	struct stmt *bodies[SEM_MAX_BODIES];
+	int nbodies;
 
 	begin_scope(x, sc, h->locals, NULL, arena_printf(x->a, "probe_%d_locals", n));
 	sc->handler = h;
@@ -394,16 +396,11 @@ static void gen_handler(struct xlate *x, const struct sem_handler *h, int n, str
 		fprintf(x->code, "\tif (!(%s))\n\t\tgoto out;\n", gen_expr(x, pp->condition));
 		sc->uses_out = true;
 	}
-	/* As SystemTap composes aliases, each one's body wrapping what uses
-	 * it: prologues innermost (nearest the probe point) first, epilogues
-	 * outermost first (run/alias_nesting_order). */
-	for (int i = h->naliases - 1; i >= 0; i--)
-		if (h->aliases[i]->body)
-			gen_stmt(x, h->aliases[i]->body, 1);
-	gen_stmt(x, h->probe->body, 1);
-	for (int i = 0; i < h->naliases; i++)
-		if (h->aliases[i]->epilogue)
-			gen_stmt(x, h->aliases[i]->epilogue, 1);
+	/* Alias bodies around the probe's, in SystemTap's order
+	 * (run/alias_nesting_order). */
+	nbodies = sem_handler_bodies(h, bodies, NULL);
+	for (int i = 0; i < nbodies; i++)
+		gen_stmt(x, bodies[i], 1);
 	end_scope(x, sc);
 }
 
