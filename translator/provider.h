@@ -122,8 +122,7 @@ struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const ch
 			       const char *type, __u32 btf_id, int arg);
 /* The file process("NAME") names, as the target sees it: NAME if it is
  * absolute, else the first in $PATH (under --sysroot); NULL after an
- * error for a name without '/', NULL alone for a relative path
- * (probes/uprobes.c, shared with probes/tasks.c). */
+ * error (probes/uprobes.c, shared with probes/tasks.c). */
 const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name);
 /* A semantic error about m's probe point. */
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)

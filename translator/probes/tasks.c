@@ -53,12 +53,8 @@ static int tasks_resolve(struct elab *e, const struct pp_match *m)
 		name = m->pattern_text;
 	} else if (proc->arg->kind == E_STRING) {
 		t->path = process_target_path(e, m, proc->arg->str);
-		if (!t->path) {
-			if (strchr(proc->arg->str, '/'))
-				elab_error(e, m, "process(\"%s\"): the path must be absolute, or a "
-					   "name in $PATH", proc->arg->str);
-			return -EINVAL;
-		}
+		if (!t->path)
+			return -EINVAL;	/* said why */
 		name = arena_printf(elab_arena(e), "process(\"%s\")%s", t->path, what);
 	} else {
 		t->pid = proc->arg->num;

@@ -65,8 +65,13 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 	const char *sysroot = elab_session(e)->sysroot;
 	char *path, *dirs, *dir, *save = NULL;
 
-	if (strchr(name, '/'))
-		return name[0] == '/' ? name : NULL;
+	if (name[0] == '/')
+		return name;
+	if (strchr(name, '/')) {
+		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
+			   name);
+		return NULL;
+	}
 	dirs = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		path = arena_printf(elab_arena(e), "%s/%s", dir, name);
@@ -349,13 +354,8 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 	if (name[0] == '/' && strpbrk(name, "*?["))
 		return resolve_wildcard(e, m, name);
 	path = process_target_path(e, m, name);
-	if (!path) {
-		if (!strchr(name, '/'))
-			return -EINVAL;	/* said why */
-		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
-			   name);
-		return -EINVAL;
-	}
+	if (!path)
+		return -EINVAL;	/* said why */
 	return resolve_file(e, m, path, sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path)
 					      : path, false);
 }
