@@ -121,8 +121,8 @@ struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const c
 struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
 			       const char *type, __u32 btf_id, int arg);
 /* The file process("NAME") names, as the target sees it: NAME if it is
- * absolute, else the first in $PATH (under --sysroot); NULL after an
- * error (probes/uprobes.c, shared with probes/tasks.c). */
+ * absolute (and exists, under --sysroot), else the first in $PATH; NULL
+ * after an error (probes/uprobes.c, shared with probes/tasks.c). */
 const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name);
 /* A semantic error about m's probe point. */
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)

@@ -65,8 +65,16 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 	const char *sysroot = elab_session(e)->sysroot;
 	char *path, *dirs, *dir, *save = NULL;
 
-	if (name[0] == '/')
+	if (name[0] == '/') {
+		/* Here, in pass 2: a missing file is a probe point that does
+		 * not resolve ("?" makes it optional), not an error at run time. */
+		path = arena_printf(elab_arena(e), "%s%s", sysroot ? sysroot : "", name);
+		if (access(path, F_OK)) {
+			elab_error(e, m, "cannot open '%s': %s", path, strerror(errno));
+			return NULL;
+		}
 		return name;
+	}
 	if (strchr(name, '/')) {
 		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
 			   name);
