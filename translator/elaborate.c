@@ -282,7 +282,7 @@ struct glob_tok {
 	size_t len;		/* G_CLASS: with its brackets */
 };
 
-/* tok[0..n) matches text[k], one character; a dot only for nothing here. */
+/* Whether tok matches the one character c: never a dot (only "**" crosses one). */
 static bool tok_one(const struct glob_tok *tok, char c)
 {
 	char cls[256], one[2] = { c, '\0' };
