@@ -34,7 +34,7 @@
  * the probe families' own follow (session_runtime_families()). */
 static const char *const runtime_objs[] = {
 	"session", "transport", "outbuf", "stat", "format", "map", "print", "regex_match",
-	"target", "errno", "quote", NULL
+	"target", "errno", "quote", "usyms", NULL
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)

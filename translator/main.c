@@ -66,7 +66,10 @@ static void usage(FILE *f)
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
 		"  --sysroot=DIR read process(\"/path\") binaries at DIR/path\n"
 		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n"
-		"  -d MODULE, --ldd, --all-modules: accepted; the kernel's and its modules'\n"
+		"  -d FILE    symbols and unwind data of a user program or library, for\n"
+		"             usymname(), print_ubacktrace()... (process probes' files have them)\n"
+		"  --ldd      -d for the shared libraries those need too\n"
+		"  -d MODULE, --all-modules: accepted; the kernel's and its modules'\n"
 		"             symbols come from kallsyms at run time\n");
 }
 
@@ -190,7 +193,7 @@ static bool warnings_failed(const struct session *s)
 
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
-	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_PROLOGUE, OPT_SKIP_BADVARS,
+	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -210,7 +213,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		/* SystemTap's symbol tables for backtraces: ctap's runtime asks
 		 * kallsyms, which has the kernel's and every module's. */
 		{ "all-modules", no_argument, NULL, OPT_IGNORED },
-		{ "ldd", no_argument, NULL, OPT_IGNORED },
+		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -349,7 +352,13 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_SKIP_BADVARS:
 			s->skip_badvars = true;
 			break;
-		case 'd':		/* -d MODULE: see "all-modules" */
+		case 'd':		/* -d FILE: user symbols (usymtab.c) */
+			if (s->n_d_options < (int)(sizeof(s->d_options) / sizeof(s->d_options[0])))
+				s->d_options[s->n_d_options++] = optarg;
+			break;
+		case OPT_LDD:
+			s->ldd = true;
+			break;
 		case OPT_IGNORED:
 			break;
 		default:

@@ -16,6 +16,7 @@ struct ksyms;
 struct elab;
 struct module_btf;
 struct sem;
+struct umod_note;
 
 #define MAX_INCLUDE_DIRS	32
 #define MAX_DEFINES		64
@@ -48,6 +49,10 @@ struct session {
 	const char *kernel_release;
 	const char *runtime_dir;	/* -R */
 	const char *sysroot;		/* --sysroot: where the target's files are here */
+	const char *d_options[64];	/* -d FILE|MODULE */
+	int n_d_options;
+	bool ldd;			/* --ldd: -d for the libraries they need too */
+	struct umod_note *umods;	/* user modules for usymtab.c's tables */
 	bool prologue_never;		/* --prologue-searching=never: user function
 					   probes at the symbol, not after the prologue */
 	const char *list_pattern;	/* -l / -L */

@@ -22,6 +22,7 @@
 
 #include "analyses.h"
 #include "translate.h"
+#include "usymtab.h"
 #include "xlate.h"
 
 /* ---- services for providers ---- */
@@ -747,6 +748,7 @@ int pass3_translate(struct session *s, FILE *out)
 	fclose(x.statics);
 	x.families = open_memstream(&x.families_text, &x.families_len);
 	x.family_list_f = open_memstream(&x.family_list, &x.family_list_len);
+	usyms_emit(&x);		/* first: its tables outlive every probe */
 	emit_families(&x);
 	fclose(x.families);
 	fclose(x.family_list_f);

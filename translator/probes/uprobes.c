@@ -36,6 +36,7 @@
 #include "provider.h"
 #include "sdt.h"
 #include "udwarf.h"
+#include "usymtab.h"
 #include "session.h"
 #include "xlate.h"
 
@@ -314,6 +315,8 @@ out:
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	if (added > 0)	/* its symbols for usymname() and user backtraces */
+		usyms_add(elab_session(e), path, file);
 	return added;
 }
 

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usyms.c - user addresses to symbols, and user stacks unwound, from the
+ * tables the translator wrote (usyms.h).
+ *
+ * Nothing here sleeps or spins: the mappings are read under mmap_lock
+ * taken by trylock, which a handler cannot release itself (up_read() may
+ * wake a waiter, and a handler may run with the runqueue locked), so a
+ * per-CPU irq_work releases it once interrupts are back on, as BPF's
+ * stack maps do.  While that work is pending, or the lock is taken, an
+ * address is printed as hex and a stack is its first frame.  User memory
+ * is read with copy_from_user_nofault(): a page not present ends the walk.
+ */
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/irq_work.h>
+#include <linux/mm.h>
+#include <linux/namei.h>
+#include <linux/uaccess.h>
+
+#include "usyms.h"
+
+static struct ctap_umod *umods;
+static int n_umods;
+static bool usyms_on;		/* between register and unregister */
+
+/* A mapping of a file: the module with tables for it, or the file alone. */
+struct uloc {
+	const struct ctap_umod *mod;
+	u64 rel;			/* the ELF address minus mod->base */
+	struct file *file;
+	unsigned long start, size;	/* the file's mappings, for "[path+off/size]" */
+};
+
+struct unlock_work {
+	struct irq_work work;
+	struct mm_struct *mm;
+};
+static DEFINE_PER_CPU(struct unlock_work, unlock_works);
+
+static void unlock_mm_work(struct irq_work *w)
+{
+	struct unlock_work *u = container_of(w, struct unlock_work, work);
+	struct mm_struct *mm = u->mm;
+
+	/* Cleared first: an NMI handler between the two must not think the
+	 * lock still held. */
+	WRITE_ONCE(u->mm, NULL);
+	barrier();
+	mmap_read_unlock(mm);
+}
+
+/*
+ * The current task's mm, read-locked, or NULL if that cannot be had now.
+ * A lock whose release is still pending on this CPU is held until this
+ * handler ends (the work runs with interrupts on): a second lookup in the
+ * same handler uses it.
+ */
+static struct mm_struct *lock_mm(void)
+{
+	struct mm_struct *mm = current->mm;
+	struct unlock_work *u = this_cpu_ptr(&unlock_works);
+
+	if (!mm || (current->flags & PF_KTHREAD) || !READ_ONCE(usyms_on))
+		return NULL;
+	if (irq_work_is_busy(&u->work))
+		return READ_ONCE(u->mm) == mm ? mm : NULL;
+	return mmap_read_trylock(mm) ? mm : NULL;
+}
+
+static void unlock_mm(struct mm_struct *mm)
+{
+	struct unlock_work *u = this_cpu_ptr(&unlock_works);
+
+	if (READ_ONCE(u->mm) == mm)
+		return;		/* its release is pending already */
+	if (!irqs_disabled()) {
+		mmap_read_unlock(mm);
+		return;
+	}
+	u->mm = mm;
+	irq_work_queue(&u->work);
+}
+
+int ctap_usyms_register(struct ctap_umod *mods, int n)
+{
+	int cpu, i;
+
+	for_each_possible_cpu(cpu)
+		init_irq_work(&per_cpu(unlock_works, cpu).work, unlock_mm_work);
+	for (i = 0; i < n; i++) {
+		struct path path;
+
+		/* A module not on this system names nothing: not an error,
+		 * as a -d library a process never maps is none. */
+		if (kern_path(mods[i].path, LOOKUP_FOLLOW, &path))
+			continue;
+		mods[i].inode = igrab(d_inode(path.dentry));
+		path_put(&path);
+	}
+	umods = mods;
+	n_umods = n;
+	WRITE_ONCE(usyms_on, true);
+	return 0;
+}
+
+void ctap_usyms_unregister(struct ctap_umod *mods, int n)
+{
+	int cpu;
+
+	WRITE_ONCE(usyms_on, false);
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu(unlock_works, cpu).work);
+	for (int i = 0; i < n; i++) {
+		if (mods[i].inode)
+			iput(mods[i].inode);
+		mods[i].inode = NULL;
+	}
+}
+
+struct pt_regs *ctap_uregs(struct ctap_context *c)
+{
+	if (c->regs && user_mode(c->regs))
+		return c->regs;
+	if (current->flags & PF_KTHREAD)
+		return NULL;
+	return task_pt_regs(current);
+}
+
+/* Where addr is in mm (locked): false if no file mapping holds it. */
+static bool find_uloc(struct mm_struct *mm, unsigned long addr, struct uloc *l)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr), *next;
+	struct inode *inode;
+	u64 off;
+	int i;
+
+	if (!vma || addr < vma->vm_start || !vma->vm_file)
+		return false;
+	inode = file_inode(vma->vm_file);
+	memset(l, 0, sizeof(*l));
+	l->file = vma->vm_file;
+	l->start = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+	/* The file's mappings end where the next mapping is not of it; a
+	 * few steps, as a binary maps four or five segments. */
+	for (i = 0; i < 8; i++) {
+		next = find_vma(mm, vma->vm_end);
+		if (!next || next->vm_start != vma->vm_end || !next->vm_file ||
+		    file_inode(next->vm_file) != inode)
+			break;
+		vma = next;
+	}
+	l->size = vma->vm_end - l->start;
+	off = addr - l->start;
+	for (i = 0; i < n_umods; i++) {
+		const struct ctap_umod *m = &umods[i];
+
+		if (m->inode != inode)
+			continue;
+		for (int s = 0; s < m->nsegs; s++) {
+			const struct ctap_useg *g = &m->segs[s];
+
+			if (off >= g->offset && off < g->offset + g->filesz) {
+				l->mod = m;
+				l->rel = g->vaddr + (off - g->offset) - m->base;
+				break;
+			}
+		}
+		break;
+	}
+	return true;
+}
+
+/* The symbol that holds rel, or NULL. */
+static const struct ctap_usym *find_usym(const struct ctap_umod *m, u64 rel)
+{
+	int lo = 0, hi = m->nsyms - 1, found = -1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (m->syms[mid].addr <= rel) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (found < 0 || rel - m->syms[found].addr >= m->syms[found].size)
+		return NULL;
+	return &m->syms[found];
+}
+
+/* The row that covers rel, or NULL. */
+static const struct ctap_urow *find_urow(const struct ctap_umod *m, u64 rel)
+{
+	int lo = 0, hi = m->nrows - 1, found = -1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (m->rows[mid].pc <= rel) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return found < 0 ? NULL : &m->rows[found];
+}
+
+/*
+ * The file's path as d_path() would give it, without its locks: the
+ * dentries are walked under RCU and the walk is thrown away if a rename
+ * ran meanwhile.  A file on another mount than the task's root is named
+ * by its last component (the mount's place is not ours to read).
+ */
+static void ufile_path(struct file *f, char *buf, size_t size)
+{
+	struct fs_struct *fs = current->fs;
+	struct dentry *d = f->f_path.dentry;
+	char *p = buf + size;
+	unsigned int seq;
+	int depth;
+
+	*--p = '\0';
+	rcu_read_lock();
+	seq = raw_read_seqcount(&rename_lock.seqcount);
+	for (depth = 0; depth < 64 && !IS_ROOT(d); depth++) {
+		const char *name = smp_load_acquire(&d->d_name.name);
+		u32 len = READ_ONCE(d->d_name.len);
+
+		len = strnlen(name, len);
+		if (p - buf < len + 2)
+			break;
+		p -= len;
+		memcpy(p, name, len);
+		*--p = '/';
+		if (!fs || f->f_path.mnt != READ_ONCE(fs->root.mnt))
+			break;	/* the last component only */
+		d = READ_ONCE(d->d_parent);
+	}
+	if ((seq & 1) || read_seqcount_retry(&rename_lock.seqcount, seq) || p == buf + size - 1) {
+		d = f->f_path.dentry;
+		snprintf(buf, size, "%s", READ_ONCE(d->d_name.name));
+		rcu_read_unlock();
+		return;
+	}
+	rcu_read_unlock();
+	memmove(buf, p, buf + size - p);
+}
+
+/* Warn once a session that a module had no tables, naming it. */
+static void warn_missing(struct uloc *l)
+{
+	static atomic_t warned;
+	char path[128];
+
+	if (atomic_xchg(&warned, 1))
+		return;
+	ufile_path(l->file, path, sizeof(path));
+	ctap_oob("WARNING: Missing unwind data for a module, rerun with 'stap -d %s'\n", path);
+}
+
+static void format_uloc(char *buf, size_t size, unsigned long addr, struct uloc *l,
+			enum ctap_usym_form form)
+{
+	const struct ctap_usym *s = l->mod ? find_usym(l->mod, l->rel) : NULL;
+	const char *name = s ? l->mod->names + s->name : NULL;
+	const char *frame = form == CTAP_USYM_FRAME ? " " : "";
+	char path[256];
+
+	if (l->mod)
+		strscpy(path, l->mod->path, sizeof(path));
+	else
+		ufile_path(l->file, path, sizeof(path));
+	if (form == CTAP_USYM_MODULE)
+		scnprintf(buf, size, "%s", path);
+	else if (!s && form != CTAP_USYM_NAME && form != CTAP_USYM_SIMPLE)
+		/* No symbol: where in the file's mappings. */
+		scnprintf(buf, size, "%s0x%lx [%s+0x%lx/0x%lx]", frame, addr, path,
+			  addr - l->start, l->size);
+	else if (!s)
+		scnprintf(buf, size, "0x%lx", addr);
+	else if (form == CTAP_USYM_NAME)
+		scnprintf(buf, size, "%s", name);
+	else if (form == CTAP_USYM_SIMPLE)
+		scnprintf(buf, size, "%s+0x%llx [%s]", name, l->rel - s->addr, l->mod->name);
+	else if (form == CTAP_USYM_DATA)
+		scnprintf(buf, size, "%s+0x%llx/0x%x [%s]", name, l->rel - s->addr, s->size, path);
+	else
+		scnprintf(buf, size, " 0x%lx : %s+0x%llx/0x%x [%s]", addr, name,
+			  l->rel - s->addr, s->size, path);
+}
+
+int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_form form)
+{
+	struct mm_struct *mm = lock_mm();
+	struct uloc l;
+	int ret = -ENOENT;
+
+	if (mm && find_uloc(mm, addr, &l)) {
+		format_uloc(buf, size, addr, &l, form);
+		if (!l.mod && form == CTAP_USYM_FRAME)
+			warn_missing(&l);
+		ret = 0;
+	}
+	if (mm)
+		unlock_mm(mm);
+	if (ret == 0 || form == CTAP_USYM_MODULE)
+		return ret;
+	scnprintf(buf, size, form == CTAP_USYM_FRAME ? " 0x%lx" : "0x%lx", addr);
+	return ret;
+}
+
+static bool read_ulong(unsigned long addr, unsigned long *v)
+{
+	return !copy_from_user_nofault(v, (const void __user *)addr, sizeof(*v));
+}
+
+/*
+ * One step up the stack: from the frame at ip (a return address unless
+ * first) with sp and bp, to its caller's.  False where the walk ends.
+ */
+static bool unwind_step(struct mm_struct *mm, bool first, unsigned long *ip,
+			unsigned long *sp, unsigned long *bp)
+{
+	const struct ctap_urow *r;
+	unsigned long cfa, ra, saved_bp = *bp;
+	struct uloc l;
+
+	if (!find_uloc(mm, *ip, &l))
+		return false;
+	if (!l.mod) {
+		warn_missing(&l);
+		return false;
+	}
+	/* A return address is after the call: its row is the call's. */
+	r = find_urow(l.mod, first ? l.rel : l.rel - 1);
+	if (!r || r->cfa_reg == CTAP_UCFA_UNKNOWN)
+		return false;
+	cfa = (r->cfa_reg == CTAP_UCFA_SP ? *sp : *bp) + r->cfa_off;
+	if (!read_ulong(cfa - 8, &ra) || !ra)
+		return false;
+	if (r->bp_rule == CTAP_UBP_SAVED && !read_ulong(cfa + r->bp_off, &saved_bp))
+		return false;
+	if (r->bp_rule == CTAP_UBP_UNDEFINED)
+		saved_bp = 0;
+	if (cfa <= *sp)
+		return false;	/* a stack grows down: no progress is a loop */
+	*ip = ra;
+	*sp = cfa;
+	*bp = saved_bp;
+	return true;
+}
+
+int ctap_ustack(struct ctap_context *c, unsigned long *ips, int max)
+{
+	struct pt_regs *regs = ctap_uregs(c);
+	struct mm_struct *mm;
+	unsigned long ip, sp, bp;
+	int n = 0;
+
+	if (!regs || max <= 0)
+		return 0;
+	ip = instruction_pointer(regs);
+	sp = regs->sp;
+	bp = regs->bp;
+	ips[n++] = ip;
+	mm = lock_mm();
+	if (!mm)
+		return n;
+	while (n < max && unwind_step(mm, n == 1, &ip, &sp, &bp))
+		ips[n++] = ip;
+	unlock_mm(mm);
+	return n;
+}
