@@ -281,6 +281,8 @@ static void format_uloc(char *buf, size_t size, unsigned long addr, struct uloc 
 		/* No symbol: where in the file's mappings. */
 		scnprintf(buf, size, "%s0x%lx [%s+0x%lx/0x%lx]", frame, addr, path,
 			  addr - l->start, l->size);
+	else if (!s && form == CTAP_USYM_SIMPLE)
+		scnprintf(buf, size, "0x%lx [%s+0x%lx]", addr, kbasename(path), addr - l->start);
 	else if (!s)
 		scnprintf(buf, size, "0x%lx", addr);
 	else if (form == CTAP_USYM_NAME)

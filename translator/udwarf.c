@@ -1,8 +1,9 @@
 /*
  * udwarf.c - user functions' variables from DWARF (udwarf.h).
  *
- * At the probe address (libdw's dwarf_entry_breakpoints(): after the
- * prologue, where the frame is set up and the parameters are stored), a
+ * At the probe address (in code built without optimization libdw's
+ * dwarf_entry_breakpoints(): after the prologue, where the frame is set
+ * up and the parameters are stored; else the function's entry), a
  * variable's location expression is reduced to a register or to memory
  * at a register plus an offset.  DW_OP_fbreg is relative to the frame
  * base, which gcc makes the CFA (DW_OP_call_frame_cfa); the CFA there is
@@ -353,6 +354,31 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 	} while (!dwarf_siblingof(&child, &child));
 }
 
+/*
+ * Whether die's CU was compiled with optimization: its DW_AT_producer's
+ * last -O option is not -O0 (gcc records its options there).  SystemTap
+ * 4.8 (--prologue-searching=auto) looks for the end of the prologue only
+ * in code that was not optimized, where parameters live on the stack
+ * once the prologue stored them; optimized code's location lists cover
+ * the entry itself.
+ */
+static bool cu_optimized(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cu;
+	const char *p, *o;
+	bool optimized = false;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) ||
+	    !(p = dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &attr))))
+		return false;
+	while ((o = strstr(p, " -O"))) {
+		optimized = o[3] != '0';
+		p = o + 3;
+	}
+	return optimized;
+}
+
 int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
 		    bool at_symbol, struct udwarf_func *out)
 {
@@ -367,7 +393,7 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 	memset(out, 0, sizeof(*out));
 	tail = &out->vars;
 	out->probe_addr = addr;
-	if (!at_symbol && dwarf_entry_breakpoints(&die, &bkpts) > 0) {
+	if (!at_symbol && !cu_optimized(&die) && dwarf_entry_breakpoints(&die, &bkpts) > 0) {
 		out->probe_addr = bkpts[0];
 		free(bkpts);
 	}

@@ -28,7 +28,7 @@ struct udwarf_var {
 };
 
 struct udwarf_func {
-	uint64_t probe_addr;		/* link-time address after the prologue */
+	uint64_t probe_addr;		/* link-time address: after the prologue of unoptimized code */
 	struct udwarf_var *vars;	/* parameters, then locals in scope there */
 	const char *ret_type;		/* NULL: void */
 	const char *ret_why;		/* NULL: $return is readable at ret */

@@ -204,8 +204,9 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 						   "on it");
 				continue;
 			}
-			/* With DWARF, an entry probe goes after the prologue (as
-			 * SystemTap places it), where the variables are stored. */
+			/* With DWARF, an entry probe of unoptimized code goes after
+			 * the prologue (as SystemTap places it), where the variables
+			 * are stored. */
 			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
 							    elab_session(e)->prologue_never, &fn);
 			if (sdt_file_offset(elf, have_dwarf && !is_return ? fn.probe_addr : sym.st_value, true,
