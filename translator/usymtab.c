@@ -350,20 +350,22 @@ static const char *const lib_dirs[] = {
 	"/lib", "/usr/lib", NULL
 };
 
-static void add_needed(struct session *s, const char *file)
+int usyms_needed(struct session *s, const char *file, const char **paths, int max)
 {
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	int fd = open(file, O_RDONLY | O_CLOEXEC), n = 0;
+	Elf *elf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
+	elf_version(EV_CURRENT);
+	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
 			continue;
 		d = elf_getdata(scn, NULL);
-		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize && n < max; i++) {
 			GElf_Dyn dyn;
 			const char *lib;
 
@@ -372,11 +374,10 @@ static void add_needed(struct session *s, const char *file)
 				continue;
 			for (const char *const *dir = lib_dirs; *dir; dir++) {
 				const char *path = arena_printf(&s->arena, "%s/%s", *dir, lib);
-				const char *here = s->sysroot ?
-					arena_printf(&s->arena, "%s%s", s->sysroot, path) : path;
 
-				if (access(here, R_OK) == 0) {
-					usyms_add(s, path, here);
+				if (access(arena_printf(&s->arena, "%s%s", s->sysroot ? s->sysroot : "",
+							path), R_OK) == 0) {
+					paths[n++] = path;
 					break;
 				}
 			}
@@ -386,6 +387,17 @@ static void add_needed(struct session *s, const char *file)
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
+	return n;
+}
+
+static void add_needed(struct session *s, const char *file)
+{
+	const char *paths[USYMS_MAX_MODULES];
+	int n = usyms_needed(s, file, paths, USYMS_MAX_MODULES);
+
+	for (int i = 0; i < n; i++)
+		usyms_add(s, paths[i], s->sysroot ? arena_printf(&s->arena, "%s%s", s->sysroot,
+								 paths[i]) : paths[i]);
 }
 
 /* ---- pass 3 ---- */

@@ -19,6 +19,11 @@ void usyms_add(struct session *s, const char *path, const char *file);
  * user module; a kernel module's name or "kernel" needs nothing here. */
 void usyms_add_option(struct session *s, const char *arg);
 
+/* The shared libraries the ELF file needs (DT_NEEDED), found as the
+ * dynamic loader would in the usual directories (under --sysroot): at most
+ * max of them into paths, as the target names them.  Returns how many. */
+int usyms_needed(struct session *s, const char *file, const char **paths, int max);
+
 /* Pass 3: when a function the script calls needs them (its embedded C
  * says pragma:vma), every module's tables (with --ldd, also the shared
  * libraries they need) and the family that registers them, first of all

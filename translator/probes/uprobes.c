@@ -40,12 +40,18 @@
 #include "session.h"
 #include "xlate.h"
 
+/* Each with PATH, without (the -c/-x target's program), and with
+ * .library("LIB") after either (a library the program needs). */
 static const char *const patterns[] = {
-	"process(string).function(string)",
-	"process(string).function(string).call",
-	"process(string).function(string).return",
-	"process(string).mark(string)",
-	"process(string).provider(string).mark(string)",
+#define UPROBE_FORMS(P)							\
+	P ".function(string)", P ".function(string).call",		\
+	P ".function(string).return", P ".mark(string)",		\
+	P ".provider(string).mark(string)", P ".plt", P ".plt(string)"
+	UPROBE_FORMS("process(string)"),
+	UPROBE_FORMS("process"),
+	UPROBE_FORMS("process(string).library(string)"),
+	UPROBE_FORMS("process.library(string)"),
+#undef UPROBE_FORMS
 	NULL
 };
 
@@ -267,6 +273,98 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 	return added;
 }
 
+/* The argument of m's component named name ("function"), or NULL. */
+static const char *comp_arg(const struct pp_match *m, const char *name)
+{
+	for (int i = 0; i < m->ncomps; i++)
+		if (!strcmp(m->comps[i]->name, name) && m->comps[i]->arg)
+			return m->comps[i]->arg->str;
+	return NULL;
+}
+
+/* The section of elf named name, or NULL. */
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstrndx, sh->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * process("PATH").plt("GLOB"): a probe on the PLT entry of each function
+ * the file calls through its procedure linkage table, $$name the
+ * function's name.  The Nth R_X86_64_JUMP_SLOT relocation of .rela.plt
+ * is the Nth 16-byte entry of .plt.sec when the file has one (IBT), else
+ * of .plt after its first (the resolver's) entry.  pp() is the entry's
+ * address, as SystemTap 4.8 gives it.
+ */
+static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
+		   const char *glob)
+{
+	struct arena *a = elab_arena(e);
+	GElf_Shdr rela_sh, plt_sh, sym_sh;
+	Elf_Scn *rela = section_named(elf, ".rela.plt", &rela_sh), *plt, *syms;
+	Elf_Data *rdata, *sdata;
+	uint64_t first;
+	int added = 0;
+
+	if (!rela || !rela_sh.sh_entsize)
+		return 0;
+	if ((plt = section_named(elf, ".plt.sec", &plt_sh)))
+		first = plt_sh.sh_addr;
+	else if ((plt = section_named(elf, ".plt", &plt_sh)))
+		first = plt_sh.sh_addr + 16;
+	else
+		return 0;
+	syms = elf_getscn(elf, rela_sh.sh_link);
+	if (!syms || !gelf_getshdr(syms, &sym_sh))
+		return 0;
+	rdata = elf_getdata(rela, NULL);
+	sdata = elf_getdata(syms, NULL);
+	for (size_t i = 0; rdata && sdata && i < rela_sh.sh_size / rela_sh.sh_entsize; i++) {
+		uint64_t addr = first + 16 * i, off;
+		struct sdt_marker *k;
+		struct derived_probe *d;
+		struct uprobe_point *u;
+		const char *name;
+		GElf_Rela r;
+		GElf_Sym sym;
+
+		if (!gelf_getrela(rdata, i, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+		    !gelf_getsym(sdata, GELF_R_SYM(r.r_info), &sym) ||
+		    !(name = elf_strptr(elf, sym_sh.sh_link, sym.st_name)) ||
+		    (glob && fnmatch(glob, name, 0)) || addr + 16 > plt_sh.sh_addr + plt_sh.sh_size ||
+		    sdt_file_offset(elf, addr, true, &off))
+			continue;
+		d = elab_add(e, m, arena_printf(a, "process(\"%s\").plt(\"%s\")", path, name));
+		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
+				     (unsigned long long)addr);
+		d->symbol = arena_strndup(a, name, strlen(name));
+		k = arena_new(a, struct sdt_marker);
+		k->provider = "";
+		k->name = d->symbol;
+		k->argspec = "PLT entry";
+		u = arena_new(a, struct uprobe_point);
+		u->path = path;
+		u->offset = off;
+		u->sdt = k;
+		d->data = u;
+		elab_add_var(e, d, "$$name", "string", 0, SDT_NAME_ARG)->is_string = true;
+		added++;
+	}
+	return added;
+}
+
 /*
  * The probes of m in one file: path as the target sees it, file where it
  * is read.  quiet: one of the files a path wildcard matched, which need
@@ -275,7 +373,7 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 static int resolve_file(struct elab *e, const struct pp_match *m, const char *path,
 			const char *file, bool quiet)
 {
-	const char *glob = m->comps[1]->arg->str;
+	const char *glob = comp_arg(m, "function");
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	int fd, added = quiet ? 0 : -EINVAL;
 	const char *what = "function", *where = "symbol table";
@@ -295,10 +393,16 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 			elab_error(e, m, "'%s' is not an ELF file", file);
 		goto out;
 	}
-	if (strstr(m->pattern_text, ".mark(")) {
-		const char *provider = m->ncomps == 3 ? glob : NULL;
+	if (strstr(m->pattern_text, ".plt")) {
+		glob = comp_arg(m, "plt");
+		added = add_plt(e, m, elf, path, glob);
+		what = "PLT entry";
+		where = ".rela.plt";
+		glob = glob ? glob : "*";
+	} else if (strstr(m->pattern_text, ".mark(")) {
+		const char *provider = comp_arg(m, "provider");
 
-		glob = m->comps[m->ncomps - 1]->arg->str;
+		glob = comp_arg(m, "mark");
 		added = add_markers(e, m, elf, path, provider, glob);
 		what = "marker";
 		where = ".note.stapsdt notes";
@@ -349,27 +453,111 @@ static int resolve_wildcard(struct elab *e, const struct pp_match *m, const char
 	globfree(&g);
 	if (!added) {
 		bool mark = strstr(m->pattern_text, ".mark(") != NULL;
+		bool plt = strstr(m->pattern_text, ".plt") != NULL;
+		const char *what = comp_arg(m, mark ? "mark" : plt ? "plt" : "function");
 
 		elab_error(e, m, "none of the %d files matching '%s' has %s '%s'", files, pattern,
-			   mark ? "marker" : "function",
-			   (mark ? m->comps[m->ncomps - 1] : m->comps[1])->arg->str);
+			   mark ? "marker" : plt ? "PLT entry" : "function", what ? what : "*");
 		return -EINVAL;
 	}
 	return added;
 }
 
+/* The program of the -c command or of the -x process, for a
+ * process.function(...) without a path, as the target sees it. */
+static const char *target_program(struct elab *e, const struct pp_match *m)
+{
+	struct session *s = elab_session(e);
+	char link[64], exe[4096];
+	ssize_t n;
+
+	if (s->cmd) {
+		size_t len = strcspn(s->cmd, " \t");
+
+		return process_target_path(e, m, arena_strndup(elab_arena(e), s->cmd, len));
+	}
+	if (s->target_pid && !s->sysroot) {
+		snprintf(link, sizeof(link), "/proc/%d/exe", s->target_pid);
+		n = readlink(link, exe, sizeof(exe) - 1);
+		if (n > 0)
+			return arena_strndup(elab_arena(e), exe, n);
+		elab_error(e, m, "cannot find the program of process %d: %s", s->target_pid,
+			   strerror(errno));
+		return NULL;
+	}
+	elab_error(e, m, "a process probe without a path needs the target program: -c CMD or -x PID");
+	return NULL;
+}
+
+/* The probes of m in one file, path as the target names it. */
+static int resolve_path(struct elab *e, const struct pp_match *m, const char *path, bool quiet)
+{
+	const char *sysroot = elab_session(e)->sysroot;
+
+	return resolve_file(e, m, path, sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path)
+					      : path, quiet);
+}
+
+/* process("PROG").library("LIB"): the probes in each library PROG needs
+ * whose name (or path, if LIB is one) LIB matches. */
+static int resolve_library(struct elab *e, const struct pp_match *m, const char *prog,
+			   const char *lib)
+{
+	struct session *s = elab_session(e);
+	const char *paths[USYMS_MAX_MODULES];
+	const char *file = s->sysroot ? arena_printf(elab_arena(e), "%s%s", s->sysroot, prog) : prog;
+	int n = usyms_needed(s, file, paths, USYMS_MAX_MODULES), added = 0, libs = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = lib[0] == '/' ? paths[i] : strrchr(paths[i], '/') + 1;
+		int r;
+
+		if (fnmatch(lib, name, 0))
+			continue;
+		libs++;
+		r = resolve_path(e, m, paths[i], true);
+		if (r > 0)
+			added += r;
+	}
+	if (!libs) {
+		elab_error(e, m, "'%s' needs no library matching '%s'", prog, lib);
+		return -EINVAL;
+	}
+	if (!added) {
+		elab_error(e, m, "none of the %d libraries of '%s' matching '%s' has it", libs, prog,
+			   lib);
+		return -EINVAL;
+	}
+	return added;
+}
+
+/* Whether the point as written named its components by a wildcard. */
+static bool written_wildcard(const struct pp_match *m)
+{
+	for (const struct pp_component *c = m->pp->components; c; c = c->next)
+		if (strpbrk(c->name, "*?[{"))
+			return true;
+	return false;
+}
+
 static int process_resolve(struct elab *e, const struct pp_match *m)
 {
-	const char *sysroot = elab_session(e)->sysroot, *name = m->comps[0]->arg->str;
+	const char *name = comp_arg(m, "process"), *lib = comp_arg(m, "library");
+	struct session *s = elab_session(e);
 	const char *path;
 
-	if (name[0] == '/' && strpbrk(name, "*?["))
+	/* "probe **" means the path-less forms only if there is a target. */
+	if (!name && !s->cmd && !s->target_pid && written_wildcard(m))
+		return 0;
+
+	if (name && name[0] == '/' && strpbrk(name, "*?[") && !lib)
 		return resolve_wildcard(e, m, name);
-	path = process_target_path(e, m, name);
+	path = name ? process_target_path(e, m, name) : target_program(e, m);
 	if (!path)
 		return -EINVAL;	/* said why */
-	return resolve_file(e, m, path, sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path)
-					      : path, false);
+	if (lib)
+		return resolve_library(e, m, path, lib);
+	return resolve_path(e, m, path, false);
 }
 
 static const char *const arg_kinds[] = {
