@@ -14,6 +14,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,12 +380,13 @@ static bool cu_optimized(Dwarf_Die *die)
 	return optimized;
 }
 
-int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
-		    bool at_symbol, struct udwarf_func *out)
+int udwarf_function_at(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
+		       uint64_t pc, struct udwarf_func *out)
 {
 	struct udwarf_var **tail;
-	Dwarf_Addr *bkpts;
 	Dwarf_Die die;
+	Dwarf_Addr hi;
+	const char *file;
 	int size;
 	bool is_signed;
 
@@ -392,13 +394,13 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 		return -ENOENT;
 	memset(out, 0, sizeof(*out));
 	tail = &out->vars;
-	out->probe_addr = addr;
-	if (!at_symbol && !cu_optimized(&die) && dwarf_entry_breakpoints(&die, &bkpts) > 0) {
-		out->probe_addr = bkpts[0];
-		free(bkpts);
-	}
-	add_vars(u, a, &die, &die, out->probe_addr, true, &tail, 0);
-	add_vars(u, a, &die, &die, out->probe_addr, false, &tail, 0);
+	out->probe_addr = pc;
+	if ((file = dwarf_decl_file(&die)))
+		out->decl_file = arena_strndup(a, file, strlen(file));
+	dwarf_decl_line(&die, &out->decl_line);
+	out->hi = dwarf_highpc(&die, &hi) == 0 ? hi : addr + 1;
+	add_vars(u, a, &die, &die, pc, true, &tail, 0);
+	add_vars(u, a, &die, &die, pc, false, &tail, 0);
 	/* $return: the value in rax (x86_64's calling convention) */
 	out->ret_type = type_name(a, &die, 0);
 	if (!strcmp(out->ret_type, "void")) {
@@ -411,4 +413,63 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 		out->ret.base = "ax";
 	}
 	return 0;
+}
+
+int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
+		    bool at_symbol, struct udwarf_func *out)
+{
+	Dwarf_Addr *bkpts;
+	Dwarf_Die die;
+	uint64_t pc = addr;
+
+	if (!find_func(u, name, addr, &die))
+		return -ENOENT;
+	if (!at_symbol && !cu_optimized(&die) && dwarf_entry_breakpoints(&die, &bkpts) > 0) {
+		pc = bkpts[0];
+		free(bkpts);
+	}
+	return udwarf_function_at(u, a, name, addr, pc, out);
+}
+
+bool udwarf_file_matches(const char *glob, const char *file)
+{
+	if (!fnmatch(glob, file, 0))
+		return true;
+	for (const char *p = strchr(file, '/'); p; p = strchr(p + 1, '/'))
+		if (!fnmatch(glob, p + 1, 0))
+			return true;
+	return false;
+}
+
+int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, uint64_t hi,
+		     uint64_t *addr)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	bool found = false;
+
+	while (!dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t n;
+
+		if (dwarf_offdie(u->dw, off + hsize, &cu) && !dwarf_getsrclines(&cu, &lines, &n)) {
+			for (size_t i = 0; i < n; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				Dwarf_Addr a;
+				const char *file;
+				int no;
+
+				if (!l || dwarf_lineno(l, &no) || no != line || dwarf_lineaddr(l, &a) ||
+				    a < lo || a >= hi || (found && a >= *addr) ||
+				    !(file = dwarf_linesrc(l, NULL, NULL)) ||
+				    !udwarf_file_matches(glob, file))
+					continue;
+				*addr = a;
+				found = true;
+			}
+		}
+		off = next;
+	}
+	return found ? 0 : -ENOENT;
 }

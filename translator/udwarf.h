@@ -33,6 +33,9 @@ struct udwarf_func {
 	const char *ret_type;		/* NULL: void */
 	const char *ret_why;		/* NULL: $return is readable at ret */
 	struct sdt_arg ret;
+	const char *decl_file;		/* where the function is declared, */
+	int decl_line;			/* as DWARF names it */
+	uint64_t hi;			/* the end of its code */
 };
 
 struct udwarf;
@@ -48,5 +51,22 @@ void udwarf_close(struct udwarf *u);
  */
 int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
 		    bool at_symbol, struct udwarf_func *out);
+
+/* The same, with the variables as they are at pc (a .statement's line). */
+int udwarf_function_at(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
+		       uint64_t pc, struct udwarf_func *out);
+
+/* Whether DWARF's file name file is what the pattern glob names: the
+ * whole of it, or its last components ("ufuncs.c" names
+ * "testsuite/progs/ufuncs.c"), as SystemTap matches "func@file". */
+bool udwarf_file_matches(const char *glob, const char *file);
+
+/*
+ * The lowest address in [lo, hi) of a line-table row for line of a file
+ * glob matches: 0 and *addr, or -ENOENT (SystemTap puts a .statement
+ * probe there, whether or not the row starts a statement).
+ */
+int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, uint64_t hi,
+		     uint64_t *addr);
 
 #endif /* UDWARF_H */

@@ -46,7 +46,8 @@ static const char *const patterns[] = {
 #define UPROBE_FORMS(P)							\
 	P ".function(string)", P ".function(string).call",		\
 	P ".function(string).return", P ".mark(string)",		\
-	P ".provider(string).mark(string)", P ".plt", P ".plt(string)"
+	P ".provider(string).mark(string)", P ".plt", P ".plt(string)",	\
+	P ".statement(string)"
 	UPROBE_FORMS("process(string)"),
 	UPROBE_FORMS("process"),
 	UPROBE_FORMS("process(string).library(string)"),
@@ -166,10 +167,53 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 	}
 }
 
-/* Add a probe per defined function of the symbol table matching glob. */
-static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
-			 const char *glob, const char *suffix, bool is_return)
+/* A .function() or .statement() argument: "NAME[@FILE[:LINE[-LINE2]]]". */
+struct func_spec {
+	const char *name;
+	const char *file;		/* NULL: any */
+	int line, line2;		/* 0: any */
+	bool statement;			/* a probe at the line, not the entry */
+};
+
+static void parse_spec(struct arena *a, const char *arg, bool statement, struct func_spec *f)
 {
+	const char *at = strchr(arg, '@'), *colon;
+
+	memset(f, 0, sizeof(*f));
+	f->statement = statement;
+	f->name = at ? arena_strndup(a, arg, at - arg) : arg;
+	if (!at)
+		return;
+	colon = strchr(at, ':');
+	f->file = colon ? arena_strndup(a, at + 1, colon - at - 1) : at + 1;
+	if (colon) {
+		char *end;
+
+		f->line = strtol(colon + 1, &end, 10);
+		f->line2 = *end == '-' ? strtol(end + 1, NULL, 10) : f->line;
+	}
+}
+
+/*
+ * Whether the function fn (DWARF) is one spec names by its file and line,
+ * and for a statement the address of the line in it (*pc).
+ */
+static bool spec_matches(struct udwarf *dw, const struct func_spec *f, uint64_t lo,
+			 const struct udwarf_func *fn, uint64_t *pc)
+{
+	if (!f->file)
+		return true;
+	if (f->statement)
+		return udwarf_line_addr(dw, f->file, f->line, lo, fn->hi, pc) == 0;
+	return fn->decl_file && udwarf_file_matches(f->file, fn->decl_file) &&
+	       (!f->line || (fn->decl_line >= f->line && fn->decl_line <= f->line2));
+}
+
+/* Add a probe per defined function of the symbol table matching f. */
+static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
+			 const struct func_spec *f, const char *suffix, bool is_return)
+{
+	const char *glob = f->name;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int added = 0;
@@ -193,6 +237,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			struct derived_probe *d;
 			struct uprobe_point *u;
 			struct udwarf_func fn;
+			const char *where;
 			bool have_dwarf;
 
 			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
@@ -215,11 +260,24 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			 * are stored. */
 			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
 							    elab_session(e)->prologue_never, &fn);
+			where = name;
+			if (f->file) {
+				/* By file and line: DWARF's, and SystemTap's pp() */
+				uint64_t pc;
+
+				if (!have_dwarf || !spec_matches(dw, f, sym.st_value, &fn, &pc))
+					continue;
+				if (f->statement)
+					udwarf_function_at(dw, elab_arena(e), name, sym.st_value, pc, &fn);
+				where = arena_printf(elab_arena(e), "%s@%s:%d", name, fn.decl_file,
+						     f->statement ? f->line : fn.decl_line);
+			}
 			if (sdt_file_offset(elf, have_dwarf && !is_return ? fn.probe_addr : sym.st_value, true,
 					    &off))
 				continue;
-			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").function(\"%s\")%s",
-							path, name, suffix));
+			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").%s(\"%s\")%s",
+							path, f->statement ? "statement" : "function",
+							where, suffix));
 			u = arena_new(elab_arena(e), struct uprobe_point);
 			u->path = path;
 			u->offset = off;
@@ -407,8 +465,23 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 		what = "marker";
 		where = ".note.stapsdt notes";
 	} else {
-		added = add_functions(e, m, elf, path, glob, is_return ? ".return" :
+		struct func_spec f;
+		bool statement = !glob;
+
+		if (statement)
+			glob = comp_arg(m, "statement");
+		parse_spec(elab_arena(e), glob, statement, &f);
+		if (statement && (!f.file || !f.line)) {
+			elab_error(e, m, "a statement is FUNCTION@FILE:LINE");
+			added = -EINVAL;
+			goto out;
+		}
+		added = add_functions(e, m, elf, path, &f, is_return ? ".return" :
 				      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
+		if (statement)
+			what = "statement";
+		if (f.file)
+			where = "DWARF";
 	}
 	if (!added && !quiet && is_return && !strcmp(glob, "_start")) {
 		added = -EINVAL;	/* said why above */
