@@ -94,6 +94,22 @@ static inline int64_t ctap_kread(struct ctap_context *c, unsigned long addr, int
 	return ctap_extend(v, size, is_signed);
 }
 
+/* ctap_kread() of the current task's user memory: a user program's
+ * $p->member (its DWARF types, translator/udwarf_btf.c). */
+static inline int64_t ctap_uread(struct ctap_context *c, unsigned long addr, int size,
+				 bool is_signed, const char *where)
+{
+	u64 v = 0;
+
+	if (unlikely(copy_from_user_nofault(&v, (const void __user *)addr, size))) {
+		snprintf(c->error_buf, sizeof(c->error_buf),
+			 "user read fault [man error::fault] at 0x%lx", addr);
+		ctap_error(c, c->error_buf, where);
+		return 0;
+	}
+	return ctap_extend(v, size, is_signed);
+}
+
 /**
  * ctap_set_reg - write a register a $var lives in (guru mode)
  * @c: the handler's context

@@ -87,6 +87,13 @@ int session_module_btf(struct session *s, const char *name, struct btf **btf)
 	return m ? m->err : -ENODATA;
 }
 
+struct btf *session_user_btf(struct session *s)
+{
+	if (!s->user_btf)
+		s->user_btf = btf__new_empty();
+	return s->user_btf;
+}
+
 void session_free(struct session *s)
 {
 	for (struct module_btf *m = s->module_btfs; m; m = m->next)
@@ -94,6 +101,8 @@ void session_free(struct session *s)
 	s->module_btfs = NULL;
 	btf__free(s->btf);
 	s->btf = NULL;
+	btf__free(s->user_btf);
+	s->user_btf = NULL;
 	ksyms_free(s->ksyms);
 	s->ksyms = NULL;
 }

@@ -68,6 +68,7 @@ struct session {
 	int n_library;
 	struct btf *btf;		/* the target kernel's types: session_btf() */
 	struct module_btf *module_btfs;	/* its modules': session_module_btf() */
+	struct btf *user_btf;		/* user programs' DWARF types: session_user_btf() */
 	bool btf_failed;
 	struct ksyms *ksyms;		/* its function symbols: session_ksyms() */
 	bool ksyms_failed;
@@ -80,6 +81,10 @@ struct session {
 struct btf *session_btf(struct session *s);
 /* Module name's BTF, split on session_btf(), loaded once: 0 or kmod_btf()'s -errno. */
 int session_module_btf(struct session *s, const char *name, struct btf **btf);
+/* The BTF user programs' DWARF types are rewritten into (udwarf_btf.c),
+ * made on first use; NULL without memory.  A $var typed in it lives in
+ * user memory. */
+struct btf *session_user_btf(struct session *s);
 /* The target kernel's function symbols, loaded on first use; NULL when
  * there are none to be had (then BTF alone names functions). */
 struct ksyms *session_ksyms(struct session *s);

@@ -7,7 +7,8 @@
  * in a .return probe; its return value; an @cast's pointer) and steps.
  * Here the steps become statements on one temporary: an offset is added
  * into the address of the next read, a read is one ctap_kread() (a
- * copy_from_kernel_nofault(): a bad pointer is a soft error), an index
+ * copy_from_kernel_nofault(): a bad pointer is a soft error; ctap_uread()
+ * through a user program's types, udwarf_btf.c), an index
  * multiplies.  Nothing is checked here: every error was pass 2's.
  */
 #include "config.h"
@@ -20,6 +21,7 @@
 
 struct chain {
 	struct xlate *x;
+	bool user;		/* a user program's types: reads of user memory */
 	const char *t;		/* the temporary (unsigned long) */
 	const char *where;	/* for faults: "identifier '$file' at x.stp:3:9" */
 	int64_t off;		/* not yet added to t */
@@ -44,7 +46,8 @@ static void emit_step(struct chain *ch, const struct tvar_step *s)
 		ch->what = s->what;
 		return;
 	case TVAR_LOAD:
-		gen_line(x, arena_printf(x->a, "%s = ctap_kread(c, %s, %lld, %s,", ch->t, address(ch),
+		gen_line(x, arena_printf(x->a, "%s = %s(c, %s, %lld, %s,", ch->t,
+					 ch->user ? "ctap_uread" : "ctap_kread", address(ch),
 					 (long long)s->n, s->is_signed ? "true" : "false"));
 		gen_line(x, arena_printf(x->a, "\t\t%s);", ch->where));
 		gen_fail_if(x, "c->last_error");
@@ -104,6 +107,7 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 			     e->kind == E_AUTOCAST ? "operator '->'" :
 			     arena_printf(x->a, "identifier '%s'", e->name));
 	gen_line(x, arena_printf(x->a, "%s = %s;", ch.t, b));
+	ch.user = t->btf && t->btf == x->s->user_btf;
 	for (int i = 0; i < t->nsteps; i++)
 		emit_step(&ch, &t->steps[i]);
 	return arena_printf(x->a, "(int64_t)(%s)", address(&ch));
@@ -149,6 +153,11 @@ const char *gen_assign_target(struct xlate *x, const struct expr *e)
 		return val;
 	}
 	last = &t->steps[t->nsteps - 1];
+	if (t->btf && t->btf == x->s->user_btf) {
+		gen_error(x, &e->loc, "%s is in user memory: ctap does not write it",
+			  expr_text(x->a, target));
+		return "0LL";
+	}
 	if (last->op != TVAR_LOAD) {
 		gen_error(x, &e->loc, "%s is not a whole number in memory: it cannot be written",
 			  expr_text(x->a, target));

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "udwarf.h"
+#include "udwarf_btf.h"
 
 /* A function DIE by the address its code starts at. */
 struct func_entry {
@@ -36,6 +37,7 @@ struct udwarf {
 	struct func_entry *funcs;
 	size_t nfuncs, cap;
 	bool indexed;
+	struct dwarf_btf *conv;	/* types as BTF (udwarf_btf.c), or NULL */
 };
 
 /* x86_64's DWARF register numbers, as struct pt_regs members. */
@@ -76,8 +78,15 @@ void udwarf_close(struct udwarf *u)
 	if (u->eh_cfi)
 		dwarf_cfi_end(u->eh_cfi);
 	dwarf_end(u->dw);
+	dwarf_btf_free(u->conv);
 	free(u->funcs);
 	free(u);
+}
+
+void udwarf_set_btf(struct udwarf *u, struct btf *btf)
+{
+	if (u && !u->conv)
+		u->conv = dwarf_btf_new(btf);
 }
 
 /* ---- types ---- */
@@ -348,6 +357,7 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 		v = arena_new(a, struct udwarf_var);
 		v->name = arena_strndup(a, name, strlen(name));
 		v->type = type_name(a, &child, 0);
+		v->btf_id = dwarf_btf_type(u->conv, &child);
 		v->why = locate(u, func, &child, pc, &v->loc);
 		v->is_param = params;
 		**tail = v;
@@ -403,6 +413,7 @@ int udwarf_function_at(struct udwarf *u, struct arena *a, const char *name, uint
 	add_vars(u, a, &die, &die, pc, false, &tail, 0);
 	/* $return: the value in rax (x86_64's calling convention) */
 	out->ret_type = type_name(a, &die, 0);
+	out->ret_btf_id = dwarf_btf_type(u->conv, &die);
 	if (!strcmp(out->ret_type, "void")) {
 		out->ret_type = NULL;
 	} else if (!(out->ret_why = scalar(&die, &size, &is_signed))) {

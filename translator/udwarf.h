@@ -12,6 +12,7 @@
 #define UDWARF_H
 
 #include <gelf.h>
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,6 +24,7 @@ struct udwarf_var {
 	const char *name;
 	const char *type;	/* as -L shows it: "int", "char*", "struct point*" */
 	const char *why;	/* NULL: readable at loc; else why not */
+	__u32 btf_id;		/* its type in the user BTF (udwarf_set_btf), or 0 */
 	bool is_param;
 	struct sdt_arg loc;
 };
@@ -32,6 +34,7 @@ struct udwarf_func {
 	struct udwarf_var *vars;	/* parameters, then locals in scope there */
 	const char *ret_type;		/* NULL: void */
 	const char *ret_why;		/* NULL: $return is readable at ret */
+	__u32 ret_btf_id;		/* its type in the user BTF, or 0 */
 	struct sdt_arg ret;
 	const char *decl_file;		/* where the function is declared, */
 	int decl_line;			/* as DWARF names it */
@@ -39,10 +42,14 @@ struct udwarf_func {
 };
 
 struct udwarf;
+struct btf;
 
 /* The DWARF of elf (kept open until udwarf_close), or NULL if it has none. */
 struct udwarf *udwarf_open(Elf *elf);
 void udwarf_close(struct udwarf *u);
+
+/* Give the variables' types as btf's (DWARF's rewritten into it). */
+void udwarf_set_btf(struct udwarf *u, struct btf *btf);
 
 /*
  * The function name whose code starts at link-time address addr: 0 and

@@ -142,7 +142,9 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 	if (is_return) {
 		if (!fn->ret_type)
 			return;
-		v = elab_add_var(e, d, "$return", fn->ret_type, long_id, 0);
+		v = elab_add_var(e, d, "$return", fn->ret_type, fn->ret_btf_id ? fn->ret_btf_id : (__u32)long_id, 0);
+		if (fn->ret_btf_id)
+			v->btf = elab_session(e)->user_btf;
 		v->unavailable = fn->ret_why;
 		v->reg = "ax";	/* a guru write changes what the caller gets */
 		if (!fn->ret_why)
@@ -157,7 +159,9 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 			;
 		if (seen)
 			continue;	/* the first of a name (inner blocks come later) */
-		v = elab_add_var(e, d, name, w->type, long_id, k->nargs);
+		v = elab_add_var(e, d, name, w->type, w->btf_id ? w->btf_id : (__u32)long_id, k->nargs);
+		if (w->btf_id)	/* a user type: read from user memory (target.c) */
+			v->btf = elab_session(e)->user_btf;
 		v->is_local = !w->is_param;
 		v->unavailable = w->why;
 		if (!v->unavailable && k->nargs == SDT_MAX_ARGS)
@@ -219,6 +223,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	int added = 0;
 	bool have_symtab = false;
 	struct udwarf *dw = udwarf_open(elf);
+
+	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 
 	/* .symtab when the file has one (it lists static functions too), else .dynsym. */
 	while ((scn = elf_nextscn(elf, scn)))
