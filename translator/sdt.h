@@ -47,6 +47,7 @@ struct sdt_marker {
 	uint64_t address;		/* link-time address of the marker */
 	struct sdt_arg args[SDT_MAX_ARGS];
 	int nargs;			/* -1: an argument ctap cannot read */
+	int nentry;			/* a .return probe's first nentry are read at entry */
 	const char *argspec;		/* as the note has it */
 };
 

@@ -748,9 +748,11 @@ static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
 		return sem_expr(S, sc, e->a);
 	}
-	/* Only kretprobes and system call returns have an entry to run it in. */
+	/* Only kretprobes, uretprobes and system call returns have an entry
+	 * to run it in. */
 	runtime = sc->site->provider->runtime ? sc->site->provider->runtime : "";
-	if (strcmp(runtime, "probes/kprobes") && strcmp(runtime, "probes/syscalls")) {
+	if (strcmp(runtime, "probes/kprobes") && strcmp(runtime, "probes/syscalls") &&
+	    strcmp(runtime, "probes/uprobes")) {
 		sem_error(S, &e->loc, NULL, "@entry is not supported in %s yet", sc->site->name);
 		return sem_expr(S, sc, e->a);
 	}

@@ -7,7 +7,9 @@
  * with its user registers.
  */
 #include <linux/fs.h>
+#include <linux/hash.h>
 #include <linux/namei.h>
+#include <linux/slab.h>
 
 #include "uprobes.h"
 
@@ -85,11 +87,161 @@ static noinline void sdt_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
 	ctap_probe_run(u->probe, regs, args, CTAP_SDT_ARGS);
 }
 
+/*
+ * @entry in a .return probe: a uretprobe has no storage of its own for
+ * each call (6.1), so each call's saved values wait in a slot of a fixed
+ * table, keyed by the task and the stack pointer at entry (the return
+ * address's place, 8 bytes below the stack pointer at the return):
+ * recursive calls are distinct, and a call a longjmp() abandoned is
+ * found below a later call's stack pointer and its slot taken over.
+ * Slots are claimed with cmpxchg; a call that finds none in its window
+ * is a counted skip, as a .return probe whose entry was skipped.
+ */
+#define UENTRY_SLOTS	1024
+#define UENTRY_WINDOW	64
+
+struct uentry_slot {
+	struct task_struct *task;	/* NULL: free */
+	const struct ctap_uprobe *u;
+	unsigned long sp;
+	unsigned long args[];		/* CTAP_SDT_ARGS, then the saved values */
+};
+
+static struct {
+	char *slots;
+	size_t slot_size;
+} ue;
+
+static struct uentry_slot *uentry_slot(unsigned int i)
+{
+	return (struct uentry_slot *)(ue.slots + (i % UENTRY_SLOTS) * ue.slot_size);
+}
+
+static unsigned int uentry_hash(const struct ctap_uprobe *u, unsigned long sp)
+{
+	return hash_long((unsigned long)current ^ (unsigned long)u ^ sp, 32);
+}
+
+/* This call's slot (its entry's stack pointer sp), or NULL. */
+static struct uentry_slot *uentry_find(const struct ctap_uprobe *u, unsigned long sp)
+{
+	unsigned int h = uentry_hash(u, sp);
+
+	for (int i = 0; ue.slots && i < UENTRY_WINDOW; i++) {
+		struct uentry_slot *s = uentry_slot(h + i);
+
+		if (READ_ONCE(s->task) == current && s->u == u && s->sp == sp)
+			return s;
+	}
+	return NULL;
+}
+
+/* A free slot for this call, or one of this task's that a call deeper
+ * than this one left behind (it can no longer return).  A task that
+ * exits inside the function leaves its slot taken until the session ends:
+ * bounded by the table, and a full window is a counted skip. */
+static struct uentry_slot *uentry_claim(const struct ctap_uprobe *u, unsigned long sp)
+{
+	unsigned int h = uentry_hash(u, sp);
+
+	for (int i = 0; ue.slots && i < UENTRY_WINDOW; i++) {
+		struct uentry_slot *s = uentry_slot(h + i);
+		struct task_struct *t = READ_ONCE(s->task);
+
+		/* (another probe on this function has its own slot at sp) */
+		if ((!t && !cmpxchg(&s->task, NULL, current)) ||
+		    (t == current && (s->sp < sp || (s->sp == sp && s->u == u)))) {
+			s->u = u;
+			s->sp = sp;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* Arguments from to to of sdt, read at regs into args; false on a fault. */
+static bool sdt_read_range(const struct ctap_sdt *sdt, int from, int to, struct pt_regs *regs,
+			   unsigned long *args)
+{
+	for (int i = from; sdt && i < to && i < sdt->nargs && i < CTAP_SDT_MAX_ARGS; i++)
+		if (sdt_arg_read(&sdt->args[i], regs, (u64 *)&args[i]))
+			return false;
+	return true;
+}
+
+/* A call's entry: the parameters its .return probe reads, its @entry values. */
+static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
+{
+	struct uentry_slot *s = uentry_claim(u, regs->sp);
+	const struct ctap_sdt *sdt = u->sdt;
+
+	if (!s) {
+		ctap_add_skipped(1);
+		return;
+	}
+	memset(s->args, 0, ue.slot_size - sizeof(*s));
+	if (!sdt_read_range(sdt, 0, sdt ? sdt->nentry : 0, regs, s->args)) {
+		smp_store_release(&s->task, NULL);
+		ctap_add_skipped(1);
+		return;
+	}
+	if (sdt) {
+		s->args[CTAP_SDT_MAX_ARGS] = (unsigned long)sdt->name;
+		s->args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)sdt->provider;
+	}
+	if (u->entry_probe)
+		ctap_probe_run(u->entry_probe, regs, s->args, CTAP_SDT_ARGS);
+}
+
+static void uentry_return(const struct ctap_uprobe *u, struct pt_regs *regs)
+{
+	struct uentry_slot *s = uentry_find(u, regs->sp - sizeof(long));
+	const struct ctap_sdt *sdt = u->sdt;
+
+	if (!s) {
+		ctap_add_skipped(1);	/* its entry was skipped */
+		return;
+	}
+	if (sdt_read_range(sdt, sdt ? sdt->nentry : 0, sdt ? sdt->nargs : 0, regs, s->args))
+		ctap_probe_run(u->probe, regs, s->args, CTAP_SDT_ARGS);
+	else
+		ctap_add_skipped(1);
+	smp_store_release(&s->task, NULL);
+}
+
+/* A .return probe that needs its call's entry: parameters or @entry. */
+static bool uentry_needed(const struct ctap_uprobe *u)
+{
+	return u->is_return && (u->entry_probe || (u->sdt && u->sdt->nentry));
+}
+
+static int uentry_alloc(const struct ctap_uprobe *ups, int n)
+{
+	size_t saved = 0;
+
+	bool any = false;
+
+	for (int i = 0; i < n; i++) {
+		if (uentry_needed(&ups[i]))
+			any = true;
+		if (ups[i].entry_probe)
+			saved = max(saved, ups[i].saved_size);
+	}
+	if (!any)
+		return 0;
+	ue.slot_size = ALIGN(sizeof(struct uentry_slot) + CTAP_SDT_ARGS * sizeof(long) + saved,
+			     sizeof(long));
+	ue.slots = kvcalloc(UENTRY_SLOTS, ue.slot_size, GFP_KERNEL);
+	return ue.slots ? 0 : -ENOMEM;
+}
+
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
-	if (u->sdt)
+	if (u->is_return)
+		uentry_hit(u, regs);	/* a .return probe's @entry part */
+	else if (u->sdt)
 		sdt_hit(u, regs);
 	else
 		ctap_probe_run(u->probe, regs, NULL, 0);
@@ -100,7 +252,9 @@ static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func, struct 
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
-	if (u->sdt)
+	if (uentry_needed(u))
+		uentry_return(u, regs);
+	else if (u->sdt)
 		sdt_hit(u, regs);	/* $return from DWARF */
 	else
 		ctap_probe_run(u->probe, regs, NULL, 0);
@@ -122,7 +276,7 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 	memset(&u->uc, 0, sizeof(u->uc));
 	if (u->is_return)
 		u->uc.ret_handler = uretprobe_hit;
-	else
+	if (!u->is_return || uentry_needed(u))
 		u->uc.handler = uprobe_hit;
 	/* With a semaphore, the kernel counts it up in every process that
 	 * maps the file, now and later, while the probe is registered. */
@@ -140,6 +294,10 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 int ctap_uprobes_register(struct ctap_uprobe *ups, int n)
 {
 	int i, ret;
+
+	ret = uentry_alloc(ups, n);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < n; i++) {
 		if (ctap_arming_interrupted()) {
@@ -165,4 +323,7 @@ void ctap_uprobes_unregister(struct ctap_uprobe *ups, int n)
 		iput(ups[i].inode);
 		ups[i].inode = NULL;
 	}
+	/* uprobe_unregister() waited for the handlers of each */
+	kvfree(ue.slots);
+	ue.slots = NULL;
 }

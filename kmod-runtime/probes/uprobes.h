@@ -38,6 +38,8 @@ struct ctap_sdt {
 	const char *name;
 	const struct ctap_sdt_arg *args;
 	int nargs;
+	int nentry;			/* of a .return probe: the first nentry
+					   (parameters) are read at the entry */
 };
 
 struct ctap_uprobe {
@@ -49,6 +51,10 @@ struct ctap_uprobe {
 	const struct ctap_sdt *sdt;
 	loff_t ref_ctr_offset;		/* its semaphore in the file, 0: none */
 	bool is_return;
+	/* A .return probe's @entry values: computed by entry_probe when the
+	 * function is entered, kept until that call returns (uprobes.c). */
+	const struct ctap_probe *entry_probe;
+	size_t saved_size;
 	struct uprobe_consumer uc;
 	struct inode *inode;		/* held while registered */
 };

@@ -1,6 +1,7 @@
 /*
  * ustructs N - user structures for $var->member tests: builds a list of
- * three points and calls walk(head) and area(&box) N times.  Silent.
+ * three points and calls walk(head) and area(&box) N times, then the
+ * recursive fact(4) once (@entry in recursion).  Silent.
  */
 #include <stdlib.h>
 
@@ -32,6 +33,17 @@ __attribute__((noinline)) long area(const struct box *b)
 	return (long)(b->corner[1].x - b->corner[0].x) * (b->corner[1].y - b->corner[0].y);
 }
 
+__attribute__((noinline)) long fact(long n)
+{
+	long r;
+
+	if (n <= 1)
+		return 1;
+	r = fact(n - 1);
+	__asm__ volatile("" : "+r"(r));	/* a real call each level, no loop */
+	return n * r;
+}
+
 int main(int argc, char **argv)
 {
 	static struct point c = { 5, 6, "third", NULL, { 3, 3, 3, 3 } };
@@ -42,5 +54,5 @@ int main(int argc, char **argv)
 
 	for (long i = 0; i < n; i++)
 		sum += walk(&a) + area(&box);
-	return sum == 0;
+	return sum + fact(4) == 0;
 }

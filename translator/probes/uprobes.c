@@ -137,24 +137,16 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 
 	k->provider = "";
 	k->name = d->symbol;
-	k->argspec = is_return ? "$return (DWARF)" : "DWARF variables";
+	k->argspec = is_return ? "parameters at entry, $return (DWARF)" : "DWARF variables";
 	u->sdt = k;
-	if (is_return) {
-		if (!fn->ret_type)
-			return;
-		v = elab_add_var(e, d, "$return", fn->ret_type, fn->ret_btf_id ? fn->ret_btf_id : (__u32)long_id, 0);
-		if (fn->ret_btf_id)
-			v->btf = elab_session(e)->user_btf;
-		v->unavailable = fn->ret_why;
-		v->reg = "ax";	/* a guru write changes what the caller gets */
-		if (!fn->ret_why)
-			k->args[k->nargs++] = fn->ret;
-		return;
-	}
+	/* A .return probe's parameters are as they were at entry (read
+	 * there, uprobes.c keeps them for the return), then $return. */
 	for (const struct udwarf_var *w = fn->vars; w; w = w->next) {
 		const char *name = arena_printf(a, "$%s", w->name);
 		const struct probe_var *seen;
 
+		if (is_return && !w->is_param)
+			continue;
 		for (seen = d->vars; seen && strcmp(seen->name, name); seen = seen->next)
 			;
 		if (seen)
@@ -164,11 +156,24 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 			v->btf = elab_session(e)->user_btf;
 		v->is_local = !w->is_param;
 		v->unavailable = w->why;
-		if (!v->unavailable && k->nargs == SDT_MAX_ARGS)
+		if (!v->unavailable && k->nargs == SDT_MAX_ARGS - is_return)
 			v->unavailable = "one variable too many (ctap reads 12 per probe)";
 		if (!v->unavailable)
 			k->args[k->nargs++] = w->loc;
 	}
+	if (!is_return)
+		return;
+	k->nentry = k->nargs;
+	if (!fn->ret_type)
+		return;
+	v = elab_add_var(e, d, "$return", fn->ret_type,
+			 fn->ret_btf_id ? fn->ret_btf_id : (__u32)long_id, k->nargs);
+	if (fn->ret_btf_id)
+		v->btf = elab_session(e)->user_btf;
+	v->unavailable = fn->ret_why;
+	v->reg = "ax";	/* a guru write changes what the caller gets */
+	if (!fn->ret_why)
+		k->args[k->nargs++] = fn->ret;
 }
 
 /* A .function() or .statement() argument: "NAME[@FILE[:LINE[-LINE2]]]". */
@@ -264,8 +269,13 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			/* With DWARF, an entry probe of unoptimized code goes after
 			 * the prologue (as SystemTap places it), where the variables
 			 * are stored. */
-			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
-							    elab_session(e)->prologue_never, &fn);
+			/* a .return probe's parameters: at the entry, where
+			 * its uretprobe is */
+			have_dwarf = dw && (is_return ?
+				!udwarf_function_at(dw, elab_arena(e), name, sym.st_value,
+						    sym.st_value, &fn) :
+				!udwarf_function(dw, elab_arena(e), name, sym.st_value,
+						 elab_session(e)->prologue_never, &fn));
 			where = name;
 			if (f->file) {
 				/* By file and line: DWARF's, and SystemTap's pp() */
@@ -673,6 +683,8 @@ static void emit_marker(struct xlate *x, int i, const struct sdt_marker *k)
 	       i, gen_c_string(x, k->provider), gen_c_string(x, k->name));
 	if (k->nargs > 0)
 		emit_c(x, "\t.args = sdt_args_%d,\n\t.nargs = %d,\n", i, k->nargs);
+	if (k->nentry > 0)
+		emit_c(x, "\t.nentry = %d,\n", k->nentry);
 	emit_c(x, "};\n\n");
 }
 
@@ -687,6 +699,7 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 	emit_c(x, "static struct ctap_uprobe uprobes[] = {\n");
 	for (int i = 0; i < n; i++) {
 		const struct uprobe_point *u = d[i]->data;
+		const char *entry, *size;
 
 		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.path = %s,\n\t\t.offset = %#llx,\n",
 		       emit_probe_ref(x, d[i]), gen_c_string(x, u->path),
@@ -696,6 +709,8 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 			       (unsigned long long)u->sdt->semaphore_offset);
 		if (d[i]->is_return)
 			emit_c(x, "\t\t.is_return = true,\n");
+		if ((entry = emit_entry_probe(x, d[i], &size)))
+			emit_c(x, "\t\t.entry_probe = %s,\n\t\t.saved_size = %s,\n", entry, size);
 		emit_c(x, "\t},\n");
 	}
 	emit_table_family(x, "uprobes", "ctap_uprobes_register", "ctap_uprobes_unregister");
