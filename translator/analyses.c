@@ -453,8 +453,8 @@ static void depth_expr(struct expr *e, void *ctx)
 	int d;
 
 	/* $var$ stands for a sprintf() of calls pass 2 made (pretty.c) */
-	if ((e->kind == E_TARGET || e->kind == E_CAST || e->kind == E_AUTOCAST) &&
-	    (t = sem_tvar(w->s, e)) && t->expansion) {
+	if ((e->kind == E_TARGET || e->kind == E_CAST || e->kind == E_AUTOCAST ||
+	     e->kind == E_ATVAR) && (t = sem_tvar(w->s, e)) && t->expansion) {
 		ast_walk_expr((struct expr *)t->expansion, depth_expr, w);
 		return;
 	}

@@ -1037,6 +1037,7 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 	case E_TARGET:
 	case E_CAST:
 	case E_AUTOCAST:
+	case E_ATVAR:
 		return gen_target(x, e);
 	case E_EMBEDDED:
 		return arena_printf(x->a, "((int64_t)(%s))", e->str);

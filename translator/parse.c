@@ -283,11 +283,11 @@ static void parse_chain(struct parser *p, struct expr *e)
 		*tail = c;
 		tail = &c->next;
 	}
-	/* "$var->a[2]$", "@cast(p, \"t\")$": a bare $ or $$ after an index or a
-	 * cast is the pretty-printer. */
+	/* "$var->a[2]$", "@cast(p, \"t\")$", "@var(\"g\")$": a bare $ or $$
+	 * after an index, a cast or a @var is the pretty-printer. */
 	struct token *t = peek(p);
-	if ((e->chain || e->kind == E_CAST) && t->kind == TOK_IDENT && !t->space_before &&
-	    strspn(t->text, "$") == strlen(t->text) && strlen(t->text) <= 2) {
+	if ((e->chain || e->kind == E_CAST || e->kind == E_ATVAR) && t->kind == TOK_IDENT &&
+	    !t->space_before && strspn(t->text, "$") == strlen(t->text) && strlen(t->text) <= 2) {
 		e->pretty = strlen(next(p)->text);
 		note_use(p, "kernel_or_user_string_quoted", 'f');	/* what pretty.c may call */
 		return;

@@ -26,6 +26,8 @@
 
 struct elab;
 struct xlate;
+struct session;
+struct global_var;
 
 /* A probe point matched to one of a provider's patterns. */
 struct pp_match {
@@ -100,6 +102,18 @@ struct provider {
 	 * run through ctap_probe_run); services in xlate.h.  NULL: the family
 	 * cannot be translated yet. */
 	void (*emit)(struct xlate *x, const struct derived_probe *const *d, int n);
+	/* Pass 2: @var("NAME[@CU]") in a handler of d: the global's address
+	 * and type; 0, or -errno with out->why.  NULL: the family has none. */
+	int (*global_var)(struct session *s, const struct derived_probe *d, const char *name,
+			  struct global_var *out);
+};
+
+/* What a provider's global_var gives. */
+struct global_var {
+	uint64_t addr;
+	const struct btf *btf;		/* of type (a user program's: user memory) */
+	__u32 type;
+	const char *why;		/* the error, when there is one */
 };
 
 /* All providers, NULL-terminated (probes/providers.c). */

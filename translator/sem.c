@@ -940,8 +940,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 	case E_AUTOCAST:
 		return sem_autocast(S, sc, e);
 	case E_ATVAR:
-		sem_error(S, &e->loc, NULL, "@var(\"%s\") needs DWARF debuginfo, which ctap does not use", e->str);
-		return T_UNKNOWN;
+		return sem_atvar(S, sc, e);
 	case E_STAT:
 		sem_stat_operand(S, sc, e->a, e->name);
 		if (e->b && sem_expr(S, sc, e->b) != T_LONG)

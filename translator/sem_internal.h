@@ -79,6 +79,8 @@ void sem_check_regex(struct sem *S, const struct expr *pattern);
 
 /* The [i] of a chain are expressions of the script: longs. */
 void sem_chain_indexes(struct sem *S, struct scope *sc, struct expr *e);
+/* @var("NAME[@CU]") through the probe family's global_var (sem_target.c). */
+enum vtype sem_atvar(struct sem *S, struct scope *sc, struct expr *e);
 /* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
 enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, struct tvar *t,
 			    __u32 type, const struct btf *btf);

@@ -303,6 +303,36 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 	return T_UNKNOWN;
 }
 
+/*
+ * @var("NAME[@CU]")->chain: a global of the program a process probe is in
+ * (its provider's global_var), walked as an object at its address, the
+ * way @cast(ADDR, "type") is.
+ */
+enum vtype sem_atvar(struct sem *S, struct scope *sc, struct expr *e)
+{
+	const struct derived_probe *d = sc->site;
+	struct global_var g;
+	struct expr *addr;
+
+	if (!d || !d->provider->global_var) {
+		sem_error(S, &e->loc, NULL, "@var(\"%s\"): ctap reads globals in process probes, "
+			  "from the program's DWARF (kernel ones need debuginfo)", e->str);
+		return T_UNKNOWN;
+	}
+	if (d->provider->global_var(S->s, d, e->str, &g)) {
+		sem_error(S, &e->loc, NULL, "%s", g.why);
+		return T_UNKNOWN;
+	}
+	addr = arena_new(S->a, struct expr);
+	addr->kind = E_NUMBER;
+	addr->loc = e->loc;
+	addr->num = (int64_t)g.addr;
+	addr->vtype = T_LONG;
+	e->a = addr;
+	sem_chain_indexes(S, sc, e);
+	return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = TVAR_POINTER }, g.type, g.btf);
+}
+
 /* ---- autocast: pointers whose BTF type follows them through the script ---- */
 
 static bool same_typed(const struct typed_value *a, const struct typed_value *b)
@@ -324,6 +354,7 @@ const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struc
 	case E_TARGET:
 	case E_CAST:
 	case E_AUTOCAST:
+	case E_ATVAR:
 		t = tvar_map_get(S->tvars, e);
 		if (!t || !t->value_type)
 			return NULL;

@@ -102,9 +102,10 @@ const char *gen_target(struct xlate *x, const struct expr *e)
 	if (!t->nsteps)
 		return arena_printf(x->a, "(int64_t)%s", b);
 	ch.t = gen_temp(x, "unsigned long %s", e->kind == E_CAST ? "cast" :
-			e->kind == E_AUTOCAST ? "autocast" : e->name + 1);
+			e->kind == E_AUTOCAST ? "autocast" : e->kind == E_ATVAR ? "var" : e->name + 1);
 	ch.where = gen_where(x, &e->loc, e->kind == E_CAST ? "operator '@cast'" :
 			     e->kind == E_AUTOCAST ? "operator '->'" :
+			     e->kind == E_ATVAR ? "operator '@var'" :
 			     arena_printf(x->a, "identifier '%s'", e->name));
 	gen_line(x, arena_printf(x->a, "%s = %s;", ch.t, b));
 	ch.user = t->btf && t->btf == x->s->user_btf;

@@ -442,6 +442,40 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 	return udwarf_function_at(u, a, name, addr, pc, out);
 }
 
+int udwarf_global(struct udwarf *u, const char *name, const char *cu, uint64_t *addr,
+		  __u32 *type)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	for (; !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL); off = next) {
+		Dwarf_Die cudie, child;
+		const char *cuname;
+
+		if (!dwarf_offdie(u->dw, off + hsize, &cudie) || dwarf_child(&cudie, &child))
+			continue;
+		cuname = dwarf_diename(&cudie);
+		if (cu && (!cuname || !udwarf_file_matches(cu, cuname)))
+			continue;
+		do {
+			Dwarf_Attribute at;
+			Dwarf_Op *ops;
+			size_t nops;
+			const char *n;
+
+			if (dwarf_tag(&child) != DW_TAG_variable || !(n = dwarf_diename(&child)) ||
+			    strcmp(n, name) || !dwarf_attr(&child, DW_AT_location, &at) ||
+			    dwarf_getlocation(&at, &ops, &nops) || nops != 1 ||
+			    ops[0].atom != DW_OP_addr)
+				continue;
+			*addr = ops[0].number;
+			*type = dwarf_btf_type(u->conv, &child);
+			return 0;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return -ENOENT;
+}
+
 bool udwarf_file_matches(const char *glob, const char *file)
 {
 	if (!fnmatch(glob, file, 0))

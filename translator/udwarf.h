@@ -63,6 +63,14 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 int udwarf_function_at(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
 		       uint64_t pc, struct udwarf_func *out);
 
+/*
+ * The global variable name (in a CU whose name cu matches, if cu) at a
+ * fixed address: 0 with *addr and its type in the user BTF (*type, 0 if
+ * none), or -ENOENT.
+ */
+int udwarf_global(struct udwarf *u, const char *name, const char *cu, uint64_t *addr,
+		  __u32 *type);
+
 /* Whether DWARF's file name file is what the pattern glob names: the
  * whole of it, or its last components ("ufuncs.c" names
  * "testsuite/progs/ufuncs.c"), as SystemTap matches "func@file". */

@@ -17,10 +17,15 @@ struct box {
 	long serial;
 };
 
+/* Globals for @var: a counter walk() updates, and a structure. */
+long walks;
+struct point home = { 10, 20, "home", NULL, { 7, 7, 7, 7 } };
+
 __attribute__((noinline)) long walk(struct point *p)
 {
 	long sum = 0;
 
+	walks++;
 	for (; p; p = p->next)
 		sum += p->x * p->y;
 	__asm__ volatile("" ::: "memory");
@@ -54,5 +59,5 @@ int main(int argc, char **argv)
 
 	for (long i = 0; i < n; i++)
 		sum += walk(&a) + area(&box);
-	return sum + fact(4) == 0;
+	return sum + fact(4) + home.x == 0;
 }

@@ -174,6 +174,15 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 	v->reg = "ax";	/* a guru write changes what the caller gets */
 	if (!fn->ret_why)
 		k->args[k->nargs++] = fn->ret;
+	/* -L lists $return first, as SystemTap does */
+	for (struct probe_var **p = &d->vars; *p; p = &(*p)->next) {
+		if (*p != v)
+			continue;
+		*p = v->next;
+		v->next = d->vars;
+		d->vars = v;
+		break;
+	}
 }
 
 /* A .function() or .statement() argument: "NAME[@FILE[:LINE[-LINE2]]]". */
@@ -716,10 +725,54 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 	emit_table_family(x, "uprobes", "ctap_uprobes_register", "ctap_uprobes_unregister");
 }
 
+/*
+ * @var("NAME[@CU]") in a process probe: the program's global from its
+ * DWARF, read from user memory.  At its link-time address: a program
+ * built as PIE is loaded elsewhere, which ctap does not follow yet.
+ */
+static int process_global_var(struct session *s, const struct derived_probe *d,
+			      const char *spec, struct global_var *out)
+{
+	const struct uprobe_point *u = d->data;
+	const char *file = s->sysroot ? arena_printf(&s->arena, "%s%s", s->sysroot, u->path) : u->path;
+	const char *at = strchr(spec, '@');
+	const char *name = at ? arena_strndup(&s->arena, spec, at - spec) : spec;
+	int fd = open(file, O_RDONLY | O_CLOEXEC), ret = -ENOENT;
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	struct udwarf *dw = elf ? udwarf_open(elf) : NULL;
+	GElf_Ehdr eh;
+
+	memset(out, 0, sizeof(*out));
+	if (!dw) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' has no DWARF", spec, u->path);
+	} else if (!gelf_getehdr(elf, &eh) || eh.e_type != ET_EXEC) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' is position-independent; ctap "
+					"reads globals of programs linked at a fixed address only",
+					spec, u->path);
+	} else {
+		udwarf_set_btf(dw, session_user_btf(s));
+		ret = udwarf_global(dw, name, at ? at + 1 : NULL, &out->addr, &out->type);
+		if (ret)
+			out->why = arena_printf(&s->arena, "@var(\"%s\"): no global '%s' in the DWARF "
+						"of '%s'", spec, name, u->path);
+		else if (!out->type)
+			out->why = arena_printf(&s->arena, "@var(\"%s\"): a type ctap cannot read",
+						spec);
+		out->btf = s->user_btf;
+	}
+	udwarf_close(dw);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return out->why ? -EINVAL : 0;
+}
+
 const struct provider process_provider = {
 	.name = "process",
 	.patterns = patterns,
 	.runtime = "probes/uprobes",
 	.resolve = process_resolve,
 	.emit = process_emit,
+	.global_var = process_global_var,
 };
