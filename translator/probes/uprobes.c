@@ -47,7 +47,7 @@ static const char *const patterns[] = {
 	P ".function(string)", P ".function(string).call",		\
 	P ".function(string).return", P ".mark(string)",		\
 	P ".provider(string).mark(string)", P ".plt", P ".plt(string)",	\
-	P ".statement(string)"
+	P ".statement(string)", P ".statement(number)"
 	UPROBE_FORMS("process(string)"),
 	UPROBE_FORMS("process"),
 	UPROBE_FORMS("process(string).library(string)"),
@@ -318,6 +318,65 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	return added;
 }
 
+/* process("P").statement(ADDR)'s address. */
+static uint64_t statement_addr(const struct pp_match *m)
+{
+	for (int i = 0; i < m->ncomps; i++)
+		if (!strcmp(m->comps[i]->name, "statement") && m->comps[i]->arg)
+			return (uint64_t)m->comps[i]->arg->num;
+	return 0;
+}
+
+/*
+ * process("P").statement(ADDR): a probe at a link-time address inside a
+ * function of the symbol table, with the function's variables as they
+ * are there when the program has DWARF.  pp() is the point as written.
+ */
+static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf,
+			      const char *path)
+{
+	struct arena *a = elab_arena(e);
+	uint64_t addr = statement_addr(m), off;
+	struct udwarf *dw;
+	struct udwarf_func fn;
+	struct derived_probe *d;
+	struct uprobe_point *u;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	const char *name = NULL;
+
+	while (!name && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++)
+			if (gelf_getsym(data, i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+			    sym.st_shndx != SHN_UNDEF && addr >= sym.st_value &&
+			    addr < sym.st_value + sym.st_size &&
+			    (name = elf_strptr(elf, sh.sh_link, sym.st_name)))
+				break;
+	}
+	if (!name || sdt_file_offset(elf, addr, true, &off))
+		return 0;
+	d = elab_add(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
+					(unsigned long long)addr));
+	u = arena_new(a, struct uprobe_point);
+	u->path = path;
+	u->offset = off;
+	d->data = u;
+	d->symbol = arena_strndup(a, name, strlen(name));
+	dw = udwarf_open(elf);
+	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
+	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
+		add_dwarf_vars(e, d, u, &fn, false);
+	udwarf_close(dw);
+	d->symbol = NULL;	/* ppfunc() is "": the point names no function */
+	return 1;
+}
+
 /* Add a probe per marker whose provider and name match. */
 static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
 		       const char *provider, const char *glob)
@@ -489,6 +548,10 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 		added = add_markers(e, m, elf, path, provider, glob);
 		what = "marker";
 		where = ".note.stapsdt notes";
+	} else if (strstr(m->pattern_text, ".statement(number)")) {
+		added = add_statement_addr(e, m, elf, path);
+		what = "function holding the address";
+		glob = arena_printf(elab_arena(e), "%#llx", (unsigned long long)statement_addr(m));
 	} else {
 		struct func_spec f;
 		bool statement = !glob;
