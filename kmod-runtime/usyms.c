@@ -172,42 +172,44 @@ static bool find_uloc(struct mm_struct *mm, unsigned long addr, struct uloc *l)
 	return true;
 }
 
-/* The symbol that holds rel, or NULL. */
-static const struct ctap_usym *find_usym(const struct ctap_umod *m, u64 rel)
+/*
+ * The last of n entries of size bytes, sorted by the u32 they start with
+ * (struct ctap_usym's addr, struct ctap_urow's pc), whose key is at most
+ * rel; -1 if none.
+ */
+static int last_at_or_below(const void *table, int n, size_t size, u64 rel)
 {
-	int lo = 0, hi = m->nsyms - 1, found = -1;
+	int lo = 0, hi = n - 1, found = -1;
 
 	while (lo <= hi) {
 		int mid = lo + (hi - lo) / 2;
 
-		if (m->syms[mid].addr <= rel) {
+		if (*(const u32 *)((const char *)table + mid * size) <= rel) {
 			found = mid;
 			lo = mid + 1;
 		} else {
 			hi = mid - 1;
 		}
 	}
-	if (found < 0 || rel - m->syms[found].addr >= m->syms[found].size)
+	return found;
+}
+
+/* The symbol that holds rel, or NULL. */
+static const struct ctap_usym *find_usym(const struct ctap_umod *m, u64 rel)
+{
+	int i = last_at_or_below(m->syms, m->nsyms, sizeof(*m->syms), rel);
+
+	if (i < 0 || rel - m->syms[i].addr >= m->syms[i].size)
 		return NULL;
-	return &m->syms[found];
+	return &m->syms[i];
 }
 
 /* The row that covers rel, or NULL. */
 static const struct ctap_urow *find_urow(const struct ctap_umod *m, u64 rel)
 {
-	int lo = 0, hi = m->nrows - 1, found = -1;
+	int i = last_at_or_below(m->rows, m->nrows, sizeof(*m->rows), rel);
 
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (m->rows[mid].pc <= rel) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return found < 0 ? NULL : &m->rows[found];
+	return i < 0 ? NULL : &m->rows[i];
 }
 
 /*

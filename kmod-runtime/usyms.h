@@ -20,7 +20,8 @@
 #include "ctap_runtime.h"
 
 /* One function symbol: addr relative to the module's base, size to the
- * next symbol (SystemTap's sizes), name an offset into the names. */
+ * next symbol (SystemTap's sizes), name an offset into the names.  The
+ * key comes first, here and in struct ctap_urow (usyms.c searches both). */
 struct ctap_usym {
 	u32 addr;
 	u32 size;

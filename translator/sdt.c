@@ -210,25 +210,29 @@ int sdt_file_offset(Elf *elf, uint64_t addr, bool exec, uint64_t *off)
 	return -EINVAL;
 }
 
-/* Where the .stapsdt.base section is now, 0 if the file has none. */
-static uint64_t base_address(Elf *elf)
+Elf_Scn *sdt_section(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
 	size_t shstrndx;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
+		return NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
+		const char *n;
 
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && !strcmp(name, ".stapsdt.base"))
-			return sh.sh_addr;
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstrndx, sh->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
 	}
-	return 0;
+	return NULL;
+}
+
+/* Where the .stapsdt.base section is now, 0 if the file has none. */
+static uint64_t base_address(Elf *elf)
+{
+	GElf_Shdr sh;
+
+	return sdt_section(elf, ".stapsdt.base", &sh) ? sh.sh_addr : 0;
 }
 
 /* One note's descriptor; NULL if it is not a well-formed marker. */

@@ -64,6 +64,9 @@ int sdt_markers(struct arena *a, Elf *elf, struct sdt_marker **out);
  */
 int sdt_file_offset(Elf *elf, uint64_t addr, bool exec, uint64_t *off);
 
+/* elf's section called name, its header in *sh; NULL if it has none. */
+Elf_Scn *sdt_section(Elf *elf, const char *name, GElf_Shdr *sh);
+
 /* Parse one argument ("-4@8(%rbp)"); 0, or -EINVAL for what x86_64 operands ctap does not know. */
 int sdt_parse_arg(struct arena *a, const char *text, struct sdt_arg *arg);
 

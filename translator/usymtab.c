@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "sdt.h"
 #include "sem.h"
 #include "session.h"
 #include "usymtab.h"
@@ -220,27 +221,16 @@ static struct urow frame_row(Dwarf_Frame *f, uint64_t pc)
  * offsets from the header); none for another. */
 static size_t fde_starts(Elf *elf, uint64_t **out)
 {
-	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	size_t shstrndx;
-
-	*out = NULL;
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(name, ".eh_frame_hdr"))
-			break;
-	}
+	Elf_Scn *scn = sdt_section(elf, ".eh_frame_hdr", &sh);
 	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 	const unsigned char *p = d ? d->d_buf : NULL;
+	uint32_t count;
 
+	*out = NULL;
 	if (!p || d->d_size < 12 || p[0] != 1 || (p[1] & 0x0f) != DW_EH_PE_sdata4 ||
 	    p[2] != DW_EH_PE_udata4 || p[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
 		return 0;
-	uint32_t count;
 	memcpy(&count, p + 8, 4);
 	if (12 + (uint64_t)count * 8 > d->d_size)
 		return 0;

@@ -424,24 +424,6 @@ static const char *comp_arg(const struct pp_match *m, const char *name)
 	return NULL;
 }
 
-/* The section of elf named name, or NULL. */
-static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstrndx, sh->sh_name)) &&
-		    !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 /*
  * process("PATH").plt("GLOB"): a probe on the PLT entry of each function
  * the file calls through its procedure linkage table, $$name the
@@ -455,16 +437,16 @@ static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const cha
 {
 	struct arena *a = elab_arena(e);
 	GElf_Shdr rela_sh, plt_sh, sym_sh;
-	Elf_Scn *rela = section_named(elf, ".rela.plt", &rela_sh), *plt, *syms;
+	Elf_Scn *rela = sdt_section(elf, ".rela.plt", &rela_sh), *plt, *syms;
 	Elf_Data *rdata, *sdata;
 	uint64_t first;
 	int added = 0;
 
 	if (!rela || !rela_sh.sh_entsize)
 		return 0;
-	if ((plt = section_named(elf, ".plt.sec", &plt_sh)))
+	if ((plt = sdt_section(elf, ".plt.sec", &plt_sh)))
 		first = plt_sh.sh_addr;
-	else if ((plt = section_named(elf, ".plt", &plt_sh)))
+	else if ((plt = sdt_section(elf, ".plt", &plt_sh)))
 		first = plt_sh.sh_addr + 16;
 	else
 		return 0;
