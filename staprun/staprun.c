@@ -528,6 +528,7 @@ static int start_session(struct session *s)
 	struct ctap_msg_hdr hdr;
 	char payload[CTAP_MSG_MAX_PAYLOAD + 1];
 	time_t now = time(NULL);
+	long started = now_ms();
 	struct tm tm;
 	int ret;
 
@@ -588,6 +589,9 @@ static int start_session(struct session *s)
 			if (result)
 				err("module '%s' failed to start: %s\n", s->modname,
 				    strerror(-result));
+			else	/* -v: what arming (and the begin probes) cost */
+				dbug("module '%s' started: begin probes run and probes armed in "
+				     "%ld ms\n", s->modname, now_ms() - started);
 			return result;
 		}
 		dbug("ignoring control message %u before start\n", hdr.type);

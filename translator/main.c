@@ -522,8 +522,27 @@ int main(int argc, char **argv)
 	}
 	if (!ret && warnings_failed(&s))
 		ret = -1;
-	if (s.verbose)
+	if (s.verbose && !ret) {
+		/* SystemTap's counts: concrete probes, functions, embeds, globals */
+		int probes = 0, functions = 0, embeds = 0, globals = 0;
+		char what[160];
+
+		for (const struct derived_probe *d = elab_probes(&s); d; d = d->next)
+			probes++;
+		for (const struct sem_function *f = sem_functions(&s); f; f = f->next) {
+			functions += f->used;
+			embeds += f->used && f->fn->embedded;
+		}
+		for (const struct var *v = sem_globals(&s); v; v = v->next)
+			globals += v->used;
+		snprintf(what, sizeof(what), "Pass 2: analyzed script: %d probe%s, %d function%s, "
+			 "%d embed%s, %d global%s", probes, probes == 1 ? "" : "s", functions,
+			 functions == 1 ? "" : "s", embeds, embeds == 1 ? "" : "s", globals,
+			 globals == 1 ? "" : "s");
+		clock_report(&clk, what);
+	} else if (s.verbose) {
 		clock_report(&clk, "Pass 2: analyzed script");
+	}
 	if (ret) {
 		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
 		goto out;

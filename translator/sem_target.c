@@ -297,9 +297,13 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
 		      "the kernel's BTF has no prototype for it (ctap found it in the symbol "
 		      "table)", e->name, d->name);
+	else if (!strncmp(d->name, "process(", 8))
+		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
+		      "the program has no DWARF debug information (int_arg(), pointer_arg()... "
+		      "read the arguments)", e->name, d->name);
 	else
 		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
-		      "only kernel.function probes have them", e->name, d->name);
+		      "this kind of probe has none", e->name, d->name);
 	return T_UNKNOWN;
 }
 
