@@ -303,7 +303,8 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		      "read the arguments)", e->name, d->name);
 	else
 		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
-		      "this kind of probe has none", e->name, d->name);
+		      "only kernel.function probes (and process probes with DWARF) have them",
+		      e->name, d->name);
 	return T_UNKNOWN;
 }
 
