@@ -271,12 +271,15 @@ static void format_uloc(char *buf, size_t size, unsigned long addr, struct uloc 
 	const struct ctap_usym *s = l->mod ? find_usym(l->mod, l->rel) : NULL;
 	const char *name = s ? l->mod->names + s->name : NULL;
 	const char *frame = form == CTAP_USYM_FRAME ? " " : "";
-	char path[256];
+	const char *path = l->mod ? l->mod->path : NULL;
+	char file[256];
 
-	if (l->mod)
-		strscpy(path, l->mod->path, sizeof(path));
-	else
-		ufile_path(l->file, path, sizeof(path));
+	/* A file without tables is named by a walk of its dentries: only
+	 * for the forms that print its name (not usymname()'s). */
+	if (!path && form != CTAP_USYM_NAME) {
+		ufile_path(l->file, file, sizeof(file));
+		path = file;
+	}
 	if (form == CTAP_USYM_MODULE)
 		scnprintf(buf, size, "%s", path);
 	else if (!s && form != CTAP_USYM_NAME && form != CTAP_USYM_SIMPLE)
