@@ -7,7 +7,9 @@
  * channel has one global buffer (trace0) whose writers are serialised by
  * out_lock, so that output appears in the order the probes produced it,
  * whatever CPU they ran on.  In bulk mode each CPU has its own buffer
- * (trace<cpu>) and no lock is taken; the reader merges.  Control
+ * (trace<cpu>) with its own lock, which only its CPU and the reader take;
+ * staprun merges.  staprun reads through trace_read(), which takes a
+ * buffer's lock to copy out what was written (relay's read takes none).  Control
  * messages to staprun are queued in a fixed ring allocated at init, so that
  * probe context never allocates; readers are woken through irq_work because
  * a probe may fire with the scheduler's locks held.  The ring keeps its last
@@ -104,26 +106,32 @@ enum { HELD_RING = 1, HELD_OUT = 2 };
 static DEFINE_PER_CPU(unsigned int, held);	/* which locks this CPU holds */
 
 /*
- * Interrupts off, then lock (NULL: none, only the re-entry guard).  False,
- * with nothing held, if this CPU holds the lock already (a probe fired
- * inside the transport) or if an NMI finds it taken.
+ * Lock with interrupts already off (NULL: no lock, only the re-entry
+ * guard).  False, with nothing held, if this CPU holds the lock already (a
+ * probe fired inside the transport) or if an NMI finds it taken.
  */
-static bool guard_lock(spinlock_t *lock, unsigned int bit, unsigned long *flags)
+static bool guard_take(spinlock_t *lock, unsigned int bit)
 {
-	local_irq_save(*flags);
 	if (__this_cpu_read(held) & bit)
-		goto busy;
+		return false;
 	if (lock) {
 		if (in_nmi()) {
 			if (!spin_trylock(lock))
-				goto busy;
+				return false;
 		} else {
 			spin_lock(lock);
 		}
 	}
 	__this_cpu_or(held, bit);
 	return true;
-busy:
+}
+
+/* Interrupts off, then guard_take(); on failure interrupts are restored. */
+static bool guard_lock(spinlock_t *lock, unsigned int bit, unsigned long *flags)
+{
+	local_irq_save(*flags);
+	if (guard_take(lock, bit))
+		return true;
 	local_irq_restore(*flags);
 	return false;
 }
@@ -136,10 +144,34 @@ static void guard_unlock(spinlock_t *lock, unsigned int bit, unsigned long flags
 	local_irq_restore(flags);
 }
 
-/* The output's lock: none in bulk mode, where each CPU writes its own buffer. */
-static spinlock_t *output_lock(void)
+/*
+ * Each relay buffer has a lock, held by whoever writes to it or switches
+ * its sub-buffers, and by the reader while it takes what was written: the
+ * global buffer's is out_lock; in bulk mode each CPU's buffer has its own,
+ * which only that CPU's writers and the reader take.
+ */
+static DEFINE_PER_CPU(spinlock_t, bulk_lock);
+
+static spinlock_t *buf_lock(struct rchan_buf *buf)
 {
-	return tp.bulk ? NULL : &tp.out_lock;
+	return tp.bulk ? per_cpu_ptr(&bulk_lock, buf->cpu) : &tp.out_lock;
+}
+
+/*
+ * Interrupts off and the lock of the buffer this CPU writes to taken
+ * (chosen with interrupts off, so that it stays this CPU's).  Returns the
+ * lock for guard_unlock(), or NULL with nothing held when the guard refuses.
+ */
+static spinlock_t *output_guard(unsigned long *flags)
+{
+	spinlock_t *lock;
+
+	local_irq_save(*flags);
+	lock = tp.bulk ? this_cpu_ptr(&bulk_lock) : &tp.out_lock;
+	if (guard_take(lock, HELD_OUT))
+		return lock;
+	local_irq_restore(*flags);
+	return NULL;
 }
 
 /* ---- control ring ---- */
@@ -287,29 +319,32 @@ static void spill_begin(void)
 {
 	char *buf = vmalloc(CTAP_SPILL_SIZE);
 	unsigned long flags;
+	spinlock_t *lock;
 
 	if (!buf)
 		return;
-	guard_lock(output_lock(), HELD_OUT, &flags);
+	/* Process context: the guard cannot refuse. */
+	lock = output_guard(&flags);
 	tp.spill = buf;
 	tp.spill_len = 0;
-	guard_unlock(output_lock(), HELD_OUT, flags);
+	guard_unlock(lock, HELD_OUT, flags);
 }
 
 void ctap_drain_output(void)
 {
-	spinlock_t *lock = output_lock();
 	unsigned long flags, waited = 0;
 	size_t done = 0, len;
+	spinlock_t *lock;
 
-	guard_lock(lock, HELD_OUT, &flags);
+	/* Process context: the guards cannot refuse. */
+	lock = output_guard(&flags);
 	len = tp.spill_len;
 	guard_unlock(lock, HELD_OUT, flags);
 	while (done < len && waited < CTAP_DRAIN_WAIT_MS) {
 		size_t n = min_t(size_t, len - done, tp.chan->subbuf_size / 2);
 		bool ok;
 
-		guard_lock(lock, HELD_OUT, &flags);
+		lock = output_guard(&flags);
 		ok = relay_write_counted(tp.chan, tp.spill + done, n);
 		guard_unlock(lock, HELD_OUT, flags);
 		if (ok) {
@@ -317,25 +352,24 @@ void ctap_drain_output(void)
 			waited = 0;
 			continue;
 		}
-		relay_flush(tp.chan);	/* let staprun see what is there */
-		msleep(20);
+		msleep(20);	/* staprun reads, and makes room */
 		waited += 20;
 	}
 	if (done < len)
 		atomic_long_inc(&tp.dropped);
-	guard_lock(lock, HELD_OUT, &flags);
+	lock = output_guard(&flags);
 	tp.spill_len = 0;
 	guard_unlock(lock, HELD_OUT, flags);
 }
 
 static void spill_end(void)
 {
-	spinlock_t *lock = output_lock();
 	unsigned long flags;
+	spinlock_t *lock;
 	char *buf;
 
 	ctap_drain_output();
-	guard_lock(lock, HELD_OUT, &flags);
+	lock = output_guard(&flags);
 	buf = tp.spill;
 	tp.spill = NULL;
 	guard_unlock(lock, HELD_OUT, flags);
@@ -354,7 +388,6 @@ static void ctap_stop(void)
 	}
 	tp.state = CTAP_STOPPED;
 	mutex_unlock(&tp.state_lock);
-	relay_flush(tp.chan);
 	/* Lost output and lost messages are reported, never hidden. */
 	dropped = atomic_long_xchg(&tp.dropped, 0);
 	if (dropped)
@@ -441,13 +474,88 @@ static const struct file_operations ctl_fops = {
 
 /* ---- relay ---- */
 
+#define CTAP_READ_CHUNK	8192	/* taken under the buffer's lock at a time */
+
+/*
+ * Copy up to len bytes that the writers have finished into dst and mark
+ * them read; the buffer's lock is held.  The sub-buffer being written is
+ * read up to where writing stands.  relay's own read() takes no lock: run
+ * beside a sub-buffer switch on another CPU, it once saw the new sub-buffer
+ * counted as produced while the write position still named the old one,
+ * and returned a whole unwritten sub-buffer, NUL bytes, as output.
+ */
+static size_t relay_take(struct rchan_buf *buf, char *dst, size_t len)
+{
+	size_t size = buf->chan->subbuf_size, done = 0;
+
+	while (done < len) {
+		size_t sub = buf->subbufs_consumed % buf->chan->n_subbufs;
+		bool writing = buf->subbufs_consumed == buf->subbufs_produced;
+		size_t end, n;
+
+		if (!writing)
+			end = size - buf->padding[sub];
+		else if (buf->offset > size)	/* full: no sub-buffer started */
+			end = 0;
+		else
+			end = buf->offset;
+		if (buf->bytes_consumed >= end) {
+			if (writing)
+				break;
+			buf->subbufs_consumed++;
+			buf->bytes_consumed = 0;
+			continue;
+		}
+		n = min(end - buf->bytes_consumed, len - done);
+		memcpy(dst + done, buf->start + sub * size + buf->bytes_consumed, n);
+		buf->bytes_consumed += n;
+		done += n;
+	}
+	return done;
+}
+
+/* read() of trace<N>: never blocks; 0 when nothing is there. */
+static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	struct rchan_buf *buf = filp->private_data;
+	spinlock_t *lock = buf_lock(buf);
+	size_t done = 0;
+	unsigned long flags;
+	char *bounce;
+
+	bounce = kmalloc(CTAP_READ_CHUNK, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	while (done < count) {
+		size_t n;
+
+		/* Process context: the guard cannot refuse. */
+		guard_lock(lock, HELD_OUT, &flags);
+		n = relay_take(buf, bounce, min_t(size_t, count - done, CTAP_READ_CHUNK));
+		guard_unlock(lock, HELD_OUT, flags);
+		if (!n)
+			break;
+		if (copy_to_user(ubuf + done, bounce, n)) {
+			kfree(bounce);
+			return done ? done : -EFAULT;
+		}
+		done += n;
+	}
+	kfree(bounce);
+	return done;
+}
+
+/* relay's file operations (open, poll, release) with the read above, and
+ * no mmap or splice, which would read without the lock. */
+static struct file_operations trace_fops;
+
 static struct dentry *create_buf_file(const char *filename, struct dentry *parent,
 				      umode_t mode, struct rchan_buf *buf,
 				      int *is_global)
 {
 	*is_global = !tp.bulk;
-	return debugfs_create_file(filename, 0400, parent, buf,
-				   &relay_file_operations);
+	return debugfs_create_file(filename, 0400, parent, buf, &trace_fops);
 }
 
 static int remove_buf_file(struct dentry *dentry)
@@ -472,13 +580,14 @@ static const struct rchan_callbacks relay_cbs = {
 
 void ctap_write(const void *data, size_t len)
 {
-	spinlock_t *lock = output_lock();
 	const char *p = data;
 	unsigned long flags;
+	spinlock_t *lock;
 
 	if (!tp.chan)
 		return;
-	if (!guard_lock(lock, HELD_OUT, &flags)) {
+	lock = output_guard(&flags);
+	if (!lock) {
 		atomic_long_inc(&tp.dropped);
 		return;
 	}
@@ -562,12 +671,20 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
 			bool bulk, size_t subbuf_size, size_t n_subbufs)
 {
 	int ret = -ENOMEM;
+	int cpu;
 
 	tp.ops = ops;
 	tp.bulk = bulk || ctap_bulk;
 	if (ctap_buffer_mb > 0 && ctap_buffer_mb < 4096)
 		n_subbufs = max_t(size_t, 2, ((size_t)ctap_buffer_mb << 20) / subbuf_size);
 	spin_lock_init(&tp.out_lock);
+	for_each_possible_cpu(cpu)
+		spin_lock_init(per_cpu_ptr(&bulk_lock, cpu));
+	trace_fops = relay_file_operations;
+	trace_fops.owner = THIS_MODULE;
+	trace_fops.read = trace_read;
+	trace_fops.mmap = NULL;
+	trace_fops.splice_read = NULL;
 	tp.state = CTAP_LOADED;
 	mutex_init(&tp.state_lock);
 	spin_lock_init(&tp.ring_lock);
