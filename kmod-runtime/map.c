@@ -18,6 +18,7 @@ struct entry_head {
 	int32_t chain;		/* next entry in the hash bucket */
 	int32_t older, newer;	/* insertion order, for wrap and unsorted foreach */
 	int32_t used;
+	uint32_t hash;		/* of the keys: most misses in a chain cost one compare */
 };
 
 struct ctap_map {
@@ -126,45 +127,82 @@ uint32_t ctap_map_count(const struct ctap_map *m)
 	return m->count;
 }
 
-/* FNV-1a over the key's parts. */
+/*
+ * Strings are hashed and compared 8 bytes at a time, little-endian words
+ * holding the string's bytes up to its NUL or its limit (string_len - 1
+ * bytes) and zeros after: exactly the words of the key as an entry stores
+ * it, NUL-padded.  A short name costs two words, not a dozen bytes.
+ */
+#define ONES	0x0101010101010101ull
+#define HIGHS	0x8080808080808080ull
+
+/* The word of s at off; *last when the string ends in it.  Inlined: its
+ * callers' loops keep *last in a register. */
+static inline __attribute__((always_inline))
+uint64_t key_word(const char *s, uint32_t off, uint32_t limit, bool *last)
+{
+	uint64_t w = ctap_load_word(s + off);
+	uint64_t zero = (w - ONES) & ~w & HIGHS;	/* exact up to the first NUL */
+	uint32_t n = zero ? __builtin_ctzll(zero) >> 3 : 8;
+
+	if (n > limit - off)
+		n = limit - off;
+	*last = n < 8 || off + 8 >= limit;
+	return n == 8 ? w : w & ((1ull << (8 * n)) - 1);
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x61C8864680B583EBull;	/* hash_64()'s constant */
+	return h ^ (h >> 29);
+}
+
 static uint32_t key_hash(const struct ctap_map *m, const struct ctap_key *k)
 {
+	uint32_t limit = m->spec.string_len - 1;
 	uint64_t h = 14695981039346656037ull;
 
 	for (int i = 0; i < m->spec.nkeys; i++) {
-		if (m->spec.keys[i] == CTAP_STRING) {
-			for (const unsigned char *s = (const unsigned char *)k->s[i];
-			     *s && s < (const unsigned char *)k->s[i] + m->spec.string_len - 1; s++)
-				h = (h ^ *s) * 1099511628211ull;
-			h = (h ^ 0xff) * 1099511628211ull;
-		} else {
-			/* One multiply for all 8 bytes (hash_64()'s constant). */
-			h = (h ^ (uint64_t)k->n[i]) * 0x61C8864680B583EBull;
-			h ^= h >> 29;
+		bool last = false;
+
+		if (m->spec.keys[i] != CTAP_STRING) {
+			h = mix(h, (uint64_t)k->n[i]);
+			continue;
 		}
+		for (uint32_t off = 0; !last; off += 8)
+			h = mix(h, key_word(k->s[i], off, limit, &last));
 	}
-	return (uint32_t)(h ^ (h >> 32)) & (m->nbuckets - 1);
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 static bool key_equal(const struct ctap_map *m, int e, const struct ctap_key *k)
 {
+	uint32_t limit = m->spec.string_len - 1;
+
 	for (int i = 0; i < m->spec.nkeys; i++) {
 		const char *f = field(m, e, m->key_off[i]);
+		bool last = false;
 
-		if (m->spec.keys[i] == CTAP_STRING) {
-			if (strncmp(f, k->s[i], m->spec.string_len - 1))
+		if (m->spec.keys[i] != CTAP_STRING) {
+			if (*(const int64_t *)f != k->n[i])
 				return false;
-		} else if (*(const int64_t *)f != k->n[i]) {
-			return false;
+			continue;
+		}
+		for (uint32_t off = 0; !last; off += 8) {
+			uint64_t stored;
+
+			memcpy(&stored, f + off, 8);
+			if (key_word(k->s[i], off, limit, &last) != stored)
+				return false;
 		}
 	}
 	return true;
 }
 
-static void unlink_entry(struct ctap_map *m, int e, uint32_t b)
+static void unlink_entry(struct ctap_map *m, int e)
 {
 	struct entry_head *h = head(m, e);
-	int32_t *pp = &m->buckets[b];
+	int32_t *pp = &m->buckets[h->hash & (m->nbuckets - 1)];
 
 	while (*pp != e)
 		pp = &head(m, *pp)->chain;
@@ -183,36 +221,22 @@ static void unlink_entry(struct ctap_map *m, int e, uint32_t b)
 	m->count--;
 }
 
-static uint32_t entry_hash(const struct ctap_map *m, int e)
-{
-	struct ctap_key k;
-
-	for (int i = 0; i < m->spec.nkeys; i++) {
-		const char *f = field(m, e, m->key_off[i]);
-
-		if (m->spec.keys[i] == CTAP_STRING)
-			k.s[i] = f;
-		else
-			k.n[i] = *(const int64_t *)f;
-	}
-	return key_hash(m, &k);
-}
-
 int ctap_map_find(struct ctap_map *m, const struct ctap_key *key, bool create)
 {
-	uint32_t b = key_hash(m, key);
+	uint32_t hash = key_hash(m, key);
+	uint32_t b = hash & (m->nbuckets - 1);
 	struct entry_head *h;
 	int e;
 
 	for (e = m->buckets[b]; e != NONE; e = head(m, e)->chain)
-		if (key_equal(m, e, key))
+		if (head(m, e)->hash == hash && key_equal(m, e, key))
 			return e;
 	if (!create)
 		return -ENOENT;
 	if (m->free_list == NONE) {
 		if (!m->spec.wrap)
 			return -E2BIG;
-		unlink_entry(m, m->oldest, entry_hash(m, m->oldest));
+		unlink_entry(m, m->oldest);
 	}
 	e = m->free_list;
 	h = head(m, e);
@@ -220,6 +244,7 @@ int ctap_map_find(struct ctap_map *m, const struct ctap_key *key, bool create)
 	memset(field(m, e, 0), 0, m->entry_size);
 	h = head(m, e);
 	h->used = 1;
+	h->hash = hash;
 	h->chain = m->buckets[b];
 	m->buckets[b] = e;
 	h->older = m->newest;
@@ -249,7 +274,7 @@ int ctap_map_delete(struct ctap_map *m, const struct ctap_key *key)
 
 	if (e < 0)
 		return e;
-	unlink_entry(m, e, key_hash(m, key));
+	unlink_entry(m, e);
 	return 0;
 }
 
@@ -307,7 +332,7 @@ void ctap_map_delete_matching(struct ctap_map *m, const struct ctap_key *key, un
 	for (; e != NONE; e = next) {
 		next = head(m, e)->newer;
 		if (ctap_map_matches(m, e, key, mask))
-			unlink_entry(m, e, entry_hash(m, e));
+			unlink_entry(m, e);
 	}
 }
 

@@ -32,6 +32,18 @@ static inline uint64_t ctap_udiv64(uint64_t a, uint64_t b)
 {
 	return div64_u64(a, b);
 }
+
+#include <asm/word-at-a-time.h>
+
+/*
+ * The 8 bytes of memory at p, for a string that ends (NUL) somewhere in
+ * them or after: bytes past the string's end may be anything, and are 0
+ * past the end of mapped memory (the dcache hashes names this way).
+ */
+static inline uint64_t ctap_load_word(const char *p)
+{
+	return load_unaligned_zeropad(p);
+}
 #else
 #include <errno.h>
 #include <stdarg.h>
@@ -49,6 +61,16 @@ static inline int64_t ctap_div64(int64_t a, int64_t b)
 static inline uint64_t ctap_udiv64(uint64_t a, uint64_t b)
 {
 	return a / b;
+}
+
+/* As the kernel's, but never reading past the NUL (for ASan). */
+static inline uint64_t ctap_load_word(const char *p)
+{
+	uint64_t w = 0;
+
+	for (int i = 0; i < 8 && p[i]; i++)
+		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	return w;
 }
 #endif
 

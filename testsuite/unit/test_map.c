@@ -274,6 +274,51 @@ static void test_many(void)
 	free(m);
 }
 
+/*
+ * Strings are hashed and compared a word at a time: every length around
+ * the word boundaries and the limit (string_len - 1 bytes) is its own key,
+ * and keys that differ only past the limit meet.
+ */
+static void test_string_lengths(void)
+{
+	enum { LEN = 128 };
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 2, .keys = { CTAP_STRING, CTAP_LONG }, .value = CTAP_LONG,
+		.max_entries = 256, .string_len = LEN });
+	char text[LEN + 8], key[LEN + 8];
+	int ok = 1, e;
+
+	for (int i = 0; i < LEN + 7; i++)
+		text[i] = 'a' + i % 26;
+	text[LEN + 7] = '\0';
+	for (int n = 0; n <= LEN + 6; n++) {
+		struct ctap_key k = { .s = { key }, .n = { 0, 42 } };
+
+		memcpy(key, text, n);
+		key[n] = '\0';
+		e = ctap_map_find(m, &k, true);
+		*ctap_map_long(m, e) += 1;
+	}
+	CHECK_INT(ctap_map_count(m), LEN, "lengths 0 to 127 are 128 keys; longer ones are cut to 127");
+	for (int n = 0; n < LEN - 1 && ok; n++) {
+		struct ctap_key k = { .s = { key }, .n = { 0, 42 } };
+
+		memcpy(key, text, n);
+		key[n] = '\0';
+		e = ctap_map_find(m, &k, false);
+		ok = e >= 0 && *ctap_map_long(m, e) == 1 && strlen(ctap_map_key_string(m, e, 0)) == (size_t)n;
+	}
+	CHECK(ok, "each shorter key is found once, with its own length");
+	memcpy(key, text, LEN + 6);
+	key[LEN + 6] = '\0';
+	e = ctap_map_find(m, &(struct ctap_key){ .s = { key }, .n = { 0, 42 } }, false);
+	CHECK_INT(e >= 0 ? *ctap_map_long(m, e) : -1, 8, "the 8 keys of 127 to 134 bytes are one");
+	key[3] = '\0';
+	CHECK_INT(ctap_map_find(m, &(struct ctap_key){ .s = { key }, .n = { 0, 43 } }, false), -ENOENT,
+		  "the number key counts too");
+	free(m);
+}
+
 int main(void)
 {
 	struct ctap_map_spec bad = { .nkeys = 0 };
@@ -287,5 +332,6 @@ int main(void)
 	test_print_entry();
 	test_systemtap_order();
 	test_many();
+	test_string_lengths();
 	return unit_done();
 }
