@@ -11,8 +11,10 @@
  * else (pieces, computed values, entry values) is not read: the variable
  * is listed, and using it is an error that says why.
  */
+#define _GNU_SOURCE	/* asprintf */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -28,6 +30,9 @@ struct func_entry {
 };
 
 struct udwarf {
+	Dwfl *dwfl;		/* found dw, and owns it */
+	Dwfl_Callbacks cb;	/* dwfl keeps pointers to these two */
+	char *debuginfo_path;
 	Dwarf *dw;
 	Dwarf_CFI *eh_cfi;	/* .eh_frame, owned */
 	Dwarf_CFI *cfi;		/* .debug_frame (owned by dw), or eh_cfi */
@@ -51,21 +56,38 @@ static const char *reg_name(Dwarf_Word n)
 	return n < sizeof(dwarf_regs) / sizeof(dwarf_regs[0]) ? dwarf_regs[n] : NULL;
 }
 
-struct udwarf *udwarf_open(Elf *elf)
+/*
+ * libdwfl finds the DWARF: the file's own, else a separate file named by
+ * its build-id or .gnu_debuglink under /usr/lib/debug (a -dbg package's;
+ * under --sysroot, there) or beside it, checked against the debuglink's
+ * CRC, else debuginfod's when DEBUGINFOD_URLS is set.  The file is laid
+ * out at 0 (bias 0): addresses stay the file's link-time ones.
+ */
+struct udwarf *udwarf_open(Elf *elf, const char *file, const char *sysroot)
 {
-	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	struct udwarf *u;
+	struct udwarf *u = calloc(1, sizeof(*u));
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
 
-	if (!dw)
-		return NULL;
-	u = calloc(1, sizeof(*u));
-	if (!u) {
-		dwarf_end(dw);
+	if (!u || asprintf(&u->debuginfo_path, ":.debug:%s/usr/lib/debug",
+			   sysroot ? sysroot : "") < 0) {
+		free(u);
 		return NULL;
 	}
-	u->dw = dw;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.section_address = dwfl_offline_section_address;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	u->dwfl = dwfl_begin(&u->cb);
+	mod = u->dwfl ? dwfl_report_elf(u->dwfl, file, file, -1, 0, false) : NULL;
+	if (u->dwfl)
+		dwfl_report_end(u->dwfl, NULL, NULL);
+	u->dw = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	if (!u->dw || bias) {
+		udwarf_close(u);
+		return NULL;
+	}
 	u->eh_cfi = dwarf_getcfi_elf(elf);
-	u->cfi = dwarf_getcfi(dw);
+	u->cfi = dwarf_getcfi(u->dw);
 	if (!u->cfi)
 		u->cfi = u->eh_cfi;
 	return u;
@@ -77,10 +99,17 @@ void udwarf_close(struct udwarf *u)
 		return;
 	if (u->eh_cfi)
 		dwarf_cfi_end(u->eh_cfi);
-	dwarf_end(u->dw);
+	if (u->dwfl)
+		dwfl_end(u->dwfl);
+	free(u->debuginfo_path);
 	dwarf_btf_free(u->conv);
 	free(u->funcs);
 	free(u);
+}
+
+Elf *udwarf_elf(struct udwarf *u)
+{
+	return dwarf_getelf(u->dw);
 }
 
 void udwarf_set_btf(struct udwarf *u, struct btf *btf)
@@ -324,14 +353,18 @@ static bool find_func(struct udwarf *u, const char *name, Dwarf_Addr addr, Dwarf
 		else
 			hi = mid;
 	}
-	for (; lo < u->nfuncs && u->funcs[lo].lo == addr; lo++) {
+	/* By name, else the one function there: a symbol that is another
+	 * name for it (libc's malloc is __libc_malloc's alias). */
+	size_t at = 0;
+
+	for (size_t i = lo; i < u->nfuncs && u->funcs[i].lo == addr; i++, at++) {
 		const char *n;
 
-		if (dwarf_offdie(u->dw, u->funcs[lo].die, die) && (n = dwarf_diename(die)) &&
+		if (dwarf_offdie(u->dw, u->funcs[i].die, die) && (n = dwarf_diename(die)) &&
 		    !strcmp(n, name))
 			return true;
 	}
-	return false;
+	return at == 1 && dwarf_offdie(u->dw, u->funcs[lo].die, die);
 }
 
 /* Add the parameters (params) or locals of scope in scope at pc. */

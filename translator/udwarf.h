@@ -44,9 +44,16 @@ struct udwarf_func {
 struct udwarf;
 struct btf;
 
-/* The DWARF of elf (kept open until udwarf_close), or NULL if it has none. */
-struct udwarf *udwarf_open(Elf *elf);
+/*
+ * The DWARF of elf, read from file (the host's copy, under sysroot if
+ * not NULL): its own or a separate debuginfo file's; kept open until
+ * udwarf_close.  NULL if there is none.
+ */
+struct udwarf *udwarf_open(Elf *elf, const char *file, const char *sysroot);
 void udwarf_close(struct udwarf *u);
+
+/* The ELF file the DWARF is in: a separate debuginfo file's, or elf itself. */
+Elf *udwarf_elf(struct udwarf *u);
 
 /* Give the variables' types as btf's (DWARF's rewritten into it). */
 void udwarf_set_btf(struct udwarf *u, struct btf *btf);

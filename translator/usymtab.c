@@ -6,8 +6,9 @@
  * FILE, and with --ldd the shared libraries those need, as SystemTap
  * gathers them -- three tables are written into the module:
  *   - its PT_LOAD segments, which turn a file offset into an ELF address;
- *   - its function symbols (.symtab, else .dynsym), each sized to the
- *     next one, as SystemTap sizes them;
+ *   - its function symbols (.symtab, else its separate debuginfo's
+ *     .symtab -- a -dbg package's, libc6-dbg's -- else .dynsym), each
+ *     sized to the next one, as SystemTap sizes them;
  *   - its call frame information (libdw over .eh_frame), one row per
  *     address range: the CFA as rsp or rbp plus an offset, and whether
  *     the caller's rbp was saved and where.  x86-64 code needs no more to
@@ -32,6 +33,7 @@
 #include "sdt.h"
 #include "sem.h"
 #include "session.h"
+#include "udwarf.h"
 #include "usymtab.h"
 #include "xlate.h"
 
@@ -284,7 +286,7 @@ static void read_rows(Elf *elf, struct umod *m)
 }
 
 /* m's tables from its file; -errno with a warning if it cannot be read. */
-static int read_umod(struct arena *a, struct umod *m)
+static int read_umod(struct arena *a, struct umod *m, const char *sysroot)
 {
 	int fd = open(m->file, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
@@ -320,6 +322,15 @@ static int read_umod(struct arena *a, struct umod *m)
 		goto out;
 	}
 	read_symbols(a, elf, SHT_SYMTAB, m);
+	if (!m->nsyms) {
+		struct udwarf *dw = udwarf_open(elf, m->file, sysroot);
+
+		free(m->syms);
+		m->syms = NULL;
+		if (dw && udwarf_elf(dw) != elf)
+			read_symbols(a, udwarf_elf(dw), SHT_SYMTAB, m);
+		udwarf_close(dw);
+	}
 	if (!m->nsyms) {
 		free(m->syms);
 		m->syms = NULL;
@@ -459,7 +470,7 @@ void usyms_emit(struct xlate *x)
 		memset(m, 0, sizeof(*m));
 		m->path = u->path;
 		m->file = u->file;
-		m->ok = read_umod(x->a, m) == 0;
+		m->ok = read_umod(x->a, m, s->sysroot) == 0;
 		if (m->ok)
 			emit_umod(x, n, m);
 		n++;

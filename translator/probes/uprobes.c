@@ -229,14 +229,15 @@ static bool spec_matches(struct udwarf *dw, const struct func_spec *f, uint64_t 
 
 /* Add a probe per defined function of the symbol table matching f. */
 static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
-			 const struct func_spec *f, const char *suffix, bool is_return)
+			 const char *file, const struct func_spec *f, const char *suffix,
+			 bool is_return)
 {
 	const char *glob = f->name;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int added = 0;
 	bool have_symtab = false;
-	struct udwarf *dw = udwarf_open(elf);
+	struct udwarf *dw = udwarf_open(elf, file, elab_session(e)->sysroot);
 
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 
@@ -332,7 +333,7 @@ static uint64_t statement_addr(const struct pp_match *m)
  * function of the symbol table, with the function's variables as they
  * are there when the program has DWARF.  pp() is the point as written.
  */
-static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf,
+static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf, const char *file,
 			      const char *path)
 {
 	struct arena *a = elab_arena(e);
@@ -368,7 +369,7 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	u->offset = off;
 	d->data = u;
 	d->symbol = arena_strndup(a, name, strlen(name));
-	dw = udwarf_open(elf);
+	dw = udwarf_open(elf, file, elab_session(e)->sysroot);
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
 		add_dwarf_vars(e, d, u, &fn, false);
@@ -531,7 +532,7 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 		what = "marker";
 		where = ".note.stapsdt notes";
 	} else if (strstr(m->pattern_text, ".statement(number)")) {
-		added = add_statement_addr(e, m, elf, path);
+		added = add_statement_addr(e, m, elf, file, path);
 		what = "function holding the address";
 		glob = arena_printf(elab_arena(e), "%#llx", (unsigned long long)statement_addr(m));
 	} else {
@@ -546,7 +547,7 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 			added = -EINVAL;
 			goto out;
 		}
-		added = add_functions(e, m, elf, path, &f, is_return ? ".return" :
+		added = add_functions(e, m, elf, path, file, &f, is_return ? ".return" :
 				      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
 		if (statement)
 			what = "statement";
@@ -784,7 +785,7 @@ static int process_global_var(struct session *s, const struct derived_probe *d,
 	const char *name = at ? arena_strndup(&s->arena, spec, at - spec) : spec;
 	int fd = open(file, O_RDONLY | O_CLOEXEC), ret = -ENOENT;
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	struct udwarf *dw = elf ? udwarf_open(elf) : NULL;
+	struct udwarf *dw = elf ? udwarf_open(elf, file, s->sysroot) : NULL;
 	GElf_Ehdr eh;
 
 	memset(out, 0, sizeof(*out));
