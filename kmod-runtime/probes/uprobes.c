@@ -37,7 +37,8 @@ static u64 sdt_extend(u64 v, unsigned int size, bool is_signed)
  * marker, so its memory is the current user memory; a read that would
  * fault fails instead.
  */
-static int sdt_arg_read(const struct ctap_sdt_arg *a, struct pt_regs *regs, u64 *out)
+static __always_inline int sdt_arg_read(const struct ctap_sdt_arg *a, struct pt_regs *regs,
+					u64 *out)
 {
 	unsigned long addr;
 	u64 v = 0;
