@@ -519,6 +519,23 @@ bool udwarf_file_matches(const char *glob, const char *file)
 	return false;
 }
 
+bool udwarf_starts_row(struct udwarf *u, uint64_t addr)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t n;
+
+	if (!dwarf_addrdie(u->dw, addr, &cu) || dwarf_getsrclines(&cu, &lines, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Addr a;
+
+		if (!dwarf_lineaddr(dwarf_onesrcline(lines, i), &a) && a == addr)
+			return true;
+	}
+	return false;
+}
+
 int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, uint64_t hi,
 		     uint64_t *addr)
 {

@@ -83,6 +83,9 @@ int udwarf_global(struct udwarf *u, const char *name, const char *cu, uint64_t *
  * "testsuite/progs/ufuncs.c"), as SystemTap matches "func@file". */
 bool udwarf_file_matches(const char *glob, const char *file);
 
+/* Whether an instruction starts at addr by the line table (a row's address). */
+bool udwarf_starts_row(struct udwarf *u, uint64_t addr);
+
 /*
  * The lowest address in [lo, hi) of a line-table row for line of a file
  * glob matches: 0 and *addr, or -ENOENT (SystemTap puts a .statement

@@ -191,15 +191,27 @@ struct func_spec {
 	const char *file;		/* NULL: any */
 	int line, line2;		/* 0: any */
 	bool statement;			/* a probe at the line, not the entry */
+	bool has_offset;		/* NAME+OFFSET: a byte inside the function */
+	uint64_t offset;
 };
 
+/* NAME, NAME@FILE[:LINE[-LINE2]] or NAME+OFFSET (ctap's, as kernel ones). */
 static void parse_spec(struct arena *a, const char *arg, bool statement, struct func_spec *f)
 {
-	const char *at = strchr(arg, '@'), *colon;
+	const char *at = strchr(arg, '@'), *colon, *plus = strchr(arg, '+');
 
 	memset(f, 0, sizeof(*f));
 	f->statement = statement;
 	f->name = at ? arena_strndup(a, arg, at - arg) : arg;
+	if (!at && plus && plus[1]) {
+		char *end;
+
+		f->offset = strtoull(plus + 1, &end, 0);
+		if (!*end) {
+			f->has_offset = true;
+			f->name = arena_strndup(a, arg, plus - arg);
+		}
+	}
 	if (!at)
 		return;
 	colon = strchr(at, ':');
@@ -225,6 +237,57 @@ static bool spec_matches(struct udwarf *dw, const struct func_spec *f, uint64_t 
 		return udwarf_line_addr(dw, f->file, f->line, lo, fn->hi, pc) == 0;
 	return fn->decl_file && udwarf_file_matches(f->file, fn->decl_file) &&
 	       (!f->line || (fn->decl_line >= f->line && fn->decl_line <= f->line2));
+}
+
+/*
+ * process("P").function("NAME+OFFSET") (or .statement): a probe on the
+ * byte OFFSET into NAME, with NAME's variables as they are there.  A
+ * uprobe must be put where an instruction starts, or the program runs
+ * the middle of one: ctap knows that only from the DWARF line table (or
+ * for OFFSET 0).  0 if added, else -EINVAL with the error given.
+ */
+static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct udwarf *dw,
+		      const char *path, const struct func_spec *f, const char *name,
+		      const GElf_Sym *sym)
+{
+	struct arena *a = elab_arena(e);
+	uint64_t addr = sym->st_value + f->offset, off;
+	struct derived_probe *d;
+	struct uprobe_point *u;
+	struct udwarf_func fn;
+
+	if (strstr(m->pattern_text, ".return")) {
+		elab_error(e, m, "a .return probe is on a whole function, not '%s+%#llx'", name,
+			   (unsigned long long)f->offset);
+		return -EINVAL;
+	}
+	if (f->offset >= sym->st_size) {
+		elab_error(e, m, "offset %#llx is past the end of '%s' (%llu bytes)",
+			   (unsigned long long)f->offset, name, (unsigned long long)sym->st_size);
+		return -EINVAL;
+	}
+	if (f->offset && !(dw && udwarf_starts_row(dw, addr))) {
+		elab_error(e, m, "no instruction is known to start at '%s+%#llx': the offset must "
+			   "be an address of the DWARF line table (objdump --dwarf=decodedline)",
+			   name, (unsigned long long)f->offset);
+		return -EINVAL;
+	}
+	if (sdt_file_offset(elf, addr, true, &off)) {
+		elab_error(e, m, "'%s+%#llx' is in no loadable segment", name,
+			   (unsigned long long)f->offset);
+		return -EINVAL;
+	}
+	d = elab_add(e, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
+					f->statement ? "statement" : "function", name,
+					(unsigned long long)f->offset));
+	u = arena_new(a, struct uprobe_point);
+	u->path = path;
+	u->offset = off;
+	d->data = u;
+	d->symbol = arena_strndup(a, name, strlen(name));
+	if (dw && !udwarf_function_at(dw, a, name, sym->st_value, addr, &fn))
+		add_dwarf_vars(e, d, u, &fn, false);
+	return 0;
 }
 
 /* Add a probe per defined function of the symbol table matching f. */
@@ -281,6 +344,14 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			 * are stored. */
 			/* a .return probe's parameters: at the entry, where
 			 * its uretprobe is */
+			if (f->has_offset) {
+				if (add_offset(e, m, elf, dw, path, f, name, &sym) < 0) {
+					udwarf_close(dw);
+					return -EINVAL;
+				}
+				added++;
+				continue;
+			}
 			have_dwarf = dw && (is_return ?
 				!udwarf_function_at(dw, elab_arena(e), name, sym.st_value,
 						    sym.st_value, &fn) :
@@ -542,8 +613,8 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 		if (statement)
 			glob = comp_arg(m, "statement");
 		parse_spec(elab_arena(e), glob, statement, &f);
-		if (statement && (!f.file || !f.line)) {
-			elab_error(e, m, "a statement is FUNCTION@FILE:LINE");
+		if (statement && (!f.file || !f.line) && !f.has_offset) {
+			elab_error(e, m, "a statement is FUNCTION@FILE:LINE or FUNCTION+OFFSET");
 			added = -EINVAL;
 			goto out;
 		}
