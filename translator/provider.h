@@ -111,6 +111,10 @@ struct provider {
 /* What a provider's global_var gives. */
 struct global_var {
 	uint64_t addr;
+	/* addr is the link-time address of a file loaded elsewhere (a PIE):
+	 * argument bias_arg of the probe holds the difference at run time. */
+	bool load_biased;
+	int bias_arg;
 	const struct btf *btf;		/* of type (a user program's: user memory) */
 	__u32 type;
 	const char *why;		/* the error, when there is one */

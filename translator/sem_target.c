@@ -308,6 +308,31 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 	return T_UNKNOWN;
 }
 
+/* addr + argument arg of the probe (the load bias of its file), as an
+ * expression resolved here; NULL on an error. */
+static struct expr *add_load_bias(struct sem *S, struct scope *sc, struct expr *addr, int arg)
+{
+	const struct btf *btf = session_btf(S->s);
+	struct expr *bias = arena_new(S->a, struct expr);
+	struct expr *sum = arena_new(S->a, struct expr);
+	__s32 long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : -1;
+
+	bias->kind = E_TARGET;
+	bias->name = "$__load_bias";
+	bias->loc = addr->loc;
+	if (long_id < 0 || sem_resolve_tvar(S, sc, bias, &(struct tvar){ .base = TVAR_ARG, .arg = arg },
+					    long_id, btf) != T_LONG)
+		return NULL;
+	bias->vtype = T_LONG;
+	sum->kind = E_BINARY;
+	sum->op = "+";
+	sum->a = addr;
+	sum->b = bias;
+	sum->loc = addr->loc;
+	sum->vtype = T_LONG;
+	return sum;
+}
+
 /*
  * @var("NAME[@CU]")->chain: a global of the program a process probe is in
  * (its provider's global_var), walked as an object at its address, the
@@ -333,6 +358,8 @@ enum vtype sem_atvar(struct sem *S, struct scope *sc, struct expr *e)
 	addr->loc = e->loc;
 	addr->num = (int64_t)g.addr;
 	addr->vtype = T_LONG;
+	if (g.load_biased && !(addr = add_load_bias(S, sc, addr, g.bias_arg)))
+		return T_UNKNOWN;
 	e->a = addr;
 	sem_chain_indexes(S, sc, e);
 	return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = TVAR_POINTER }, g.type, g.btf);

@@ -85,6 +85,7 @@ static noinline void sdt_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
 	}
 	args[CTAP_SDT_MAX_ARGS] = (unsigned long)s->name;
 	args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)s->provider;
+	args[CTAP_SDT_BIAS_ARG] = instruction_pointer(regs) - u->vaddr;
 	ctap_probe_run(u->probe, regs, args, CTAP_SDT_ARGS);
 }
 
@@ -190,6 +191,7 @@ static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
 		s->args[CTAP_SDT_MAX_ARGS] = (unsigned long)sdt->name;
 		s->args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)sdt->provider;
 	}
+	s->args[CTAP_SDT_BIAS_ARG] = instruction_pointer(regs) - u->vaddr;
 	if (u->entry_probe)
 		ctap_probe_run(u->entry_probe, regs, s->args, CTAP_SDT_ARGS);
 }

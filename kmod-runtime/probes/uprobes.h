@@ -30,8 +30,10 @@ struct ctap_sdt_arg {
 };
 
 #define CTAP_SDT_MAX_ARGS	12
-/* The probe's arguments: the marker's, then its name and provider. */
-#define CTAP_SDT_ARGS		(CTAP_SDT_MAX_ARGS + 2)
+/* The probe's arguments: the marker's, then its name and provider, then
+ * the load bias of the probe's file (ctap_uprobe.vaddr). */
+#define CTAP_SDT_BIAS_ARG	(CTAP_SDT_MAX_ARGS + 2)
+#define CTAP_SDT_ARGS		(CTAP_SDT_MAX_ARGS + 3)
 
 struct ctap_sdt {
 	const char *provider;
@@ -46,6 +48,9 @@ struct ctap_uprobe {
 	const struct ctap_probe *probe;
 	const char *path;
 	loff_t offset;
+	/* Its link-time address: at the hit, ip - vaddr is where the file
+	 * is loaded (argument CTAP_SDT_BIAS_ARG), for @var in a PIE. */
+	unsigned long vaddr;
 	/* The arguments read at the hit: a marker's, or a function's
 	 * variables from DWARF; NULL: none (int_arg() reads registers). */
 	const struct ctap_sdt *sdt;

@@ -60,12 +60,15 @@ static const char *const patterns[] = {
 struct uprobe_point {
 	const char *path;		/* the file, as the target sees it */
 	uint64_t offset;		/* the function's offset in it */
+	uint64_t vaddr;			/* and its link-time address, 0: unknown */
 	const struct sdt_marker *sdt;	/* a marker's, or NULL */
 };
 
 /* Where the runtime passes a marker's $$name and $$provider. */
 #define SDT_NAME_ARG		SDT_MAX_ARGS
 #define SDT_PROVIDER_ARG	(SDT_MAX_ARGS + 1)
+/* ... and the load bias of the probe's file (uprobes.h CTAP_SDT_BIAS_ARG). */
+#define SDT_BIAS_ARG		(SDT_MAX_ARGS + 2)
 
 /* The file a process("...") names, as the target sees it (absolute). */
 const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name)
@@ -283,6 +286,7 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	u = arena_new(a, struct uprobe_point);
 	u->path = path;
 	u->offset = off;
+	u->vaddr = addr;
 	d->data = u;
 	d->symbol = arena_strndup(a, name, strlen(name));
 	if (dw && !udwarf_function_at(dw, a, name, sym->st_value, addr, &fn))
@@ -317,7 +321,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym sym;
 			const char *name;
-			uint64_t off;
+			uint64_t off, vaddr;
 			struct derived_probe *d;
 			struct uprobe_point *u;
 			struct udwarf_func fn;
@@ -369,8 +373,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 				where = arena_printf(elab_arena(e), "%s@%s:%d", name, fn.decl_file,
 						     f->statement ? f->line : fn.decl_line);
 			}
-			if (sdt_file_offset(elf, have_dwarf && !is_return ? fn.probe_addr : sym.st_value, true,
-					    &off))
+			vaddr = have_dwarf && !is_return ? fn.probe_addr : sym.st_value;
+			if (sdt_file_offset(elf, vaddr, true, &off))
 				continue;
 			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").%s(\"%s\")%s",
 							path, f->statement ? "statement" : "function",
@@ -378,6 +382,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			u = arena_new(elab_arena(e), struct uprobe_point);
 			u->path = path;
 			u->offset = off;
+			u->vaddr = vaddr;
 			d->data = u;
 			d->symbol = arena_strndup(elab_arena(e), name, strlen(name));
 			d->is_return = is_return;
@@ -438,6 +443,7 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	u = arena_new(a, struct uprobe_point);
 	u->path = path;
 	u->offset = off;
+	u->vaddr = addr;
 	d->data = u;
 	d->symbol = arena_strndup(a, name, strlen(name));
 	dw = udwarf_open(elf, file, elab_session(e)->sysroot);
@@ -830,6 +836,8 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.path = %s,\n\t\t.offset = %#llx,\n",
 		       emit_probe_ref(x, d[i]), gen_c_string(x, u->path),
 		       (unsigned long long)u->offset);
+		if (u->vaddr)
+			emit_c(x, "\t\t.vaddr = %#llx,\n", (unsigned long long)u->vaddr);
 		if (u->sdt)
 			emit_c(x, "\t\t.sdt = &sdt_%d,\n\t\t.ref_ctr_offset = %#llx,\n", i,
 			       (unsigned long long)u->sdt->semaphore_offset);
@@ -844,8 +852,11 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 
 /*
  * @var("NAME[@CU]") in a process probe: the program's global from its
- * DWARF, read from user memory.  At its link-time address: a program
- * built as PIE is loaded elsewhere, which ctap does not follow yet.
+ * DWARF, read from user memory.  A program linked at a fixed address has
+ * it at its link-time address; a PIE or a library where it is loaded,
+ * the link-time address plus the load bias the runtime passes (the
+ * probe's address at the hit less its link-time one: read at the entry,
+ * so not in a .return probe, which hits in the caller).
  */
 static int process_global_var(struct session *s, const struct derived_probe *d,
 			      const char *spec, struct global_var *out)
@@ -862,11 +873,16 @@ static int process_global_var(struct session *s, const struct derived_probe *d,
 	memset(out, 0, sizeof(*out));
 	if (!dw) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' has no DWARF", spec, u->path);
-	} else if (!gelf_getehdr(elf, &eh) || eh.e_type != ET_EXEC) {
+	} else if (!gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' is not a program or a "
+					"library", spec, u->path);
+	} else if (eh.e_type == ET_DYN && (d->is_return || !u->vaddr || !u->sdt)) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' is position-independent; ctap "
-					"reads globals of programs linked at a fixed address only",
-					spec, u->path);
+					"finds where it is loaded in entry probes of functions with "
+					"DWARF, not in this one", spec, u->path);
 	} else {
+		out->load_biased = eh.e_type == ET_DYN;
+		out->bias_arg = SDT_BIAS_ARG;
 		udwarf_set_btf(dw, session_user_btf(s));
 		ret = udwarf_global(dw, name, at ? at + 1 : NULL, &out->addr, &out->type);
 		if (ret)
