@@ -348,7 +348,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 		return ret;
 	}
 	ret = -EIO;	/* until the module is in the cache */
-	if (cache_file_ok(cached) == 0 && !s->keep_tmpdir) {
+	if (cache_file_ok(cached) == 0 && !s->keep_tmpdir && !s->disable_cache) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 3: using cached %s\nPass 4: using cached %s\n", cached, cached);
 		ret = 0;
@@ -373,7 +373,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	cacheable = cache_path(runtime, sizeof(runtime),
 			       arena_printf(&s->arena, "runtime/%016llx.o",
 					    (unsigned long long)runtime_key(s, base))) == 0;
-	shipped = cacheable && ship_runtime(runtime, dir);
+	shipped = cacheable && !s->disable_cache && ship_runtime(runtime, dir);
 	if (!shipped && write_runtime_unit(s, dir))
 		goto out;
 	if (s->verbose > 1)

@@ -70,7 +70,8 @@ static void usage(FILE *f)
 		"             usymname(), print_ubacktrace()... (process probes' files have them)\n"
 		"  --ldd      -d for the shared libraries those need too\n"
 		"  -d MODULE, --all-modules: accepted; the kernel's and its modules'\n"
-		"             symbols come from kallsyms at run time\n");
+		"             symbols come from kallsyms at run time\n"
+		"  --disable-cache  build afresh, reusing no cached module or runtime\n");
 }
 
 static void bad_option(const char *fmt, const char *arg)
@@ -194,6 +195,7 @@ static bool warnings_failed(const struct session *s)
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
+	OPT_DISABLE_CACHE,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -214,6 +216,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		 * kallsyms, which has the kernel's and every module's. */
 		{ "all-modules", no_argument, NULL, OPT_IGNORED },
 		{ "ldd", no_argument, NULL, OPT_LDD },
+		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -351,6 +354,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			exit(0);
 		case OPT_SKIP_BADVARS:
 			s->skip_badvars = true;
+			break;
+		case OPT_DISABLE_CACHE:	/* build afresh; the result still goes to the cache */
+			s->disable_cache = true;
 			break;
 		case 'd':		/* -d FILE: user symbols (usymtab.c) */
 			if (s->n_d_options < (int)(sizeof(s->d_options) / sizeof(s->d_options[0])))

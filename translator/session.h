@@ -35,6 +35,7 @@ struct session {
 	const char *globals_set[MAX_DEFINES];		/* -G */
 	int n_globals_set;
 	bool guru, unoptimized, suppress_warnings, warnings_as_errors, keep_tmpdir;
+	bool disable_cache;		/* --disable-cache: no cached module or runtime is reused */
 	bool skip_badvars;		/* --skip-badvars: a $var not there reads 0 */
 	bool bulk;			/* -b */
 	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
