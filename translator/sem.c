@@ -789,6 +789,45 @@ static enum vtype dead_expr(struct sem *S, struct scope *sc, struct expr *e)
 	return t;
 }
 
+/*
+ * The BTF and type of @cast(p, "type"[, "module"]).  A module's BTF holds
+ * the kernel's types too; "kernel" and "kernel<header.h>" (any header) are
+ * the kernel.  "m1:m2:..." is SystemTap's search path: the first that has
+ * the type.  NULL after an error.
+ */
+static struct btf *cast_btf(struct sem *S, struct expr *e, __u32 *id)
+{
+	const char *path = e->module ? e->module : "kernel", *end;
+	struct btf *btf = NULL;
+	int err = 0;
+
+	if (!session_btf(S->s))
+		return NULL;
+	for (; *path; path = *end ? end + 1 : end) {
+		const char *m;
+
+		end = strchr(path, ':') ? strchr(path, ':') : path + strlen(path);
+		m = arena_strndup(S->a, path, end - path);
+		if (!strncmp(m, "kernel", 6) || strpbrk(m, "/<")) {
+			btf = session_btf(S->s);
+			err = 0;
+		} else if ((err = session_module_btf(S->s, m, &btf))) {
+			continue;
+		}
+		if (!kbtf_find_type(btf, e->str, id))
+			return btf;
+	}
+	if (err && !strchr(e->module, ':'))
+		sem_error(S, &e->loc, NULL, "@cast: no BTF for module '%s' (%s)", e->module,
+			  err == -ENOENT ? "no such module of this kernel" : strerror(-err));
+	else
+		sem_error(S, &e->loc, NULL, "@cast: no type '%s' in %s", e->str,
+			  !e->module || !strncmp(e->module, "kernel", 6) ? "the kernel's BTF" :
+			  strchr(e->module, ':') ? arena_printf(S->a, "the BTF of any of '%s'", e->module) :
+			  arena_printf(S->a, "module %s's BTF", e->module));
+	return NULL;
+}
+
 enum vtype sem_expr(struct sem *S, struct scope *sc, struct expr *e)
 {
 	enum vtype t = expr_type(S, sc, e);
@@ -902,31 +941,14 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 	case E_TARGET:
 		return sem_target_var(S, sc, e);
 	case E_CAST: {
-		struct btf *btf = session_btf(S->s);
-		const char *where = "the kernel's";
+		struct btf *btf;
 		__u32 id;
 
 		t = sem_expr(S, sc, e->a);
 		if (t != T_UNKNOWN && t != T_LONG)
 			sem_error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
-		/* @cast(p, "type", "module"): the module's BTF, which holds the
-		 * kernel's types too; "kernel" and "kernel<header.h>" are the kernel. */
-		if (btf && e->module && strncmp(e->module, "kernel", 6) && !strpbrk(e->module, "/<")) {
-			int err = session_module_btf(S->s, e->module, &btf);
-
-			if (err) {
-				sem_error(S, &e->loc, NULL, "@cast: no BTF for module '%s' (%s)", e->module,
-				      err == -ENOENT ? "no such module of this kernel" : strerror(-err));
-				return T_UNKNOWN;
-			}
-			where = arena_printf(S->a, "module %s's", e->module);
-		}
-		if (!btf)
+		if (!(btf = cast_btf(S, e, &id)))
 			return T_UNKNOWN;
-		if (kbtf_find_type(btf, e->str, &id)) {
-			sem_error(S, &e->loc, NULL, "@cast: no type '%s' in %s BTF", e->str, where);
-			return T_UNKNOWN;
-		}
 		if (!e->chain && !e->pretty) {
 			/* The pointer itself, typed for a '->' on it later. */
 			if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,

@@ -294,6 +294,35 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	return 0;
 }
 
+/* True if elf has a section of type. */
+static bool has_section(Elf *elf, Elf32_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return true;
+	return false;
+}
+
+/*
+ * The symbol table functions are found in: elf's .symtab (it lists static
+ * functions too), else its separate debuginfo's (a stripped library's,
+ * libc6-dbg's: _int_malloc), else elf's .dynsym.  The addresses are the
+ * same in both files.
+ */
+static Elf *symbol_table(Elf *elf, struct udwarf *dw, Elf32_Word *type)
+{
+	*type = SHT_SYMTAB;
+	if (has_section(elf, SHT_SYMTAB))
+		return elf;
+	if (dw && udwarf_elf(dw) != elf && has_section(udwarf_elf(dw), SHT_SYMTAB))
+		return udwarf_elf(dw);
+	*type = SHT_DYNSYM;
+	return elf;
+}
+
 /* Add a probe per defined function of the symbol table matching f. */
 static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
 			 const char *file, const struct func_spec *f, const char *suffix,
@@ -303,19 +332,15 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int added = 0;
-	bool have_symtab = false;
 	struct udwarf *dw = udwarf_open(elf, file, elab_session(e)->sysroot);
+	Elf32_Word type;
+	Elf *syms = symbol_table(elf, dw, &type);
 
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
-
-	/* .symtab when the file has one (it lists static functions too), else .dynsym. */
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			have_symtab = true;
-	while ((scn = elf_nextscn(elf, scn))) {
+	while ((scn = elf_nextscn(syms, scn))) {
 		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != (have_symtab ? SHT_SYMTAB : SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type)
 			continue;
 		data = elf_getdata(scn, NULL);
 		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
@@ -331,8 +356,10 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || fnmatch(glob, name, 0))
+			name = elf_strptr(syms, sh.sh_link, sym.st_name);
+			/* NAME@VERSION: .symver's alias of a function listed by
+			 * its own name, and not a name a probe point can spell */
+			if (!name || strchr(name, '@') || fnmatch(glob, name, 0))
 				continue;
 			/* _start has no caller and no return address: a
 			 * uretprobe there would read argc as one (SystemTap
