@@ -30,6 +30,28 @@ static inline unsigned long ctap_arg(struct ctap_context *c, unsigned int n)
 	return c->regs ? regs_get_kernel_argument(c->regs, n) : 0;
 }
 
+/*
+ * Argument n (from 0) of a user function, as the x86-64 calling convention
+ * puts it, from user registers at its entry: di, si, dx, cx, r8, r9, then
+ * the user stack above the return address (0 if it cannot be read).
+ * int_arg() and its kind in a process probe, as SystemTap's.
+ */
+static inline unsigned long ctap_user_arg(struct pt_regs *regs, unsigned int n)
+{
+	static const unsigned char in_regs[] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+	unsigned long v = 0;
+
+	if (n < ARRAY_SIZE(in_regs))
+		return *(unsigned long *)((char *)regs + in_regs[n]);
+	if (copy_from_user_nofault(&v, (const void __user *)(regs->sp + 8 * (n - 5)), sizeof(v)))
+		return 0;
+	return v;
+}
+
 /* Argument n when the family passes a string of the module there (a
  * marker's $$name); "" where it does not. */
 static inline const char *ctap_arg_string(struct ctap_context *c, unsigned int n)
