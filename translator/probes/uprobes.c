@@ -242,6 +242,24 @@ static bool spec_matches(struct udwarf *dw, const struct func_spec *f, uint64_t 
 	       (!f->line || (fn->decl_line >= f->line && fn->decl_line <= f->line2));
 }
 
+/* A probe named pp at file offset off of path (link-time address vaddr),
+ * in the function name. */
+static struct derived_probe *add_point(struct elab *e, const struct pp_match *m, const char *pp,
+				       const char *path, uint64_t off, uint64_t vaddr,
+				       const char *name)
+{
+	struct arena *a = elab_arena(e);
+	struct derived_probe *d = elab_add(e, m, pp);
+	struct uprobe_point *u = arena_new(a, struct uprobe_point);
+
+	u->path = path;
+	u->offset = off;
+	u->vaddr = vaddr;
+	d->data = u;
+	d->symbol = arena_strndup(a, name, strlen(name));
+	return d;
+}
+
 /*
  * process("P").function("NAME+OFFSET") (or .statement): a probe on the
  * byte OFFSET into NAME, with NAME's variables as they are there.  A
@@ -256,7 +274,6 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	struct arena *a = elab_arena(e);
 	uint64_t addr = sym->st_value + f->offset, off;
 	struct derived_probe *d;
-	struct uprobe_point *u;
 	struct udwarf_func fn;
 
 	if (strstr(m->pattern_text, ".return")) {
@@ -280,17 +297,11 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 			   (unsigned long long)f->offset);
 		return -EINVAL;
 	}
-	d = elab_add(e, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
-					f->statement ? "statement" : "function", name,
-					(unsigned long long)f->offset));
-	u = arena_new(a, struct uprobe_point);
-	u->path = path;
-	u->offset = off;
-	u->vaddr = addr;
-	d->data = u;
-	d->symbol = arena_strndup(a, name, strlen(name));
+	d = add_point(e, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
+					 f->statement ? "statement" : "function", name,
+					 (unsigned long long)f->offset), path, off, addr, name);
 	if (dw && !udwarf_function_at(dw, a, name, sym->st_value, addr, &fn))
-		add_dwarf_vars(e, d, u, &fn, false);
+		add_dwarf_vars(e, d, d->data, &fn, false);
 	return 0;
 }
 
@@ -348,7 +359,6 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			const char *name;
 			uint64_t off, vaddr;
 			struct derived_probe *d;
-			struct uprobe_point *u;
 			struct udwarf_func fn;
 			const char *where;
 			bool have_dwarf;
@@ -403,18 +413,12 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			vaddr = have_dwarf && !is_return ? fn.probe_addr : sym.st_value;
 			if (sdt_file_offset(elf, vaddr, true, &off))
 				continue;
-			d = elab_add(e, m, arena_printf(elab_arena(e), "process(\"%s\").%s(\"%s\")%s",
-							path, f->statement ? "statement" : "function",
-							where, suffix));
-			u = arena_new(elab_arena(e), struct uprobe_point);
-			u->path = path;
-			u->offset = off;
-			u->vaddr = vaddr;
-			d->data = u;
-			d->symbol = arena_strndup(elab_arena(e), name, strlen(name));
+			d = add_point(e, m, arena_printf(elab_arena(e), "process(\"%s\").%s(\"%s\")%s",
+							 path, f->statement ? "statement" : "function",
+							 where, suffix), path, off, vaddr, name);
 			d->is_return = is_return;
 			if (have_dwarf)
-				add_dwarf_vars(e, d, u, &fn, is_return);
+				add_dwarf_vars(e, d, d->data, &fn, is_return);
 			added++;
 		}
 	}
@@ -444,7 +448,6 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	struct udwarf *dw;
 	struct udwarf_func fn;
 	struct derived_probe *d;
-	struct uprobe_point *u;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	GElf_Sym sym;
@@ -465,18 +468,12 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	}
 	if (!name || sdt_file_offset(elf, addr, true, &off))
 		return 0;
-	d = elab_add(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
-					(unsigned long long)addr));
-	u = arena_new(a, struct uprobe_point);
-	u->path = path;
-	u->offset = off;
-	u->vaddr = addr;
-	d->data = u;
-	d->symbol = arena_strndup(a, name, strlen(name));
+	d = add_point(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
+					 (unsigned long long)addr), path, off, addr, name);
 	dw = udwarf_open(elf, file, elab_session(e)->sysroot);
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
-		add_dwarf_vars(e, d, u, &fn, false);
+		add_dwarf_vars(e, d, d->data, &fn, false);
 	udwarf_close(dw);
 	d->symbol = NULL;	/* ppfunc() is "": the point names no function */
 	return 1;
