@@ -1071,13 +1071,15 @@ static void actions(struct xlate *x, const struct loc *loc, const char *what)
 }
 
 /*
- * An expression no soft error can come from: numbers and long scalars
- * with arithmetic that does not divide.  A statement of only that needs
+ * An expression no soft error can come from: numbers, long scalars and
+ * $vars read without following a pointer, with arithmetic that does not
+ * divide.  A statement of only that needs
  * neither c->last_stmt (errors are "near" the statement that failed) nor,
  * in a handler that cannot run out, an action.
  */
 static bool cannot_fail(struct xlate *x, const struct expr *e)
 {
+	const struct tvar *t;
 	const char *c;
 	struct var *v;
 
@@ -1099,6 +1101,10 @@ static bool cannot_fail(struct xlate *x, const struct expr *e)
 			cannot_fail(x, e->b);
 	case E_TERNARY:
 		return cannot_fail(x, e->a) && cannot_fail(x, e->b) && cannot_fail(x, e->c);
+	case E_TARGET:	/* an argument's or return value's value, no memory read */
+		t = sem_tvar(x->s, e);
+		return t && !t->expansion && !t->nsteps && !t->is_string && !e->pretty &&
+			(t->base == TVAR_ARG || t->base == TVAR_RETURN);
 	default:
 		return false;
 	}

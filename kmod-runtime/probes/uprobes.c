@@ -13,6 +13,13 @@
 
 #include "uprobes.h"
 
+#ifndef __uninitialized		/* compiler_attributes.h's, from 5.19 */
+#define __uninitialized
+#endif
+#ifndef __no_stack_protector
+#define __no_stack_protector
+#endif
+
 static u64 sdt_reg(struct pt_regs *regs, s16 offset)
 {
 	return offset < 0 ? 0 : *(unsigned long *)((char *)regs + offset);
@@ -71,18 +78,28 @@ static __always_inline int sdt_arg_read(const struct ctap_sdt_arg *a, struct pt_
 /* A marker's hit, or a function's whose variables DWARF describes: the
  * arguments, then the handler.  The uprobe framework set regs->ip to the
  * probe's address. */
-static noinline void sdt_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
+static noinline __no_stack_protector void sdt_hit(const struct ctap_uprobe *u,
+						    struct pt_regs *regs)
 {
 	const struct ctap_sdt *s = u->sdt;
-	/* Not zeroed (15 instructions of every hit): the handler reads only
-	 * the nargs read here and the three set below; the translator gives
-	 * no variable another index, and int_arg() in a user-space probe
-	 * reads the registers (registers.stp). */
-	unsigned long args[CTAP_SDT_ARGS];
+	/* Not zeroed, even where the kernel zeroes every stack variable
+	 * (CONFIG_INIT_STACK_ALL_ZERO, Debian's: a rep stos of 15 words each
+	 * hit): the handler reads only the nargs read here and the three set
+	 * below; the translator gives no variable another index, and
+	 * int_arg() in a user-space probe reads the registers (registers.stp). */
+	unsigned long args[CTAP_SDT_ARGS] __uninitialized;
 	int i;
 
 	for (i = 0; i < s->nargs && i < CTAP_SDT_MAX_ARGS; i++) {
-		if (sdt_arg_read(&s->args[i], regs, (u64 *)&args[i])) {
+		const struct ctap_sdt_arg *a = &s->args[i];
+
+		/* A DWARF variable in a whole register, the usual case, first. */
+		if (a->kind == CTAP_SDT_REG && a->reg_width == 8 && a->base >= 0) {
+			args[i] = sdt_extend(sdt_reg(regs, a->base) >> a->shift, a->size,
+					     a->is_signed);
+			continue;
+		}
+		if (sdt_arg_read(a, regs, (u64 *)&args[i])) {
 			ctap_add_skipped(1);	/* reported with the skipped hits */
 			return;
 		}
