@@ -14,6 +14,7 @@
 
 #include "syscalls.h"
 #include "target.h"
+#include "tracepoints.h"
 
 /*
  * A probe's arguments: the call's six (int_arg(1) is the first, as in
@@ -160,14 +161,6 @@ static void ctap_syscalls_exit(void *data, struct pt_regs *regs, long ret)
 }
 NOKPROBE_SYMBOL(ctap_syscalls_exit);
 
-static void ctap_syscalls_lookup(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sys_enter"))
-		sc.enter = tp;
-	else if (!strcmp(tp->name, "sys_exit"))
-		sc.exit = tp;
-}
-
 int ctap_syscalls_register(struct ctap_syscall *scs, int n)
 {
 	bool want_enter = n && !scs[0].is_return, want_exit = n && scs[n - 1].is_return;
@@ -180,7 +173,8 @@ int ctap_syscalls_register(struct ctap_syscall *scs, int n)
 		if (scs[i].entry_probe)
 			saved = max(saved, scs[i].saved_size);
 	want_enter |= saved != 0;	/* the entries fill the slots */
-	for_each_kernel_tracepoint(ctap_syscalls_lookup, NULL);
+	sc.enter = ctap_tracepoint_find("sys_enter");
+	sc.exit = ctap_tracepoint_find("sys_exit");
 	if ((want_enter && !sc.enter) || (want_exit && !sc.exit)) {
 		ctap_oob("ERROR: probe %s registration error (no raw_syscalls tracepoints "
 			 "in the kernel)\n", scs[0].probe->pp);

@@ -27,6 +27,7 @@
 #include <asm/unistd.h>
 
 #include "tasks.h"
+#include "tracepoints.h"
 
 static struct ctap_task_probe *table;
 static int ntable;
@@ -209,13 +210,6 @@ static struct {
 	{ "sched_process_exec", on_exec },
 };
 
-static void find_hook(struct tracepoint *tp, void *priv)
-{
-	for (int i = 0; i < ARRAY_SIZE(hooks); i++)
-		if (!strcmp(tp->name, hooks[i].name))
-			hooks[i].tp = tp;
-}
-
 static void release_inodes(struct ctap_task_probe *tps, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -256,8 +250,8 @@ int ctap_tasks_register(struct ctap_task_probe *tps, int n)
 	table = tps;
 	ntable = n;
 	pending_fill();
-	for_each_kernel_tracepoint(find_hook, NULL);
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
+		hooks[i].tp = ctap_tracepoint_find(hooks[i].name);
 		ret = hooks[i].tp ? tracepoint_probe_register(hooks[i].tp, hooks[i].handler, NULL)
 				  : -ENOENT;
 		if (ret) {

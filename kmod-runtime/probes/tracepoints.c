@@ -10,28 +10,12 @@
  */
 #include "tracepoints.h"
 
-struct lookup {
-	struct ctap_tracepoint *tps;
-	int n;
-};
-
-static void find_one(struct tracepoint *tp, void *priv)
-{
-	struct lookup *l = priv;
-
-	for (int i = 0; i < l->n; i++)
-		if (!l->tps[i].tp && !strcmp(tp->name, l->tps[i].name))
-			l->tps[i].tp = tp;
-}
-
 int ctap_tracepoints_register(struct ctap_tracepoint *tps, int n)
 {
-	struct lookup l = { tps, n };
 	int i, ret = 0;
 
-	/* One walk over the kernel's tracepoints finds them all. */
-	for_each_kernel_tracepoint(find_one, &l);
 	for (i = 0; i < n; i++) {
+		tps[i].tp = ctap_tracepoint_find(tps[i].name);
 		if (!tps[i].tp) {
 			ctap_oob("ERROR: probe %s registration error (no tracepoint '%s' "
 				 "in the kernel)\n", tps[i].probe->pp, tps[i].name);

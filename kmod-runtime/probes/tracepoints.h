@@ -15,6 +15,32 @@
 
 #include "ctap_runtime.h"
 
+struct ctap_tracepoint_lookup {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static inline void ctap_tracepoint_match(struct tracepoint *tp, void *priv)
+{
+	struct ctap_tracepoint_lookup *l = priv;
+
+	if (!l->tp && !strcmp(tp->name, l->name))
+		l->tp = tp;
+}
+
+/*
+ * The core kernel's tracepoint name ("sched_switch"), or NULL: a walk
+ * over them all (they are not exported one by one).  For every family
+ * that attaches to tracepoints: kernel.trace, kernel.syscall, process.begin.
+ */
+static inline struct tracepoint *ctap_tracepoint_find(const char *name)
+{
+	struct ctap_tracepoint_lookup l = { name, NULL };
+
+	for_each_kernel_tracepoint(ctap_tracepoint_match, &l);
+	return l.tp;
+}
+
 struct ctap_tracepoint {
 	const struct ctap_probe *probe;	/* the handler's data */
 	const char *name;		/* the kernel's: "sched_switch" */
