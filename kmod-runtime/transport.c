@@ -80,6 +80,7 @@ static struct {
 	atomic_long_t dropped;
 
 	struct mutex state_lock;	/* serialises start/stop */
+	struct mutex read_lock;		/* one reader of the output at a time */
 	enum ctap_state state;
 
 	spinlock_t ring_lock;		/* the control ring below */
@@ -474,24 +475,23 @@ static const struct file_operations ctl_fops = {
 
 /* ---- relay ---- */
 
-#define CTAP_READ_CHUNK	8192	/* taken under the buffer's lock at a time */
-
 /*
- * Copy up to len bytes that the writers have finished into dst and mark
- * them read; the buffer's lock is held.  The sub-buffer being written is
- * read up to where writing stands.  relay's own read() takes no lock: run
- * beside a sub-buffer switch on another CPU, it once saw the new sub-buffer
- * counted as produced while the write position still named the old one,
- * and returned a whole unwritten sub-buffer, NUL bytes, as output.
+ * Where the next unread bytes of buf are (*from) and how many, at most len
+ * (0: none), stepping over sub-buffers read to their end; the buffer's
+ * lock is held.  The sub-buffer being written is read up to where writing
+ * stands.  relay's own read() takes no lock: run beside a sub-buffer
+ * switch on another CPU, it once saw the new sub-buffer counted as
+ * produced while the write position still named the old one, and
+ * returned a whole unwritten sub-buffer, NUL bytes, as output.
  */
-static size_t relay_take(struct rchan_buf *buf, char *dst, size_t len)
+static size_t relay_peek(struct rchan_buf *buf, size_t len, const char **from)
 {
-	size_t size = buf->chan->subbuf_size, done = 0;
+	size_t size = buf->chan->subbuf_size;
 
-	while (done < len) {
+	for (;;) {
 		size_t sub = buf->subbufs_consumed % buf->chan->n_subbufs;
 		bool writing = buf->subbufs_consumed == buf->subbufs_produced;
-		size_t end, n;
+		size_t end;
 
 		if (!writing)
 			end = size - buf->padding[sub];
@@ -499,50 +499,52 @@ static size_t relay_take(struct rchan_buf *buf, char *dst, size_t len)
 			end = 0;
 		else
 			end = buf->offset;
-		if (buf->bytes_consumed >= end) {
-			if (writing)
-				break;
-			buf->subbufs_consumed++;
-			buf->bytes_consumed = 0;
-			continue;
+		if (buf->bytes_consumed < end) {
+			*from = (const char *)buf->start + sub * size + buf->bytes_consumed;
+			return min(end - buf->bytes_consumed, len);
 		}
-		n = min(end - buf->bytes_consumed, len - done);
-		memcpy(dst + done, buf->start + sub * size + buf->bytes_consumed, n);
-		buf->bytes_consumed += n;
-		done += n;
+		if (writing)
+			return 0;
+		buf->subbufs_consumed++;
+		buf->bytes_consumed = 0;
 	}
-	return done;
 }
 
-/* read() of trace<N>: never blocks; 0 when nothing is there. */
+/*
+ * read() of trace<N>: never blocks; 0 when nothing is there.  The bytes are
+ * copied out without the lock: writers append past them, and cannot come
+ * back to their sub-buffer before it is marked read (no-overwrite mode),
+ * which happens after the copy.  One reader at a time.
+ */
 static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct rchan_buf *buf = filp->private_data;
 	spinlock_t *lock = buf_lock(buf);
-	size_t done = 0;
 	unsigned long flags;
-	char *bounce;
+	ssize_t done = 0;
 
-	bounce = kmalloc(CTAP_READ_CHUNK, GFP_KERNEL);
-	if (!bounce)
-		return -ENOMEM;
+	mutex_lock(&tp.read_lock);
 	while (done < count) {
+		const char *from;
 		size_t n;
 
 		/* Process context: the guard cannot refuse. */
 		guard_lock(lock, HELD_OUT, &flags);
-		n = relay_take(buf, bounce, min_t(size_t, count - done, CTAP_READ_CHUNK));
+		n = relay_peek(buf, count - done, &from);
 		guard_unlock(lock, HELD_OUT, flags);
 		if (!n)
 			break;
-		if (copy_to_user(ubuf + done, bounce, n)) {
-			kfree(bounce);
-			return done ? done : -EFAULT;
+		if (copy_to_user(ubuf + done, from, n)) {
+			done = done ? done : -EFAULT;	/* the bytes stay unread */
+			break;
 		}
+		guard_lock(lock, HELD_OUT, &flags);
+		buf->bytes_consumed += n;
+		guard_unlock(lock, HELD_OUT, flags);
 		done += n;
 	}
-	kfree(bounce);
+	mutex_unlock(&tp.read_lock);
 	return done;
 }
 
@@ -687,6 +689,7 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
 	trace_fops.splice_read = NULL;
 	tp.state = CTAP_LOADED;
 	mutex_init(&tp.state_lock);
+	mutex_init(&tp.read_lock);
 	spin_lock_init(&tp.ring_lock);
 	init_waitqueue_head(&tp.ctl_wait);
 	init_irq_work(&tp.wake_work, ctap_wake_readers);
