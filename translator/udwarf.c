@@ -153,8 +153,11 @@ static const char *type_name(struct arena *a, Dwarf_Die *die, int depth)
 	switch (dwarf_tag(&t)) {
 	case DW_TAG_pointer_type:
 		return arena_printf(a, "%s*", type_name(a, &t, depth + 1));
+	/* after what they qualify, as SystemTap writes them ("char const*") */
 	case DW_TAG_const_type:
+		return arena_printf(a, "%s const", type_name(a, &t, depth + 1));
 	case DW_TAG_volatile_type:
+		return arena_printf(a, "%s volatile", type_name(a, &t, depth + 1));
 	case DW_TAG_restrict_type:
 		return type_name(a, &t, depth + 1);
 	case DW_TAG_structure_type:
@@ -367,6 +370,17 @@ static bool find_func(struct udwarf *u, const char *name, Dwarf_Addr addr, Dwarf
 	return at == 1 && dwarf_offdie(u->dw, u->funcs[lo].die, die);
 }
 
+/* Whether var has a location at pc (a plain one, or a list's entry). */
+static bool has_location_at(Dwarf_Die *var, Dwarf_Addr pc)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t n;
+
+	return dwarf_attr_integrate(var, DW_AT_location, &at) &&
+	       dwarf_getlocation_addr(&at, pc, &ops, &n, 1) == 1 && n;
+}
+
 /* Add the parameters (params) or locals of scope in scope at pc. */
 static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_Die *scope,
 		     Dwarf_Addr pc, bool params, struct udwarf_var ***tail, int depth)
@@ -386,6 +400,10 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 			continue;
 		}
 		if (!name || tag != (params ? DW_TAG_formal_parameter : DW_TAG_variable))
+			continue;
+		/* A local the optimizer keeps nowhere here is not one of the
+		 * probe's variables, as SystemTap lists them (a parameter is). */
+		if (!params && !has_location_at(&child, pc))
 			continue;
 		v = arena_new(a, struct udwarf_var);
 		v->name = arena_strndup(a, name, strlen(name));
