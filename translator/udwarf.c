@@ -107,9 +107,29 @@ void udwarf_close(struct udwarf *u)
 	free(u);
 }
 
-Elf *udwarf_elf(struct udwarf *u)
+/* True if elf has a section of type. */
+static bool has_section(Elf *elf, Elf32_Word type)
 {
-	return dwarf_getelf(u->dw);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return true;
+	return false;
+}
+
+Elf *udwarf_symbol_table(Elf *elf, struct udwarf *dw, Elf32_Word *type)
+{
+	Elf *debug = dw ? dwarf_getelf(dw->dw) : NULL;
+
+	*type = SHT_SYMTAB;
+	if (has_section(elf, SHT_SYMTAB))
+		return elf;
+	if (debug && debug != elf && has_section(debug, SHT_SYMTAB))
+		return debug;
+	*type = SHT_DYNSYM;
+	return elf;
 }
 
 void udwarf_set_btf(struct udwarf *u, struct btf *btf)

@@ -52,8 +52,15 @@ struct btf;
 struct udwarf *udwarf_open(Elf *elf, const char *file, const char *sysroot);
 void udwarf_close(struct udwarf *u);
 
-/* The ELF file the DWARF is in: a separate debuginfo file's, or elf itself. */
-Elf *udwarf_elf(struct udwarf *u);
+/*
+ * The symbol table that lists elf's functions, as SystemTap chooses it:
+ * elf's .symtab (it lists static functions too), else the .symtab of
+ * its separate debuginfo, dw's (a stripped library's: libc6-dbg's
+ * _int_malloc), else elf's .dynsym.  Returns the file it is in, *type
+ * its section type; the addresses are the same in both files.  dw may
+ * be NULL.
+ */
+Elf *udwarf_symbol_table(Elf *elf, struct udwarf *dw, Elf32_Word *type);
 
 /* Give the variables' types as btf's (DWARF's rewritten into it). */
 void udwarf_set_btf(struct udwarf *u, struct btf *btf);

@@ -289,7 +289,9 @@ static void read_rows(Elf *elf, struct umod *m)
 static int read_umod(struct arena *a, struct umod *m, const char *sysroot)
 {
 	int fd = open(m->file, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
+	struct udwarf *dw;
+	Elf *elf, *syms;
+	Elf32_Word type;
 	size_t nph;
 	int ret = 0;
 
@@ -321,17 +323,12 @@ static int read_umod(struct arena *a, struct umod *m, const char *sysroot)
 		ret = -EINVAL;
 		goto out;
 	}
-	read_symbols(a, elf, SHT_SYMTAB, m);
-	if (!m->nsyms) {
-		struct udwarf *dw = udwarf_open(elf, m->file, sysroot);
-
-		free(m->syms);
-		m->syms = NULL;
-		if (dw && udwarf_elf(dw) != elf)
-			read_symbols(a, udwarf_elf(dw), SHT_SYMTAB, m);
-		udwarf_close(dw);
-	}
-	if (!m->nsyms) {
+	dw = udwarf_open(elf, m->file, sysroot);
+	syms = udwarf_symbol_table(elf, dw, &type);
+	read_symbols(a, syms, type, m);
+	udwarf_close(dw);
+	/* a .symtab without functions: the exported ones */
+	if (!m->nsyms && type == SHT_SYMTAB) {
 		free(m->syms);
 		m->syms = NULL;
 		read_symbols(a, elf, SHT_DYNSYM, m);

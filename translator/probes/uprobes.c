@@ -305,35 +305,6 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	return 0;
 }
 
-/* True if elf has a section of type. */
-static bool has_section(Elf *elf, Elf32_Word type)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			return true;
-	return false;
-}
-
-/*
- * The symbol table functions are found in: elf's .symtab (it lists static
- * functions too), else its separate debuginfo's (a stripped library's,
- * libc6-dbg's: _int_malloc), else elf's .dynsym.  The addresses are the
- * same in both files.
- */
-static Elf *symbol_table(Elf *elf, struct udwarf *dw, Elf32_Word *type)
-{
-	*type = SHT_SYMTAB;
-	if (has_section(elf, SHT_SYMTAB))
-		return elf;
-	if (dw && udwarf_elf(dw) != elf && has_section(udwarf_elf(dw), SHT_SYMTAB))
-		return udwarf_elf(dw);
-	*type = SHT_DYNSYM;
-	return elf;
-}
-
 /* Add a probe per defined function of the symbol table matching f. */
 static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
 			 const char *file, const struct func_spec *f, const char *suffix,
@@ -345,7 +316,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	int added = 0;
 	struct udwarf *dw = udwarf_open(elf, file, elab_session(e)->sysroot);
 	Elf32_Word type;
-	Elf *syms = symbol_table(elf, dw, &type);
+	Elf *syms = udwarf_symbol_table(elf, dw, &type);
 
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 	while ((scn = elf_nextscn(syms, scn))) {
