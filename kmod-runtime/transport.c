@@ -9,7 +9,8 @@
  * whatever CPU they ran on.  In bulk mode each CPU has its own buffer
  * (trace<cpu>) with its own lock, which only its CPU and the reader take;
  * staprun merges.  staprun reads through trace_read(), which takes a
- * buffer's lock to copy out what was written (relay's read takes none).  Control
+ * buffer's lock to find what was written and to mark it read (relay's
+ * read takes none).  Control
  * messages to staprun are queued in a fixed ring allocated at init, so that
  * probe context never allocates; readers are woken through irq_work because
  * a probe may fire with the scheduler's locks held.  The ring keeps its last
