@@ -259,6 +259,27 @@ static int frame_base(struct udwarf *u, Dwarf_Die *func, Dwarf_Addr pc, const ch
 	return ret;
 }
 
+/* The constant an expression computes (DW_OP_lit or DW_OP_const, then
+ * DW_OP_stack_value: an inlined instance's constant arguments): true
+ * and *v. */
+static bool constant_value(const Dwarf_Op *ops, size_t n, int64_t *v)
+{
+	if (n != 2 || ops[1].atom != DW_OP_stack_value)
+		return false;
+	if (ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31) {
+		*v = ops[0].atom - DW_OP_lit0;
+		return true;
+	}
+	switch (ops[0].atom) {
+	case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u:
+	case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s:
+	case DW_OP_constu: case DW_OP_consts:
+		*v = (int64_t)ops[0].number;	/* libdw sign-extends the signed ones */
+		return true;
+	}
+	return false;
+}
+
 /* Where var is at pc, or why it cannot be read there. */
 static const char *locate(struct udwarf *u, Dwarf_Die *func, Dwarf_Die *var, Dwarf_Addr pc,
 			  struct sdt_arg *loc)
@@ -278,9 +299,22 @@ static const char *locate(struct udwarf *u, Dwarf_Die *func, Dwarf_Die *var, Dwa
 	loc->size = size;
 	loc->is_signed = is_signed;
 	loc->reg_width = 8;
-	if (!dwarf_attr_integrate(var, DW_AT_location, &at) ||
-	    dwarf_getlocation_addr(&at, pc, &ops, &n, 1) != 1 || !n)
+	if (!dwarf_attr_integrate(var, DW_AT_location, &at)) {
+		Dwarf_Sword k;
+
+		if (dwarf_formsdata(dwarf_attr_integrate(var, DW_AT_const_value, &at), &k))
+			return "optimized out";
+		loc->kind = SDT_ARG_IMM;	/* a constant the compiler propagated */
+		loc->disp = k;
+		return NULL;
+	}
+	if (dwarf_getlocation_addr(&at, pc, &ops, &n, 1) != 1 || !n)
 		return "optimized out";
+	if (constant_value(ops, n, &off)) {
+		loc->kind = SDT_ARG_IMM;
+		loc->disp = off;
+		return NULL;
+	}
 	if (n != 1)
 		return "in a location ctap cannot read (an expression)";
 	switch (ops[0].atom) {
@@ -511,6 +545,126 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 		free(bkpts);
 	}
 	return udwarf_function_at(u, a, name, addr, pc, out);
+}
+
+/* ---- inlined instances ---- */
+
+struct inline_walk {
+	struct udwarf *u;
+	struct arena *a;
+	const char *glob;
+	struct udwarf_inline *list, **tail;
+	int n;
+};
+
+/* Stops at a function declared inline whose name the walk's glob matches. */
+static int inline_named(Dwarf_Die *die, void *arg)
+{
+	struct inline_walk *w = arg;
+	const char *name = dwarf_diename(die);
+
+	if (dwarf_func_inline(die) && name && !fnmatch(w->glob, name, 0))
+		return DWARF_CB_ABORT;
+	return DWARF_CB_OK;
+}
+
+static int cmp_vars(const void *a, const void *b)
+{
+	return strcmp((*(struct udwarf_var *const *)a)->name, (*(struct udwarf_var *const *)b)->name);
+}
+
+/* The list by name: what SystemTap 4.8 lists for an inlined instance. */
+static void sort_vars(struct udwarf_var **list)
+{
+	struct udwarf_var *v[64];
+	size_t n = 0;
+
+	for (struct udwarf_var *p = *list; p; p = p->next)
+		if (n++ == sizeof(v) / sizeof(v[0]))
+			return;	/* left as DWARF has them */
+	n = 0;
+	for (struct udwarf_var *p = *list; p; p = p->next)
+		v[n++] = p;
+	qsort(v, n, sizeof(v[0]), cmp_vars);
+	for (size_t i = 0; i < n; i++)
+		v[i]->next = i + 1 < n ? v[i + 1] : NULL;
+	*list = n ? v[0] : NULL;
+}
+
+/* inl, an inlined instance inside the concrete function func (whose
+ * frame it shares), if it is one the walk wants. */
+static void add_inline(struct inline_walk *w, Dwarf_Die *func, Dwarf_Die *inl)
+{
+	const char *name = dwarf_diename(inl), *file;
+	struct udwarf_inline *i;
+	struct udwarf_var **tail;
+	Dwarf_Addr entry, base, lo, hi;
+	ptrdiff_t r = 0;
+
+	if (!name || fnmatch(w->glob, name, 0) || dwarf_entrypc(inl, &entry) ||
+	    w->n == UDWARF_MAX_INLINES)
+		return;
+	i = arena_new(w->a, struct udwarf_inline);
+	i->name = arena_strndup(w->a, name, strlen(name));
+	i->fn.probe_addr = entry;
+	i->fn.hi = entry + 1;
+	while ((r = dwarf_ranges(inl, r, &base, &lo, &hi)) > 0)
+		if (hi > i->fn.hi)
+			i->fn.hi = hi;
+	if ((file = dwarf_decl_file(inl)))
+		i->fn.decl_file = arena_strndup(w->a, file, strlen(file));
+	dwarf_decl_line(inl, &i->fn.decl_line);
+	tail = &i->fn.vars;
+	add_vars(w->u, w->a, func, inl, entry, true, &tail, 0);
+	add_vars(w->u, w->a, func, inl, entry, false, &tail, 0);
+	sort_vars(&i->fn.vars);
+	*w->tail = i;
+	w->tail = &i->next;
+	w->n++;
+}
+
+/* The inlined instances in scope (func's code), nested ones too. */
+static void walk_inlines(struct inline_walk *w, Dwarf_Die *func, Dwarf_Die *scope, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(scope, &child))
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_inlined_subroutine:
+			add_inline(w, func, &child);
+			walk_inlines(w, func, &child, depth + 1);
+			break;
+		case DW_TAG_lexical_block:
+			walk_inlines(w, func, &child, depth + 1);
+			break;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const char *glob)
+{
+	struct inline_walk w = { .u = u, .a = a, .glob = glob };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	w.tail = &w.list;
+	for (; !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL); off = next) {
+		Dwarf_Die cu, child;
+		Dwarf_Addr lo;
+
+		/* Only a CU declaring a matching inline function has
+		 * instances of it: the others are not walked (libc's). */
+		if (!dwarf_offdie(u->dw, off + hsize, &cu) ||
+		    dwarf_getfuncs(&cu, inline_named, &w, 0) <= 0 || dwarf_child(&cu, &child))
+			continue;
+		do {
+			if (dwarf_tag(&child) == DW_TAG_subprogram && dwarf_entrypc(&child, &lo) == 0)
+				walk_inlines(&w, &child, &child, 0);
+		} while (!dwarf_siblingof(&child, &child));
+	}
+	return w.list;
 }
 
 int udwarf_global(struct udwarf *u, const char *name, const char *cu, uint64_t *addr,

@@ -41,6 +41,16 @@ struct udwarf_func {
 	uint64_t hi;			/* the end of its code */
 };
 
+/* An instance of a function the compiler inlined into another. */
+struct udwarf_inline {
+	struct udwarf_inline *next;
+	const char *name;
+	struct udwarf_func fn;		/* probe_addr: the instance's entry; no $return */
+};
+
+/* The most instances udwarf_inlines() gives for one pattern. */
+#define UDWARF_MAX_INLINES	1000
+
 struct udwarf;
 struct btf;
 
@@ -76,6 +86,13 @@ int udwarf_function(struct udwarf *u, struct arena *a, const char *name, uint64_
 /* The same, with the variables as they are at pc (a .statement's line). */
 int udwarf_function_at(struct udwarf *u, struct arena *a, const char *name, uint64_t addr,
 		       uint64_t pc, struct udwarf_func *out);
+
+/*
+ * The inlined instances of the functions whose names glob matches, each
+ * with its variables at its entry (sorted by name, as SystemTap lists
+ * an instance's); NULL if none.
+ */
+struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const char *glob);
 
 /*
  * The global variable name (in a CU whose name cu matches, if cu) at a

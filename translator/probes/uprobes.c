@@ -1,14 +1,23 @@
 /*
- * uprobes.c - process("PATH").function("PATTERN")[.call|.return]: uprobes
+ * uprobes.c - process("PATH").function("PATTERN")[.call|.return|.inline|
+ * .exported]: uprobes
  * (runtime side: kmod-runtime/probes/uprobes.c) on the functions of an
- * executable or library, found by name in its ELF symbol table (no
- * debuginfo, so no $vars: int_arg() and returnval() read the registers).
+ * executable or library, found by name in its ELF symbol table; with
+ * DWARF (udwarf.c) their variables are $vars, else int_arg() and
+ * returnval() read the registers.
  *
  * PATH is absolute, or a name searched in $PATH, as SystemTap does; with
  * --sysroot DIR the file is read at DIR/PATH while the module probes PATH
  * on the target.  A probe is planted at the symbol's file offset (its
  * address within its PT_LOAD segment), which is what uprobe_register()
  * takes together with the file's inode.
+ *
+ * With DWARF, .function("F") is also each instance of F the compiler
+ * inlined (a probe at the instance's entry pc, its variables there), as
+ * SystemTap does; .inline is those instances only, .call and .return the
+ * out-of-line code only.  .exported is the functions of global binding
+ * in the symbol table (callable from outside the file), as SystemTap
+ * checks it.
  *
  * process("PATH").mark("NAME") and process("PATH").provider("P").mark("NAME")
  * are the file's <sys/sdt.h> markers (sdt.c): a uprobe at the marker,
@@ -45,7 +54,8 @@
 static const char *const patterns[] = {
 #define UPROBE_FORMS(P)							\
 	P ".function(string)", P ".function(string).call",		\
-	P ".function(string).return", P ".mark(string)",		\
+	P ".function(string).return", P ".function(string).inline",	\
+	P ".function(string).exported", P ".mark(string)",		\
 	P ".provider(string).mark(string)", P ".plt", P ".plt(string)",	\
 	P ".statement(string)", P ".statement(number)"
 	UPROBE_FORMS("process(string)"),
@@ -305,11 +315,46 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	return 0;
 }
 
-/* Add a probe per defined function of the symbol table matching f. */
+/*
+ * A probe per instance of the functions f names that the compiler
+ * inlined, at the instance's entry, pp() naming the function's
+ * declaration (DWARF has no symbol for an instance).
+ */
+static int add_inlines(struct elab *e, const struct pp_match *m, Elf *elf, struct udwarf *dw,
+		       const char *path, const struct func_spec *f, const char *suffix)
+{
+	struct arena *a = elab_arena(e);
+	int added = 0;
+
+	for (struct udwarf_inline *i = udwarf_inlines(dw, a, f->name); i; i = i->next) {
+		const char *where = i->name;
+		struct derived_probe *d;
+		uint64_t off, pc;
+
+		if (!spec_matches(dw, f, i->fn.probe_addr, &i->fn, &pc) ||
+		    sdt_file_offset(elf, i->fn.probe_addr, true, &off))
+			continue;
+		if (i->fn.decl_file)
+			where = arena_printf(a, "%s@%s:%d", i->name, i->fn.decl_file, i->fn.decl_line);
+		d = add_point(e, m, arena_printf(a, "process(\"%s\").function(\"%s\")%s", path,
+						 where, suffix), path, off, i->fn.probe_addr, i->name);
+		add_dwarf_vars(e, d, d->data, &i->fn, false);
+		added++;
+	}
+	return added;
+}
+
+/*
+ * Add a probe per defined function of the symbol table matching f, and
+ * with DWARF per inlined instance: suffix is the point's kind, "",
+ * ".call", ".return", ".inline" or ".exported" (see the top).
+ */
 static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
 			 const char *file, const struct func_spec *f, const char *suffix,
 			 bool is_return)
 {
+	bool inline_only = !strcmp(suffix, ".inline");
+	bool exported = !strcmp(suffix, ".exported");
 	const char *glob = f->name;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -319,7 +364,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	Elf *syms = udwarf_symbol_table(elf, dw, &type);
 
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
-	while ((scn = elf_nextscn(syms, scn))) {
+	while (!inline_only && (scn = elf_nextscn(syms, scn))) {
 		Elf_Data *data;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type)
@@ -335,7 +380,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			bool have_dwarf;
 
 			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value ||
+			    (exported && GELF_ST_BIND(sym.st_info) == STB_LOCAL))
 				continue;
 			name = elf_strptr(syms, sh.sh_link, sym.st_name);
 			/* NAME@VERSION: .symver's alias of a function listed by
@@ -380,6 +426,10 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 					udwarf_function_at(dw, elab_arena(e), name, sym.st_value, pc, &fn);
 				where = arena_printf(elab_arena(e), "%s@%s:%d", name, fn.decl_file,
 						     f->statement ? f->line : fn.decl_line);
+			} else if (have_dwarf && fn.decl_file) {
+				/* pp() names the declaration, as SystemTap's does */
+				where = arena_printf(elab_arena(e), "%s@%s:%d", name, fn.decl_file,
+						     fn.decl_line);
 			}
 			vaddr = have_dwarf && !is_return ? fn.probe_addr : sym.st_value;
 			if (sdt_file_offset(elf, vaddr, true, &off))
@@ -393,6 +443,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			added++;
 		}
 	}
+	if (dw && (inline_only || !*suffix) && !f->has_offset && !f->statement)
+		added += add_inlines(e, m, elf, dw, path, f, suffix);
 	udwarf_close(dw);
 	return added;
 }
@@ -562,6 +614,17 @@ static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const cha
 	return added;
 }
 
+/* What follows .function("..."): "", ".call", ".return", ".inline", ".exported". */
+static const char *function_kind(const struct pp_match *m)
+{
+	static const char *const kinds[] = { ".call", ".return", ".inline", ".exported" };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strstr(m->pattern_text, kinds[i]))
+			return kinds[i];
+	return "";
+}
+
 /*
  * The probes of m in one file: path as the target sees it, file where it
  * is read.  quiet: one of the files a path wildcard matched, which need
@@ -619,12 +682,17 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 			added = -EINVAL;
 			goto out;
 		}
-		added = add_functions(e, m, elf, path, file, &f, is_return ? ".return" :
-				      strstr(m->pattern_text, ".call") ? ".call" : "", is_return);
+		added = add_functions(e, m, elf, path, file, &f, function_kind(m), is_return);
 		if (statement)
 			what = "statement";
 		if (f.file)
 			where = "DWARF";
+		if (!strcmp(function_kind(m), ".inline")) {
+			what = "inlined instance of a function";
+			where = "DWARF";
+		} else if (!strcmp(function_kind(m), ".exported")) {
+			what = "global function";
+		}
 	}
 	if (!added && !quiet && is_return && !strcmp(glob, "_start")) {
 		added = -EINVAL;	/* said why above */
