@@ -150,6 +150,20 @@ static void mark_used(struct sem *S, struct var *v)
 		v->used = true;
 }
 
+/*
+ * Whether v is a global of the user's script seen from a tapset function:
+ * there the name is the function's own local, whatever globals the
+ * script declares (a script's "global mm" must not capture the mm of
+ * cmdline_args(); SystemTap's tapsets dodge such clashes by naming).
+ */
+static bool user_global_in_tapset(struct sem *S, const struct scope *sc, const struct var *v)
+{
+	const struct script *user = S->s->user;
+
+	return v->kind == V_GLOBAL && sc->fn && user && sc->script && sc->script != user &&
+	       v->global && v->global->loc.src == user->src;
+}
+
 /* A name in code: a local, a global, or a new local. */
 struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
 		       const struct loc *loc)
@@ -158,6 +172,8 @@ struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
 
 	if (!v)
 		v = sem_global_var(S, name);
+	if (v && user_global_in_tapset(S, sc, v))
+		v = NULL;
 	if (!v)
 		v = tapset_global(S, name);
 	if (!v)
