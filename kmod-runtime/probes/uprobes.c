@@ -13,13 +13,6 @@
 
 #include "uprobes.h"
 
-#ifndef __uninitialized		/* compiler_attributes.h's, from 5.19 */
-#define __uninitialized
-#endif
-#ifndef __no_stack_protector
-#define __no_stack_protector
-#endif
-
 static u64 sdt_reg(struct pt_regs *regs, s16 offset)
 {
 	return offset < 0 ? 0 : *(unsigned long *)((char *)regs + offset);
@@ -104,10 +97,7 @@ static noinline __no_stack_protector void sdt_hit(const struct ctap_uprobe *u,
 			return;
 		}
 	}
-	args[CTAP_SDT_MAX_ARGS] = (unsigned long)s->name;
-	args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)s->provider;
-	args[CTAP_SDT_BIAS_ARG] = instruction_pointer(regs) - u->vaddr;
-	ctap_probe_run(u->probe, regs, args, CTAP_SDT_ARGS);
+	ctap_uprobe_run(u, regs, args);
 }
 
 /*
@@ -301,7 +291,7 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 	if (u->is_return)
 		u->uc.ret_handler = uretprobe_hit;
 	if (!u->is_return || uentry_needed(u))
-		u->uc.handler = uprobe_hit;
+		u->uc.handler = u->handler && !u->is_return ? u->handler : uprobe_hit;
 	/* With a semaphore, the kernel counts it up in every process that
 	 * maps the file, now and later, while the probe is registered. */
 	if (u->ref_ctr_offset)

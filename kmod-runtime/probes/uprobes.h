@@ -60,9 +60,38 @@ struct ctap_uprobe {
 	 * function is entered, kept until that call returns (uprobes.c). */
 	const struct ctap_probe *entry_probe;
 	size_t saved_size;
+	/* The translator's own entry handler, which reads the variables
+	 * straight from the registers (ctap_uprobe_run()), or NULL: the
+	 * table of sdt is read (uprobes.c). */
+	int (*handler)(struct uprobe_consumer *uc, struct pt_regs *regs);
 	struct uprobe_consumer uc;
 	struct inode *inode;		/* held while registered */
 };
+
+#ifndef __uninitialized		/* compiler_attributes.h's, from 5.19 */
+#define __uninitialized
+#endif
+#ifndef __no_stack_protector
+#define __no_stack_protector
+#endif
+
+/*
+ * ctap_uprobe_run - run u's probe on the arguments read at the hit
+ * @u: the uprobe that hit
+ * @regs: the task's user registers
+ * @args: CTAP_SDT_ARGS slots, the first u->sdt->nargs read
+ *
+ * Fills in the marker's names and the load bias of the file, then runs
+ * the handler.
+ */
+static __always_inline void ctap_uprobe_run(const struct ctap_uprobe *u, struct pt_regs *regs,
+					    unsigned long *args)
+{
+	args[CTAP_SDT_MAX_ARGS] = (unsigned long)u->sdt->name;
+	args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)u->sdt->provider;
+	args[CTAP_SDT_BIAS_ARG] = instruction_pointer(regs) - u->vaddr;
+	ctap_probe_run(u->probe, regs, args, CTAP_SDT_ARGS);
+}
 
 /**
  * ctap_uprobes_register - register a table of uprobes
