@@ -249,10 +249,18 @@ static int uentry_alloc(const struct ctap_uprobe *ups, int n)
 	return ue.slots ? 0 : -ENOMEM;
 }
 
+/* Whether a hit is of the process a process(PID) probe names. */
+static bool uprobe_wanted(const struct ctap_uprobe *u)
+{
+	return !u->pid || task_tgid_nr(current) == u->pid;
+}
+
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
+	if (!uprobe_wanted(u))
+		return 0;
 	if (u->is_return)
 		uentry_hit(u, regs);	/* a .return probe's @entry part */
 	else if (u->sdt)
@@ -266,6 +274,8 @@ static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func, struct 
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
+	if (!uprobe_wanted(u))
+		return 0;
 	if (uentry_needed(u))
 		uentry_return(u, regs);
 	else if (u->sdt)

@@ -55,6 +55,7 @@ struct ctap_uprobe {
 	 * variables from DWARF; NULL: none (int_arg() reads registers). */
 	const struct ctap_sdt *sdt;
 	loff_t ref_ctr_offset;		/* its semaphore in the file, 0: none */
+	pid_t pid;			/* process(PID): that process's hits only */
 	bool is_return;
 	/* A .return probe's @entry values: computed by entry_probe when the
 	 * function is entered, kept until that call returns (uprobes.c). */

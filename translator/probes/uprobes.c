@@ -59,6 +59,7 @@ static const char *const patterns[] = {
 	P ".provider(string).mark(string)", P ".plt", P ".plt(string)",	\
 	P ".statement(string)", P ".statement(number)"
 	UPROBE_FORMS("process(string)"),
+	UPROBE_FORMS("process(number)"),
 	UPROBE_FORMS("process"),
 	UPROBE_FORMS("process(string).library(string)"),
 	UPROBE_FORMS("process.library(string)"),
@@ -72,6 +73,7 @@ struct uprobe_point {
 	uint64_t offset;		/* the function's offset in it */
 	uint64_t vaddr;			/* and its link-time address, 0: unknown */
 	const struct sdt_marker *sdt;	/* a marker's, or NULL */
+	long long pid;			/* process(PID): its hits only; 0: any */
 };
 
 /* Where the runtime passes a marker's $$name and $$provider. */
@@ -117,21 +119,47 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 
 extern const struct provider process_provider;
 
+/* The family's state in one pass 2. */
+struct process_state {
+	__s32 long_id;		/* long_type()'s, once looked up */
+	bool have_long;
+	long long pid;		/* the process(PID) being resolved, or 0 */
+};
+
+static struct process_state *process_state(struct elab *e)
+{
+	void **slot = elab_provider_state(e, &process_provider);
+
+	if (!*slot)
+		*slot = arena_new(elab_arena(e), struct process_state);
+	return *slot;
+}
+
 /* The kernel BTF's long int, the type user $vars are read as: looked up
  * once per pass (a lookup by name walks all of BTF); 0 without BTF. */
 static __s32 long_type(struct elab *e)
 {
-	void **slot = elab_provider_state(e, &process_provider);
+	struct process_state *ps = process_state(e);
 	struct btf *btf;
 
-	if (!*slot) {
-		__s32 *id = arena_new(elab_arena(e), __s32);
-
+	if (!ps->have_long) {
 		btf = elab_btf(e);
-		*id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
-		*slot = id;
+		ps->long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+		ps->have_long = true;
 	}
-	return *(__s32 *)*slot;
+	return ps->long_id;
+}
+
+/* A probe's data: at file offset off of path (as the target names it),
+ * for the process(PID) being resolved if any. */
+static struct uprobe_point *new_point(struct elab *e, const char *path, uint64_t off)
+{
+	struct uprobe_point *u = arena_new(elab_arena(e), struct uprobe_point);
+
+	u->path = path;
+	u->offset = off;
+	u->pid = process_state(e)->pid;
+	return u;
 }
 
 /*
@@ -260,10 +288,8 @@ static struct derived_probe *add_point(struct elab *e, const struct pp_match *m,
 {
 	struct arena *a = elab_arena(e);
 	struct derived_probe *d = elab_add(e, m, pp);
-	struct uprobe_point *u = arena_new(a, struct uprobe_point);
+	struct uprobe_point *u = new_point(e, path, off);
 
-	u->path = path;
-	u->offset = off;
 	u->vaddr = vaddr;
 	d->data = u;
 	d->symbol = arena_strndup(a, name, strlen(name));
@@ -525,9 +551,7 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 		/* pp() as SystemTap 4.8 gives it: the marker's address */
 		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 				     (unsigned long long)k->address);
-		u = arena_new(a, struct uprobe_point);
-		u->path = path;
-		u->offset = k->offset;
+		u = new_point(e, path, k->offset);
 		u->sdt = k;
 		d->data = u;
 		for (int i = 0; i < k->nargs; i++)
@@ -544,7 +568,8 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 static const char *comp_arg(const struct pp_match *m, const char *name)
 {
 	for (int i = 0; i < m->ncomps; i++)
-		if (!strcmp(m->comps[i]->name, name) && m->comps[i]->arg)
+		if (!strcmp(m->comps[i]->name, name) && m->comps[i]->arg &&
+		    m->comps[i]->arg->kind == E_STRING)
 			return m->comps[i]->arg->str;
 	return NULL;
 }
@@ -603,9 +628,7 @@ static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const cha
 		k->provider = "";
 		k->name = d->symbol;
 		k->argspec = "PLT entry";
-		u = arena_new(a, struct uprobe_point);
-		u->path = path;
-		u->offset = off;
+		u = new_point(e, path, off);
 		u->sdt = k;
 		d->data = u;
 		elab_add_var(e, d, "$$name", "string", 0, SDT_NAME_ARG)->is_string = true;
@@ -824,11 +847,50 @@ static bool written_wildcard(const struct pp_match *m)
 	return false;
 }
 
+/*
+ * process(PID): the program the process runs, /proc/PID/exe, read when
+ * the translator runs (SystemTap's way); under --sysroot DIR the link
+ * is DIR/proc/PID/exe, a path as the target sees it.
+ */
+static const char *pid_program(struct elab *e, const struct pp_match *m, long long pid)
+{
+	const char *sysroot = elab_session(e)->sysroot;
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (pid <= 0 || pid > INT32_MAX) {
+		elab_error(e, m, "process(%lld): not a process id", pid);
+		return NULL;
+	}
+	n = readlink(arena_printf(elab_arena(e), "%s/proc/%lld/exe", sysroot ? sysroot : "", pid),
+		     exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		elab_error(e, m, "process(%lld): cannot find the program it runs: %s", pid,
+			   strerror(errno));
+		return NULL;
+	}
+	return process_target_path(e, m, arena_strndup(elab_arena(e), exe, n));
+}
+
 static int process_resolve(struct elab *e, const struct pp_match *m)
 {
 	const char *name = comp_arg(m, "process"), *lib = comp_arg(m, "library");
+	const struct pp_component *proc = m->comps[0];
 	struct session *s = elab_session(e);
 	const char *path;
+
+	if (proc->arg && proc->arg->kind != E_STRING) {
+		struct process_state *ps = process_state(e);
+		int added;
+
+		path = pid_program(e, m, proc->arg->num);
+		if (!path)
+			return -EINVAL;	/* said why */
+		ps->pid = proc->arg->num;	/* new_point() gives it to each probe */
+		added = lib ? resolve_library(e, m, path, lib) : resolve_path(e, m, path, false);
+		ps->pid = 0;
+		return added;
+	}
 
 	/* "probe **" means the path-less forms only if there is a target. */
 	if (!name && !s->cmd && !s->target_pid && written_wildcard(m))
@@ -928,12 +990,17 @@ static const char *arg_name(const struct derived_probe *d, int j)
  * without the walk: a third of a uprobe's handler cost).
  */
 static void emit_direct_handler(struct xlate *x, int i, const struct derived_probe *d,
-				const struct sdt_marker *k)
+				const struct uprobe_point *u)
 {
+	const struct sdt_marker *k = u->sdt;
+
 	emit_c(x, "/* %s: its variables straight from the registers */\n", d->name);
 	emit_c(x, "static __no_stack_protector int uprobe_hit_%d(struct uprobe_consumer *uc, "
 	       "struct pt_regs *regs)\n{\n", i);
 	emit_c(x, "\tunsigned long args[CTAP_SDT_ARGS] __uninitialized;\n\n");
+	if (u->pid)
+		emit_c(x, "\tif (task_tgid_nr(current) != %lld)\t/* process(%lld) only */\n"
+		       "\t\treturn 0;\n", u->pid, u->pid);
 	for (int j = 0; j < k->nargs; j++) {
 		const struct sdt_arg *g = &k->args[j];
 
@@ -956,7 +1023,7 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 		if (u->sdt)
 			emit_marker(x, i, u->sdt);
 		if (direct_args(d[i], u->sdt))
-			emit_direct_handler(x, i, d[i], u->sdt);
+			emit_direct_handler(x, i, d[i], u);
 	}
 	emit_c(x, "static struct ctap_uprobe uprobes[%d] = {\n", n);
 	for (int i = 0; i < n; i++) {
@@ -968,6 +1035,8 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 		       (unsigned long long)u->offset);
 		if (u->vaddr)
 			emit_c(x, "\t\t.vaddr = %#llx,\n", (unsigned long long)u->vaddr);
+		if (u->pid)
+			emit_c(x, "\t\t.pid = %lld,\n", u->pid);
 		if (u->sdt)
 			emit_c(x, "\t\t.sdt = &sdt_%d,\n\t\t.ref_ctr_offset = %#llx,\n", i,
 			       (unsigned long long)u->sdt->semaphore_offset);
