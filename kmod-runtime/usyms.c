@@ -265,6 +265,30 @@ static void warn_missing(struct uloc *l)
 	ctap_oob("WARNING: Missing unwind data for a module, rerun with 'stap -d %s'\n", path);
 }
 
+/* The line row that covers rel, or NULL (none, or of no line). */
+static const struct ctap_uline *find_uline(const struct ctap_umod *m, u64 rel)
+{
+	int i = last_at_or_below(m->lines, m->nlines, sizeof(*m->lines), rel);
+
+	return i < 0 || !m->lines[i].line ? NULL : &m->lines[i];
+}
+
+/* addr's source file and line, as the forms say, else its hex. */
+static void format_line(char *buf, size_t size, unsigned long addr, struct uloc *l,
+			enum ctap_usym_form form)
+{
+	const struct ctap_uline *n = l->mod ? find_uline(l->mod, l->rel) : NULL;
+
+	if (!n)
+		scnprintf(buf, size, "0x%lx", addr);
+	else if (form == CTAP_USYM_FILELINE)
+		scnprintf(buf, size, "%s:%u", l->mod->files[n->file], n->line);
+	else if (form == CTAP_USYM_FILE)
+		scnprintf(buf, size, "%s", l->mod->files[n->file]);
+	else
+		scnprintf(buf, size, "%u", n->line);
+}
+
 static void format_uloc(char *buf, size_t size, unsigned long addr, struct uloc *l,
 			enum ctap_usym_form form)
 {
@@ -308,7 +332,10 @@ int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_f
 	int ret = -ENOENT;
 
 	if (mm && find_uloc(mm, addr, &l)) {
-		format_uloc(buf, size, addr, &l, form);
+		if (form >= CTAP_USYM_FILELINE)
+			format_line(buf, size, addr, &l, form);
+		else
+			format_uloc(buf, size, addr, &l, form);
 		if (!l.mod && form == CTAP_USYM_FRAME)
 			warn_missing(&l);
 		ret = 0;

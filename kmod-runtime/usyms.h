@@ -42,6 +42,14 @@ struct ctap_urow {
 	u8 bp_rule;
 };
 
+/* From addr (relative to the base) to the next row, the code is of line
+ * of files[file]; line 0: of no line. */
+struct ctap_uline {
+	u32 addr;
+	u32 line;
+	u32 file;
+};
+
 /* A PT_LOAD: file offsets [offset, offset + filesz) are at vaddr. */
 struct ctap_useg {
 	u64 offset;
@@ -60,6 +68,9 @@ struct ctap_umod {
 	const char *names;
 	const struct ctap_urow *rows;
 	int nrows;
+	const struct ctap_uline *lines;	/* when the script asks for lines */
+	int nlines;
+	const char *const *files;
 	struct inode *inode;		/* while the session runs */
 };
 
@@ -90,6 +101,9 @@ enum ctap_usym_form {
 	CTAP_USYM_SIMPLE,	/* sprint_ubacktrace(): "greet+0x0 [prog]" */
 	CTAP_USYM_FRAME,	/* print_ubacktrace(): " 0x4016f0 : greet+0x0/0x30 [/bin/prog]" */
 	CTAP_USYM_MODULE,	/* umodname(): "/bin/prog" */
+	CTAP_USYM_FILELINE,	/* usymfileline(): "src/prog.c:42", or "0x4016f0" */
+	CTAP_USYM_FILE,		/* usymfile(): "src/prog.c" */
+	CTAP_USYM_LINE,		/* usymline(): "42" */
 };
 
 /* addr of the current task as form says into buf; -ENOENT if no mapped

@@ -711,6 +711,36 @@ bool udwarf_file_matches(const char *glob, const char *file)
 	return false;
 }
 
+int udwarf_each_line(struct udwarf *u, int (*fn)(void *arg, uint64_t addr, const char *file,
+						 int line, bool end), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int ret = 0;
+
+	for (; !ret && !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL); off = next) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t n;
+
+		if (!dwarf_offdie(u->dw, off + hsize, &cu) || dwarf_getsrclines(&cu, &lines, &n))
+			continue;
+		for (size_t i = 0; !ret && i < n; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			Dwarf_Addr a;
+			const char *file;
+			bool end = false;
+			int no;
+
+			if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &no) ||
+			    dwarf_lineendsequence(l, &end) || !(file = dwarf_linesrc(l, NULL, NULL)))
+				continue;
+			ret = fn(arg, a, file, no, end);
+		}
+	}
+	return ret;
+}
+
 bool udwarf_starts_row(struct udwarf *u, uint64_t addr)
 {
 	Dwarf_Die cu;

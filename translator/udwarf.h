@@ -107,6 +107,14 @@ int udwarf_global(struct udwarf *u, const char *name, const char *cu, uint64_t *
  * "testsuite/progs/ufuncs.c"), as SystemTap matches "func@file". */
 bool udwarf_file_matches(const char *glob, const char *file);
 
+/*
+ * Each row of every line table, in the tables' order: fn(arg, addr,
+ * file, line, end), end for a sequence's end (an address past its code);
+ * stops when fn returns nonzero, and returns that.
+ */
+int udwarf_each_line(struct udwarf *u, int (*fn)(void *arg, uint64_t addr, const char *file,
+						 int line, bool end), void *arg);
+
 /* Whether an instruction starts at addr by the line table (a row's address). */
 bool udwarf_starts_row(struct udwarf *u, uint64_t addr);
 

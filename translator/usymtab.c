@@ -16,6 +16,9 @@
  *     stops the walk.
  * The ranges start at each FDE of .eh_frame_hdr's table (and each
  * symbol), so functions with no symbol are covered too.
+ * When the script calls usymfileline(), usymfile() or usymline() ("pragma:
+ * lines"), a fourth: the DWARF line table, a row per address where the
+ * source line changes (line 0 past the end of a sequence), and its files.
  */
 #include "config.h"
 
@@ -84,6 +87,17 @@ struct urow {
 	const char *cfa_reg, *bp_rule;	/* the runtime's enum names */
 };
 
+struct uline {
+	uint64_t addr;
+	uint32_t line;			/* 0: no line (a sequence's end) */
+	uint32_t file;			/* in the module's files */
+	size_t seq;			/* its place in the tables */
+};
+
+/* The most rows of a line table written for one module: about 3 MB of
+ * module; a larger table (a whole libc's) is left out with a warning. */
+#define MAX_ULINES	200000
+
 struct umod {
 	const char *path, *file;
 	bool ok;			/* read: its tables are written */
@@ -94,6 +108,12 @@ struct umod {
 	size_t nsyms;
 	struct urow *rows;
 	size_t nrows, cap;
+	struct uline *lines;
+	size_t nlines, lines_cap;
+	const char **files;		/* the line rows' source files (arena copies) */
+	size_t nfiles, files_cap;
+	const char *last_file;		/* its index, for the next row of its CU */
+	uint32_t last_index;
 };
 
 static int by_addr(const void *a, const void *b)
@@ -285,8 +305,90 @@ static void read_rows(Elf *elf, struct umod *m)
 	dwarf_cfi_end(cfi);
 }
 
-/* m's tables from its file; -errno with a warning if it cannot be read. */
-static int read_umod(struct arena *a, struct umod *m, const char *sysroot)
+/* The index of file in m's files, added if new. */
+static uint32_t file_index(struct arena *a, struct umod *m, const char *file)
+{
+	if (file == m->last_file)	/* libdw gives a CU's rows one string */
+		return m->last_index;
+	m->last_file = file;
+	for (size_t i = 0; i < m->nfiles; i++)
+		if (!strcmp(m->files[i], file))
+			return m->last_index = i;
+	if (m->nfiles == m->files_cap) {
+		m->files_cap = m->files_cap ? 2 * m->files_cap : 64;
+		m->files = realloc(m->files, m->files_cap * sizeof(*m->files));
+	}
+	m->files[m->nfiles] = arena_strndup(a, file, strlen(file));
+	return m->last_index = m->nfiles++;
+}
+
+struct line_reader {
+	struct arena *a;
+	struct umod *m;
+};
+
+static int add_line(void *arg, uint64_t addr, const char *file, int line, bool end)
+{
+	struct line_reader *r = arg;
+	struct umod *m = r->m;
+	struct uline l = { .addr = addr, .line = end ? 0 : line, .seq = m->nlines };
+
+	if (addr < m->base)
+		return 0;
+	l.file = file_index(r->a, m, file);
+	if (m->nlines && m->lines[m->nlines - 1].line == l.line &&
+	    m->lines[m->nlines - 1].file == l.file && m->lines[m->nlines - 1].addr <= addr)
+		return 0;	/* the same line goes on */
+	if (m->nlines == MAX_ULINES)
+		return -E2BIG;
+	if (m->nlines == m->lines_cap) {
+		m->lines_cap = m->lines_cap ? 2 * m->lines_cap : 1024;
+		m->lines = realloc(m->lines, m->lines_cap * sizeof(*m->lines));
+	}
+	m->lines[m->nlines++] = l;
+	return 0;
+}
+
+static int by_line_addr(const void *a, const void *b)
+{
+	const struct uline *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if ((x->line != 0) != (y->line != 0))
+		return (x->line != 0) - (y->line != 0);	/* a sequence's end first */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* m's line table, sorted by address, from its DWARF (dw). */
+static void read_lines(struct arena *a, struct udwarf *dw, struct umod *m)
+{
+	struct line_reader r = { .a = a, .m = m };
+
+	if (!dw)
+		return;
+	if (udwarf_each_line(dw, add_line, &r)) {
+		diag_warning(NULL, "no source lines for '%s': its line table has over %d rows",
+			     m->path, MAX_ULINES);
+		m->nlines = 0;
+		return;
+	}
+	qsort(m->lines, m->nlines, sizeof(*m->lines), by_line_addr);
+	/* One row an address: the last (as libdw's dwarf_getsrc_die() finds
+	 * it), a row of code over the end of the sequence before it. */
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nlines; i++) {
+		if (n && m->lines[n - 1].addr == m->lines[i].addr)
+			n--;
+		m->lines[n++] = m->lines[i];
+	}
+	m->nlines = n;
+}
+
+/* m's tables from its file; -errno with a warning if it cannot be read.
+ * with_lines: its line table too. */
+static int read_umod(struct arena *a, struct umod *m, const char *sysroot, bool with_lines)
 {
 	int fd = open(m->file, O_RDONLY | O_CLOEXEC);
 	struct udwarf *dw;
@@ -326,6 +428,8 @@ static int read_umod(struct arena *a, struct umod *m, const char *sysroot)
 	dw = udwarf_open(elf, m->file, sysroot);
 	syms = udwarf_symbol_table(elf, dw, &type);
 	read_symbols(a, syms, type, m);
+	if (with_lines)
+		read_lines(a, dw, m);
 	udwarf_close(dw);
 	/* a .symtab without functions: the exported ones */
 	if (!m->nsyms && type == SHT_SYMTAB) {
@@ -400,10 +504,12 @@ static void add_needed(struct session *s, const char *file)
 
 /* ---- pass 3 ---- */
 
-static bool needed(struct session *s)
+/* Whether a function the script uses says it needs what (pragma:vma:
+ * the tables; pragma:lines: the line tables too). */
+static bool needed(struct session *s, const char *what)
 {
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
-		if (f->used && f->fn->embedded && strstr(f->fn->embedded, "pragma:vma"))
+		if (f->used && f->fn->embedded && strstr(f->fn->embedded, what))
 			return true;
 	return false;
 }
@@ -445,6 +551,17 @@ static void emit_umod(struct xlate *x, int i, struct umod *m)
 		       (long long)r->bp_off, r->cfa_reg, r->bp_rule);
 	}
 	emit_c(x, "};\n\n");
+	if (!m->nlines)
+		return;
+	emit_c(x, "/* %s: %zu line rows */\n", m->path, m->nlines);
+	emit_c(x, "static const char *const umod_%d_files[] = {\n", i);
+	for (size_t j = 0; j < m->nfiles; j++)
+		emit_c(x, "\t%s,\n", gen_c_string(x, m->files[j]));
+	emit_c(x, "};\n\nstatic const struct ctap_uline umod_%d_lines[] = {\n", i);
+	for (size_t j = 0; j < m->nlines; j++)
+		emit_c(x, "\t{ %#llx, %u, %u },\n", (unsigned long long)(m->lines[j].addr - m->base),
+		       m->lines[j].line, m->lines[j].file);
+	emit_c(x, "};\n\n");
 }
 
 void usyms_emit(struct xlate *x)
@@ -453,7 +570,9 @@ void usyms_emit(struct xlate *x)
 	struct umod mods[USYMS_MAX_MODULES];
 	int n = 0;
 
-	if (!needed(s))
+	bool with_lines = needed(s, "pragma:lines");
+
+	if (!needed(s, "pragma:vma"))
 		return;
 	for (int i = 0; i < s->n_d_options; i++)
 		usyms_add_option(s, s->d_options[i]);
@@ -467,7 +586,7 @@ void usyms_emit(struct xlate *x)
 		memset(m, 0, sizeof(*m));
 		m->path = u->path;
 		m->file = u->file;
-		m->ok = read_umod(x->a, m, s->sysroot) == 0;
+		m->ok = read_umod(x->a, m, s->sysroot, with_lines) == 0;
 		if (m->ok)
 			emit_umod(x, n, m);
 		n++;
@@ -481,12 +600,19 @@ void usyms_emit(struct xlate *x)
 			       "\t\t.segs = umod_%d_segs,\n\t\t.nsegs = ARRAY_SIZE(umod_%d_segs),\n"
 			       "\t\t.syms = umod_%d_syms,\n\t\t.nsyms = ARRAY_SIZE(umod_%d_syms),\n"
 			       "\t\t.names = umod_%d_names,\n"
-			       "\t\t.rows = umod_%d_rows,\n\t\t.nrows = ARRAY_SIZE(umod_%d_rows),\n\t},\n",
+			       "\t\t.rows = umod_%d_rows,\n\t\t.nrows = ARRAY_SIZE(umod_%d_rows),\n",
 			       gen_c_string(x, mods[i].path), gen_c_string(x, slash ? slash + 1 : mods[i].path),
 			       (unsigned long long)mods[i].base, i, i, i, i, i, i, i);
+		if (mods[i].ok && mods[i].nlines)
+			emit_c(x, "\t\t.lines = umod_%d_lines,\n\t\t.nlines = ARRAY_SIZE(umod_%d_lines),\n"
+			       "\t\t.files = umod_%d_files,\n", i, i, i);
+		if (mods[i].ok)
+			emit_c(x, "\t},\n");
 		free(mods[i].segs);
 		free(mods[i].syms);
 		free(mods[i].rows);
+		free(mods[i].lines);
+		free(mods[i].files);
 	}
 	emit_table_family(x, "umods", "ctap_usyms_register", "ctap_usyms_unregister");
 }
