@@ -223,10 +223,11 @@ static void uentry_return(const struct ctap_uprobe *u, struct pt_regs *regs)
 	smp_store_release(&s->task, NULL);
 }
 
-/* A .return probe that needs its call's entry: parameters or @entry. */
+/* A .return probe that needs its call's entry: parameters, @entry, or
+ * where its file was loaded (@var in a PIE). */
 static bool uentry_needed(const struct ctap_uprobe *u)
 {
-	return u->is_return && (u->entry_probe || (u->sdt && u->sdt->nentry));
+	return u->is_return && (u->entry_probe || (u->sdt && u->sdt->nentry) || u->bias_at_entry);
 }
 
 static int uentry_alloc(const struct ctap_uprobe *ups, int n)

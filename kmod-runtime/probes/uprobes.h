@@ -57,6 +57,7 @@ struct ctap_uprobe {
 	loff_t ref_ctr_offset;		/* its semaphore in the file, 0: none */
 	pid_t pid;			/* process(PID): that process's hits only */
 	bool is_return;
+	bool bias_at_entry;		/* a .return's load bias, taken at the entry */
 	/* A .return probe's @entry values: computed by entry_probe when the
 	 * function is entered, kept until that call returns (uprobes.c). */
 	const struct ctap_probe *entry_probe;

@@ -1,7 +1,8 @@
 /*
  * pie_globals N - a program built as PIE (Debian's default: loaded at a
  * random address) with globals for @var: N rounds, each setting round
- * and the struct last, then calling tick() with the round.  Silent.
+ * and the struct last, then calling tick() with the round, then bump(),
+ * which adds 10 to round_no.  Silent.
  */
 #include <stdlib.h>
 
@@ -20,6 +21,13 @@ __attribute__((noinline)) long tick(long r)
 	return r + last.round;
 }
 
+/* No parameters: a .return probe has nothing else to read at its entry. */
+__attribute__((noinline)) void bump(void)
+{
+	__asm__ volatile("" ::: "memory");
+	round_no += 10;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 3, sum = 0;
@@ -30,6 +38,7 @@ int main(int argc, char **argv)
 		last.name = names[i % 4];
 		sum += last.name[0];	/* its page is in: a probe reads without faulting */
 		sum += tick(i);
+		bump();
 	}
 	return sum == 0;
 }

@@ -74,6 +74,8 @@ struct uprobe_point {
 	uint64_t vaddr;			/* and its link-time address, 0: unknown */
 	const struct sdt_marker *sdt;	/* a marker's, or NULL */
 	long long pid;			/* process(PID): its hits only; 0: any */
+	bool bias_at_entry;		/* a .return's @var in a PIE: the load
+					   bias is taken at the entry */
 };
 
 /* Where the runtime passes a marker's $$name and $$provider. */
@@ -1037,6 +1039,8 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 			emit_c(x, "\t\t.vaddr = %#llx,\n", (unsigned long long)u->vaddr);
 		if (u->pid)
 			emit_c(x, "\t\t.pid = %lld,\n", u->pid);
+		if (u->bias_at_entry)
+			emit_c(x, "\t\t.bias_at_entry = true,\n");
 		if (u->sdt)
 			emit_c(x, "\t\t.sdt = &sdt_%d,\n\t\t.ref_ctr_offset = %#llx,\n", i,
 			       (unsigned long long)u->sdt->semaphore_offset);
@@ -1077,11 +1081,15 @@ static int process_global_var(struct session *s, const struct derived_probe *d,
 	} else if (!gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' is not a program or a "
 					"library", spec, u->path);
-	} else if (eh.e_type == ET_DYN && (d->is_return || !u->vaddr || !u->sdt)) {
+	} else if (eh.e_type == ET_DYN && (!u->vaddr || !u->sdt)) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' is position-independent; ctap "
-					"finds where it is loaded in entry probes of functions with "
-					"DWARF, not in this one", spec, u->path);
+					"finds where it is loaded in probes of functions with DWARF, "
+					"not in this one", spec, u->path);
 	} else {
+		/* A .return hits in the caller: where the file is loaded is
+		 * taken at the function's entry, kept for its return. */
+		if (eh.e_type == ET_DYN && d->is_return)
+			((struct uprobe_point *)u)->bias_at_entry = true;
 		out->load_biased = eh.e_type == ET_DYN;
 		out->bias_arg = SDT_BIAS_ARG;
 		udwarf_set_btf(dw, session_user_btf(s));
