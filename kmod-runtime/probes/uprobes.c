@@ -8,7 +8,10 @@
  */
 #include <linux/fs.h>
 #include <linux/hash.h>
+#include <linux/mm.h>
 #include <linux/namei.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 
 #include "uprobes.h"
@@ -286,18 +289,64 @@ static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func, struct 
 	return 0;
 }
 
-static int uprobe_register_one(struct ctap_uprobe *u)
+/*
+ * An absolute probe's file and offset: what process u->pid maps at
+ * u->abs_addr now (process context, at arming).  -ESRCH without the
+ * process, -EFAULT if no file is mapped there.
+ */
+static int uprobe_find_absolute(struct ctap_uprobe *u)
+{
+	struct vm_area_struct *vma;
+	struct task_struct *t;
+	struct mm_struct *mm;
+	int ret = -EFAULT;
+
+	rcu_read_lock();
+	t = pid_task(find_vpid(u->pid), PIDTYPE_PID);
+	if (t)
+		get_task_struct(t);
+	rcu_read_unlock();
+	if (!t)
+		return -ESRCH;
+	mm = get_task_mm(t);
+	put_task_struct(t);
+	if (!mm)
+		return -ESRCH;
+	mmap_read_lock(mm);
+	vma = find_vma(mm, u->abs_addr);
+	if (vma && vma->vm_start <= u->abs_addr && vma->vm_file) {
+		u->offset = ((loff_t)vma->vm_pgoff << PAGE_SHIFT) + u->abs_addr - vma->vm_start;
+		u->inode = igrab(file_inode(vma->vm_file));
+		ret = u->inode ? 0 : -ENOENT;
+	}
+	mmap_read_unlock(mm);
+	mmput(mm);
+	return ret;
+}
+
+/* The file's inode, held while the probe is registered. */
+static int uprobe_find_inode(struct ctap_uprobe *u)
 {
 	struct path path;
 	int ret;
 
+	if (u->abs_addr)
+		return uprobe_find_absolute(u);
 	ret = kern_path(u->path, LOOKUP_FOLLOW, &path);
 	if (ret)
 		return ret;
 	u->inode = igrab(d_inode(path.dentry));
 	path_put(&path);
-	if (!u->inode)
-		return -ENOENT;
+	return u->inode ? 0 : -ENOENT;
+}
+
+static int uprobe_register_one(struct ctap_uprobe *u)
+{
+	int ret;
+
+	ret = uprobe_find_inode(u);
+	if (ret)
+		return ret;
 	memset(&u->uc, 0, sizeof(u->uc));
 	if (u->is_return)
 		u->uc.ret_handler = uretprobe_hit;

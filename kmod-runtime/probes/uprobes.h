@@ -56,6 +56,9 @@ struct ctap_uprobe {
 	const struct ctap_sdt *sdt;
 	loff_t ref_ctr_offset;		/* its semaphore in the file, 0: none */
 	pid_t pid;			/* process(PID): that process's hits only */
+	/* process(PID).statement(ADDR).absolute: path and offset are those
+	 * of the file process pid maps at abs_addr when the probe is armed */
+	unsigned long abs_addr;
 	bool is_return;
 	bool bias_at_entry;		/* a .return's load bias, taken at the entry */
 	/* A .return probe's @entry values: computed by entry_probe when the

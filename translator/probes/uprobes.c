@@ -64,6 +64,7 @@ static const char *const patterns[] = {
 	UPROBE_FORMS("process(string).library(string)"),
 	UPROBE_FORMS("process.library(string)"),
 #undef UPROBE_FORMS
+	"process(number).statement(number).absolute",
 	NULL
 };
 
@@ -76,6 +77,8 @@ struct uprobe_point {
 	long long pid;			/* process(PID): its hits only; 0: any */
 	bool bias_at_entry;		/* a .return's @var in a PIE: the load
 					   bias is taken at the entry */
+	uint64_t abs_addr;		/* .absolute: this address of process pid,
+					   no path (the runtime finds the file) */
 };
 
 /* Where the runtime passes a marker's $$name and $$provider. */
@@ -874,6 +877,35 @@ static const char *pid_program(struct elab *e, const struct pp_match *m, long lo
 	return process_target_path(e, m, arena_strndup(elab_arena(e), exe, n));
 }
 
+/*
+ * process(PID).statement(ADDR).absolute (guru mode): a uprobe at a virtual
+ * address of a running process, unchecked, no $vars; the runtime finds
+ * the file mapped there when it arms the probe.
+ */
+static int resolve_absolute(struct elab *e, const struct pp_match *m)
+{
+	long long pid = m->comps[0]->arg->num;
+	uint64_t addr = statement_addr(m);
+	struct derived_probe *d;
+	struct uprobe_point *u;
+
+	if (!elab_session(e)->guru) {
+		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
+		return -EINVAL;
+	}
+	if (pid <= 0 || pid > INT32_MAX) {
+		elab_error(e, m, "process(%lld): not a process id", pid);
+		return -EINVAL;
+	}
+	d = elab_add(e, m, arena_printf(elab_arena(e), "process(%lld).statement(%#llx).absolute",
+					pid, (unsigned long long)addr));
+	u = new_point(e, NULL, 0);
+	u->pid = pid;
+	u->abs_addr = addr;
+	d->data = u;
+	return 1;
+}
+
 static int process_resolve(struct elab *e, const struct pp_match *m)
 {
 	const char *name = comp_arg(m, "process"), *lib = comp_arg(m, "library");
@@ -881,6 +913,8 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 	struct session *s = elab_session(e);
 	const char *path;
 
+	if (strstr(m->pattern_text, ".absolute"))
+		return resolve_absolute(e, m);
 	if (proc->arg && proc->arg->kind != E_STRING) {
 		struct process_state *ps = process_state(e);
 		int added;
@@ -1032,9 +1066,12 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 		const struct uprobe_point *u = d[i]->data;
 		const char *entry, *size;
 
-		emit_c(x, "\t{\n\t\t.probe = %s,\n\t\t.path = %s,\n\t\t.offset = %#llx,\n",
-		       emit_probe_ref(x, d[i]), gen_c_string(x, u->path),
-		       (unsigned long long)u->offset);
+		emit_c(x, "\t{\n\t\t.probe = %s,\n", emit_probe_ref(x, d[i]));
+		if (u->abs_addr)
+			emit_c(x, "\t\t.abs_addr = %#llx,\n", (unsigned long long)u->abs_addr);
+		else
+			emit_c(x, "\t\t.path = %s,\n\t\t.offset = %#llx,\n", gen_c_string(x, u->path),
+			       (unsigned long long)u->offset);
 		if (u->vaddr)
 			emit_c(x, "\t\t.vaddr = %#llx,\n", (unsigned long long)u->vaddr);
 		if (u->pid)
@@ -1060,23 +1097,27 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
  * DWARF, read from user memory.  A program linked at a fixed address has
  * it at its link-time address; a PIE or a library where it is loaded,
  * the link-time address plus the load bias the runtime passes (the
- * probe's address at the hit less its link-time one: read at the entry,
- * so not in a .return probe, which hits in the caller).
+ * probe's address at the hit less its link-time one; a .return probe,
+ * which hits in the caller, takes it at the entry).
  */
 static int process_global_var(struct session *s, const struct derived_probe *d,
 			      const char *spec, struct global_var *out)
 {
 	const struct uprobe_point *u = d->data;
-	const char *file = s->sysroot ? arena_printf(&s->arena, "%s%s", s->sysroot, u->path) : u->path;
+	const char *file = !u->path || !s->sysroot ? u->path :
+			   arena_printf(&s->arena, "%s%s", s->sysroot, u->path);
 	const char *at = strchr(spec, '@');
 	const char *name = at ? arena_strndup(&s->arena, spec, at - spec) : spec;
-	int fd = open(file, O_RDONLY | O_CLOEXEC), ret = -ENOENT;
+	int fd = file ? open(file, O_RDONLY | O_CLOEXEC) : -1, ret = -ENOENT;
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
 	struct udwarf *dw = elf ? udwarf_open(elf, file, s->sysroot) : NULL;
 	GElf_Ehdr eh;
 
 	memset(out, 0, sizeof(*out));
-	if (!dw) {
+	if (!u->path) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): a probe at an absolute address "
+					"has no program to read it from", spec);
+	} else if (!dw) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' has no DWARF", spec, u->path);
 	} else if (!gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): '%s' is not a program or a "
