@@ -906,6 +906,19 @@ static int resolve_absolute(struct elab *e, const struct pp_match *m)
 	return 1;
 }
 
+/* The probes of m in path (or its library lib), each for process pid only. */
+static int resolve_pid(struct elab *e, const struct pp_match *m, const char *path,
+		       const char *lib, long long pid)
+{
+	struct process_state *ps = process_state(e);
+	int added;
+
+	ps->pid = pid;	/* new_point() gives it to each probe */
+	added = lib ? resolve_library(e, m, path, lib) : resolve_path(e, m, path, false);
+	ps->pid = 0;
+	return added;
+}
+
 static int process_resolve(struct elab *e, const struct pp_match *m)
 {
 	const char *name = comp_arg(m, "process"), *lib = comp_arg(m, "library");
@@ -916,16 +929,8 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 	if (strstr(m->pattern_text, ".absolute"))
 		return resolve_absolute(e, m);
 	if (proc->arg && proc->arg->kind != E_STRING) {
-		struct process_state *ps = process_state(e);
-		int added;
-
 		path = pid_program(e, m, proc->arg->num);
-		if (!path)
-			return -EINVAL;	/* said why */
-		ps->pid = proc->arg->num;	/* new_point() gives it to each probe */
-		added = lib ? resolve_library(e, m, path, lib) : resolve_path(e, m, path, false);
-		ps->pid = 0;
-		return added;
+		return path ? resolve_pid(e, m, path, lib, proc->arg->num) : -EINVAL;
 	}
 
 	/* "probe **" means the path-less forms only if there is a target. */
@@ -937,6 +942,10 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 	path = name ? process_target_path(e, m, name) : target_program(e, m);
 	if (!path)
 		return -EINVAL;	/* said why */
+	/* Without a path under -x PID: process(PID), as SystemTap makes it
+	 * (under -c the pid is not known yet: every process of the program). */
+	if (!name && !s->cmd && s->target_pid)
+		return resolve_pid(e, m, path, lib, s->target_pid);
 	if (lib)
 		return resolve_library(e, m, path, lib);
 	return resolve_path(e, m, path, false);
