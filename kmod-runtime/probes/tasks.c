@@ -11,6 +11,10 @@
  *                 has its memory, so its executable is known); and at an
  *                 exec, before begin, with the new program's name
  *   thread.*      the same for the other threads of a process
+ *   syscall       each system call of a 64-bit task, at its entry
+ *                 (raw_syscalls:sys_enter) and its return (sys_exit),
+ *                 with the task's registers; the two hooks are only
+ *                 registered when a probe asks for them
  *
  * A process that already runs when the session starts gets its begin at
  * its main thread's next return from a system call, as SystemTap's (whose
@@ -32,6 +36,7 @@
 static struct ctap_task_probe *table;
 static int ntable;
 static bool exit_armed;
+static bool want_enter, want_return;	/* a syscall probe of each kind */
 
 /*
  * The processes running when the session started that have not had their
@@ -116,7 +121,8 @@ static struct inode *exe_inode(void)
  * No registers: the handler runs as if between two of the task's own
  * instructions, as SystemTap's do.
  */
-static void dispatch(enum ctap_task_event event, bool paths)
+static void dispatch_args(enum ctap_task_event event, bool paths, struct pt_regs *regs,
+			  const unsigned long *args, int nargs)
 {
 	struct inode *inode = NULL;
 	bool looked = false;
@@ -139,9 +145,31 @@ static void dispatch(enum ctap_task_event event, bool paths)
 				if (t->inode != inode)
 					continue;
 			}
-			ctap_probe_run(t->probe, NULL, NULL, 0);
+			ctap_probe_run(t->probe, regs, args, nargs);
 		}
 	}
+}
+
+static void dispatch(enum ctap_task_event event, bool paths)
+{
+	dispatch_args(event, paths, NULL, NULL, 0);
+}
+
+/* A system call's number and arguments (the result last), for the
+ * syscall probes: the task's own registers, saved at its entry. */
+static void dispatch_syscall(enum ctap_task_event event, struct pt_regs *regs, long nr, long ret)
+{
+	unsigned long args[CTAP_TASK_SYSCALL_ARGS] = {
+		nr, regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9, ret,
+	};
+
+	dispatch_args(event, true, regs, args, CTAP_TASK_SYSCALL_ARGS);
+}
+
+static void notrace on_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	if (want_enter && !(current->flags & PF_KTHREAD) && !in_compat_syscall())
+		dispatch_syscall(CTAP_TASK_SYSCALL, regs, id, 0);
 }
 
 static bool user_task(void)
@@ -161,9 +189,13 @@ static void notrace on_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 	if (atomic_read(&npending) && main_thread() && pending_claim(current->tgid))
 		dispatch(CTAP_TASK_BEGIN, true);
-	if (ret != 0 || !user_task() || in_compat_syscall())
+	if (!user_task() || in_compat_syscall())
 		return;
 	nr = syscall_get_nr(current, regs);
+	if (want_return)
+		dispatch_syscall(CTAP_TASK_SYSCALL_RETURN, regs, nr, ret);
+	if (ret != 0)
+		return;
 	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_fork && nr != __NR_vfork)
 		return;
 	dispatch(main_thread() ? CTAP_TASK_BEGIN : CTAP_TASK_THREAD_BEGIN, true);
@@ -205,9 +237,11 @@ static struct {
 	void *handler;
 	struct tracepoint *tp;
 	bool registered;
+	bool syscalls;			/* only for syscall probes */
 } hooks[] = {
 	{ "sys_exit", on_sys_exit },
 	{ "sched_process_exec", on_exec },
+	{ "sys_enter", on_sys_enter, .syscalls = true },
 };
 
 static void release_inodes(struct ctap_task_probe *tps, int n)
@@ -249,8 +283,14 @@ int ctap_tasks_register(struct ctap_task_probe *tps, int n)
 		return ret;
 	table = tps;
 	ntable = n;
+	for (i = 0; i < n; i++) {
+		want_enter |= tps[i].event == CTAP_TASK_SYSCALL;
+		want_return |= tps[i].event == CTAP_TASK_SYSCALL_RETURN;
+	}
 	pending_fill();
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
+		if (hooks[i].syscalls && !want_enter)
+			continue;
 		hooks[i].tp = ctap_tracepoint_find(hooks[i].name);
 		ret = hooks[i].tp ? tracepoint_probe_register(hooks[i].tp, hooks[i].handler, NULL)
 				  : -ENOENT;
@@ -291,4 +331,5 @@ void ctap_tasks_unregister(struct ctap_task_probe *tps, int n)
 	release_inodes(tps, n);
 	table = NULL;
 	ntable = 0;
+	want_enter = want_return = false;
 }

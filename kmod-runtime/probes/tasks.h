@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tasks.h - process.begin/end and process.thread.begin/end, for every user
- * process, for process("PATH") (the processes running that executable) or
- * for process(PID): each handler runs in the task itself.
+ * tasks.h - process.begin/end, process.thread.begin/end and
+ * process.syscall[.return], for every user process, for process("PATH")
+ * (the processes running that executable) or for process(PID): each
+ * handler runs in the task itself.
  */
 #ifndef CTAP_TASKS_H
 #define CTAP_TASKS_H
@@ -17,7 +18,11 @@ enum ctap_task_event {
 	CTAP_TASK_END,
 	CTAP_TASK_THREAD_BEGIN,
 	CTAP_TASK_THREAD_END,
+	CTAP_TASK_SYSCALL,		/* args: nr, the six arguments */
+	CTAP_TASK_SYSCALL_RETURN,	/* args: nr, the six, the result */
 };
+
+#define CTAP_TASK_SYSCALL_ARGS	8
 
 struct ctap_task_probe {
 	const struct ctap_probe *probe;

@@ -4,6 +4,10 @@
  * absolute, or a name found in $PATH as for process("P").function) or
  * for process(PID).  The handler runs in the task itself (runtime side:
  * kmod-runtime/probes/tasks.c, which says when each event fires).
+ *
+ * process[(...)].syscall and .syscall.return are those processes' system
+ * calls, SystemTap's utrace probes: $syscall (the number), $arg1..$arg6
+ * at the entry, $return at the return.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -20,8 +24,15 @@ static const char *const patterns[] = {
 	"process(string).thread.begin", "process(string).thread.end",
 	"process(number).begin", "process(number).end",
 	"process(number).thread.begin", "process(number).thread.end",
+	"process.syscall", "process.syscall.return",
+	"process(string).syscall", "process(string).syscall.return",
+	"process(number).syscall", "process(number).syscall.return",
 	NULL
 };
+
+/* Where the runtime passes a system call's number, arguments and result. */
+#define SYSCALL_NR_ARG		0	/* then $arg1..$arg6: 1..6 */
+#define SYSCALL_RETURN_ARG	7
 
 /* A probe's own data (derived_probe.data). */
 struct task_point {
@@ -34,9 +45,28 @@ static const char *event_of(const char *pattern)
 {
 	bool thread = strstr(pattern, ".thread.") != NULL;
 
+	if (strstr(pattern, ".syscall"))
+		return strstr(pattern, ".return") ? "CTAP_TASK_SYSCALL_RETURN" : "CTAP_TASK_SYSCALL";
 	if (strstr(pattern, ".begin"))
 		return thread ? "CTAP_TASK_THREAD_BEGIN" : "CTAP_TASK_BEGIN";
 	return thread ? "CTAP_TASK_THREAD_END" : "CTAP_TASK_END";
+}
+
+/* A system call probe's variables, all long as SystemTap's. */
+static void add_syscall_vars(struct elab *e, struct derived_probe *d, bool is_return)
+{
+	struct btf *btf = elab_btf(e);
+	__s32 long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+
+	if (long_id <= 0)
+		return;	/* no BTF: no $vars (said where one is used) */
+	elab_add_var(e, d, "$syscall", "long", long_id, SYSCALL_NR_ARG);
+	if (is_return) {
+		elab_add_var(e, d, "$return", "long", long_id, SYSCALL_RETURN_ARG);
+		return;
+	}
+	for (int i = 1; i <= 6; i++)
+		elab_add_var(e, d, arena_printf(elab_arena(e), "$arg%d", i), "long", long_id, i);
 }
 
 static int tasks_resolve(struct elab *e, const struct pp_match *m)
@@ -66,6 +96,8 @@ static int tasks_resolve(struct elab *e, const struct pp_match *m)
 	}
 	d = elab_add(e, m, name);
 	d->data = t;
+	if (strstr(t->event, "SYSCALL"))
+		add_syscall_vars(e, d, !strcmp(t->event, "CTAP_TASK_SYSCALL_RETURN"));
 	return 1;
 }
 
