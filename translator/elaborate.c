@@ -891,7 +891,10 @@ void pass2_print(struct session *s, FILE *out)
 		if (d->written != last || !text)
 			text = point_text(s->elab, d->written);
 		last = d->written;
-		fprintf(out, "%s /* <- %s */\n", d->name, text);
+		if (d->where)
+			fprintf(out, "%s /* %s */ /* <- %s */\n", d->name, d->where, text);
+		else
+			fprintf(out, "%s /* <- %s */\n", d->name, text);
 	}
 }
 

@@ -85,6 +85,8 @@ struct derived_probe {
 	int seq;				/* its place in program order, from 0 */
 	const char *symbol;			/* the function probed (probefunc()), or NULL */
 	bool is_return;				/* a .return probe */
+	const char *where;			/* -p2's note of its address
+						   ("pc=.dynamic+0x11e0"), or NULL */
 	void *data;				/* the provider's own */
 };
 

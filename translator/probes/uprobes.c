@@ -285,10 +285,34 @@ static bool spec_matches(struct udwarf *dw, const struct func_spec *f, uint64_t 
 	       (!f->line || (fn->decl_line >= f->line && fn->decl_line <= f->line2));
 }
 
-/* A probe named pp at file offset off of path (link-time address vaddr),
- * in the function name. */
+/*
+ * Where vaddr of elf is, as SystemTap's -p2 notes it: a program linked at
+ * a fixed address counts from its first page, a PIE or a library from 0.
+ */
+static const char *pc_note(struct arena *a, Elf *elf, uint64_t vaddr)
+{
+	uint64_t base = UINT64_MAX;
+	GElf_Ehdr eh;
+	size_t nph;
+
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph))
+		return NULL;
+	if (eh.e_type == ET_DYN)
+		return arena_printf(a, "pc=.dynamic+%#llx", (unsigned long long)vaddr);
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < base)
+			base = ph.p_vaddr & ~(uint64_t)0xfff;
+	}
+	return base > vaddr ? NULL :
+	       arena_printf(a, "pc=.absolute+%#llx", (unsigned long long)(vaddr - base));
+}
+
+/* A probe named pp at file offset off of path (link-time address vaddr
+ * in elf), in the function name. */
 static struct derived_probe *add_point(struct elab *e, const struct pp_match *m, const char *pp,
-				       const char *path, uint64_t off, uint64_t vaddr,
+				       Elf *elf, const char *path, uint64_t off, uint64_t vaddr,
 				       const char *name)
 {
 	struct arena *a = elab_arena(e);
@@ -296,6 +320,7 @@ static struct derived_probe *add_point(struct elab *e, const struct pp_match *m,
 	struct uprobe_point *u = new_point(e, path, off);
 
 	u->vaddr = vaddr;
+	d->where = pc_note(a, elf, vaddr);
 	d->data = u;
 	d->symbol = arena_strndup(a, name, strlen(name));
 	return d;
@@ -340,7 +365,7 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	}
 	d = add_point(e, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
 					 f->statement ? "statement" : "function", name,
-					 (unsigned long long)f->offset), path, off, addr, name);
+					 (unsigned long long)f->offset), elf, path, off, addr, name);
 	if (dw && !udwarf_function_at(dw, a, name, sym->st_value, addr, &fn))
 		add_dwarf_vars(e, d, d->data, &fn, false);
 	return 0;
@@ -368,7 +393,7 @@ static int add_inlines(struct elab *e, const struct pp_match *m, Elf *elf, struc
 		if (i->fn.decl_file)
 			where = arena_printf(a, "%s@%s:%d", i->name, i->fn.decl_file, i->fn.decl_line);
 		d = add_point(e, m, arena_printf(a, "process(\"%s\").function(\"%s\")%s", path,
-						 where, suffix), path, off, i->fn.probe_addr, i->name);
+						 where, suffix), elf, path, off, i->fn.probe_addr, i->name);
 		add_dwarf_vars(e, d, d->data, &i->fn, false);
 		added++;
 	}
@@ -467,7 +492,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 				continue;
 			d = add_point(e, m, arena_printf(elab_arena(e), "process(\"%s\").%s(\"%s\")%s",
 							 path, f->statement ? "statement" : "function",
-							 where, suffix), path, off, vaddr, name);
+							 where, suffix), elf, path, off, vaddr, name);
 			d->is_return = is_return;
 			if (have_dwarf)
 				add_dwarf_vars(e, d, d->data, &fn, is_return);
@@ -523,7 +548,7 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	if (!name || sdt_file_offset(elf, addr, true, &off))
 		return 0;
 	d = add_point(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
-					 (unsigned long long)addr), path, off, addr, name);
+					 (unsigned long long)addr), elf, path, off, addr, name);
 	dw = udwarf_open(elf, file, elab_session(e)->sysroot);
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
