@@ -40,6 +40,22 @@ void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
 
 /* ---- strings ---- */
 
+const char *gen_c_comment(struct arena *a, const char *raw)
+{
+	char *out, *o;
+
+	if (!raw || (!strstr(raw, "*/") && !strstr(raw, "/*")))
+		return raw;
+	out = o = arena_alloc(a, 2 * strlen(raw) + 1);
+	for (const char *p = raw; *p; p++) {
+		*o++ = *p;
+		if ((p[0] == '*' && p[1] == '/') || (p[0] == '/' && p[1] == '*'))
+			*o++ = ' ';
+	}
+	*o = '\0';
+	return out;
+}
+
 const char *gen_c_string(struct xlate *x, const char *raw)
 {
 	size_t len = strlen(raw);
@@ -711,7 +727,7 @@ static const char *regex_program(struct xlate *x, const struct expr *pattern)
 	r->next = x->regexes;
 	x->regexes = r;
 	fprintf(x->statics, "/* %s: the =~ pattern at %s:%d:%d */\n", r->name,
-		pattern->loc.src->name, pattern->loc.line, pattern->loc.col);
+		gen_c_comment(x->a, pattern->loc.src->name), pattern->loc.line, pattern->loc.col);
 	regex_emit_c(x->statics, r->name, &re);
 	regex_free(&re);
 	return r->name;
@@ -1316,7 +1332,7 @@ static void foreach_bucket(struct xlate *x, const struct stmt *s)
 	const char *h, *lim = fe->limit ? expr_c(x, fe->limit) : "-1";
 	int n = x->labels++;
 
-	emit(x, "{ /* foreach bucket, %s:%d */", s->loc.src->name, s->loc.line);
+	emit(x, "{ /* foreach bucket, %s:%d */", gen_c_comment(x->a, s->loc.src->name), s->loc.line);
 	x->depth++;
 	h = stat_agg(x, operand);
 	emit(x, "int64_t lim%d = %s;", n, lim);
@@ -1354,7 +1370,7 @@ static void foreach_stmt(struct xlate *x, const struct stmt *s)
 	lim = fe->limit ? expr_c(x, fe->limit) : "-1";
 	if (fe->pattern)
 		key = key_fill(x, arr, fe->pattern, &mask);
-	emit(x, "{ /* foreach, %s:%d */", s->loc.src->name, s->loc.line);
+	emit(x, "{ /* foreach, %s:%d */", gen_c_comment(x->a, s->loc.src->name), s->loc.line);
 	x->depth++;
 	emit(x, "struct ctap_map_sort sort%d = { %d, %d, '%c' };", n,
 	     fe->sort_column == -1 ? 0 : fe->sort_column, fe->sort_column ? fe->sort_dir : 0,
@@ -1446,6 +1462,7 @@ struct xcatch {
 
 static void catch_begin(struct xlate *x, struct xcatch *k, const char *comment)
 {
+	comment = gen_c_comment(x->a, comment);	/* it names the script's file */
 	k->outer = x->err;
 	k->label = arena_printf(x->a, "catch_%d", x->labels++);
 	k->jumps = x->err_jumps;

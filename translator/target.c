@@ -33,7 +33,8 @@ static const char *address(struct chain *ch)
 {
 	if (!ch->off)
 		return ch->t;
-	return arena_printf(ch->x->a, "%s + %lld /* %s */", ch->t, (long long)ch->off, ch->what);
+	return arena_printf(ch->x->a, "%s + %lld /* %s */", ch->t, (long long)ch->off,
+			    gen_c_comment(ch->x->a, ch->what));
 }
 
 static void emit_step(struct chain *ch, const struct tvar_step *s)

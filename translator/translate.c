@@ -517,11 +517,12 @@ static void emit_slot_tables(struct xlate *x, FILE *out)
 		if (!h->nslots)
 			continue;
 		fprintf(out, "/* %s: where its handler's $vars are */\n"
-			"static const unsigned char args_of_%d[] = {", d->name, i);
+			"static const unsigned char args_of_%d[] = {", gen_c_comment(x->a, d->name), i);
 		for (int k = 0; k < h->nslots; k++) {
 			const struct probe_var *v = sem_probe_var(d, h->slots[k]);
 
-			fprintf(out, "%s%d /* %s */", k ? ", " : " ", v ? v->arg : 0, h->slots[k]);
+			fprintf(out, "%s%d /* %s */", k ? ", " : " ", v ? v->arg : 0,
+				gen_c_comment(x->a, h->slots[k]));
 		}
 		fputs(" };\n\n", out);
 	}
@@ -624,7 +625,8 @@ static void emit_header(struct xlate *x, FILE *out)
 		"/*\n * %s - ctap's stap -p3 for %s, kernel %s.\n"
 		" * Written against kmod-runtime/ctap_runtime.h; docs/translator.md\n"
 		" * explains the layout.\n */\n",
-		session_module_name(x->s), x->s->user->src->name, x->s->kernel_release);
+		session_module_name(x->s), gen_c_comment(x->a, x->s->user->src->name),
+		x->s->kernel_release);
 	for (int i = 0; i < x->s->n_defines; i++) {
 		const char *d = x->s->defines[i], *eq = strchr(d, '=');
 
@@ -777,16 +779,16 @@ int pass3_translate(struct session *s, FILE *out)
 
 			if (f)
 				emit_scope(out, &fscopes[i],
-					   arena_printf(x.a, "function %s (%s:%d)", f->cname,
-							f->fn->loc.src->name, f->fn->loc.line),
+					   gen_c_comment(x.a, arena_printf(x.a, "function %s (%s:%d)",
+							f->cname, f->fn->loc.src->name, f->fn->loc.line)),
 					   arena_printf(x.a, "f_%s", f->cname),
 					   arena_printf(x.a, "THIS_FRAME(c, f_%s)", f->cname));
 		}
 		i = 0;
 		for (struct sem_handler *h = sem_handlers(s); h; h = h->next, i++)
 			emit_scope(out, &hscopes[i],
-				   arena_printf(x.a, "probe %s (%s:%d)", h->site->name,
-						h->probe->loc.src->name, h->probe->loc.line),
+				   gen_c_comment(x.a, arena_printf(x.a, "probe %s (%s:%d)",
+						h->site->name, h->probe->loc.src->name, h->probe->loc.line)),
 				   arena_printf(x.a, "probe_%d", i),
 				   arena_printf(x.a, "PROBE_LOCALS(c, p%d)", i));
 		emit_lock_tables(&x, out);

@@ -518,8 +518,8 @@ static void emit_umod(struct xlate *x, int i, struct umod *m)
 {
 	uint32_t name_off = 0;
 
-	emit_c(x, "/* %s: %zu function symbols, %zu unwind rows */\n", m->path, m->nsyms,
-	       m->nrows);
+	emit_c(x, "/* %s: %zu function symbols, %zu unwind rows */\n", gen_c_comment(x->a, m->path),
+	       m->nsyms, m->nrows);
 	emit_c(x, "static const struct ctap_useg umod_%d_segs[] = {\n", i);
 	for (size_t j = 0; j < m->nsegs; j++)
 		emit_c(x, "\t{ %#llx, %#llx, %#llx },\n", (unsigned long long)m->segs[j].p_offset,
@@ -535,7 +535,7 @@ static void emit_umod(struct xlate *x, int i, struct umod *m)
 		end = j + 1 < m->nsyms ? m->syms[j + 1].addr : y->addr + (y->size ? y->size : 1);
 		emit_c(x, "\t{ %#llx, %#llx, %u },\t/* %s */\n",
 		       (unsigned long long)(y->addr - m->base), (unsigned long long)(end - y->addr),
-		       name_off, y->name);
+		       name_off, gen_c_comment(x->a, y->name));
 		name_off += strlen(y->name) + 1;
 	}
 	emit_c(x, "};\n\nstatic const char umod_%d_names[] =\n", i);
@@ -553,7 +553,7 @@ static void emit_umod(struct xlate *x, int i, struct umod *m)
 	emit_c(x, "};\n\n");
 	if (!m->nlines)
 		return;
-	emit_c(x, "/* %s: %zu line rows */\n", m->path, m->nlines);
+	emit_c(x, "/* %s: %zu line rows */\n", gen_c_comment(x->a, m->path), m->nlines);
 	emit_c(x, "static const char *const umod_%d_files[] = {\n", i);
 	for (size_t j = 0; j < m->nfiles; j++)
 		emit_c(x, "\t%s,\n", gen_c_string(x, m->files[j]));

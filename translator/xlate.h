@@ -101,6 +101,10 @@ const char *gen_caught(struct xlate *x, const struct expr *e, const char *on_err
 void gen_line(struct xlate *x, const char *text);
 /* if (unlikely(cond)) goto <the current error label>; */
 void gen_fail_if(struct xlate *x, const char *cond);
+/* Text from outside (a path, a name a program's symbols or DWARF give) to
+ * put inside a C comment: its comment delimiters broken ("* /", "/ *"),
+ * so that it can neither end the comment nor start a nested one. */
+const char *gen_c_comment(struct arena *a, const char *raw);
 /* A C string literal for SystemTap string text (escapes as written). */
 const char *gen_c_string(struct xlate *x, const char *raw);
 /* "operator '/' at x.stp:4:12", as a C string literal. */

@@ -536,7 +536,8 @@ static void emit_handler(struct xlate *x, const struct derived_probe *d)
 {
 	const struct tracepoint_point *tp = d->data;
 
-	emit_c(x, "/* %s */\nstatic void tracepoint_%d(void *probe", d->name, d->seq);
+	emit_c(x, "/* %s */\nstatic void tracepoint_%d(void *probe", gen_c_comment(x->a, d->name),
+	       d->seq);
 	for (int i = 0; i < tp->nargs; i++)
 		emit_c(x, ", %s a%d", tp->ctypes[i], i);
 	emit_c(x, ")\n{\n");

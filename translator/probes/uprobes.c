@@ -991,7 +991,8 @@ static const char *reg_offset(struct xlate *x, const char *member)
 /* Marker i's argument table and description: sdt_N. */
 static void emit_marker(struct xlate *x, int i, const struct sdt_marker *k)
 {
-	emit_c(x, "/* %s:%s, arguments \"%s\" */\n", k->provider, k->name, k->argspec);
+	emit_c(x, "/* %s:%s, arguments \"%s\" */\n", gen_c_comment(x->a, k->provider),
+	       gen_c_comment(x->a, k->name), gen_c_comment(x->a, k->argspec));
 	if (k->nargs > 0) {
 		emit_c(x, "static const struct ctap_sdt_arg sdt_args_%d[] = {\n", i);
 		for (int j = 0; j < k->nargs; j++) {
@@ -1064,7 +1065,8 @@ static void emit_direct_handler(struct xlate *x, int i, const struct derived_pro
 {
 	const struct sdt_marker *k = u->sdt;
 
-	emit_c(x, "/* %s: its variables straight from the registers */\n", d->name);
+	emit_c(x, "/* %s: its variables straight from the registers */\n",
+	       gen_c_comment(x->a, d->name));
 	emit_c(x, "static __no_stack_protector int uprobe_hit_%d(struct uprobe_consumer *uc, "
 	       "struct pt_regs *regs)\n{\n", i);
 	emit_c(x, "\tunsigned long args[CTAP_SDT_ARGS] __uninitialized;\n\n");
@@ -1076,10 +1078,10 @@ static void emit_direct_handler(struct xlate *x, int i, const struct derived_pro
 
 		if (g->kind == SDT_ARG_IMM)
 			emit_c(x, "\targs[%d] = (unsigned long)%lldLL;\t/* %s */\n", j,
-			       (long long)g->disp, arg_name(d, j));
+			       (long long)g->disp, gen_c_comment(x->a, arg_name(d, j)));
 		else
 			emit_c(x, "\targs[%d] = %sregs->%s;\t/* %s */\n", j,
-			       reg_cast(g->size, g->is_signed), g->base, arg_name(d, j));
+			       reg_cast(g->size, g->is_signed), g->base, gen_c_comment(x->a, arg_name(d, j)));
 	}
 	emit_c(x, "\tctap_uprobe_run(&uprobes[%d], regs, args);\n\treturn 0;\n}\n\n", i);
 }
