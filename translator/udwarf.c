@@ -555,6 +555,7 @@ struct inline_walk {
 	const char *glob;
 	struct udwarf_inline *list, **tail;
 	int n;
+	bool more;		/* instances past UDWARF_MAX_INLINES */
 };
 
 /* Stops at a function declared inline whose name the walk's glob matches. */
@@ -601,9 +602,12 @@ static void add_inline(struct inline_walk *w, Dwarf_Die *func, Dwarf_Die *inl)
 	Dwarf_Addr entry, base, lo, hi;
 	ptrdiff_t r = 0;
 
-	if (!name || fnmatch(w->glob, name, 0) || dwarf_entrypc(inl, &entry) ||
-	    w->n == UDWARF_MAX_INLINES)
+	if (!name || fnmatch(w->glob, name, 0) || dwarf_entrypc(inl, &entry))
 		return;
+	if (w->n == UDWARF_MAX_INLINES) {
+		w->more = true;
+		return;
+	}
 	i = arena_new(w->a, struct udwarf_inline);
 	i->name = arena_strndup(w->a, name, strlen(name));
 	i->fn.probe_addr = entry;
@@ -643,7 +647,8 @@ static void walk_inlines(struct inline_walk *w, Dwarf_Die *func, Dwarf_Die *scop
 	} while (!dwarf_siblingof(&child, &child));
 }
 
-struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const char *glob)
+struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const char *glob,
+				     bool *more)
 {
 	struct inline_walk w = { .u = u, .a = a, .glob = glob };
 	Dwarf_Off off = 0, next;
@@ -664,6 +669,7 @@ struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const ch
 				walk_inlines(&w, &child, &child, 0);
 		} while (!dwarf_siblingof(&child, &child));
 	}
+	*more = w.more;
 	return w.list;
 }
 

@@ -90,9 +90,11 @@ int udwarf_function_at(struct udwarf *u, struct arena *a, const char *name, uint
 /*
  * The inlined instances of the functions whose names glob matches, each
  * with its variables at its entry (sorted by name, as SystemTap lists
- * an instance's); NULL if none.
+ * an instance's); NULL if none.  *more: there were more than
+ * UDWARF_MAX_INLINES, the rest left out.
  */
-struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const char *glob);
+struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const char *glob,
+				     bool *more);
 
 /*
  * The global variable name (in a CU whose name cu matches, if cu) at a

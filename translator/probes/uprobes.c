@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "diag.h"
 #include "kbtf.h"
 #include "provider.h"
 #include "sdt.h"
@@ -380,9 +381,15 @@ static int add_inlines(struct elab *e, const struct pp_match *m, Elf *elf, struc
 		       const char *path, const struct func_spec *f, const char *suffix)
 {
 	struct arena *a = elab_arena(e);
+	bool more;
+	struct udwarf_inline *list = udwarf_inlines(dw, a, f->name, &more);
 	int added = 0;
 
-	for (struct udwarf_inline *i = udwarf_inlines(dw, a, f->name); i; i = i->next) {
+	if (more)
+		diag_warning(&m->pp->components->loc, "more than %d inlined instances of '%s' in "
+			     "'%s': the first %d are probed", UDWARF_MAX_INLINES, f->name, path,
+			     UDWARF_MAX_INLINES);
+	for (struct udwarf_inline *i = list; i; i = i->next) {
 		const char *where = i->name;
 		struct derived_probe *d;
 		uint64_t off, pc;
