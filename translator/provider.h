@@ -144,6 +144,9 @@ struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const ch
  * absolute (and exists, under --sysroot), else the first in $PATH; NULL
  * after an error (probes/uprobes.c, shared with probes/tasks.c). */
 const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name);
+/* process(PID)'s number as a pid, or 0 after the error that it is none
+ * (probes/uprobes.c, shared with probes/tasks.c). */
+long long process_pid(struct elab *e, const struct pp_match *m, long long num);
 /* A semantic error about m's probe point. */
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

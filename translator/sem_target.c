@@ -315,12 +315,12 @@ static struct expr *add_load_bias(struct sem *S, struct scope *sc, struct expr *
 	const struct btf *btf = session_btf(S->s);
 	struct expr *bias = arena_new(S->a, struct expr);
 	struct expr *sum = arena_new(S->a, struct expr);
-	__s32 long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : -1;
+	__s32 long_id = session_long_type(S->s);
 
 	bias->kind = E_TARGET;
 	bias->name = "$__load_bias";
 	bias->loc = addr->loc;
-	if (long_id < 0 || sem_resolve_tvar(S, sc, bias, &(struct tvar){ .base = TVAR_ARG, .arg = arg },
+	if (!long_id || sem_resolve_tvar(S, sc, bias, &(struct tvar){ .base = TVAR_ARG, .arg = arg },
 					    long_id, btf) != T_LONG)
 		return NULL;
 	bias->vtype = T_LONG;

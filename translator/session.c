@@ -87,6 +87,20 @@ int session_module_btf(struct session *s, const char *name, struct btf **btf)
 	return m ? m->err : -ENODATA;
 }
 
+__s32 session_long_type(struct session *s)
+{
+	struct btf *btf;
+
+	if (!s->long_type_known) {
+		btf = session_btf(s);
+		s->long_type = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+		if (s->long_type < 0)
+			s->long_type = 0;
+		s->long_type_known = true;
+	}
+	return s->long_type;
+}
+
 struct btf *session_user_btf(struct session *s)
 {
 	if (!s->user_btf)

@@ -4,6 +4,7 @@
 #ifndef SESSION_H
 #define SESSION_H
 
+#include <linux/types.h>
 #include <stdbool.h>
 
 #include "arena.h"
@@ -71,6 +72,8 @@ struct session {
 	struct module_btf *module_btfs;	/* its modules': session_module_btf() */
 	struct btf *user_btf;		/* user programs' DWARF types: session_user_btf() */
 	bool btf_failed;
+	__s32 long_type;		/* session_long_type()'s, once looked up */
+	bool long_type_known;
 	struct ksyms *ksyms;		/* its function symbols: session_ksyms() */
 	bool ksyms_failed;
 	struct elab *elab;		/* pass 2: probe points */
@@ -80,6 +83,10 @@ struct session {
 /* The target kernel's BTF, loaded on first use and shared by every pass;
  * NULL after reporting why it cannot be had. */
 struct btf *session_btf(struct session *s);
+/* The target kernel BTF's "long int", the type of a number read from a
+ * register or a system call's argument: looked up once (a lookup by name
+ * walks all of BTF); 0 without BTF. */
+__s32 session_long_type(struct session *s);
 /* Module name's BTF, split on session_btf(), loaded once: 0 or kmod_btf()'s -errno. */
 int session_module_btf(struct session *s, const char *name, struct btf **btf);
 /* The BTF user programs' DWARF types are rewritten into (udwarf_btf.c),

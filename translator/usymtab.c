@@ -112,8 +112,6 @@ struct umod {
 	size_t nlines, lines_cap;
 	const char **files;		/* the line rows' source files (arena copies) */
 	size_t nfiles, files_cap;
-	const char *last_file;		/* its index, for the next row of its CU */
-	uint32_t last_index;
 };
 
 static int by_addr(const void *a, const void *b)
@@ -305,27 +303,32 @@ static void read_rows(Elf *elf, struct umod *m)
 	dwarf_cfi_end(cfi);
 }
 
-/* The index of file in m's files, added if new. */
-static uint32_t file_index(struct arena *a, struct umod *m, const char *file)
+/* Reading m's line rows. */
+struct line_reader {
+	struct arena *a;
+	struct umod *m;
+	const char *last_file;		/* libdw gives a CU's rows one string: */
+	uint32_t last_index;		/* its index, found once */
+};
+
+/* The index of file in the module's files, added if new. */
+static uint32_t file_index(struct line_reader *r, const char *file)
 {
-	if (file == m->last_file)	/* libdw gives a CU's rows one string */
-		return m->last_index;
-	m->last_file = file;
+	struct umod *m = r->m;
+
+	if (file == r->last_file)
+		return r->last_index;
+	r->last_file = file;
 	for (size_t i = 0; i < m->nfiles; i++)
 		if (!strcmp(m->files[i], file))
-			return m->last_index = i;
+			return r->last_index = i;
 	if (m->nfiles == m->files_cap) {
 		m->files_cap = m->files_cap ? 2 * m->files_cap : 64;
 		m->files = realloc(m->files, m->files_cap * sizeof(*m->files));
 	}
-	m->files[m->nfiles] = arena_strndup(a, file, strlen(file));
-	return m->last_index = m->nfiles++;
+	m->files[m->nfiles] = arena_strndup(r->a, file, strlen(file));
+	return r->last_index = m->nfiles++;
 }
-
-struct line_reader {
-	struct arena *a;
-	struct umod *m;
-};
 
 static int add_line(void *arg, uint64_t addr, const char *file, int line, bool end)
 {
@@ -335,7 +338,7 @@ static int add_line(void *arg, uint64_t addr, const char *file, int line, bool e
 
 	if (addr < m->base)
 		return 0;
-	l.file = file_index(r->a, m, file);
+	l.file = file_index(r, file);
 	if (m->nlines && m->lines[m->nlines - 1].line == l.line &&
 	    m->lines[m->nlines - 1].file == l.file && m->lines[m->nlines - 1].addr <= addr)
 		return 0;	/* the same line goes on */

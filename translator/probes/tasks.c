@@ -16,6 +16,7 @@
 
 #include "arena.h"
 #include "provider.h"
+#include "session.h"
 #include "xlate.h"
 
 static const char *const patterns[] = {
@@ -55,10 +56,9 @@ static const char *event_of(const char *pattern)
 /* A system call probe's variables, all long as SystemTap's. */
 static void add_syscall_vars(struct elab *e, struct derived_probe *d, bool is_return)
 {
-	struct btf *btf = elab_btf(e);
-	__s32 long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+	__s32 long_id = session_long_type(elab_session(e));
 
-	if (long_id <= 0)
+	if (!long_id)
 		return;	/* no BTF: no $vars (said where one is used) */
 	elab_add_var(e, d, "$syscall", "long", long_id, SYSCALL_NR_ARG);
 	if (is_return) {
@@ -87,11 +87,9 @@ static int tasks_resolve(struct elab *e, const struct pp_match *m)
 			return -EINVAL;	/* said why */
 		name = arena_printf(elab_arena(e), "process(\"%s\")%s", t->path, what);
 	} else {
-		t->pid = proc->arg->num;
-		if (t->pid <= 0 || t->pid > INT32_MAX) {
-			elab_error(e, m, "process(%lld): not a process id", (long long)t->pid);
-			return -EINVAL;
-		}
+		t->pid = process_pid(e, m, proc->arg->num);
+		if (!t->pid)
+			return -EINVAL;	/* said why */
 		name = arena_printf(elab_arena(e), "process(%lld)%s", (long long)t->pid, what);
 	}
 	d = elab_add(e, m, name);

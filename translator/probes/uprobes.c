@@ -123,12 +123,18 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 	return path;
 }
 
+long long process_pid(struct elab *e, const struct pp_match *m, long long num)
+{
+	if (num > 0 && num <= INT32_MAX)
+		return num;
+	elab_error(e, m, "process(%lld): not a process id", num);
+	return 0;
+}
+
 extern const struct provider process_provider;
 
 /* The family's state in one pass 2. */
 struct process_state {
-	__s32 long_id;		/* long_type()'s, once looked up */
-	bool have_long;
 	long long pid;		/* the process(PID) being resolved, or 0 */
 };
 
@@ -139,21 +145,6 @@ static struct process_state *process_state(struct elab *e)
 	if (!*slot)
 		*slot = arena_new(elab_arena(e), struct process_state);
 	return *slot;
-}
-
-/* The kernel BTF's long int, the type user $vars are read as: looked up
- * once per pass (a lookup by name walks all of BTF); 0 without BTF. */
-static __s32 long_type(struct elab *e)
-{
-	struct process_state *ps = process_state(e);
-	struct btf *btf;
-
-	if (!ps->have_long) {
-		btf = elab_btf(e);
-		ps->long_id = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
-		ps->have_long = true;
-	}
-	return ps->long_id;
 }
 
 /* A probe's data: at file offset off of path (as the target names it),
@@ -178,7 +169,7 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 			   const struct udwarf_func *fn, bool is_return)
 {
 	struct arena *a = elab_arena(e);
-	__s32 long_id = long_type(e);
+	__s32 long_id = session_long_type(elab_session(e));
 	struct sdt_marker *k = arena_new(a, struct sdt_marker);
 	struct probe_var *v;
 
@@ -576,7 +567,7 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 
 	if (!elab_btf(e))
 		return -EINVAL;
-	long_id = long_type(e);
+	long_id = session_long_type(elab_session(e));
 	sdt_markers(a, elf, &list);
 	for (const struct sdt_marker *k = list; k; k = k->next) {
 		struct derived_probe *d;
@@ -731,6 +722,7 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 		what = "function holding the address";
 		glob = arena_printf(elab_arena(e), "%#llx", (unsigned long long)statement_addr(m));
 	} else {
+		const char *kind = function_kind(m);
 		struct func_spec f;
 		bool statement = !glob;
 
@@ -742,15 +734,15 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 			added = -EINVAL;
 			goto out;
 		}
-		added = add_functions(e, m, elf, path, file, &f, function_kind(m), is_return);
+		added = add_functions(e, m, elf, path, file, &f, kind, is_return);
 		if (statement)
 			what = "statement";
 		if (f.file)
 			where = "DWARF";
-		if (!strcmp(function_kind(m), ".inline")) {
+		if (!strcmp(kind, ".inline")) {
 			what = "inlined instance of a function";
 			where = "DWARF";
-		} else if (!strcmp(function_kind(m), ".exported")) {
+		} else if (!strcmp(kind, ".exported")) {
 			what = "global function";
 		}
 	}
@@ -895,10 +887,8 @@ static const char *pid_program(struct elab *e, const struct pp_match *m, long lo
 	char exe[PATH_MAX];
 	ssize_t n;
 
-	if (pid <= 0 || pid > INT32_MAX) {
-		elab_error(e, m, "process(%lld): not a process id", pid);
+	if (!process_pid(e, m, pid))
 		return NULL;
-	}
 	n = readlink(arena_printf(elab_arena(e), "%s/proc/%lld/exe", sysroot ? sysroot : "", pid),
 		     exe, sizeof(exe) - 1);
 	if (n <= 0) {
@@ -916,19 +906,18 @@ static const char *pid_program(struct elab *e, const struct pp_match *m, long lo
  */
 static int resolve_absolute(struct elab *e, const struct pp_match *m)
 {
-	long long pid = m->comps[0]->arg->num;
 	uint64_t addr = statement_addr(m);
 	struct derived_probe *d;
 	struct uprobe_point *u;
+	long long pid;
 
 	if (!elab_session(e)->guru) {
 		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
 		return -EINVAL;
 	}
-	if (pid <= 0 || pid > INT32_MAX) {
-		elab_error(e, m, "process(%lld): not a process id", pid);
-		return -EINVAL;
-	}
+	pid = process_pid(e, m, m->comps[0]->arg->num);
+	if (!pid)
+		return -EINVAL;	/* said why */
 	d = elab_add(e, m, arena_printf(elab_arena(e), "process(%lld).statement(%#llx).absolute",
 					pid, (unsigned long long)addr));
 	u = new_point(e, NULL, 0);
