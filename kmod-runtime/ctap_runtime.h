@@ -201,6 +201,9 @@ static inline void ctap_error(struct ctap_context *c, const char *msg, const cha
 
 /* target(): the -c command's or -x pid, 0 if none. */
 s32 ctap_target(void);
+struct inode;
+/* The executable current runs (its inode, to compare with one held), or NULL. */
+struct inode *ctap_exe_inode(void);
 /* stp_pid(): staprun's pid. */
 s32 ctap_staprun_pid(void);
 /* exit(): no more event or begin probes; staprun is asked to stop. */

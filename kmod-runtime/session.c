@@ -8,6 +8,7 @@
  * script called exit(), an error limit was hit or staprun asked to stop
  * (event probes return at once); STOPPED after the end probes ran.
  */
+#include <linux/fs.h>
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
@@ -35,6 +36,23 @@ s32 ctap_target(void)
 s32 ctap_staprun_pid(void)
 {
 	return sess.staprun;
+}
+
+/* Compared, never dereferenced: the inode may go once the RCU read ends. */
+struct inode *ctap_exe_inode(void)
+{
+	struct mm_struct *mm = current->mm;
+	struct file *exe;
+	struct inode *inode = NULL;
+
+	if (!mm)
+		return NULL;
+	rcu_read_lock();
+	exe = rcu_dereference(mm->exe_file);
+	if (exe)
+		inode = file_inode(exe);
+	rcu_read_unlock();
+	return inode;
 }
 
 void ctap_exit(void)

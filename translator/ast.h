@@ -136,6 +136,7 @@ struct probe {
 	bool is_alias;
 	struct probe_point *alias_names;	/* the names an alias defines */
 	bool privileged;	/* from a tapset, not the user script */
+	bool versioned;		/* holds systemtap_v-conditional code: --check-version */
 };
 
 struct param {
@@ -154,6 +155,7 @@ struct function {
 	struct stmt *body;	/* S_BLOCK, or NULL when embedded */
 	const char *embedded;	/* %{ C %} body */
 	bool private;
+	bool versioned;		/* as a probe's */
 };
 
 struct global {
@@ -165,6 +167,7 @@ struct global {
 	bool is_array;		/* declared with [N] or % */
 	bool wrap;		/* arr% */
 	bool private;
+	bool versioned;		/* as a probe's */
 };
 
 struct embedded {
@@ -211,6 +214,11 @@ void ast_walk_stmt(struct stmt *s, ast_expr_fn fn, void *ctx);
 void ast_walk_script(struct script *scr, ast_expr_fn fn, void *ctx);
 /* ... and of an expression (with its next ones: an argument list) */
 void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *ctx);
+
+/* Free of side effects: no calls, assignments, ++ or --, embedded C
+ * (a division may still fail, but SystemTap elides it all the same).
+ * What pass 2 may leave untyped and pass 3 may drop must agree on this. */
+bool ast_pure(const struct expr *e);
 
 /* A deep copy of a statement list (its expressions too), in a. */
 struct arena;

@@ -3,8 +3,28 @@
  * and deep copies of statements (a handler of its own needs its own tree:
  * pass 2's results are kept by node).
  */
+#include <string.h>
+
 #include "arena.h"
 #include "ast.h"
+
+bool ast_pure(const struct expr *e)
+{
+	if (!e)
+		return true;
+	if (e->kind == E_CALL || e->kind == E_ASSIGN || e->kind == E_EMBEDDED ||
+	    e->kind == E_AT_CALL || e->kind == E_PROBEWRITE || e->kind == E_HIST ||
+	    ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
+	     (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+		return false;
+	for (const struct expr *a = e->args; a; a = a->next)
+		if (!ast_pure(a))
+			return false;
+	for (const struct component *c = e->chain; c; c = c->next)
+		if (!ast_pure(c->index))
+			return false;
+	return ast_pure(e->a) && ast_pure(e->b) && ast_pure(e->c);
+}
 
 static void walk_expr(struct expr *e, ast_expr_fn fn, void *ctx)
 {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "print.h"
+#include "probes/perf.h"
 #include "regex_compile.h"
 #include "tvar.h"
 #include "xlate.h"
@@ -221,23 +222,6 @@ static bool is_string(const struct expr *e)
 	return e->vtype == T_STRING;
 }
 
-/* Side-effect free: no calls, assignments, ++ or -- (a division may still
- * fail, but SystemTap elides it all the same). */
-static bool pure(const struct expr *e)
-{
-	if (!e)
-		return true;
-	if (e->kind == E_CALL || e->kind == E_ASSIGN || e->kind == E_EMBEDDED ||
-	    e->kind == E_AT_CALL ||
-	    ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
-	     (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
-		return false;
-	for (const struct expr *a = e->args; a; a = a->next)
-		if (!pure(a))
-			return false;
-	return pure(e->a) && pure(e->b) && pure(e->c);
-}
-
 /* A name or a member: reading it twice costs nothing. */
 static bool simple(const char *c)
 {
@@ -298,7 +282,7 @@ static const char **expr_list(struct xlate *x, const struct expr *list, int *n)
 			continue;
 		}
 		for (const struct expr *b = a->next; b && !effects_after; b = b->next)
-			effects_after = !pure(b);
+			effects_after = !ast_pure(b);
 		v[i] = expr_c(x, a);
 		if (effects_after)
 			v[i] = keep(x, a, v[i]);
@@ -743,7 +727,7 @@ static const char *binary(struct xlate *x, const struct expr *e)
 	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~"))
 		return arena_printf(x->a, "(int64_t)%sctap_regex_match(&%s, %s)",
 				    e->op[0] == '!' ? "!" : "", regex_program(x, e->b), a);
-	if (!pure(e->b))
+	if (!ast_pure(e->b))
 		a = keep(x, e->a, a);
 	b = expr_c(x, e->b);
 	if (!strcmp(e->op, ".")) {
@@ -865,7 +849,7 @@ static const char *assign_element(struct xlate *x, const struct expr *e)
 	if (!arr)
 		return "0LL";
 	val = expr_c(x, e->b);
-	if (!pure(target))
+	if (!ast_pure(target))
 		val = keep(x, e->b, val);
 	s = slot(x, target, arr);
 	if (!strcmp(e->op, "<<<")) {
@@ -1011,6 +995,22 @@ void gen_fail_if(struct xlate *x, const char *cond)
 	fail_if(x, cond, NULL);
 }
 
+/* @perf("NAME"): the count of the current thread's counter (pass 2
+ * found it). */
+static const char *perf_read(struct xlate *x, const struct expr *e)
+{
+	const struct derived_probe *d = perf_counter(x->s, e->args->str, NULL, NULL);
+	const char *t;
+
+	if (!d) {
+		gen_error(x, &e->loc, "no perf counter \"%s\"", e->args->str);
+		return "0LL";
+	}
+	t = gen_temp(x, "int64_t %s", "perf");
+	emit(x, "%s = (int64_t)ctap_perf_read(%d);", t, emit_family_index(x, d));
+	return t;
+}
+
 static const char *expr_c(struct xlate *x, const struct expr *e)
 {
 	const char *c;
@@ -1057,6 +1057,10 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 		return gen_target(x, e);
 	case E_EMBEDDED:
 		return arena_printf(x->a, "((int64_t)(%s))", e->str);
+	case E_AT_CALL:
+		if (!strcmp(e->name, "@perf"))
+			return perf_read(x, e);
+		/* fall through */
 	default:
 		gen_error(x, &e->loc, "%s is not supported by pass 3 yet", expr_text(x->a, e));
 		return "0LL";
@@ -1205,7 +1209,7 @@ static const struct expr *elide(struct xlate *x, const struct expr *e)
 	v = find(x->sc->locals, e->a->name);
 	if (!v || v->read || v->kind == V_PARAM || !strcmp(e->op, "<<<"))
 		return e;
-	return pure(e->b) ? NULL : e->b;
+	return ast_pure(e->b) ? NULL : e->b;
 }
 
 /* What SystemTap names a statement by in messages: its first token. */

@@ -146,6 +146,8 @@ static inline void mark_token(struct lexer *lx, bool space)
 		lx->tok_col = (int)(lx->p - lx->line_start) + 1;
 	}
 	lx->tok_space = space;
+	lx->tok_comment = lx->comment_seen;
+	lx->comment_seen = false;
 }
 
 /* Where the token being lexed starts, for an error. */
@@ -282,6 +284,8 @@ static inline struct token *push(struct lexer *lx, enum tok_kind kind, const cha
 	t->op = 0;
 	t->keyword = false;
 	t->space_before = lx->tok_space;
+	t->comment_before = lx->tok_comment;
+	t->versioned = false;
 	return t;
 }
 
@@ -310,6 +314,7 @@ static bool skip_space(struct lexer *lx)
 			p = memchr(p, '\n', end - p);
 			if (!p)
 				p = end;
+			lx->comment_seen = true;
 		} else if (c == '/' && p + 1 < end && p[1] == '*') {
 			const char *close = NULL;
 
@@ -325,6 +330,7 @@ static bool skip_space(struct lexer *lx)
 			}
 			advance(lx, close + 2 - p);
 			p = lx->p;
+			lx->comment_seen = true;
 		} else {
 			break;
 		}

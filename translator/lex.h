@@ -40,6 +40,8 @@ struct token {
 	unsigned char op;	/* TOK_OP: lex_op_id(text); else 0 */
 	bool keyword;		/* TOK_IDENT: a reserved word (if, probe, ...) */
 	bool space_before;	/* whitespace or a comment precedes it */
+	bool comment_before;	/* a comment does (stops string gluing before 2.0) */
+	bool versioned;		/* made by a systemtap_v conditional (preproc.c) */
 };
 
 _Static_assert(sizeof(struct token) <= 24, "struct token grew: pass 1 memory");
@@ -99,6 +101,8 @@ struct lexer {
 	bool in_sub;
 	int tok_line, tok_col;	/* where the token being lexed starts */
 	bool tok_space;		/* and whether space precedes it */
+	bool tok_comment;	/* or a comment */
+	bool comment_seen;	/* since the last token */
 	size_t junk;		/* TOK_ERROR tokens made in this chunk */
 	size_t chunk_start;	/* out->n when this chunk began */
 	int open[4];		/* '{' '(' '[' '%(' open (NEST_BRACE...) */

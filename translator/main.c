@@ -71,7 +71,9 @@ static void usage(FILE *f)
 		"  --ldd      -d for the shared libraries those need too\n"
 		"  -d MODULE, --all-modules: accepted; the kernel's and its modules'\n"
 		"             symbols come from kallsyms at run time\n"
-		"  --disable-cache  build afresh, reusing no cached module or runtime\n");
+		"  --disable-cache  build afresh, reusing no cached module or runtime\n"
+		"  --check-version  warn about the tapset code the script uses whose\n"
+		"             behaviour depends on --compatible\n");
 }
 
 static void bad_option(const char *fmt, const char *arg)
@@ -195,7 +197,7 @@ static bool warnings_failed(const struct session *s)
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
-	OPT_DISABLE_CACHE,
+	OPT_DISABLE_CACHE, OPT_CHECK_VERSION,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -217,6 +219,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "all-modules", no_argument, NULL, OPT_IGNORED },
 		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
+		{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -354,6 +357,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			exit(0);
 		case OPT_SKIP_BADVARS:
 			s->skip_badvars = true;
+			break;
+		case OPT_CHECK_VERSION:
+			s->check_version = true;
 			break;
 		case OPT_DISABLE_CACHE:	/* build afresh; the result still goes to the cache */
 			s->disable_cache = true;

@@ -7,6 +7,8 @@
  * errors of every declaration.  All memory is in the arena, so unwinding
  * leaks nothing.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,6 +44,8 @@ struct parser {
 	size_t cap_uses;	/* of script->uses */
 	size_t uses_kept;	/* script->n_uses before this declaration */
 	bool embedded_ok;	/* a tapset, or -g: %{ %} allowed */
+	bool autocast_ok;	/* a tapset, or --compatible 2.6 on */
+	bool comments_glue;	/* strings with a comment between glue: 2.0 on */
 	bool in_function;	/* return allowed */
 	const struct param *params;	/* of the function being parsed */
 };
@@ -192,6 +196,20 @@ static struct expr *parse_expression(struct parser *p);
 static struct stmt *parse_statement(struct parser *p);
 static struct stmt *parse_block(struct parser *p);
 
+/* string -> STRING+ : adjacent literals concatenate (SystemTap's PR14360;
+ * before 2.0 a comment between them kept them apart, PR11208) */
+static const char *parse_string(struct parser *p)
+{
+	const char *str;
+
+	if (peek(p)->kind != TOK_STRING)
+		error_at(p, peek(p), "expected literal string");
+	str = next(p)->text;
+	while (peek(p)->kind == TOK_STRING && (p->comments_glue || !peek(p)->comment_before))
+		str = arena_printf(p->arena, "%s%s", str, next(p)->text);
+	return str;
+}
+
 /* literal -> number | '-' number | string+ (adjacent strings concatenate) */
 static struct expr *parse_literal(struct parser *p)
 {
@@ -211,25 +229,10 @@ static struct expr *parse_literal(struct parser *p)
 	}
 	if (t->kind == TOK_STRING) {
 		e = new_expr(p, E_STRING, t);
-		e->str = next(p)->text;
-		while (peek(p)->kind == TOK_STRING)
-			e->str = arena_printf(p->arena, "%s%s", e->str, next(p)->text);
+		e->str = parse_string(p);
 		return e;
 	}
 	error_at(p, t, "expected literal string or number");
-}
-
-/* string -> STRING+ : adjacent literals concatenate (SystemTap's PR14360) */
-static const char *parse_string(struct parser *p)
-{
-	const char *str;
-
-	if (peek(p)->kind != TOK_STRING)
-		error_at(p, peek(p), "expected literal string");
-	str = next(p)->text;
-	while (peek(p)->kind == TOK_STRING)
-		str = arena_printf(p->arena, "%s%s", str, next(p)->text);
-	return str;
 }
 
 /* exprlist -> expr (',' expr)*, where a lone '*' is a wildcard if allowed */
@@ -252,6 +255,13 @@ static struct expr *parse_expr_list(struct parser *p, const char *close, bool wi
 		tail = &(*tail)->next;
 	} while (accept_op(p, ","));
 	return head;
+}
+
+/* A bare '$' or '$$' token: the pretty-printer after a value. */
+static bool is_pretty_suffix(const struct token *t)
+{
+	return t->kind == TOK_IDENT && t->text[0] == '$' && strspn(t->text, "$") == strlen(t->text) &&
+	       strlen(t->text) <= 2;
 }
 
 /* chain -> ( '->' member | '[' expr ']' )*   then $ / $$ on the last name */
@@ -286,8 +296,8 @@ static void parse_chain(struct parser *p, struct expr *e)
 	/* "$var->a[2]$", "@cast(p, \"t\")$", "@var(\"g\")$": a bare $ or $$
 	 * after an index, a cast or a @var is the pretty-printer. */
 	struct token *t = peek(p);
-	if ((e->chain || e->kind == E_CAST || e->kind == E_ATVAR) && t->kind == TOK_IDENT &&
-	    !t->space_before && strspn(t->text, "$") == strlen(t->text) && strlen(t->text) <= 2) {
+	if (is_pretty_suffix(t) && (e->kind == E_AUTOCAST ||
+				   ((e->chain || e->kind == E_CAST || e->kind == E_ATVAR) && !t->space_before))) {
 		e->pretty = strlen(next(p)->text);
 		note_use(p, "kernel_or_user_string_quoted", 'f');	/* what pretty.c may call */
 		return;
@@ -437,15 +447,21 @@ static void check_printd(struct parser *p, const struct token *t, const struct e
 		error_at(p, t, "%s joins at least two values after its delimiter", t->text);
 }
 
-/* value '->' ...: members of a value of inferred type (SystemTap's autocast);
- * after a parenthesized value an index may start the chain too. */
-static struct expr *autocast(struct parser *p, struct expr *e, bool paren)
+/* autocast -> value ( '->' member | '[' expr ']' )* ('$' | '$$')?
+ * Members, elements and the pretty-printer of any value whose type pass 2
+ * infers (SystemTap's autocast, from 2.6: "f()->m", "(p)[1]", "x $").
+ * An array name's own '[' is its index, parsed before this. */
+static struct expr *autocast(struct parser *p, struct expr *e)
 {
+	struct token *t = peek(p);
 	struct expr *ac;
 
-	if (!tok_op(peek(p), "->") && !(paren && tok_op(peek(p), "[")))
+	if (!tok_op(t, "->") && !tok_op(t, "[") && !is_pretty_suffix(t))
 		return e;
-	ac = new_expr(p, E_AUTOCAST, peek(p));
+	if (!p->autocast_ok)
+		error_at(p, t, "'%s' after this value is an autocast, which needs --compatible=2.6 or later",
+			 t->text);
+	ac = new_expr(p, E_AUTOCAST, t);
 	ac->a = e;
 	parse_chain(p, ac);
 	return ac;
@@ -460,15 +476,15 @@ static struct expr *parse_value(struct parser *p)
 		next(p);
 		e = parse_expression(p);
 		expect_op(p, ")");
-		return autocast(p, e, true);
+		return autocast(p, e);
 	}
 	if (t->kind == TOK_NUMBER || t->kind == TOK_STRING)
-		return parse_literal(p);
+		return autocast(p, parse_literal(p));
 	if (t->kind == TOK_EMBEDDED) {
 		check_embedded(p, t);
 		e = new_expr(p, E_EMBEDDED, t);
 		e->str = next(p)->text;
-		return e;
+		return autocast(p, e);
 	}
 	if (t->kind == TOK_ERROR)	/* from a macro body lexed elsewhere */
 		error_at(p, t, "%s", t->text);
@@ -477,7 +493,9 @@ static struct expr *parse_value(struct parser *p)
 	if (t->text[0] == '@') {
 		if (!tok_op(peek_at(p, 1), "("))
 			error_at(p, t, "expected '(' after %s", t->text);
-		return parse_at_op(p);
+		e = parse_at_op(p);
+		/* @cast and @var took their own chain */
+		return e->kind == E_CAST || e->kind == E_ATVAR ? e : autocast(p, e);
 	}
 	if (t->text[0] == '$') {
 		if (t->text[1] == '\0')
@@ -497,12 +515,10 @@ static struct expr *parse_value(struct parser *p)
 		e->args = parse_expr_list(p, ")", false);
 		expect_op(p, ")");
 		check_printd(p, t, e);
-		return autocast(p, e, false);
+		return autocast(p, e);
 	}
 	e = new_expr(p, E_SYMBOL, t);
 	e->name = t->text;
-	if (tok_op(peek(p), "->"))
-		return autocast(p, e, false);
 	if (tok_op(peek(p), "[")) {
 		struct expr *ix = new_expr(p, E_INDEX, peek(p));
 
@@ -512,9 +528,9 @@ static struct expr *parse_value(struct parser *p)
 		if (!ix->args)
 			error_at(p, peek(p), "expected index expression");
 		expect_op(p, "]");
-		return ix;
+		return autocast(p, ix);
 	}
-	return e;
+	return autocast(p, e);
 }
 
 /* crement -> ('++' | '--') crement | value ('++' | '--')? */
@@ -559,6 +575,8 @@ static struct expr *parse_unary(struct parser *p)
 		e = parse_value(p);
 		if (e->kind != E_TARGET && e->kind != E_CAST && e->kind != E_ATVAR &&
 		    e->kind != E_AUTOCAST) {
+			if (!p->autocast_ok)
+				error_at(p, t, "'&' of a value other than a $target or @cast is an autocast, which needs --compatible=2.6 or later");
 			/* &(value): an address SystemTap would infer; pass 2 refuses it. */
 			struct expr *ac = new_expr(p, E_AUTOCAST, t);
 
@@ -1409,9 +1427,34 @@ static void skip_to_declaration(struct parser *p)
 }
 
 /* script -> (probe | global | function | 'private' (global | function | gvars) | embedded)* */
+/* Did tokens [from, p->pos) come from a systemtap_v conditional? */
+static bool versioned_since(const struct parser *p, size_t from)
+{
+	for (size_t i = from; i < p->pos; i++)
+		if (p->tok[i].versioned)
+			return true;
+	return false;
+}
+
+/* Marks the declarations from *probe, *function and *global on (the new
+ * ones of a declaration) as holding systemtap_v-conditional code. */
+static void mark_versioned(struct probe *probe, struct function *function, struct global *global)
+{
+	for (; probe; probe = probe->next)
+		probe->versioned = true;
+	for (; function; function = function->next)
+		function->versioned = true;
+	for (; global; global = global->next)
+		global->versioned = true;
+}
+
 static void parse_declarations(struct parser *p)
 {
 	while (peek_declaration(p)->kind != TOK_EOF) {
+		struct probe **probes = p->probes_tail;
+		struct function **functions = p->functions_tail;
+		struct global **globals = p->globals_tail;
+		size_t start;
 		struct token *t;
 
 		if (setjmp(p->recover)) {
@@ -1421,6 +1464,7 @@ static void parse_declarations(struct parser *p)
 			continue;
 		}
 		p->uses_kept = p->script->n_uses;
+		start = p->pos;
 		t = next(p);
 		if (t->kind == TOK_EMBEDDED) {
 			struct embedded *e = arena_new(p->arena, struct embedded);
@@ -1448,6 +1492,8 @@ static void parse_declarations(struct parser *p)
 			p->pos--;
 			error_at(p, t, "expected 'probe', 'global', 'function', or '%%{'");
 		}
+		if (versioned_since(p, start))
+			mark_versioned(*probes, *functions, *globals);
 	}
 }
 
@@ -1469,6 +1515,8 @@ struct script *parse_script(struct arena *a, const struct source *src,
 	lex_open(&p.lx, a, src, args);
 	p.pp = pp_open(a, env);
 	p.embedded_ok = is_tapset || env->guru;
+	p.autocast_ok = is_tapset || !env->compat_version || strverscmp(env->compat_version, "2.6") >= 0;
+	p.comments_glue = is_tapset || !env->compat_version || strverscmp(env->compat_version, "2.0") >= 0;
 	read_chunk(&p);
 	p.script = s;
 	p.probes_tail = &s->probes;

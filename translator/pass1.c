@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -351,6 +352,20 @@ static void link_library(struct session *s, struct library *lib)
 		}
 }
 
+/* Is path one of the library's files?  SystemTap refuses to run one as the
+ * script: its globals and probes would be defined twice. */
+static bool in_library(const struct library *lib, const char *path)
+{
+	struct stat a, b;
+
+	if (stat(path, &a))
+		return false;
+	for (size_t i = 0; i < lib->files.n; i++)
+		if (!stat(lib->files.v[i], &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return true;
+	return false;
+}
+
 int pass1_parse(struct session *s)
 {
 	const char *dirs[MAX_TAPSET_DIRS];
@@ -365,6 +380,10 @@ int pass1_parse(struct session *s)
 		struct source *src = source_from_string(&s->arena, "<input>", s->script_text);
 
 		s->user = parse_script(&s->arena, src, &s->args, &s->pp, false);
+	} else if (s->script_file && in_library(&lib, s->script_file)) {
+		diag_error("parse", NULL, NULL, "tapset file '%s' cannot be run directly as a script",
+			   s->script_file);
+		ret = -1;
 	} else if (s->script_file) {
 		s->user = parse_file(s, s->script_file, false);
 		if (!s->user)

@@ -34,6 +34,12 @@ struct pp {
 	int depth;			/* macro expansion nesting */
 	size_t expanded;		/* tokens produced by expansions so far */
 	bool gave_up;			/* budget exceeded: expand no more */
+	/* --check-version: tokens a systemtap_v condition chose are marked
+	 * (token.versioned), and the first token after one that chose
+	 * nothing, so that the declaration holding them is known. */
+	bool cond_versioned;		/* the condition being read names systemtap_v */
+	int versioned;			/* open conditionals on systemtap_v */
+	bool versioned_pending;		/* one closed: mark the next token */
 };
 
 /* A cursor over a token range that ends in TOK_EOF or at `end`. */
@@ -148,6 +154,7 @@ static bool operand(struct pp *pp, const struct token *t, const char **s, long l
 		*s = env->runtime;
 	} else if (!strcmp(t->text, "systemtap_v")) {
 		*s = env->compat_version;
+		pp->cond_versioned = true;
 	} else if (!strcmp(t->text, "systemtap_privilege")) {
 		*s = env->privilege;
 	} else if (!strcmp(t->text, "guru_mode")) {
@@ -523,6 +530,7 @@ struct cond_frame {
 	bool taking;		/* emitting the current branch */
 	bool parent_taking;
 	bool seen_else;
+	bool versioned;		/* on systemtap_v */
 	struct token open;	/* a copy: in place, the output may overwrite it */
 };
 
@@ -593,6 +601,19 @@ static void skip_condition(struct range *r)
 }
 
 /* Append n tokens to the output. */
+/* The last n tokens out: inside a systemtap_v conditional all, just
+ * after one the first. */
+static void mark_versioned(struct pp *pp, size_t n)
+{
+	size_t from = pp->out->n - n;
+
+	if (!n || (!pp->versioned && !pp->versioned_pending))
+		return;
+	for (size_t i = from; i < (pp->versioned ? pp->out->n : from + 1); i++)
+		pp->out->v[i].versioned = true;
+	pp->versioned_pending = false;
+}
+
 static void pass_tokens(struct pp *pp, const struct token *t, size_t n)
 {
 	struct tokens *out = pp->out;
@@ -603,6 +624,7 @@ static void pass_tokens(struct pp *pp, const struct token *t, size_t n)
 		memmove(out->v + out->n, t, n * sizeof(*t));
 	}
 	out->n += n;
+	mark_versioned(pp, n);
 }
 
 static void pp_run(struct pp *pp, struct range *r)
@@ -647,6 +669,7 @@ static void pp_run(struct pp *pp, struct range *r)
 				r->i = close;
 				continue;
 			}
+			pp->cond_versioned = false;
 			value = condition_value(pp, r, &ok);
 			skip_condition(r);	/* the rest of a bad one */
 			if (!tok_op(cur(r), "%?")) {
@@ -657,7 +680,9 @@ static void pp_run(struct pp *pp, struct range *r)
 				continue;
 			}
 			r->i++;
-			stack[++top] = (struct cond_frame){ parent && ok && value, parent, false, *t };
+			stack[++top] = (struct cond_frame){ parent && ok && value, parent, false,
+							   pp->cond_versioned, *t };
+			pp->versioned += pp->cond_versioned;
 			continue;
 		}
 		if (tok_op(t, "%:") || tok_op(t, "%)") || tok_op(t, "%?")) {
@@ -667,6 +692,10 @@ static void pp_run(struct pp *pp, struct range *r)
 				continue;
 			}
 			if (tok_op(t, "%)")) {
+				if (stack[top].versioned) {
+					pp->versioned--;
+					pp->versioned_pending = true;
+				}
 				top--;
 			} else {
 				stack[top].seen_else = true;
@@ -691,6 +720,7 @@ static void pp_run(struct pp *pp, struct range *r)
 			}
 		}
 		tokens_push(pp->out, t);
+		mark_versioned(pp, 1);
 		r->i++;
 	}
 	if (top >= 0)

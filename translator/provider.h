@@ -84,6 +84,7 @@ struct derived_probe {
 	struct probe_var *vars;
 	int seq;				/* its place in program order, from 0 */
 	const char *symbol;			/* the function probed (probefunc()), or NULL */
+	const char *process;			/* process("PATH") probes: PATH, or NULL */
 	bool is_return;				/* a .return probe */
 	const char *where;			/* -p2's note of its address
 						   ("pc=.dynamic+0x11e0"), or NULL */

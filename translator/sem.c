@@ -19,9 +19,11 @@
 #include <string.h>
 
 #include "analyses.h"
+#include "cast_headers.h"
 #include "elaborate.h"
 #include "kbtf.h"
 #include "print.h"
+#include "probes/perf.h"
 #include "sem.h"
 #include "sem_internal.h"
 #include "strset.h"
@@ -91,8 +93,8 @@ static struct var *new_var(struct sem *S, struct var **list, const char *name, i
  * Unify: a known type sticks, a conflicting one is an error that shows
  * where each came from.
  */
-static void set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum vtype t,
-		     const struct loc *loc, const char *name)
+void sem_set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum vtype t,
+		  const struct loc *loc, const char *name)
 {
 	if (t == T_UNKNOWN)
 		return;
@@ -125,7 +127,7 @@ static void global_from_decl(struct sem *S, const struct global *g)
 	strmap_put(&S->global_index, v->name, v);
 	v->global = g;
 	if (g->init)
-		set_type(S, &v->type, &v->type_loc, g->init->kind == E_STRING ? T_STRING : T_LONG,
+		sem_set_type(S, &v->type, &v->type_loc, g->init->kind == E_STRING ? T_STRING : T_LONG,
 			 &g->loc, g->name);
 }
 
@@ -180,294 +182,6 @@ struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
 		v = new_var(S, sc->locals, name, V_LOCAL, loc);
 	mark_used(S, v);
 	return v;
-}
-
-/* ---- functions ---- */
-
-#define MAX_PRINT_ARGS	32
-
-enum builtin_kind { B_PRINT, B_PRINTLN, B_PRINTF, B_SPRINTF, B_PRINTD, B_SPRINTD, B_SPRINT };
-
-static const struct {
-	const char *name;
-	enum builtin_kind kind;
-} builtins[] = {
-	{ "print", B_PRINT }, { "println", B_PRINTLN }, { "printf", B_PRINTF },
-	{ "sprintf", B_SPRINTF }, { "printd", B_PRINTD }, { "printdln", B_PRINTD },
-	{ "sprintd", B_SPRINTD }, { "sprintdln", B_SPRINTD }, { "sprint", B_SPRINT },
-	{ "sprintln", B_SPRINT },
-};
-
-static int builtin_index(const char *name)
-{
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
-		if (!strcmp(name, builtins[i].name))
-			return i;
-	return -1;
-}
-
-/* The first function called name that was loaded (its overloads follow). */
-struct sem_function *sem_find_loaded(struct sem *S, const char *name)
-{
-	return strmap_get(&S->function_index, name);
-}
-
-/* Whether statements s can leave by 'next' (to the next overload). */
-static bool has_next(const struct stmt *s)
-{
-	for (; s; s = s->next)
-		if (s->kind == S_NEXT || has_next(s->body) || has_next(s->els))
-			return true;
-	return false;
-}
-
-static void load_function(struct sem *S, const struct function *fn, const struct script *scr)
-{
-	struct sem_function *f = arena_new(S->a, struct sem_function);
-	struct sem_function *first = sem_find_loaded(S, fn->name);
-
-	f->fn = fn;
-	f->index = S->nfunctions++;
-	f->script = scr;
-	f->cname = fn->name;
-	/* Params in order, at the head of the locals. */
-	struct var **pt = &f->locals;
-	for (const struct param *p = fn->params; p; p = p->next) {
-		struct var *v = arena_new(S->a, struct var);
-
-		f->nparams++;
-		v->name = p->name;
-		v->kind = V_PARAM;
-		v->decl = p->loc;
-		v->written = v->used = true;
-		if (p->type)
-			set_type(S, &v->type, &v->type_loc,
-				 !strcmp(p->type, "string") ? T_STRING : T_LONG, &p->loc, p->name);
-		*pt = v;
-		pt = &v->next;
-	}
-	if (fn->type)
-		set_type(S, &f->ret, &f->ret_loc, !strcmp(fn->type, "string") ? T_STRING : T_LONG,
-			 &fn->loc, fn->name);
-	for (struct sem_function *o = first; o; o = o->overload) {
-		if (o->nparams != f->nparams)
-			f->cname = arena_printf(S->a, "%s__%d", fn->name, f->nparams);
-		/* Only a 'next' in an earlier overload of the same arity reaches
-		 * a later one. */
-		else if (scr == S->s->user && !o->fn->embedded && !has_next(o->fn->body) &&
-			 !S->s->suppress_warnings)
-			diag_warning(&fn->loc, "unreachable overload: '%s' with %d parameter%s is "
-				     "defined before at line %d without 'next'", fn->name, f->nparams,
-				     f->nparams == 1 ? "" : "s", o->fn->loc.line);
-		if (!o->overload) {
-			o->overload = f;
-			break;
-		}
-	}
-	if (!first)
-		strmap_put(&S->function_index, fn->name, f);
-	*S->functions_tail = f;
-	S->functions_tail = &f->next;
-}
-
-/*
- * The functions called name: the script's own, else a tapset's (the first
- * tapset defining it, with all its overloads there).  Loaded on first use.
- */
-static struct sem_function *resolve_function(struct sem *S, const char *name,
-					     const struct script *caller)
-{
-	struct sem_function *f = sem_find_loaded(S, name);
-	const struct script *from = NULL;
-
-	if (f && (!f->fn->private || f->script == caller))
-		return f;
-	if (strmap_get(&S->user_functions, name))
-		from = S->s->user;
-	/* A private function is visible only in its own file. */
-	for (const struct script *t = S->s->library; !from && t; t = t->next)
-		for (const struct function *fn = t->functions; fn; fn = fn->next)
-			if (!strcmp(fn->name, name) && (!fn->private || t == caller))
-				from = t;
-	if (f && from == f->script)
-		return f;
-	if (!from)
-		return NULL;
-	for (const struct function *fn = from->functions; fn; fn = fn->next)
-		if (!strcmp(fn->name, name))
-			load_function(S, fn, from);
-	return sem_find_loaded(S, name);
-}
-
-/* ---- expressions ---- */
-
-
-/* printf-style format: argument count and kinds.  fmt has raw escapes. */
-static void check_format(struct sem *S, struct scope *sc, const struct expr *call,
-			 const char *fmt, struct expr *args)
-{
-	for (const char *p = fmt; *p; p++) {
-		enum vtype want = T_LONG;
-
-		if (*p != '%')
-			continue;
-		if (*++p == '%')
-			continue;
-		p += strspn(p, "-+ #0");
-		for (int part = 0; part < 2; part++) {	/* width, then .precision */
-			if (*p == '*') {
-				if (!args) {
-					sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
-					      call->name);
-					return;
-				}
-				set_type(S, &(enum vtype){ sem_expr(S, sc, args) }, NULL, T_LONG,
-					 &args->loc, "a '*' width");
-				args = args->next;
-				p++;
-			} else {
-				p += strspn(p, "0123456789");
-			}
-			if (part == 0 && *p == '.')
-				p++;
-			else if (part == 0)
-				break;
-		}
-		while (*p == 'l' || *p == 'h' || *p == 'L' || *p == 'j' || *p == 'z')
-			p++;
-		if (*p == 's') {
-			want = T_STRING;
-		} else if (!*p || !strchr("diuxXopcbmM", *p) || (*p >= '1' && *p <= '8')) {
-			sem_error(S, &call->loc, NULL, "invalid conversion '%%%c' in the format of %s",
-			      *p ? *p : ' ', call->name);
-			return;
-		}
-		if (!args) {
-			sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
-			      call->name);
-			return;
-		}
-		enum vtype got = sem_expr(S, sc, args);
-		/* A variable typed nowhere else takes the format's type. */
-		if (got == T_UNKNOWN && args->kind == E_SYMBOL) {
-			struct var *v = sem_lookup(S, sc, args->name, &args->loc);
-
-			set_type(S, &v->type, &v->type_loc, want, &args->loc, args->name);
-		}
-		if (got != T_UNKNOWN && got != want)
-			sem_error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
-			      call->name, vtype_name(want), vtype_name(got));
-		args = args->next;
-		if (!*p)
-			break;
-	}
-	if (args)
-		sem_error(S, &args->loc, NULL, "too many arguments for the format string of %s", call->name);
-}
-
-static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, int b)
-{
-	enum builtin_kind kind = builtins[b].kind;
-	struct expr *args = e->args;
-	int n = 0;
-
-	for (struct expr *a = args; a; a = a->next)
-		n++;
-	/* SystemTap's limit (PR10750), past the format or delimiter */
-	if (n - (kind == B_PRINTF || kind == B_SPRINTF || kind == B_PRINTD ||
-		 kind == B_SPRINTD) > MAX_PRINT_ARGS)
-		sem_error(S, &e->loc, sem_ident(S, e->name), "%s takes at most %d values",
-			  e->name, MAX_PRINT_ARGS);
-	if (kind == B_PRINTF || kind == B_SPRINTF) {
-		if (!args || args->kind != E_STRING) {
-			sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs a literal format string",
-			      e->name);
-			return kind == B_SPRINTF ? T_STRING : T_LONG;
-		}
-		check_format(S, sc, e, args->str, args->next);
-		return kind == B_SPRINTF ? T_STRING : T_LONG;
-	}
-	/* The parser checked the literal delimiter and the values' count. */
-	if (kind == B_PRINTD || kind == B_SPRINTD)
-		args = args ? args->next : NULL;
-	if ((kind == B_PRINT || kind == B_PRINTLN || kind == B_SPRINT) && n == 0 &&
-	    kind != B_PRINTLN)
-		sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs at least one value", e->name);
-	for (struct expr *a = args; a; a = a->next) {
-		enum vtype t = sem_expr(S, sc, a);
-
-		if (t == T_STATS)
-			sem_error(S, &a->loc, NULL, "a statistics value cannot be printed; use @count, @avg, ... or @hist_*");
-		if (t == T_HIST && !(n == 1 && (kind == B_PRINT || kind == B_PRINTLN)))
-			sem_error(S, &a->loc, NULL, "a histogram can only be printed alone, with print or println");
-	}
-	return kind == B_SPRINTD || kind == B_SPRINT ? T_STRING : T_LONG;
-}
-
-static int param_count(const struct sem_function *f)
-{
-	int n = 0;
-
-	for (const struct var *p = f->locals; p && p->kind == V_PARAM; p = p->next)
-		n++;
-	return n;
-}
-
-static enum vtype call(struct sem *S, struct scope *sc, struct expr *e)
-{
-	int b = builtin_index(e->name), nargs = 0, nparams = 0;
-	struct sem_function *f;
-	struct expr *a;
-	struct var *p;
-
-	if (b >= 0)
-		return builtin_call(S, sc, e, b);
-	f = resolve_function(S, e->name, sc->script);
-	if (!f) {
-		for (a = e->args; a; a = a->next)
-			sem_expr(S, sc, a);
-		sem_error(S, &e->loc, sem_ident(S, e->name), "unresolved function '%s'", e->name);
-		return T_UNKNOWN;
-	}
-	/* A tapset function marked guru (printk) only for -g scripts. */
-	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !S->s->guru &&
-	    !sc->privileged)
-		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' needs guru mode (stap -g)",
-			  e->name);
-	for (a = e->args; a; a = a->next)
-		nargs++;
-	bool arity_ok = false;
-	for (struct sem_function *o = f; o; o = o->overload)
-		arity_ok |= param_count(o) == nargs;
-	if (!arity_ok) {
-		nparams = param_count(f);
-		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' takes %d argument%s, not %d",
-		      e->name, nparams, nparams == 1 ? "" : "s", nargs);
-		return f->ret;
-	}
-	/* Every overload of this arity shares the signature: unify with each. */
-	for (struct sem_function *o = f, *first = NULL; o; o = o->overload) {
-		if (param_count(o) != nargs)
-			continue;
-		if (!first)
-			f = first = o;	/* its return type is the call's */
-		o->used = true;
-		p = o->locals;
-		for (a = e->args; a; a = a->next, p = p->next) {
-			enum vtype t = sem_expr(S, sc, a);
-
-			if (t == T_STATS || t == T_HIST)
-				sem_error(S, &a->loc, NULL, "a %s cannot be passed to a function", vtype_name(t));
-			else
-				set_type(S, &p->type, &p->type_loc, t, &a->loc, p->name);
-			if (p->type != T_UNKNOWN && t == T_UNKNOWN && a->kind == E_SYMBOL) {
-				struct var *v = sem_lookup(S, sc, a->name, &a->loc);
-
-				set_type(S, &v->type, &v->type_loc, p->type, &a->loc, a->name);
-			}
-		}
-	}
-	return f->ret;
 }
 
 /* Global name's value is read, not only written: SystemTap does not
@@ -552,7 +266,7 @@ static void assign_type(struct sem *S, struct scope *sc, struct expr *target, en
 	if (!v)
 		return;
 	v->written = true;
-	set_type(S, &v->type, &v->type_loc, t, loc, v->name);
+	sem_set_type(S, &v->type, &v->type_loc, t, loc, v->name);
 }
 
 /* arr[k1, k2]: arr is a global array of that arity; the key types unify. */
@@ -605,7 +319,7 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 		else if (t == T_UNKNOWN && v->keys[i] != T_UNKNOWN && k->kind == E_SYMBOL)
 			assign_type(S, sc, k, v->keys[i], &k->loc);	/* the key types it */
 		else
-			set_type(S, &v->keys[i], NULL, t, &k->loc, name);
+			sem_set_type(S, &v->keys[i], NULL, t, &k->loc, name);
 	}
 	return v->type;
 }
@@ -616,7 +330,7 @@ void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc
 	if (!v)
 		return;
 	v->written = true;
-	set_type(S, &v->type, &v->type_loc, t, loc, v->name);
+	sem_set_type(S, &v->type, &v->type_loc, t, loc, v->name);
 }
 
 static bool is_one_of(const char *op, const char *const *ops)
@@ -824,6 +538,21 @@ static struct btf *cast_btf(struct sem *S, struct expr *e, __u32 *id)
 
 		end = strchr(path, ':') ? strchr(path, ':') : path + strlen(path);
 		m = arena_strndup(S->a, path, end - path);
+		if (m[0] == '<') {
+			const char *why;
+
+			err = cast_header_type(S->s, m, e->str, id, &why);
+			if (!err)
+				return session_user_btf(S->s);
+			if (err == -ENOENT)
+				err = 0;	/* they compiled; the type is not there */
+			else if (!strchr(e->module, ':')) {
+				sem_error(S, &e->loc, NULL, "@cast: cannot read the types of %s: %s", m,
+					  why ? why : strerror(-err));
+				return NULL;
+			}
+			continue;
+		}
 		if (!strncmp(m, "kernel", 6) || strpbrk(m, "/<")) {
 			btf = session_btf(S->s);
 			err = 0;
@@ -839,6 +568,7 @@ static struct btf *cast_btf(struct sem *S, struct expr *e, __u32 *id)
 	else
 		sem_error(S, &e->loc, NULL, "@cast: no type '%s' in %s", e->str,
 			  !e->module || !strncmp(e->module, "kernel", 6) ? "the kernel's BTF" :
+			  e->module[0] == '<' ? arena_printf(S->a, "the headers %s", e->module) :
 			  strchr(e->module, ':') ? arena_printf(S->a, "the BTF of any of '%s'", e->module) :
 			  arena_printf(S->a, "module %s's BTF", e->module));
 	return NULL;
@@ -883,7 +613,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		mark_read(S, e->a->name);
 		return array_access(S, sc, e, e->a->name, e->args, false);
 	case E_CALL:
-		return call(S, sc, e);
+		return sem_call(S, sc, e);
 	case E_UNARY:
 	case E_POSTFIX:
 		if (!strcmp(e->op, "++") || !strcmp(e->op, "--")) {
@@ -1012,6 +742,14 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 	case E_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
 		return T_LONG;
 	case E_AT_CALL:
+		if (!strcmp(e->name, "@perf")) {
+			const char *why = "@perf reads a counter of the thread a probe runs in: "
+					  "use it in a probe";
+
+			if (!sc->site || !perf_counter(S->s, e->args->str, sc->site, &why))
+				sem_error(S, &e->loc, NULL, "@perf(\"%s\"): %s", e->args->str, why);
+			return T_LONG;
+		}
 		for (struct expr *a = e->args; a; a = a->next)
 			sem_expr(S, sc, a);
 		if (!sc->privileged && !S->s->guru)
@@ -1046,9 +784,9 @@ static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
 			return false;
 		break;
 	case E_CALL:
-		if (builtin_index(e->name) >= 0)
+		if (sem_is_builtin(e->name))
 			return false;
-		f = resolve_function(S, e->name, sc->script);
+		f = sem_resolve_function(S, e->name, sc->script);
 		if (!f || !f->fn->embedded || !strstr(f->fn->embedded, "/* pure */"))
 			return false;
 		break;
@@ -1078,6 +816,24 @@ static bool elide_expr(struct sem *S, struct scope *sc, struct expr **e)
 		diag_warning(&(*e)->loc, "Eliding side-effect-free expression");
 	*e = NULL;
 	return true;
+}
+
+/*
+ * "y = expr" as a statement, the local y never read and expr pure:
+ * SystemTap drops it before it types anything (transok/three.stp assigns
+ * such a y a string and a long); gen.c's elide() drops the same.  (An
+ * impure expr stays, and so is typed, with the assignment.)  Which
+ * locals are read is known after the first walk.
+ */
+static bool dead_store(struct sem *S, struct scope *sc, const struct expr *e)
+{
+	const struct var *v;
+
+	if (S->s->unoptimized || !S->walks || e->kind != E_ASSIGN || strcmp(e->op, "=") ||
+	    e->a->kind != E_SYMBOL)
+		return false;
+	v = sem_find_var(*sc->locals, e->a->name);
+	return v && v->kind == V_LOCAL && !v->read && ast_pure(e->b);
 }
 
 static void stmt(struct sem *S, struct scope *sc, struct stmt *s);
@@ -1180,8 +936,8 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 				struct var *kv = sem_lookup(S, sc, k->name, &k->loc);
 
 				kv->written = true;
-				set_type(S, &kv->type, &kv->type_loc, arr->keys[i], &k->loc, k->name);
-				set_type(S, &arr->keys[i], NULL, kv->type, &k->loc, arr->name);
+				sem_set_type(S, &kv->type, &kv->type_loc, arr->keys[i], &k->loc, k->name);
+				sem_set_type(S, &arr->keys[i], NULL, kv->type, &k->loc, arr->name);
 			}
 			if (fe->value)
 				assign_type(S, sc, fe->value, arr->type == T_STATS ? T_LONG : arr->type,
@@ -1215,6 +971,8 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 			s->kind = S_NULL;
 			break;
 		}
+		if (dead_store(S, sc, s->e))
+			break;
 		S->crement_statement = s->e;
 		sem_expr(S, sc, s->e);
 		S->crement_statement = NULL;
@@ -1271,7 +1029,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		if (t == T_STATS || t == T_HIST)
 			sem_error(S, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
 		else
-			set_type(S, &sc->fn->ret, &sc->fn->ret_loc, t, &s->e->loc, sc->fn->fn->name);
+			sem_set_type(S, &sc->fn->ret, &sc->fn->ret_loc, t, &s->e->loc, sc->fn->fn->name);
 		sem_set_typed(S, &sc->fn->ret_typed, sem_typed(S, sc, s->e));
 		break;
 	case S_DELETE:
@@ -1293,7 +1051,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 			struct var *v = sem_lookup(S, sc, s->catch_var, &s->loc);
 
 			v->written = true;
-			set_type(S, &v->type, &v->type_loc, T_STRING, &s->loc, s->catch_var);
+			sem_set_type(S, &v->type, &v->type_loc, T_STRING, &s->loc, s->catch_var);
 		}
 		stmt(S, sc, s->els);
 		break;
@@ -1357,6 +1115,7 @@ static void walk(struct sem *S)
 			continue;	/* the parser allowed it: a tapset, or -g */
 		stmt(S, &sc, f->fn->body);
 	}
+	S->walks++;
 }
 
 /* -G NAME=VALUE: NAME is a global of the script, VALUE fits its type. */
@@ -1388,11 +1147,16 @@ static void check_global_settings(struct sem *S)
 	}
 }
 
-/* A local written and never read: its assignments do nothing. */
+/* A local written and never read: its assignments do nothing, its type
+ * (perhaps none, dead_store()) does not matter. */
+static bool unread(struct sem *S, const struct var *v)
+{
+	return v->kind == V_LOCAL && v->written && !v->read && !S->s->unoptimized;
+}
+
 static void warn_unread(struct sem *S, const struct var *v)
 {
-	if (v->written && !v->read && v->type != T_UNKNOWN && !S->s->suppress_warnings &&
-	    !S->s->unoptimized && v->decl.src == S->s->user->src)
+	if (unread(S, v) && !S->s->suppress_warnings && v->decl.src == S->s->user->src)
 		diag_warning(&v->decl, "Eliding assignments to '%s', which is never read", v->name);
 }
 
@@ -1419,7 +1183,7 @@ static void final_checks(struct sem *S)
 				warn_unread(S, v);
 	for (struct sem_handler *h = S->handlers; h; h = h->next)
 		for (struct var *v = h->locals; v; v = v->next)
-			if (v->type == T_UNKNOWN)
+			if (v->type == T_UNKNOWN && !unread(S, v))
 				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for local '%s'%s",
 				      v->name, v->written ? "" : " (never assigned)");
 	for (struct sem_function *f = S->functions; f; f = f->next)
@@ -1428,7 +1192,7 @@ static void final_checks(struct sem *S)
 			diag_warning(&f->fn->loc, "Eliding unused function '%s'", f->fn->name);
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		for (struct var *v = f->locals; v; v = v->next)
-			if (v->type == T_UNKNOWN && !f->fn->embedded &&
+			if (v->type == T_UNKNOWN && !f->fn->embedded && !unread(S, v) &&
 			    (f->used || f->script == S->s->user))	/* a tapset's unused one is not built */
 				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
 				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
@@ -1483,7 +1247,7 @@ static bool load_typing_functions(struct sem *S)
 					continue;
 				ast_walk_stmt(fn->body, find_mention, &m);
 				if (m.found) {
-					resolve_function(S, fn->name, t);
+					sem_resolve_function(S, fn->name, t);
 					more = true;
 				}
 			}
@@ -1522,6 +1286,43 @@ void sem_free(struct session *s)
 		free_indexes(s->sem);
 }
 
+/*
+ * --check-version: the tapset globals, functions and aliases the script
+ * uses whose code a systemtap_v condition chose (preproc.c marks it), so
+ * that they may behave otherwise under another --compatible.
+ */
+static void check_versions(struct sem *S)
+{
+	const struct probe **seen = NULL;
+	size_t nseen = 0;
+
+	for (struct var *v = S->globals; v; v = v->next)
+		if (v->used && v->global && v->global->versioned && v->global->loc.src != S->s->user->src)
+			diag_warning(&v->global->loc, "This global uses tapset constructs that are "
+				     "dependent on systemtap version");
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		if (f->used && f->fn->versioned && f->script != S->s->user)
+			diag_warning(&f->fn->loc, "This function uses tapset constructs that are "
+				     "dependent on systemtap version");
+	for (struct sem_handler *h = S->handlers; h; h = h->next)
+		for (int i = 0; i < h->naliases; i++) {
+			const struct probe *a = h->aliases[i];
+			size_t j;
+
+			for (j = 0; j < nseen && seen[j] != a; j++)
+				;
+			if (!a->versioned || j < nseen)
+				continue;
+			seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+			if (!seen)
+				return;
+			seen[nseen++] = a;
+			diag_warning(&a->loc, "This alias uses tapset constructs that are "
+				     "dependent on systemtap version");
+		}
+	free(seen);
+}
+
 int pass2_semantic(struct session *s)
 {
 	struct sem *S = sem_new(s);
@@ -1538,7 +1339,7 @@ int pass2_semantic(struct session *s)
 		sem_handler_for(S, d);
 	/* The script's own functions are checked even if unused. */
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
-		resolve_function(S, fn->name, s->user);
+		sem_resolve_function(S, fn->name, s->user);
 	infer_types(S);
 	if (load_typing_functions(S))
 		infer_types(S);
@@ -1550,6 +1351,8 @@ int pass2_semantic(struct session *s)
 	walk(S);
 	check_global_settings(S);
 	final_checks(S);
+	if (s->check_version)
+		check_versions(S);
 	if (!S->errors)
 		S->errors += analyses_check_foreach(s);
 	return S->errors ? -EINVAL : 0;
@@ -1571,7 +1374,7 @@ int sem_dump_functions(struct session *s, FILE *out)
 	for (const struct script *t = s->library; t; t = t->next)
 		for (const struct function *fn = t->functions; fn; fn = fn->next)
 			if (!fn->private)
-				resolve_function(S, fn->name, t);
+				sem_resolve_function(S, fn->name, t);
 	infer_types(S);
 	v = (struct sem_function **)arena_sorted(&s->arena, S->functions,
 						 offsetof(struct sem_function, next), cmp_functions, &n);

@@ -33,6 +33,7 @@ struct sem {
 	struct sem_handler *handlers;
 	struct tvar_map *tvars;			/* $var resolutions, for pass 3 */
 	bool changed;				/* a type became known this walk */
+	int walks;				/* finished: after one, every read is known */
 	bool report;				/* the last walk: report errors */
 	bool dead;				/* in a branch @defined rules out */
 	const struct expr *crement_statement;	/* the ++/-- that is a whole statement */
@@ -61,8 +62,23 @@ struct var *sem_global_var(struct sem *S, const char *name);
 /* A name in code: a local, a global, or a new local. */
 struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
 		       const struct loc *loc);
+/* *slot (a variable's or a function's type, first given at *slot_loc)
+ * becomes t, or t is a mismatch with it (name: whose). */
+void sem_set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum vtype t,
+		  const struct loc *loc, const char *name);
 /* v is written a value of type t (at loc). */
 void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc);
+
+/* ---- sem_calls.c ---- */
+
+/* print, printf, sprintf...: checked by sem_call() itself. */
+bool sem_is_builtin(const char *name);
+/* The function name as seen from script (its private ones visible),
+ * loaded with its overloads the first time; NULL if there is none. */
+struct sem_function *sem_resolve_function(struct sem *S, const char *name,
+					  const struct script *script);
+/* A call's type, its arguments checked against the function's parameters. */
+enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e);
 
 /* ---- sem_stats.c ---- */
 

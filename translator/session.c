@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cast_headers.h"
 #include "diag.h"
 #include "elaborate.h"
 #include "kbtf.h"
@@ -115,6 +116,7 @@ void session_free(struct session *s)
 	s->module_btfs = NULL;
 	btf__free(s->btf);
 	s->btf = NULL;
+	cast_headers_free(s);
 	btf__free(s->user_btf);
 	s->user_btf = NULL;
 	ksyms_free(s->ksyms);

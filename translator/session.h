@@ -38,6 +38,7 @@ struct session {
 	bool guru, unoptimized, suppress_warnings, warnings_as_errors, keep_tmpdir;
 	bool disable_cache;		/* --disable-cache: no cached module or runtime is reused */
 	bool skip_badvars;		/* --skip-badvars: a $var not there reads 0 */
+	bool check_version;		/* --check-version */
 	bool bulk;			/* -b */
 	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
 	const char *module_name;	/* -m */
@@ -71,6 +72,7 @@ struct session {
 	struct btf *btf;		/* the target kernel's types: session_btf() */
 	struct module_btf *module_btfs;	/* its modules': session_module_btf() */
 	struct btf *user_btf;		/* user programs' DWARF types: session_user_btf() */
+	struct cast_headers *cast_headers;	/* headers compiled for @cast (cast_headers.c) */
 	bool btf_failed;
 	__s32 long_type;		/* session_long_type()'s, once looked up */
 	bool long_type_known;

@@ -41,6 +41,15 @@ const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d)
 	return arena_printf(x->a, "&ctap_probes[%d]", d->seq);
 }
 
+int emit_family_index(struct xlate *x, const struct derived_probe *d)
+{
+	int n = 0;
+
+	for (int i = 0; i < d->seq; i++)
+		n += x->probes[i].d->provider == d->provider;
+	return n;
+}
+
 const char *emit_entry_probe(struct xlate *x, const struct derived_probe *d, const char **size)
 {
 	const struct xprobe *p = &x->probes[d->seq];

@@ -337,3 +337,8 @@ __u32 dwarf_btf_type(struct dwarf_btf *c, Dwarf_Die *die)
 		return 0;
 	return convert(c, &t, 0);
 }
+
+__u32 dwarf_btf_die(struct dwarf_btf *c, Dwarf_Die *type)
+{
+	return c ? convert(c, type, 0) : 0;
+}

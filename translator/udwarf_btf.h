@@ -18,4 +18,7 @@ void dwarf_btf_free(struct dwarf_btf *c);
  * what BTF cannot describe. */
 __u32 dwarf_btf_type(struct dwarf_btf *c, Dwarf_Die *die);
 
+/* The type die itself in the BTF (0 if BTF cannot describe it). */
+__u32 dwarf_btf_die(struct dwarf_btf *c, Dwarf_Die *type);
+
 #endif /* UDWARF_BTF_H */

@@ -134,6 +134,8 @@ bool emit_entry_args(struct xlate *x, const struct derived_probe *d);
 const char *emit_entry_probe(struct xlate *x, const struct derived_probe *d, const char **size);
 /* "&ctap_probes[N]", the struct ctap_probe of d. */
 const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d);
+/* d's index in its family's table: in the d[] its provider's emit() gets. */
+int emit_family_index(struct xlate *x, const struct derived_probe *d);
 /* d runs when the session starts or stops (kind), before those of a higher order. */
 void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xprobe_kind kind,
 			int64_t order);

@@ -4,6 +4,11 @@
  * aliases of tapsets/perf.stp): a kernel perf event counter on every
  * online CPU whose overflow, every N events, runs the probe with the
  * registers the event interrupted.
+ *
+ * With .process("PATH") (or .process: the target, -c/-x) the counters
+ * are per thread of the processes running PATH instead; with
+ * .counter("NAME") they only count, and @perf("NAME") in a probe of that
+ * process reads the count of the thread it runs in (ctap_perf_read()).
  */
 #ifndef CTAP_PERF_H
 #define CTAP_PERF_H
@@ -12,16 +17,32 @@
 
 #include "ctap_runtime.h"
 
+struct ctap_perf_task;
+
 struct ctap_perf {
 	const struct ctap_probe *probe;
 	u32 type;			/* PERF_TYPE_* */
 	u64 config;
-	u64 sample_period;
-	struct perf_event **events;	/* one per possible CPU, while armed */
+	u64 sample_period;		/* 0: a .counter, which only counts */
+	bool process;			/* per thread of ... */
+	const char *path;		/* ... this executable's processes, or
+					   NULL: of the target process */
+	/* while armed: */
+	struct perf_event **events;	/* every CPU: one per possible CPU */
+	struct ctap_perf_task *tasks;	/* per thread: CTAP_PERF_TASKS slots */
+	struct ctap_perf_task *retired;	/* ... taken away, freed after a grace period */
+	struct inode *inode;		/* path's, held */
+	atomic_t skipped;		/* threads not counted: table full */
+	int error;			/* the first refusal of a thread's counter */
+	bool said;			/* ... reported */
 };
 
 /* Creates the counters; a CPU's refusal is an error naming the probe. */
 int ctap_perf_start(struct ctap_perf *ps, int n);
 void ctap_perf_stop(struct ctap_perf *ps, int n);
+
+/* @perf: the count of counter (its index in the table) in the current
+ * thread; 0 if it has none. */
+u64 ctap_perf_read(int counter);
 
 #endif /* CTAP_PERF_H */

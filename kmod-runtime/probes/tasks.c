@@ -98,23 +98,6 @@ static void pending_fill(void)
 	rcu_read_unlock();
 }
 
-/* The executable current runs; compared, never dereferenced. */
-static struct inode *exe_inode(void)
-{
-	struct mm_struct *mm = current->mm;
-	struct file *exe;
-	struct inode *inode = NULL;
-
-	if (!mm)
-		return NULL;
-	rcu_read_lock();
-	exe = rcu_dereference(mm->exe_file);
-	if (exe)
-		inode = file_inode(exe);
-	rcu_read_unlock();
-	return inode;
-}
-
 /*
  * Every probe of event for current (those for a PATH only if paths):
  * specific ones first, then the rest.
@@ -139,7 +122,7 @@ static void dispatch_args(enum ctap_task_event event, bool paths, struct pt_regs
 				if (!paths)
 					continue;
 				if (!looked) {
-					inode = exe_inode();
+					inode = ctap_exe_inode();
 					looked = true;
 				}
 				if (t->inode != inode)

@@ -94,6 +94,7 @@ static int tasks_resolve(struct elab *e, const struct pp_match *m)
 	}
 	d = elab_add(e, m, name);
 	d->data = t;
+	d->process = t->path;
 	if (strstr(t->event, "SYSCALL"))
 		add_syscall_vars(e, d, !strcmp(t->event, "CTAP_TASK_SYSCALL_RETURN"));
 	return 1;

@@ -312,6 +312,7 @@ static struct derived_probe *add_point(struct elab *e, const struct pp_match *m,
 	struct uprobe_point *u = new_point(e, path, off);
 
 	u->vaddr = vaddr;
+	d->process = path;
 	d->where = pc_note(a, elf, vaddr);
 	d->data = u;
 	d->symbol = arena_strndup(a, name, strlen(name));
@@ -576,6 +577,7 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 		if (fnmatch(glob, k->name, 0) || (provider && fnmatch(provider, k->provider, 0)))
 			continue;
 		d = elab_add(e, m, arena_printf(a, "process(\"%s\").mark(\"%s\")", path, k->name));
+		d->process = path;
 		/* pp() as SystemTap 4.8 gives it: the marker's address */
 		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 				     (unsigned long long)k->address);
@@ -649,6 +651,7 @@ static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const cha
 		    sdt_file_offset(elf, addr, true, &off))
 			continue;
 		d = elab_add(e, m, arena_printf(a, "process(\"%s\").plt(\"%s\")", path, name));
+		d->process = path;
 		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 				     (unsigned long long)addr);
 		d->symbol = arena_strndup(a, name, strlen(name));

@@ -1,0 +1,310 @@
+/*
+ * sem_calls.c - pass 2's function calls: the script's functions and the
+ * tapsets' (loaded on demand, by name; overloads chained), and the print
+ * builtins with their format checks.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+#include "sem.h"
+#include "sem_internal.h"
+#include "strset.h"
+
+/* ---- functions ---- */
+
+#define MAX_PRINT_ARGS	32
+
+enum builtin_kind { B_PRINT, B_PRINTLN, B_PRINTF, B_SPRINTF, B_PRINTD, B_SPRINTD, B_SPRINT };
+
+static const struct {
+	const char *name;
+	enum builtin_kind kind;
+} builtins[] = {
+	{ "print", B_PRINT }, { "println", B_PRINTLN }, { "printf", B_PRINTF },
+	{ "sprintf", B_SPRINTF }, { "printd", B_PRINTD }, { "printdln", B_PRINTD },
+	{ "sprintd", B_SPRINTD }, { "sprintdln", B_SPRINTD }, { "sprint", B_SPRINT },
+	{ "sprintln", B_SPRINT },
+};
+
+static int builtin_index(const char *name);
+
+bool sem_is_builtin(const char *name)
+{
+	return builtin_index(name) >= 0;
+}
+
+static int builtin_index(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(*builtins); i++)
+		if (!strcmp(name, builtins[i].name))
+			return i;
+	return -1;
+}
+
+/* The first function called name that was loaded (its overloads follow). */
+struct sem_function *sem_find_loaded(struct sem *S, const char *name)
+{
+	return strmap_get(&S->function_index, name);
+}
+
+/* Whether statements s can leave by 'next' (to the next overload). */
+static bool has_next(const struct stmt *s)
+{
+	for (; s; s = s->next)
+		if (s->kind == S_NEXT || has_next(s->body) || has_next(s->els))
+			return true;
+	return false;
+}
+
+static void load_function(struct sem *S, const struct function *fn, const struct script *scr)
+{
+	struct sem_function *f = arena_new(S->a, struct sem_function);
+	struct sem_function *first = sem_find_loaded(S, fn->name);
+
+	f->fn = fn;
+	f->index = S->nfunctions++;
+	f->script = scr;
+	f->cname = fn->name;
+	/* Params in order, at the head of the locals. */
+	struct var **pt = &f->locals;
+	for (const struct param *p = fn->params; p; p = p->next) {
+		struct var *v = arena_new(S->a, struct var);
+
+		f->nparams++;
+		v->name = p->name;
+		v->kind = V_PARAM;
+		v->decl = p->loc;
+		v->written = v->used = true;
+		if (p->type)
+			sem_set_type(S, &v->type, &v->type_loc,
+				 !strcmp(p->type, "string") ? T_STRING : T_LONG, &p->loc, p->name);
+		*pt = v;
+		pt = &v->next;
+	}
+	if (fn->type)
+		sem_set_type(S, &f->ret, &f->ret_loc, !strcmp(fn->type, "string") ? T_STRING : T_LONG,
+			 &fn->loc, fn->name);
+	for (struct sem_function *o = first; o; o = o->overload) {
+		if (o->nparams != f->nparams)
+			f->cname = arena_printf(S->a, "%s__%d", fn->name, f->nparams);
+		/* Only a 'next' in an earlier overload of the same arity reaches
+		 * a later one. */
+		else if (scr == S->s->user && !o->fn->embedded && !has_next(o->fn->body) &&
+			 !S->s->suppress_warnings)
+			diag_warning(&fn->loc, "unreachable overload: '%s' with %d parameter%s is "
+				     "defined before at line %d without 'next'", fn->name, f->nparams,
+				     f->nparams == 1 ? "" : "s", o->fn->loc.line);
+		if (!o->overload) {
+			o->overload = f;
+			break;
+		}
+	}
+	if (!first)
+		strmap_put(&S->function_index, fn->name, f);
+	*S->functions_tail = f;
+	S->functions_tail = &f->next;
+}
+
+/*
+ * The functions called name: the script's own, else a tapset's (the first
+ * tapset defining it, with all its overloads there).  Loaded on first use.
+ */
+struct sem_function *sem_resolve_function(struct sem *S, const char *name,
+					     const struct script *caller)
+{
+	struct sem_function *f = sem_find_loaded(S, name);
+	const struct script *from = NULL;
+
+	if (f && (!f->fn->private || f->script == caller))
+		return f;
+	if (strmap_get(&S->user_functions, name))
+		from = S->s->user;
+	/* A private function is visible only in its own file. */
+	for (const struct script *t = S->s->library; !from && t; t = t->next)
+		for (const struct function *fn = t->functions; fn; fn = fn->next)
+			if (!strcmp(fn->name, name) && (!fn->private || t == caller))
+				from = t;
+	if (f && from == f->script)
+		return f;
+	if (!from)
+		return NULL;
+	for (const struct function *fn = from->functions; fn; fn = fn->next)
+		if (!strcmp(fn->name, name))
+			load_function(S, fn, from);
+	return sem_find_loaded(S, name);
+}
+
+/* ---- expressions ---- */
+
+
+/* printf-style format: argument count and kinds.  fmt has raw escapes. */
+static void check_format(struct sem *S, struct scope *sc, const struct expr *call,
+			 const char *fmt, struct expr *args)
+{
+	for (const char *p = fmt; *p; p++) {
+		enum vtype want = T_LONG;
+
+		if (*p != '%')
+			continue;
+		if (*++p == '%')
+			continue;
+		p += strspn(p, "-+ #0");
+		for (int part = 0; part < 2; part++) {	/* width, then .precision */
+			if (*p == '*') {
+				if (!args) {
+					sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+					      call->name);
+					return;
+				}
+				sem_set_type(S, &(enum vtype){ sem_expr(S, sc, args) }, NULL, T_LONG,
+					 &args->loc, "a '*' width");
+				args = args->next;
+				p++;
+			} else {
+				p += strspn(p, "0123456789");
+			}
+			if (part == 0 && *p == '.')
+				p++;
+			else if (part == 0)
+				break;
+		}
+		while (*p == 'l' || *p == 'h' || *p == 'L' || *p == 'j' || *p == 'z')
+			p++;
+		if (*p == 's') {
+			want = T_STRING;
+		} else if (!*p || !strchr("diuxXopcbmM", *p) || (*p >= '1' && *p <= '8')) {
+			sem_error(S, &call->loc, NULL, "invalid conversion '%%%c' in the format of %s",
+			      *p ? *p : ' ', call->name);
+			return;
+		}
+		if (!args) {
+			sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+			      call->name);
+			return;
+		}
+		enum vtype got = sem_expr(S, sc, args);
+		/* A variable typed nowhere else takes the format's type. */
+		if (got == T_UNKNOWN && args->kind == E_SYMBOL) {
+			struct var *v = sem_lookup(S, sc, args->name, &args->loc);
+
+			sem_set_type(S, &v->type, &v->type_loc, want, &args->loc, args->name);
+		}
+		if (got != T_UNKNOWN && got != want)
+			sem_error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
+			      call->name, vtype_name(want), vtype_name(got));
+		args = args->next;
+		if (!*p)
+			break;
+	}
+	if (args)
+		sem_error(S, &args->loc, NULL, "too many arguments for the format string of %s", call->name);
+}
+
+static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, int b)
+{
+	enum builtin_kind kind = builtins[b].kind;
+	struct expr *args = e->args;
+	int n = 0;
+
+	for (struct expr *a = args; a; a = a->next)
+		n++;
+	/* SystemTap's limit (PR10750), past the format or delimiter */
+	if (n - (kind == B_PRINTF || kind == B_SPRINTF || kind == B_PRINTD ||
+		 kind == B_SPRINTD) > MAX_PRINT_ARGS)
+		sem_error(S, &e->loc, sem_ident(S, e->name), "%s takes at most %d values",
+			  e->name, MAX_PRINT_ARGS);
+	if (kind == B_PRINTF || kind == B_SPRINTF) {
+		if (!args || args->kind != E_STRING) {
+			sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs a literal format string",
+			      e->name);
+			return kind == B_SPRINTF ? T_STRING : T_LONG;
+		}
+		check_format(S, sc, e, args->str, args->next);
+		return kind == B_SPRINTF ? T_STRING : T_LONG;
+	}
+	/* The parser checked the literal delimiter and the values' count. */
+	if (kind == B_PRINTD || kind == B_SPRINTD)
+		args = args ? args->next : NULL;
+	if ((kind == B_PRINT || kind == B_PRINTLN || kind == B_SPRINT) && n == 0 &&
+	    kind != B_PRINTLN)
+		sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs at least one value", e->name);
+	for (struct expr *a = args; a; a = a->next) {
+		enum vtype t = sem_expr(S, sc, a);
+
+		if (t == T_STATS)
+			sem_error(S, &a->loc, NULL, "a statistics value cannot be printed; use @count, @avg, ... or @hist_*");
+		if (t == T_HIST && !(n == 1 && (kind == B_PRINT || kind == B_PRINTLN)))
+			sem_error(S, &a->loc, NULL, "a histogram can only be printed alone, with print or println");
+	}
+	return kind == B_SPRINTD || kind == B_SPRINT ? T_STRING : T_LONG;
+}
+
+static int param_count(const struct sem_function *f)
+{
+	int n = 0;
+
+	for (const struct var *p = f->locals; p && p->kind == V_PARAM; p = p->next)
+		n++;
+	return n;
+}
+
+enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e)
+{
+	int b = builtin_index(e->name), nargs = 0, nparams = 0;
+	struct sem_function *f;
+	struct expr *a;
+	struct var *p;
+
+	if (b >= 0)
+		return builtin_call(S, sc, e, b);
+	f = sem_resolve_function(S, e->name, sc->script);
+	if (!f) {
+		for (a = e->args; a; a = a->next)
+			sem_expr(S, sc, a);
+		sem_error(S, &e->loc, sem_ident(S, e->name), "unresolved function '%s'", e->name);
+		return T_UNKNOWN;
+	}
+	/* A tapset function marked guru (printk) only for -g scripts. */
+	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !S->s->guru &&
+	    !sc->privileged)
+		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' needs guru mode (stap -g)",
+			  e->name);
+	for (a = e->args; a; a = a->next)
+		nargs++;
+	bool arity_ok = false;
+	for (struct sem_function *o = f; o; o = o->overload)
+		arity_ok |= param_count(o) == nargs;
+	if (!arity_ok) {
+		nparams = param_count(f);
+		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' takes %d argument%s, not %d",
+		      e->name, nparams, nparams == 1 ? "" : "s", nargs);
+		return f->ret;
+	}
+	/* Every overload of this arity shares the signature: unify with each. */
+	for (struct sem_function *o = f, *first = NULL; o; o = o->overload) {
+		if (param_count(o) != nargs)
+			continue;
+		if (!first)
+			f = first = o;	/* its return type is the call's */
+		o->used = true;
+		p = o->locals;
+		for (a = e->args; a; a = a->next, p = p->next) {
+			enum vtype t = sem_expr(S, sc, a);
+
+			if (t == T_STATS || t == T_HIST)
+				sem_error(S, &a->loc, NULL, "a %s cannot be passed to a function", vtype_name(t));
+			else
+				sem_set_type(S, &p->type, &p->type_loc, t, &a->loc, p->name);
+			if (p->type != T_UNKNOWN && t == T_UNKNOWN && a->kind == E_SYMBOL) {
+				struct var *v = sem_lookup(S, sc, a->name, &a->loc);
+
+				sem_set_type(S, &v->type, &v->type_loc, p->type, &a->loc, a->name);
+			}
+		}
+	}
+	return f->ret;
+}
+
