@@ -1209,7 +1209,7 @@ static const struct expr *elide(struct xlate *x, const struct expr *e)
 	v = find(x->sc->locals, e->a->name);
 	if (!v || v->read || v->kind == V_PARAM || !strcmp(e->op, "<<<"))
 		return e;
-	return ast_pure(e->b) ? NULL : e->b;
+	return sem_pure(x->s->sem, e->b) ? NULL : e->b;
 }
 
 /* What SystemTap names a statement by in messages: its first token. */
@@ -1550,9 +1550,10 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 	case S_EXPR: {
 		const struct expr *e = elide(x, s->e);
 
+		if (!e)
+			break;	/* gone, as SystemTap's: no action, no statement */
 		statement_actions(x, s, e, stmt_token(x, s));
-		if (e)
-			effect(x, e);
+		effect(x, e);
 		break;
 	}
 	case S_BLOCK:

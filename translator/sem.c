@@ -819,11 +819,12 @@ static bool elide_expr(struct sem *S, struct scope *sc, struct expr **e)
 }
 
 /*
- * "y = expr" as a statement, the local y never read and expr pure:
- * SystemTap drops it before it types anything (transok/three.stp assigns
- * such a y a string and a long); gen.c's elide() drops the same.  (An
- * impure expr stays, and so is typed, with the assignment.)  Which
- * locals are read is known after the first walk.
+ * "y = expr" as a statement, the local y never read and expr pure
+ * (sem_pure(): calls of pure functions too): SystemTap drops it before
+ * it types anything (transok/three.stp assigns such a y a string and a
+ * long); gen.c's elide() drops the same.  (An impure expr stays, and so
+ * is typed, with the assignment.)  Which locals are read is known after
+ * the first walk.
  */
 static bool dead_store(struct sem *S, struct scope *sc, const struct expr *e)
 {
@@ -833,7 +834,7 @@ static bool dead_store(struct sem *S, struct scope *sc, const struct expr *e)
 	    e->a->kind != E_SYMBOL)
 		return false;
 	v = sem_find_var(*sc->locals, e->a->name);
-	return v && v->kind == V_LOCAL && !v->read && ast_pure(e->b);
+	return v && v->kind == V_LOCAL && !v->read_before && sem_pure(S, e->b);
 }
 
 static void stmt(struct sem *S, struct scope *sc, struct stmt *s);
@@ -1085,8 +1086,38 @@ int sem_handler_bodies(const struct sem_handler *h, struct stmt **bodies,
 	return n;
 }
 
+/*
+ * Which locals are read is found again on every walk (and the previous
+ * walk's kept), so that a store dropped in one walk makes the locals only
+ * it read dead in the next: "dfd_str = _dfd_str(dfd)" unread drops, then
+ * "dfd = ..." does.  A change means another walk.
+ */
+static void reads_turn(struct sem *S, struct var *v, bool begin)
+{
+	for (; v; v = v->next) {
+		if (v->kind != V_LOCAL)
+			continue;
+		if (begin) {
+			v->read_before = v->read;
+			v->read = false;
+		} else if (v->read != v->read_before) {
+			S->changed = true;
+		}
+	}
+}
+
+static void reads_walk(struct sem *S, bool begin)
+{
+	for (struct sem_handler *h = S->handlers; h; h = h->next)
+		reads_turn(S, h->locals, begin);
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		reads_turn(S, f->locals, begin);
+}
+
 static void walk(struct sem *S)
 {
+	if (S->walks)
+		reads_walk(S, true);
 	for (struct sem_handler *h = S->handlers; h; h = h->next) {
 		struct scope sc = { .script = S->s->user, .locals = &h->locals, .handler = h,
 				    .site = h->site };
@@ -1115,6 +1146,8 @@ static void walk(struct sem *S)
 			continue;	/* the parser allowed it: a tapset, or -g */
 		stmt(S, &sc, f->fn->body);
 	}
+	if (S->walks)
+		reads_walk(S, false);
 	S->walks++;
 }
 

@@ -31,6 +31,7 @@ struct var {
 	const struct global *global;	/* declaration, for globals */
 	const struct expr *hist;	/* the @hist_* that first rendered it */
 	bool used, written, read, used_as_scalar;
+	bool read_before;		/* a local: read in the previous walk (dead_store()) */
 	bool rvalue;			/* its value is read (not only by ++, +=) */
 	int index;			/* a global's position in sem_globals() */
 	bool counter;			/* a per-CPU sum (analyses_find_counters) */
@@ -63,6 +64,7 @@ struct sem_function {
 	struct loc ret_loc;
 	struct typed_value *ret_typed;	/* returns a typed pointer (autocast), or NULL */
 	bool used;
+	unsigned char purity;		/* sem_pure.c's, once asked */
 };
 
 /*
@@ -145,5 +147,10 @@ int sem_static_condition(const struct expr *e);
  * regex_compile()'s result; regex_free() *re after a 0. */
 struct ctap_regex;
 int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why);
+
+/* e has no effect but its value, calls of pure functions allowed
+ * (sem_pure.c): a dead store of it may go.  Pass 2's dead_store() and
+ * pass 3's elide() both ask this. */
+bool sem_pure(struct sem *S, const struct expr *e);
 
 #endif /* SEM_H */

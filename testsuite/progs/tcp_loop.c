@@ -1,12 +1,14 @@
 /*
- * tcp_loop - one TCP connection over loopback, for tcp tests: bring lo
- * up, listen on 127.0.0.1:40002, connect from 127.0.0.1:40003, send
- * "ctap" (4 bytes), receive it on the accepted socket, close both.
- * Exits non-zero if a step fails.
+ * tcp_loop [PORT] - one TCP connection over loopback, for tcp tests: bring
+ * lo up, listen on 127.0.0.1:PORT (40002), connect from 127.0.0.1:PORT+1,
+ * send "ctap" (4 bytes), receive it on the accepted socket, close both.
+ * The client's port stays in TIME_WAIT a while: tests in one boot give
+ * different PORTs.  Exits non-zero if a step fails.
  */
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -20,9 +22,10 @@ static struct sockaddr_in loopback(int port)
 	return a;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	struct sockaddr_in srv = loopback(40002), cli = loopback(40003);
+	int port = argc > 1 ? atoi(argv[1]) : 40002;
+	struct sockaddr_in srv = loopback(port), cli = loopback(port + 1);
 	struct ifreq ifr = { 0 };
 	int one = 1, l, c, a;
 	char buf[16];
