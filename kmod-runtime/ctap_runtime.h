@@ -43,6 +43,7 @@
 #include "portable.h"
 #include "outbuf.h"
 #include "stat.h"
+#include "json.h"
 #include "format.h"
 #include "map.h"
 #include "regex_match.h"
@@ -155,6 +156,10 @@ struct ctap_context {
 	int nesting;			/* function call depth */
 	u64 cycles_base, cycles_sum;	/* overload: this interval, time in handlers */
 	struct ctap_out out;
+	/* stap --json: statements printing now (nested calls), and where the
+	 * text of the outermost one starts in out. */
+	int json_depth;
+	size_t json_start;
 	char printbuf[CTAP_PRINTBUF];
 };
 
@@ -307,13 +312,30 @@ const char *ctap_errno_name(int64_t err);
 /* Flush the handler's output to the transport. */
 void ctap_flush(struct ctap_context *c);
 
-/* Make room for one print in the handler's output buffer. */
+/* Make room for one print in the handler's output buffer (under --json,
+ * not in the middle of a statement's text: that is escaped at its end). */
 static inline struct ctap_out *ctap_out(struct ctap_context *c)
 {
-	if (c->out.len > CTAP_PRINTBUF / 2)
+	if (c->out.len > CTAP_PRINTBUF / 2 && !c->json_depth)
 		ctap_flush(c);
 	return &c->out;
 }
+
+/*
+ * stap --json: what the statement between ctap_json_begin() and
+ * ctap_json_end() prints is one {"type":"printf","data":"..."} line
+ * (nothing if it printed nothing); a handler that ends inside one, by an
+ * error, closes it, as does the catch of a try around it.  ctap_json_hist_print() writes a histogram's own
+ * line, splitting the text around it.  At most CTAP_PRINTBUF / 2 bytes
+ * of one statement's text, escaped, are kept.
+ */
+void ctap_json_begin(struct ctap_context *c);
+void ctap_json_end(struct ctap_context *c);
+void ctap_json_abandon(struct ctap_context *c);
+/* A caught error left the statements entered since the try: back to depth. */
+void ctap_json_unwind(struct ctap_context *c, int depth);
+void ctap_json_hist_print(struct ctap_context *c, const char *name,
+			  const struct ctap_stat_spec *spec, const struct ctap_stat *agg);
 
 /* printf into the output, or into dst (MAXSTRINGLEN) for sprintf. */
 void ctap_printf(struct ctap_context *c, const char *fmt, const union ctap_arg *args, int n);

@@ -11,6 +11,7 @@
  *	struct entry_head | keys (8 bytes per long, string_len per string) | value
  */
 #include "map.h"
+#include "json.h"
 
 #define NONE	(-1)
 
@@ -466,4 +467,37 @@ void ctap_map_print_entry(struct ctap_out *o, struct ctap_map *m, int e, const c
 		break;
 	}
 	ctap_out_write(o, "\n", 1);
+}
+
+/* stap --json's line for an entry the session prints at the end. */
+void ctap_map_json_entry(struct ctap_out *o, struct ctap_map *m, int e, const char *name)
+{
+	ctap_out_write(o, "{\"type\":\"array\",\"name\":", 23);
+	ctap_json_string(o, name, strlen(name));
+	ctap_out_write(o, ",\"key\":[", 8);
+	for (int i = 0; i < m->spec.nkeys; i++) {
+		const char *k;
+
+		if (i)
+			ctap_out_write(o, ",", 1);
+		if (m->spec.keys[i] == CTAP_STRING) {
+			k = ctap_map_key_string(m, e, i);
+			ctap_json_string(o, k, strlen(k));
+		} else {
+			ctap_out_dec(o, ctap_map_key_long(m, e, i));
+		}
+	}
+	ctap_out_write(o, "],\"value\":", 10);
+	switch (m->spec.value) {
+	case CTAP_LONG:
+		ctap_out_dec(o, *ctap_map_long(m, e));
+		break;
+	case CTAP_STRING:
+		ctap_json_string(o, ctap_map_string(m, e), strlen(ctap_map_string(m, e)));
+		break;
+	case CTAP_STATS:
+		ctap_json_stat(o, ctap_map_stat(m, e));
+		break;
+	}
+	ctap_out_write(o, "}\n", 2);
 }

@@ -92,6 +92,8 @@ struct ctap_map_sort {
  * name[1,"k"]=42, name[1]="v", name["k"] @count=2 @min=... and a newline.
  */
 void ctap_map_print_entry(struct ctap_out *o, struct ctap_map *m, int entry, const char *name);
+/* The same entry as stap --json's {"type":"array",...} line. */
+void ctap_map_json_entry(struct ctap_out *o, struct ctap_map *m, int entry, const char *name);
 
 int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
 		    int *scratch, int limit);

@@ -102,6 +102,8 @@ void ctap_flush(struct ctap_context *c)
 		return;
 	if (c->out.len)
 		ctap_write(c->out.buf, c->out.len);
+	if (unlikely(c->out.truncated))
+		ctap_write_cut();
 	c->out.len = 0;
 	c->out.truncated = false;
 }
@@ -244,6 +246,8 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	 * incremented, errors included. */
 	p->handler(c);
 	unlock_globals(p);
+	if (unlikely(c->json_depth))	/* an error ended a printing statement */
+		ctap_json_abandon(c);
 	ctap_flush(c);
 	if (unlikely(c->last_error))
 		report_error(c);

@@ -204,7 +204,7 @@ static int dec_width(int64_t v)
 	return n;
 }
 
-static int64_t bucket_value(const struct ctap_stat_spec *spec, int b)
+int64_t ctap_hist_bucket_value(const struct ctap_stat_spec *spec, int b)
 {
 	if (spec->type == CTAP_HIST_LOG)
 		return log_bucket_value(b);
@@ -282,7 +282,7 @@ void ctap_hist_print(struct ctap_out *o, const struct ctap_stat_spec *spec,
 	ctap_out_fill(o, '-', CTAP_HIST_WIDTH);
 	ctap_out_write(o, " count\n", 7);
 	for (int b = low; b <= high && low >= 0; b++) {
-		int64_t v = bucket_value(spec, b), bar;
+		int64_t v = ctap_hist_bucket_value(spec, b), bar;
 		const char *prefix = "";
 
 		if (elided(agg, b, low, high)) {

@@ -55,6 +55,9 @@ int64_t ctap_stat_variance(const struct ctap_stat_spec *spec, const struct ctap_
  * statistic when the session ends. */
 void ctap_stat_print_summary(struct ctap_out *o, const struct ctap_stat *agg);
 
+/* The value a histogram's row b is labelled with: its bucket's lowest. */
+int64_t ctap_hist_bucket_value(const struct ctap_stat_spec *spec, int b);
+
 /* print(@hist_log(s)) / print(@hist_linear(s, ...)): SystemTap's layout. */
 void ctap_hist_print(struct ctap_out *o, const struct ctap_stat_spec *spec,
 		     const struct ctap_stat *agg);

@@ -79,6 +79,7 @@ static struct {
 	bool bulk;			/* per-CPU buffers, no ordering */
 	spinlock_t out_lock;		/* serialises writers of the global buffer */
 	atomic_long_t dropped;
+	atomic_long_t cut;		/* prints cut at the handler's buffer */
 
 	struct mutex state_lock;	/* serialises start/stop */
 	struct mutex read_lock;		/* one reader of the output at a time */
@@ -399,6 +400,16 @@ static void ctap_stop(void)
 	if (dropped)
 		ctap_notice("WARNING: %lu warning and error messages were dropped: "
 			    "staprun did not read them in time\n", dropped);
+	dropped = atomic_long_xchg(&tp.cut, 0);
+	if (dropped)
+		ctap_notice("WARNING: the output of %lu handler runs was cut: it did not fit "
+			    "the handler's buffer (under --json, one statement's text must)\n",
+			    dropped);
+}
+
+void ctap_write_cut(void)
+{
+	atomic_long_inc(&tp.cut);
 }
 
 static void stop_work_fn(struct work_struct *work)

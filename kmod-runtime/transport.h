@@ -42,6 +42,8 @@ void ctap_transport_exit(void);
 
 /* Append raw bytes to the output.  Any context. */
 void ctap_write(const void *data, size_t len);
+/* A handler's output did not fit its buffer: counted, reported at the end. */
+void ctap_write_cut(void);
 
 /* While the session stops, in process context: move what the last end
  * probe could not fit in the buffer into it, waiting for staprun to read. */

@@ -40,15 +40,35 @@ static void autoprint_scalar(FILE *out, const struct var *v)
 		v->name, v->name, v->name, v->name);
 }
 
+/* --json: {"type":"global","name":"x","value":V}, V a number, a string
+ * or a statistic's {"count":...}. */
+static void autoprint_json_scalar(FILE *out, const struct var *v)
+{
+	fprintf(out, "\tctap_out_write(ctap_out(c), \"{\\\"type\\\":\\\"global\\\","
+		"\\\"name\\\":\\\"%s\\\",\\\"value\\\":\", %zu);\n",
+		v->name, strlen(v->name) + 35);
+	if (v->counter)
+		fprintf(out, "\tctap_out_dec(ctap_out(c), ctap_counter_read(&G.g_%s));\n", v->name);
+	else if (v->type == T_LONG)
+		fprintf(out, "\tctap_out_dec(ctap_out(c), G.g_%s);\n", v->name);
+	else if (v->type == T_STRING)
+		fprintf(out, "\tctap_json_string(ctap_out(c), G.g_%s, strlen(G.g_%s));\n",
+			v->name, v->name);
+	else
+		fprintf(out, "\tctap_json_stat(ctap_out(c), ctap_pstat_aggregate(&spec_%s, &G.g_%s));\n",
+			v->name, v->name);
+	fputs("\tctap_out_write(ctap_out(c), \"}\\n\", 2);\n", out);
+}
+
 /* The entries of an array, sorted as SystemTap prints them; _idx holds
  * twice the largest array's entries. */
-static void autoprint_array(FILE *out, const struct var *v)
+static void autoprint_array(FILE *out, const struct var *v, bool json)
 {
 	fprintf(out, "\tn = ctap_map_sorted(G.g_%s, &(struct ctap_map_sort){ 0, -1, 'c' }, _idx,\n"
 		"\t\t\t    _idx + ARRAY_SIZE(_idx) / 2, -1);\n"
 		"\tfor (i = 0; i < n; i++)\n"
-		"\t\tctap_map_print_entry(ctap_out(c), G.g_%s, _idx[i], \"%s\");\n",
-		v->name, v->name, v->name);
+		"\t\tctap_map_%s_entry(ctap_out(c), G.g_%s, _idx[i], \"%s\");\n",
+		v->name, json ? "json" : "print", v->name, v->name);
 }
 
 bool emit_autoprint(struct xlate *x, FILE *out)
@@ -75,7 +95,7 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 	if (arrays)
 		fprintf(out, "\tstatic int _idx[2 * %s];\n",
 			most < 0 ? "MAXMAPENTRIES" : arena_printf(x->a, "%lld", most));
-	if (stats)
+	if (stats && !x->s->json)
 		fputs("\tstruct ctap_stat *_g;\n", out);
 	if (arrays)
 		fputs("\tint i, n;\n", out);
@@ -89,7 +109,9 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 			vs[n++] = v;
 	while (n--) {
 		if (vs[n]->nkeys)
-			autoprint_array(out, vs[n]);
+			autoprint_array(out, vs[n], x->s->json);
+		else if (x->s->json)
+			autoprint_json_scalar(out, vs[n]);
 		else
 			autoprint_scalar(out, vs[n]);
 	}

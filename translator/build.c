@@ -33,7 +33,7 @@
 /* Runtime files every module is built from (paths under the runtime dir);
  * the probe families' own follow (session_runtime_families()). */
 static const char *const runtime_objs[] = {
-	"session", "transport", "outbuf", "stat", "format", "map", "print", "regex_match",
+	"session", "transport", "outbuf", "json", "stat", "format", "map", "print", "regex_match",
 	"target", "errno", "quote", "usyms", NULL
 };
 

@@ -467,6 +467,11 @@ static void print_hist(struct xlate *x, const struct expr *h, bool newline)
 {
 	const char *agg = nonempty(x, h->args);
 
+	if (x->s->json) {	/* a line of its own; no newline to add */
+		emit(x, "ctap_json_hist_print(c, %s, &spec_%s, %s);",
+		     gen_c_string(x, stat_name(h->args)), stat_name(h->args), agg);
+		return;
+	}
 	emit(x, "ctap_hist_print(ctap_out(c), &spec_%s, %s);", stat_name(h->args), agg);
 	if (newline)
 		emit(x, "ctap_out_write(ctap_out(c), \"\\n\", 1);");
@@ -1473,6 +1478,8 @@ static void catch_begin(struct xlate *x, struct xcatch *k, const char *comment)
 	emit(x, "{ /* %s */", comment);
 	x->depth++;
 	x->err = k->label;
+	if (x->s->json)	/* how deep in printing statements the try starts */
+		emit(x, "const int %s_json = c->json_depth;", k->label);
 }
 
 /*
@@ -1497,6 +1504,8 @@ static bool catch_handler(struct xlate *x, struct xcatch *k, const char *error_t
 		emit(x, "ctap_strcpy(%s, c->last_error);", error_to);
 	emit(x, "c->last_error = NULL;");
 	emit(x, "c->last_stmt = NULL;");
+	if (x->s->json)
+		emit(x, "ctap_json_unwind(c, %s_json);", k->label);
 	return true;
 }
 
@@ -1539,6 +1548,22 @@ static void try_stmt(struct xlate *x, const struct stmt *s)
 	catch_end(x, &k);
 }
 
+static void find_call(struct expr *e, void *found)
+{
+	if (e->kind == E_CALL)
+		*(bool *)found = true;
+}
+
+/* Only a call prints: print(), printf()..., or a function that does. */
+static bool calls_something(const struct expr *e)
+{
+	bool found = false;
+
+	if (e)
+		ast_walk_expr((struct expr *)e, find_call, &found);
+	return found;
+}
+
 void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 {
 	int saved = x->depth;
@@ -1549,11 +1574,16 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 		break;
 	case S_EXPR: {
 		const struct expr *e = elide(x, s->e);
+		bool json = x->s->json && calls_something(e);
 
 		if (!e)
 			break;	/* gone, as SystemTap's: no action, no statement */
 		statement_actions(x, s, e, stmt_token(x, s));
+		if (json)	/* what it prints is one JSON line */
+			emit(x, "ctap_json_begin(c);");
 		effect(x, e);
+		if (json)
+			emit(x, "ctap_json_end(c);");
 		break;
 	}
 	case S_BLOCK:

@@ -73,7 +73,9 @@ static void usage(FILE *f)
 		"             symbols come from kallsyms at run time\n"
 		"  --disable-cache  build afresh, reusing no cached module or runtime\n"
 		"  --check-version  warn about the tapset code the script uses whose\n"
-		"             behaviour depends on --compatible\n");
+		"             behaviour depends on --compatible\n"
+		"  --json     output as JSON, one object per line: what each statement\n"
+		"             prints, histograms, the globals printed at the end\n");
 }
 
 static void bad_option(const char *fmt, const char *arg)
@@ -197,7 +199,7 @@ static bool warnings_failed(const struct session *s)
 enum {
 	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
-	OPT_DISABLE_CACHE, OPT_CHECK_VERSION,
+	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -220,6 +222,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 		{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -360,6 +363,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_CHECK_VERSION:
 			s->check_version = true;
+			break;
+		case OPT_JSON:
+			s->json = true;
 			break;
 		case OPT_DISABLE_CACHE:	/* build afresh; the result still goes to the cache */
 			s->disable_cache = true;

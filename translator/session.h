@@ -39,6 +39,7 @@ struct session {
 	bool disable_cache;		/* --disable-cache: no cached module or runtime is reused */
 	bool skip_badvars;		/* --skip-badvars: a $var not there reads 0 */
 	bool check_version;		/* --check-version */
+	bool json;			/* --json: output as JSON lines (docs/json.md) */
 	bool bulk;			/* -b */
 	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
 	const char *module_name;	/* -m */
