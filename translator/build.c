@@ -377,8 +377,8 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	if (!shipped && write_runtime_unit(s, dir))
 		goto out;
 	if (s->verbose > 1)
-		fprintf(stderr, "Pass 4: %s\n", shipped ? "using the cached runtime object" :
-			"compiling the runtime");
+		fprintf(stderr, "Pass 4: %s (%s)\n", shipped ? "using the cached runtime object" :
+			"compiling the runtime", session_runtime_dir(s));
 	if (run_make(s, dir)) {
 		show_log(s, dir, true);
 		fprintf(stderr, "Pass 4: compilation failed.  [man error::pass4]\n");

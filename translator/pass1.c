@@ -107,8 +107,9 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 
 	/* Installed, else (running from the build tree) the source tree's. */
 	if (!lib)
-		lib = access(CTAP_PKGDATADIR "/tapset", R_OK) == 0 ? CTAP_PKGDATADIR "/tapset"
-			: CTAP_SRCDIR "/tapsets";
+		lib = session_data_dir(s, "tapset");
+	if (!lib)
+		lib = CTAP_SRCDIR "/tapsets";
 	for (int i = 0; i < s->n_include_dirs && n + TAPSET_SUBDIRS <= max; i++)
 		n = add_tapset_dir(s, dirs, n, s->include_dirs[i]);
 	if (n < max && (target = target_tapsets_dir(&s->arena, s->kernel_release,
@@ -373,6 +374,13 @@ int pass1_parse(struct session *s)
 	bool all = !s->script_text && !s->script_file;	/* -l, -L, --dump-* */
 	struct library lib = { 0 };
 	int ret = 0;
+
+	if (s->verbose >= 2) {
+		fputs("Searched for library scripts in:", stderr);
+		for (int i = 0; i < ndirs; i++)
+			fprintf(stderr, " %s", dirs[i]);
+		fputc('\n', stderr);
+	}
 
 	parse_macros(s, dirs, ndirs);
 	open_library(s, &lib, dirs, ndirs);

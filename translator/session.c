@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,13 +145,41 @@ const char *session_module_name(struct session *s)
 	return arena_printf(&s->arena, "stap_%016llx", (unsigned long long)h);
 }
 
+/*
+ * The installed data (tapset/, runtime/): the configured prefix's, else
+ * ../share/ctap beside this stap (a package unpacked somewhere else, as
+ * `dpkg-deb -x` does), else NULL: running from the build tree.
+ */
+const char *session_data_dir(struct session *s, const char *sub)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+	const char *dir = arena_printf(&s->arena, "%s/%s", CTAP_PKGDATADIR, sub);
+
+	if (access(dir, R_OK) == 0)
+		return dir;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	dir = arena_printf(&s->arena, "%s/../share/ctap/%s", self, sub);
+	return access(dir, R_OK) == 0 ? dir : NULL;
+}
+
 const char *session_runtime_dir(struct session *s)
 {
+	const char *env = getenv("SYSTEMTAP_RUNTIME"), *installed;
+
 	if (s->runtime_dir)
 		return s->runtime_dir;
-	if (access(CTAP_PKGDATADIR "/runtime/ctap_runtime.h", R_OK) == 0)
-		return CTAP_PKGDATADIR "/runtime";
-	return CTAP_SRCDIR "/kmod-runtime";
+	if (env && *env)
+		return env;
+	installed = session_data_dir(s, "runtime");
+	return installed ? installed : CTAP_SRCDIR "/kmod-runtime";
 }
 
 const char **session_runtime_families(struct session *s)

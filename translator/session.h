@@ -106,7 +106,11 @@ void session_free(struct session *s);
 char *session_mkdtemp(struct session *s, const char *prefix);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);
-/* Where the runtime sources are: -R, the install prefix, or the source tree. */
+/* DIR/SUB of the installed data (tapset, runtime): the install prefix's,
+ * else relative to this stap's own path; NULL if neither has it. */
+const char *session_data_dir(struct session *s, const char *sub);
+/* Where the runtime sources are: -R, $SYSTEMTAP_RUNTIME, the installed
+ * data, or the source tree. */
 const char *session_runtime_dir(struct session *s);
 /* The runtime sides of the probe families the script uses ("probes/kprobes"),
  * NULL-terminated; after pass 2. */
