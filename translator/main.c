@@ -120,6 +120,12 @@ static void set_target_kernel(struct session *s, const char *arg)
 	}
 	if (!arg)
 		arg = CTAP_KERNEL_BUILD;
+	if (!*arg) {		/* configured --with-kernel-build=running */
+		struct utsname u;
+
+		uname(&u);
+		arg = arena_printf(&s->arena, "/lib/modules/%s/build", u.release);
+	}
 	s->kernel_build = arg;
 	snprintf(path, sizeof(path), "%s/include/generated/utsrelease.h", arg);
 	f = fopen(path, "r");
