@@ -64,6 +64,8 @@ static void usage(FILE *f)
 		"  -l PROBE   list matching probe points\n"
 		"  -L PROBE   list matching probe points and their context variables\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
+		"  --vm-kernel=RELEASE|DIR|/boot/vmlinuz-RELEASE  --vm, targeting that\n"
+		"             installed kernel (its headers build the module)\n"
 		"  --sysroot=DIR read process(\"/path\") binaries at DIR/path\n"
 		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n"
 		"  -d FILE    symbols and unwind data of a user program or library, for\n"
@@ -149,6 +151,27 @@ static void set_target_kernel(struct session *s, const char *arg)
 	s->pp.kconfig_path = arena_printf(&s->arena, "%s/.config", arg);
 }
 
+/* --vm needs the target's build tree (for the module) and its image (to
+ * boot): say which is missing now, not after pass 4. */
+static void check_vm_kernel(struct session *s)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/Makefile", s->kernel_build);
+	if (access(path, R_OK)) {
+		fprintf(stderr, "stap: --vm: no build tree for kernel %s at %s "
+			"(install linux-headers-%s)\n", s->kernel_release, s->kernel_build,
+			s->kernel_release);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", s->kernel_release);
+	if (access(path, R_OK)) {
+		fprintf(stderr, "stap: --vm: no kernel image %s to boot (install linux-image-%s)\n",
+			path, s->kernel_release);
+		exit(1);
+	}
+}
+
 /* --dump-probe-types: every provider's patterns, sorted. */
 static int cmp_strp(const void *a, const void *b)
 {
@@ -203,7 +226,7 @@ static bool warnings_failed(const struct session *s)
 }
 
 enum {
-	OPT_VM = 256, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
+	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON,
 };
@@ -212,6 +235,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "vm", optional_argument, NULL, OPT_VM },
+		{ "vm-kernel", required_argument, NULL, OPT_VM_KERNEL },
 		{ "compatible", required_argument, NULL, OPT_COMPAT },
 		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
@@ -343,6 +367,13 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->vm = true;
 			s->vm_kernel = optarg;
 			break;
+		case OPT_VM_KERNEL:	/* another installed kernel: its release, build
+					   tree, or /boot/vmlinuz-RELEASE */
+			s->vm = true;
+			target = optarg;
+			if (strstr(optarg, "/vmlinuz-") && access(optarg, R_OK) == 0)
+				target = strstr(optarg, "/vmlinuz-") + strlen("/vmlinuz-");
+			break;
 		case OPT_COMPAT:
 			if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg))
 				bad_option("invalid --compatible version '%s'", optarg);
@@ -403,6 +434,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 	s->args.argv = argv + optind;
 	s->args.argc = argc - optind;
 	set_target_kernel(s, target);
+	if (s->vm && !s->vm_kernel)
+		check_vm_kernel(s);
 }
 
 static double ms_of(struct timeval tv)

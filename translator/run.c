@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,16 +108,90 @@ static const char *shell_quote(struct session *s, const char *w)
 	return out;
 }
 
+/* The output file's name in the guest, where staprun writes it: -o's own
+ * name, or stpd (-b's stpd_cpuN) -- in the directory whose files come back. */
+static const char *vm_output_base(struct session *s)
+{
+	const char *slash;
+
+	if (!s->output_file)
+		return "stpd";
+	slash = strrchr(s->output_file, '/');
+	return slash ? slash + 1 : s->output_file;
+}
+
+/* Copy one file that came back from the guest to the host, refusing to
+ * follow a symlink there (-o's rule on the host too). */
+static int vm_copy_back(const char *from, const char *to)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (out < 0) {
+		int err = -errno;
+
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			n = -1;
+			break;
+		}
+	close(in);
+	if (close(out) || n < 0)
+		return -EIO;
+	return 0;
+}
+
+/*
+ * -o and -b under --vm: staprun wrote into $CTAP_OUT in the guest, whose
+ * files came back in DIR/out/run.files; the ones staprun makes (-o's NAME,
+ * -b's NAME_cpuN) go where they would have on the host.
+ */
+static int vm_outputs(struct session *s, const char *dir)
+{
+	const char *base = vm_output_base(s), *slash = s->output_file ? strrchr(s->output_file, '/') : NULL;
+	const char *host_dir = slash ? arena_strndup(&s->arena, s->output_file, slash - s->output_file + 1) : "";
+	char from[4200];
+	int copied = 0, ret;
+
+	for (int cpu = -1; cpu < 1024; cpu++) {
+		const char *name = cpu < 0 ? base : arena_printf(&s->arena, "%s_cpu%d", base, cpu);
+
+		snprintf(from, sizeof(from), "%s/out/run.files/%s", dir, name);
+		if (access(from, R_OK))
+			continue;
+		ret = vm_copy_back(from, arena_printf(&s->arena, "%s%s", host_dir, name));
+		if (ret) {
+			fprintf(stderr, "stap: cannot write %s%s: %s\n", host_dir, name, strerror(-ret));
+			return 1;
+		}
+		copied++;
+	}
+	if (!copied && !s->bulk) {
+		fprintf(stderr, "stap: the guest wrote no output file %s\n", s->output_file);
+		return 1;
+	}
+	return 0;
+}
+
 static int run_vm(struct session *s, const char *ko)
 {
 	char path[4200], *dir;
 	const char *argv[32 + MAX_DEFINES], *name = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
+	bool files = s->output_file || s->bulk;
+	const char *output_file = s->output_file;
 	FILE *f;
 	int n, status, rc = 1;
 
 	if (s->vm_kernel) {
 		fprintf(stderr, "stap: --vm=%s: only the target kernel's own image is supported; "
-			"use -r to pick the kernel\n", s->vm_kernel);
+			"use --vm-kernel=RELEASE or -r to pick the kernel\n", s->vm_kernel);
 		return 1;
 	}
 	/* Nobody can press Ctrl-C in the guest: without -c, the session ends
@@ -133,9 +208,19 @@ static int run_vm(struct session *s, const char *ko)
 	if (!f)
 		goto out;
 	fprintf(f, "# timeout: %d\ncd /root 2>/dev/null || cd /\n", s->timeout_s ? s->timeout_s + 30 : 600);
+	/* -o/-b write into $CTAP_OUT (guest-init), whose files come back. */
+	if (files && !s->output_file)
+		s->output_file = "stpd";
 	n = staprun_args(s, argv, arena_printf(&s->arena, "/ctap/modules/%s", name), s->cmd);
-	for (int i = 0; i < n; i++)
-		fprintf(f, "%s ", i ? shell_quote(s, argv[i]) : "/ctap/bin/staprun");
+	for (int i = 0; i < n; i++) {
+		if (!i)
+			fputs("/ctap/bin/staprun ", f);
+		else if (files && !strcmp(argv[i - 1], "-o"))
+			fprintf(f, "\"$CTAP_OUT\"/%s ", shell_quote(s, vm_output_base(s)));
+		else
+			fprintf(f, "%s ", shell_quote(s, argv[i]));
+	}
+	s->output_file = output_file;
 	fputc('\n', f);
 	fclose(f);
 	if (s->verbose)
@@ -162,6 +247,8 @@ static int run_vm(struct session *s, const char *ko)
 	rc = atoi(st + 3);
 	snprintf(cmd, sizeof(cmd), "cat %s/out/run.stdout; cat %s/out/run.stderr >&2", dir, dir);
 	(void)!system(cmd);
+	if (files && vm_outputs(s, dir) && !rc)
+		rc = 1;
 	(void)status;
 out:
 	if (s->keep_tmpdir) {
