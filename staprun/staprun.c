@@ -74,7 +74,8 @@ static void usage(FILE *f)
 		"  -A          attach to MODULE, loaded and running already\n"
 		"  -d          stop and unload MODULE, loaded and running already\n"
 		"  -V          print the version and exit\n"
-		"  -h          this help\n");
+		"  -h          this help\n"
+		"  --check     (alone) report whether this kernel can run ctap's modules\n");
 }
 
 void dbug(const char *fmt, ...)
@@ -620,6 +621,8 @@ int main(int argc, char **argv)
 			     .input = { .proc_fd = -1 } };
 	int ret, status;
 
+	if (argc == 2 && !strcmp(argv[1], "--check"))
+		return staprun_check();
 	if (parse_args(&s, argc, argv))
 		return 1;
 	if (geteuid() != 0) {

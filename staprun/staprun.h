@@ -6,6 +6,7 @@
  * ctl.c	the .cmd control channel (ctap_msgs.h)
  * relay.c	draining the per-CPU relay output files
  * input.c	-i: stdin to the module's input probes
+ * check.c	--check: can this kernel run ctap's modules here?
  *
  * Functions return 0 or a negative errno, and print nothing unless their
  * comment says so: the caller decides what to tell the user.
@@ -29,6 +30,9 @@ int module_name_from_path(const char *path, char *name, size_t size);
 int module_load(const char *path, const char *params);
 int module_unload(const char *name);
 bool module_is_loaded(const char *name);
+
+/* check.c: staprun --check's report on stdout; 0 if modules can run here. */
+int staprun_check(void);
 
 /* ctl.c */
 int ctl_open(const char *modname);

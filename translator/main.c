@@ -29,6 +29,7 @@
 #include "session.h"
 #include "build.h"
 #include "pass1.h"
+#include "check.h"
 #include "run.h"
 #include "translate.h"
 
@@ -77,7 +78,9 @@ static void usage(FILE *f)
 		"  --check-version  warn about the tapset code the script uses whose\n"
 		"             behaviour depends on --compatible\n"
 		"  --json     output as JSON, one object per line: what each statement\n"
-		"             prints, histograms, the globals printed at the end\n");
+		"             prints, histograms, the globals printed at the end\n"
+		"  --check    pre-flight check: can scripts run here (or, with --vm, in\n"
+		"             the guest)?  What to do about each thing that fails\n");
 }
 
 static void bad_option(const char *fmt, const char *arg)
@@ -228,7 +231,7 @@ static bool warnings_failed(const struct session *s)
 enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
-	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON,
+	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -253,6 +256,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 		{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -404,6 +408,9 @@ static void parse_options(struct session *s, int argc, char **argv)
 		case OPT_JSON:
 			s->json = true;
 			break;
+		case OPT_CHECK:
+			s->check = true;
+			break;
 		case OPT_DISABLE_CACHE:	/* build afresh; the result still goes to the cache */
 			s->disable_cache = true;
 			break;
@@ -423,7 +430,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	if (s->cmd && s->target_pid)
 		bad_option("-c and -x are mutually exclusive%s", "");
-	if (!s->script_text && !s->list_pattern && !s->dump) {
+	if (!s->script_text && !s->list_pattern && !s->dump && !s->check) {
 		if (optind >= argc) {
 			fputs("stap: a script must be specified (FILE, - or -e SCRIPT)\n", stderr);
 			fputs("Try 'stap --help' for more information.\n", stderr);
@@ -434,7 +441,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	s->args.argv = argv + optind;
 	s->args.argc = argc - optind;
 	set_target_kernel(s, target);
-	if (s->vm && !s->vm_kernel)
+	if (s->vm && !s->vm_kernel && !s->check)
 		check_vm_kernel(s);
 }
 
@@ -535,6 +542,8 @@ int main(int argc, char **argv)
 	parse_options(&s, argc, argv);
 	if (check_tmpdir())
 		return 1;
+	if (s.check)
+		return check_run(&s);
 	s.pp.kernel_release = s.kernel_release;
 	s.pp.compat_version = s.compat_version ? s.compat_version : COMPAT_VERSION;
 	s.pp.guru = s.guru;

@@ -180,14 +180,79 @@ static int vm_outputs(struct session *s, const char *dir)
 	return 0;
 }
 
+/*
+ * Boots a guest of the target kernel that runs the shell line (with the
+ * module ko in /ctap/modules, if not NULL), in a new directory *dir; the
+ * guest's stdout and stderr are copied to ours.  Returns its exit status,
+ * or -1 after saying why the guest did not run it.
+ */
+static int vm_boot(struct session *s, const char *ko, const char *line, int timeout_s,
+		   char **dir)
+{
+	char path[4200], st[512] = "", cmd[8192];
+	FILE *f;
+
+	*dir = session_mkdtemp(s, "ctapvm");
+	if (!*dir) {
+		fprintf(stderr, "stap: cannot create a directory for the guest: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/run.sh", *dir);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "stap: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# timeout: %d\ncd /root 2>/dev/null || cd /\n%s\n", timeout_s, line);
+	fclose(f);
+	if (s->verbose)
+		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU)\n", s->kernel_release);
+	snprintf(cmd, sizeof(cmd), "%s/testsuite/guest-run -k %s -o %s/out %s%s %s/run.sh > %s/guest.log 2>&1",
+		 CTAP_SRCDIR, shell_quote(s, s->kernel_build), *dir, ko ? "-m " : "",
+		 ko ? shell_quote(s, ko) : "", *dir, *dir);
+	(void)!system(cmd);
+	snprintf(path, sizeof(path), "%s/out/run.status", *dir);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(st, sizeof(st), f))
+			st[0] = '\0';
+		fclose(f);
+	}
+	if (strncmp(st, "rc=", 3)) {
+		fprintf(stderr, "stap: the guest did not run the module (%s)\n",
+			st[0] ? strtok(st, "\n") : "guest-run failed");
+		snprintf(cmd, sizeof(cmd), "tail -n 20 %s/guest.log >&2", *dir);
+		(void)!system(cmd);
+		return -1;
+	}
+	fflush(NULL);
+	snprintf(cmd, sizeof(cmd), "cat %s/out/run.stdout; cat %s/out/run.stderr >&2", *dir, *dir);
+	(void)!system(cmd);
+	return atoi(st + 3);
+}
+
+static int vm_done(struct session *s, char *dir, int rc)
+{
+	char cmd[4200];
+
+	if (!dir)
+		return rc;
+	if (s->keep_tmpdir) {
+		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
+		return rc;
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	(void)!system(cmd);
+	return rc;
+}
+
 static int run_vm(struct session *s, const char *ko)
 {
-	char path[4200], *dir;
 	const char *argv[32 + MAX_DEFINES], *name = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
-	bool files = s->output_file || s->bulk;
 	const char *output_file = s->output_file;
-	FILE *f;
-	int n, status, rc = 1;
+	bool files = s->output_file || s->bulk;
+	char *line = "", *dir = NULL;
+	int n, rc;
 
 	if (s->vm_kernel) {
 		fprintf(stderr, "stap: --vm=%s: only the target kernel's own image is supported; "
@@ -198,66 +263,50 @@ static int run_vm(struct session *s, const char *ko)
 	 * at exit() or after -T seconds, 60 unless given. */
 	if (!s->cmd && !s->timeout_s)
 		s->timeout_s = 60;
-	dir = session_mkdtemp(s, "ctapvm");
-	if (!dir) {
-		fprintf(stderr, "stap: cannot create a directory for the guest: %s\n", strerror(errno));
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/run.sh", dir);
-	f = fopen(path, "w");
-	if (!f)
-		goto out;
-	fprintf(f, "# timeout: %d\ncd /root 2>/dev/null || cd /\n", s->timeout_s ? s->timeout_s + 30 : 600);
 	/* -o/-b write into $CTAP_OUT (guest-init), whose files come back. */
 	if (files && !s->output_file)
 		s->output_file = "stpd";
 	n = staprun_args(s, argv, arena_printf(&s->arena, "/ctap/modules/%s", name), s->cmd);
 	for (int i = 0; i < n; i++) {
-		if (!i)
-			fputs("/ctap/bin/staprun ", f);
-		else if (files && !strcmp(argv[i - 1], "-o"))
-			fprintf(f, "\"$CTAP_OUT\"/%s ", shell_quote(s, vm_output_base(s)));
-		else
-			fprintf(f, "%s ", shell_quote(s, argv[i]));
+		const char *w = !i ? "/ctap/bin/staprun" :
+				files && !strcmp(argv[i - 1], "-o") ?
+				arena_printf(&s->arena, "\"$CTAP_OUT\"/%s", shell_quote(s, vm_output_base(s))) :
+				shell_quote(s, argv[i]);
+
+		line = arena_printf(&s->arena, "%s%s%s", line, i ? " " : "", w);
 	}
 	s->output_file = output_file;
-	fputc('\n', f);
-	fclose(f);
-	if (s->verbose)
-		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU)\n", s->kernel_release);
-	char cmd[8192];
-	snprintf(cmd, sizeof(cmd), "%s/testsuite/guest-run -k %s -o %s/out -m %s %s/run.sh > %s/guest.log 2>&1",
-		 CTAP_SRCDIR, shell_quote(s, s->kernel_build), dir, shell_quote(s, ko), dir, dir);
-	status = system(cmd);
-	snprintf(path, sizeof(path), "%s/out/run.status", dir);
-	f = fopen(path, "r");
-	char st[512] = "";
-	if (f) {
-		if (!fgets(st, sizeof(st), f))
-			st[0] = '\0';
-		fclose(f);
-	}
-	if (strncmp(st, "rc=", 3)) {
-		fprintf(stderr, "stap: the guest did not run the module (%s)\n",
-			st[0] ? strtok(st, "\n") : "guest-run failed");
-		snprintf(cmd, sizeof(cmd), "tail -n 20 %s/guest.log >&2", dir);
-		(void)!system(cmd);
-		goto out;
-	}
-	rc = atoi(st + 3);
-	snprintf(cmd, sizeof(cmd), "cat %s/out/run.stdout; cat %s/out/run.stderr >&2", dir, dir);
-	(void)!system(cmd);
+	rc = vm_boot(s, ko, line, s->timeout_s ? s->timeout_s + 30 : 600, &dir);
+	if (rc < 0)
+		return vm_done(s, dir, 1);
 	if (files && vm_outputs(s, dir) && !rc)
 		rc = 1;
-	(void)status;
-out:
-	if (s->keep_tmpdir) {
-		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
-		return rc;
+	return vm_done(s, dir, rc);
+}
+
+int run_check_target(struct session *s)
+{
+	char *dir = NULL;
+	int rc;
+
+	if (!s->vm) {
+		const char *argv[] = { staprun_path(s), "--check", NULL };
+		pid_t pid;
+		int status;
+
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			execv(argv[0], (char *const *)argv);
+			fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) < 0)
+			return 1;
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	}
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	(void)!system(path);
-	return rc;
+	rc = vm_boot(s, NULL, "/ctap/bin/staprun --check", 60, &dir);
+	return vm_done(s, dir, rc < 0 ? 1 : rc);
 }
 
 int pass5_run(struct session *s, const char *ko)

@@ -10,4 +10,8 @@
 /* Returns the exit status for stap. */
 int pass5_run(struct session *s, const char *ko);
 
+/* stap --check's last part: staprun --check here, or with --vm in a guest
+ * of the target kernel; its report on stdout, 0 if modules can run there. */
+int run_check_target(struct session *s);
+
 #endif /* RUN_H */

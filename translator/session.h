@@ -40,6 +40,7 @@ struct session {
 	bool skip_badvars;		/* --skip-badvars: a $var not there reads 0 */
 	bool check_version;		/* --check-version */
 	bool json;			/* --json: output as JSON lines (docs/json.md) */
+	bool check;			/* --check: the pre-flight check (check.c) */
 	bool bulk;			/* -b */
 	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
 	const char *module_name;	/* -m */

@@ -1,0 +1,228 @@
+/*
+ * check.c - stap --check: what stands between this machine and a running
+ * script.
+ *
+ * The translator's side here (the target kernel's build tree, its
+ * configuration, BTF, the compiler, the module cache, what --vm needs),
+ * then the loading side from staprun --check (run.c): on this host, or with
+ * --vm in a guest of the target kernel.  Each line is ok, warn or FAIL,
+ * and every one that is not ok says what to do.
+ */
+#include "config.h"
+
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "check.h"
+#include "kbtf.h"
+#include "run.h"
+
+struct check {
+	struct session *s;
+	int failures;
+};
+
+static void line(struct check *c, const char *verdict, const char *what, const char *fix)
+{
+	printf("[%s] %s\n", verdict, what);
+	if (fix)
+		printf("       -> %s\n", fix);
+	if (!strcmp(verdict, "FAIL"))
+		c->failures++;
+}
+
+/* A .config value ("y", "m", a quoted string) or NULL when not set. */
+static const char *kconfig(struct check *c, const char *name)
+{
+	FILE *f = fopen(c->s->pp.kconfig_path, "r");
+	size_t len = strlen(name);
+	char l[512];
+	const char *v = NULL;
+
+	if (!f)
+		return NULL;
+	while (!v && fgets(l, sizeof(l), f))
+		if (!strncmp(l, name, len) && l[len] == '=') {
+			l[strcspn(l, "\n")] = '\0';
+			v = arena_printf(&c->s->arena, "%s", l + len + 1);
+		}
+	fclose(f);
+	return v;
+}
+
+static void check_build_tree(struct check *c)
+{
+	struct session *s = c->s;
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/Makefile", s->kernel_build);
+	if (access(path, R_OK)) {
+		line(c, "FAIL", arena_printf(&s->arena, "target kernel %s: no build tree at %s",
+					     s->kernel_release, s->kernel_build),
+		     arena_printf(&s->arena, "apt-get install linux-headers-%s (or -r DIR)",
+				  s->kernel_release));
+		return;
+	}
+	line(c, " ok ", arena_printf(&s->arena, "target kernel %s: build tree %s", s->kernel_release,
+				     s->kernel_build), NULL);
+}
+
+/* The options the probe families rest on, and what is lost without each. */
+static void check_config(struct check *c)
+{
+	static const struct {
+		const char *name, *loss;
+		bool fatal;
+	} opts[] = {
+		{ "CONFIG_MODULES", "no module can be loaded", true },
+		{ "CONFIG_KPROBES", "no kernel.function, kprobe or syscall probes", true },
+		{ "CONFIG_KRETPROBES", "no .return probes of kernel functions", false },
+		{ "CONFIG_TRACEPOINTS", "no kernel.trace probes (nor the tapsets on them)", false },
+		{ "CONFIG_UPROBES", "no process(...) probes", false },
+		{ "CONFIG_PERF_EVENTS", "no perf.* probes", false },
+		{ "CONFIG_HAVE_HW_BREAKPOINT", "no kernel.data watchpoints", false },
+		{ "CONFIG_KALLSYMS_ALL", "no symbols of kernel data (@var, symdata)", false },
+		{ "CONFIG_DEBUG_INFO_BTF", "no kernel types: $vars cannot be read", true },
+	};
+	struct session *s = c->s;
+
+	if (access(s->pp.kconfig_path, R_OK)) {
+		line(c, "warn", arena_printf(&s->arena, "kernel configuration: no %s",
+					     s->pp.kconfig_path), "install the kernel's headers package");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(opts) / sizeof(*opts); i++) {
+		const char *v = kconfig(c, opts[i].name);
+
+		if (v && (!strcmp(v, "y") || !strcmp(v, "m")))
+			line(c, " ok ", arena_printf(&s->arena, "%s=%s", opts[i].name, v), NULL);
+		else
+			line(c, opts[i].fatal ? "FAIL" : "warn",
+			     arena_printf(&s->arena, "%s is not set: %s", opts[i].name, opts[i].loss),
+			     "a kernel built with it (Debian's has it)");
+	}
+}
+
+static void check_btf(struct check *c)
+{
+	struct session *s = c->s;
+	struct btf *btf = NULL;
+	int ret = kbtf_load(s->kernel_release, s->kernel_build, &btf);
+
+	if (ret) {
+		line(c, "FAIL", arena_printf(&s->arena, "BTF of %s: %s", s->kernel_release,
+					     ret == -ENOENT ? "none found" :
+					     ret == -ENODATA ? "the image has no .BTF section" :
+					     "it does not parse"),
+		     arena_printf(&s->arena, "apt-get install linux-image-%s (its /boot/vmlinuz "
+				  "carries the BTF)", s->kernel_release));
+		return;
+	}
+	line(c, " ok ", arena_printf(&s->arena, "BTF of %s: %u types", s->kernel_release,
+				     btf__type_cnt(btf)), NULL);
+	btf__free(btf);
+}
+
+/* The first line a command prints, or "" (popen of a fixed string). */
+static const char *first_output(struct check *c, const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	char l[512] = "";
+
+	if (!p)
+		return "";
+	if (!fgets(l, sizeof(l), p))
+		l[0] = '\0';
+	pclose(p);
+	l[strcspn(l, "\n")] = '\0';
+	return arena_printf(&c->s->arena, "%s", l);
+}
+
+/* The kernel's compiler, by the name in CONFIG_CC_VERSION_TEXT ("gcc-12
+ * (Debian ...) 12.2.0"): Kbuild builds modules with that one. */
+static void check_compiler(struct check *c)
+{
+	struct session *s = c->s;
+	const char *want = kconfig(c, "CONFIG_CC_VERSION_TEXT"), *have;
+	char cc[64] = "gcc";
+
+	if (want && sscanf(want, "\"%63[A-Za-z0-9._+-]", cc) != 1)
+		strcpy(cc, "gcc");
+	have = first_output(c, arena_printf(&s->arena, "%s --version 2>/dev/null", cc));
+	if (!*have) {
+		line(c, "FAIL", arena_printf(&s->arena, "compiler: no %s, which the kernel was built "
+					     "with", cc), arena_printf(&s->arena, "apt-get install %s make", cc));
+		return;
+	}
+	if (want && strncmp(want + 1, have, strlen(have)))
+		line(c, "warn", arena_printf(&s->arena, "compiler: %s; the kernel was built with %s",
+					     have, want),
+		     "modules usually build anyway; install the kernel's compiler if they do not");
+	else
+		line(c, " ok ", arena_printf(&s->arena, "compiler: %s, as the kernel", have), NULL);
+}
+
+static void check_cache(struct check *c)
+{
+	struct session *s = c->s;
+	char path[4096];
+	int ret = cache_path(path, sizeof(path), "modules");
+
+	if (ret)
+		line(c, "FAIL", arena_printf(&s->arena, "module cache: %s", ret == -EPERM ?
+					     "a directory on its way is not yours, or others can "
+					     "write to it" : strerror(-ret)),
+		     "set CTAP_CACHE_DIR to a directory of your own (0700), or fix the owner");
+	else
+		line(c, " ok ", arena_printf(&s->arena, "module cache: %s", path), NULL);
+}
+
+/* stap --vm: QEMU, the target's image, and the guest harness. */
+static void check_vm(struct check *c)
+{
+	struct session *s = c->s;
+	const char *image = arena_printf(&s->arena, "/boot/vmlinuz-%s", s->kernel_release);
+	const char *harness = CTAP_SRCDIR "/testsuite/guest-run";
+
+	if (!*first_output(c, "command -v qemu-system-x86_64"))
+		line(c, s->vm ? "FAIL" : "warn", "--vm: no qemu-system-x86_64",
+		     "apt-get install qemu-system-x86");
+	else if (access(image, R_OK))
+		line(c, s->vm ? "FAIL" : "warn", arena_printf(&s->arena, "--vm: no %s to boot", image),
+		     arena_printf(&s->arena, "apt-get install linux-image-%s", s->kernel_release));
+	else if (access(harness, X_OK))
+		line(c, s->vm ? "FAIL" : "warn", "--vm: the guest harness is not installed "
+		     "(it runs from a ctap source tree)", "run stap --vm from a built source tree");
+	else
+		line(c, " ok ", arena_printf(&s->arena, "--vm: qemu-system-x86_64 and %s", image), NULL);
+}
+
+int check_run(struct session *s)
+{
+	struct check c = { .s = s };
+	struct utsname u;
+	int target;
+
+	printf("translator (kernel %s):\n", s->kernel_release);
+	check_build_tree(&c);
+	check_config(&c);
+	check_btf(&c);
+	check_compiler(&c);
+	check_cache(&c);
+	check_vm(&c);
+	uname(&u);
+	if (!s->vm && strcmp(u.release, s->kernel_release))
+		line(&c, "warn", arena_printf(&s->arena, "the target kernel is not the running one (%s): "
+					      "its modules cannot load here", u.release),
+		     "stap --vm runs them in a guest of the target; -r picks another target");
+	printf("\n%s:\n", s->vm ? "the guest (stap --vm)" : "this host (staprun --check)");
+	fflush(stdout);
+	target = run_check_target(s);
+	return c.failures || target ? 1 : 0;
+}
