@@ -648,6 +648,27 @@ static int resolve_suffixed(struct elab *e, const struct probe_point *pp, const 
 	return -ENOENT;
 }
 
+/*
+ * -L of an alias: the variables its body assigns, then those of the
+ * aliases its points name outright (nd_syscall.open = syscall.open runs
+ * syscall.open's body too), as far as MAX_ALIAS_DEPTH.
+ */
+static void listed_alias_vars(struct elab *e, const struct probe *alias, struct probe_var **vars,
+			      int depth)
+{
+	if (alias->body)
+		assigned_vars(e, alias->body->body, vars);
+	if (depth >= MAX_ALIAS_DEPTH)
+		return;
+	for (const struct probe_point *pp = alias->points; pp; pp = pp->next) {
+		const char *text = point_text(e, pp);
+
+		for (const struct pattern *p = e->patterns; p; p = p->next)
+			if (!p->provider && p->alias != alias && !strcmp(p->text, text))
+				listed_alias_vars(e, p->alias, vars, depth + 1);
+	}
+}
+
 static int resolve_expanded(struct elab *e, const struct probe_point *pp, const struct point *pt)
 {
 	int added = 0, matched = 0;
@@ -673,8 +694,7 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 		} else if (e->listing) {
 			struct derived_probe *d = elab_add(e, m, p->text);
 
-			if (p->alias->body)
-				assigned_vars(e, p->alias->body->body, &d->vars);
+			listed_alias_vars(e, p->alias, &d->vars, 0);
 			r = 1;
 		} else {
 			r = expand_alias(e, m, p, pt, pt->n);
