@@ -11,7 +11,8 @@
  * A failure sets the context's error and jumps to x->err: "out" at the
  * end of the function, or the catch block of the innermost try.  What
  * runs only on a condition (the right of &&, a branch of ?:) is generated
- * aside first and placed under its if.  See docs/translator.md.
+ * aside first and placed under its if.  Statements are gen_stmt.c's.
+ * See docs/translator.md.
  */
 #include "config.h"
 
@@ -22,10 +23,8 @@
 #include "print.h"
 #include "probes/perf.h"
 #include "regex_compile.h"
+#include "gen_internal.h"
 #include "tvar.h"
-#include "xlate.h"
-
-static const char *expr_c(struct xlate *x, const struct expr *e);
 
 void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
 {
@@ -107,8 +106,7 @@ const char *gen_where(struct xlate *x, const struct loc *loc, const char *what)
 /* ---- output ---- */
 
 /* One line of the body at the current depth. */
-static void emit(struct xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(struct xlate *x, const char *fmt, ...)
+void gen_emit(struct xlate *x, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -120,13 +118,13 @@ static void emit(struct xlate *x, const char *fmt, ...)
 	fputc('\n', x->code);
 }
 
-static void blank(struct xlate *x)
+void gen_blank(struct xlate *x)
 {
 	fputc('\n', x->code);
 }
 
 /* Where a soft error jumps: "out" (then the function needs the label) or a catch. */
-static const char *err_label(struct xlate *x)
+const char *gen_err_label(struct xlate *x)
 {
 	x->err_jumps++;
 	if (!strcmp(x->err, "out"))
@@ -138,19 +136,19 @@ static const char *err_label(struct xlate *x)
 static void fail_if(struct xlate *x, const char *cond, const char *what)
 {
 	if (!what) {
-		emit(x, "if (unlikely(%s))", cond);
-		emit(x, "\tgoto %s;", err_label(x));
+		gen_emit(x, "if (unlikely(%s))", cond);
+		gen_emit(x, "\tgoto %s;", gen_err_label(x));
 		return;
 	}
-	emit(x, "if (unlikely(%s)) {", cond);
-	emit(x, "\t%s;", what);
-	emit(x, "\tgoto %s;", err_label(x));
-	emit(x, "}");
+	gen_emit(x, "if (unlikely(%s)) {", cond);
+	gen_emit(x, "\t%s;", what);
+	gen_emit(x, "\tgoto %s;", gen_err_label(x));
+	gen_emit(x, "}");
 }
 
 /* ---- variables and temporaries ---- */
 
-static struct var *find(struct var *list, const char *name)
+struct var *gen_find(struct var *list, const char *name)
 {
 	for (; list; list = list->next)
 		if (!strcmp(list->name, name))
@@ -160,13 +158,13 @@ static struct var *find(struct var *list, const char *name)
 
 struct var *gen_find_global(struct xlate *x, const char *name)
 {
-	return find(sem_globals(x->s), name);
+	return gen_find(sem_globals(x->s), name);
 }
 
 /* A local of the scope, else a global. */
-static struct var *lookup(struct xlate *x, const char *name, const char **c)
+struct var *gen_lookup(struct xlate *x, const char *name, const char **c)
 {
-	struct var *v = find(x->sc->locals, name);
+	struct var *v = gen_find(x->sc->locals, name);
 
 	if (v) {
 		*c = arena_printf(x->a, "l->v_%s", name);
@@ -181,14 +179,14 @@ static struct var *lookup(struct xlate *x, const char *name, const char **c)
 }
 
 /* The counter global e names (analyses_find_counters), or NULL. */
-static struct var *counter_of(struct xlate *x, const struct expr *e)
+struct var *gen_counter_of(struct xlate *x, const struct expr *e)
 {
 	const char *c;
 	struct var *v;
 
 	if (e->kind != E_SYMBOL)
 		return NULL;
-	v = lookup(x, e->name, &c);
+	v = gen_lookup(x, e->name, &c);
 	return v && v->kind == V_GLOBAL && v->counter ? v : NULL;
 }
 
@@ -208,7 +206,7 @@ const char *gen_temp(struct xlate *x, const char *decl, const char *what)
 	return arena_printf(x->a, "l->%s", name);
 }
 
-static const char *str_temp(struct xlate *x, const char *what)
+const char *gen_str_temp(struct xlate *x, const char *what)
 {
 	return gen_temp(x, "char %s[MAXSTRINGLEN]", what);
 }
@@ -250,16 +248,15 @@ static const char *keep(struct xlate *x, const struct expr *e, const char *v)
 	if (e->kind == E_NUMBER || e->kind == E_STRING || is_temp(v))
 		return v;
 	if (is_string(e)) {
-		t = str_temp(x, "str");
-		emit(x, "ctap_strcpy(%s, %s);", t, v);
+		t = gen_str_temp(x, "str");
+		gen_emit(x, "ctap_strcpy(%s, %s);", t, v);
 	} else {
 		t = gen_temp(x, "int64_t %s", "val");
-		emit(x, "%s = %s;", t, v);
+		gen_emit(x, "%s = %s;", t, v);
 	}
 	return t;
 }
 
-static const char *expr_c(struct xlate *x, const struct expr *e);
 
 /*
  * The values of a list of expressions, left to right: a value with side
@@ -283,22 +280,21 @@ static const char **expr_list(struct xlate *x, const struct expr *list, int *n)
 		}
 		for (const struct expr *b = a->next; b && !effects_after; b = b->next)
 			effects_after = !ast_pure(b);
-		v[i] = expr_c(x, a);
+		v[i] = gen_expr_c(x, a);
 		if (effects_after)
 			v[i] = keep(x, a, v[i]);
 	}
 	return v;
 }
 
-static void effect(struct xlate *x, const struct expr *e);
 
 /*
  * e's value, with the statements computing it written aside (at depth)
  * into *stmts instead of the body: for what runs only on a condition.
  * With value false, e is evaluated for its effects only (returns NULL).
  */
-static const char *aside(struct xlate *x, const struct expr *e, int depth, char **stmts,
-			 bool value)
+const char *gen_aside(struct xlate *x, const struct expr *e, int depth, char **stmts,
+		      bool value)
 {
 	FILE *body = x->code;
 	int saved = x->depth;
@@ -308,9 +304,9 @@ static const char *aside(struct xlate *x, const struct expr *e, int depth, char 
 	x->code = open_memstream(stmts, &len);
 	x->depth = depth;
 	if (value)
-		v = expr_c(x, e);
+		v = gen_expr_c(x, e);
 	else
-		effect(x, e);
+		gen_effect(x, e);
 	fclose(x->code);
 	x->code = body;
 	x->depth = saved;
@@ -319,7 +315,7 @@ static const char *aside(struct xlate *x, const struct expr *e, int depth, char 
 
 static const char *expr_aside(struct xlate *x, const struct expr *e, int depth, char **stmts)
 {
-	return aside(x, e, depth, stmts, true);
+	return gen_aside(x, e, depth, stmts, true);
 }
 
 static void put_aside(struct xlate *x, char *stmts)
@@ -334,8 +330,8 @@ static void put_aside(struct xlate *x, char *stmts)
  * A key temporary, filled from keys; wildcards leave their bit out of
  * *mask.  Returns the temporary.
  */
-static const char *key_fill(struct xlate *x, const struct var *arr, const struct expr *keys,
-			    unsigned *mask)
+const char *gen_key_fill(struct xlate *x, const struct var *arr, const struct expr *keys,
+			 unsigned *mask)
 {
 	const char *key = gen_temp(x, "struct ctap_key %s", "key"), **v;
 	int i = 0, n;
@@ -346,7 +342,7 @@ static const char *key_fill(struct xlate *x, const struct var *arr, const struct
 		if (k->kind == E_WILDCARD)
 			continue;
 		*mask |= 1u << i;
-		emit(x, "%s.%c[%d] = %s;", key, arr->keys[i] == T_STRING ? 's' : 'n', i, v[i]);
+		gen_emit(x, "%s.%c[%d] = %s;", key, arr->keys[i] == T_STRING ? 's' : 'n', i, v[i]);
 	}
 	return key;
 }
@@ -355,21 +351,21 @@ static const char *key_fill(struct xlate *x, const struct var *arr, const struct
 static const char *slot(struct xlate *x, const struct expr *at, const struct var *arr)
 {
 	unsigned mask;
-	const char *key = key_fill(x, arr, at->args, &mask);
+	const char *key = gen_key_fill(x, arr, at->args, &mask);
 	const char *e = gen_temp(x, "int %s", "slot");
 	const char *overflow = arr->global && arr->global->size ?
 		arena_printf(x->a, "\"Array overflow, check size limit (%lld)\"",
 			     (long long)arr->global->size) :
 		"\"Array overflow, check MAXMAPENTRIES\"";
 
-	emit(x, "%s = ctap_map_slot(c, G.g_%s, &%s, %s,", e, arr->name, key, overflow);
-	emit(x, "\t\t%s);", gen_where(x, &at->a->loc, arena_printf(x->a, "identifier '%s'",
+	gen_emit(x, "%s = ctap_map_slot(c, G.g_%s, &%s, %s,", e, arr->name, key, overflow);
+	gen_emit(x, "\t\t%s);", gen_where(x, &at->a->loc, arena_printf(x->a, "identifier '%s'",
 								    arr->name)));
 	fail_if(x, arena_printf(x->a, "%s < 0", e), NULL);
 	return e;
 }
 
-static struct var *array_of(struct xlate *x, const struct expr *base)
+struct var *gen_array_of(struct xlate *x, const struct expr *base)
 {
 	struct var *v = gen_find_global(x, base->name);
 
@@ -381,29 +377,29 @@ static struct var *array_of(struct xlate *x, const struct expr *base)
 /* ---- statistics ---- */
 
 /* The aggregate of a statistics operand (a scalar or arr[keys]): a temporary. */
-static const char *stat_agg(struct xlate *x, const struct expr *operand)
+const char *gen_stat_agg(struct xlate *x, const struct expr *operand)
 {
 	const char *agg;
 
 	if (operand->kind == E_INDEX) {
-		struct var *arr = array_of(x, operand->a);
+		struct var *arr = gen_array_of(x, operand->a);
 		const char *key;
 		unsigned mask;
 
 		if (!arr)
 			return "((struct ctap_stat *)NULL)";
-		key = key_fill(x, arr, operand->args, &mask);
+		key = gen_key_fill(x, arr, operand->args, &mask);
 		agg = gen_temp(x, "struct ctap_stat *%s", "agg");
-		emit(x, "%s = ctap_map_stat_agg(G.g_%s, &%s, &%s);", agg, arr->name, key,
+		gen_emit(x, "%s = ctap_map_stat_agg(G.g_%s, &%s, &%s);", agg, arr->name, key,
 		     gen_temp(x, "struct ctap_stat %s", "stat"));
 		return agg;
 	}
 	agg = gen_temp(x, "struct ctap_stat *%s", "agg");
-	emit(x, "%s = ctap_pstat_aggregate(&spec_%s, &G.g_%s);", agg, operand->name, operand->name);
+	gen_emit(x, "%s = ctap_pstat_aggregate(&spec_%s, &G.g_%s);", agg, operand->name, operand->name);
 	return agg;
 }
 
-static const char *stat_name(const struct expr *operand)
+const char *gen_stat_name(const struct expr *operand)
 {
 	return operand->kind == E_INDEX ? operand->a->name : operand->name;
 }
@@ -411,7 +407,7 @@ static const char *stat_name(const struct expr *operand)
 /* An aggregate that must not be empty. */
 static const char *nonempty(struct xlate *x, const struct expr *operand)
 {
-	const char *agg = stat_agg(x, operand);
+	const char *agg = gen_stat_agg(x, operand);
 
 	fail_if(x, arena_printf(x->a, "!%s->count", agg), "c->last_error = \"empty aggregate\"");
 	return agg;
@@ -420,12 +416,12 @@ static const char *nonempty(struct xlate *x, const struct expr *operand)
 /* @count and @sum of nothing are 0; the others are an error, as SystemTap's. */
 static const char *stat_value(struct xlate *x, const struct expr *e)
 {
-	const char *name = stat_name(e->a), *agg;
+	const char *name = gen_stat_name(e->a), *agg;
 
 	if (!strcmp(e->name, "@count"))
-		return arena_printf(x->a, "%s->count", stat_agg(x, e->a));
+		return arena_printf(x->a, "%s->count", gen_stat_agg(x, e->a));
 	if (!strcmp(e->name, "@sum"))
-		return arena_printf(x->a, "%s->sum", stat_agg(x, e->a));
+		return arena_printf(x->a, "%s->sum", gen_stat_agg(x, e->a));
 	agg = nonempty(x, e->a);
 	if (!strcmp(e->name, "@avg"))
 		return arena_printf(x->a, "ctap_stat_avg(%s)", agg);
@@ -468,13 +464,13 @@ static void print_hist(struct xlate *x, const struct expr *h, bool newline)
 	const char *agg = nonempty(x, h->args);
 
 	if (x->s->json) {	/* a line of its own; no newline to add */
-		emit(x, "ctap_json_hist_print(c, %s, &spec_%s, %s);",
-		     gen_c_string(x, stat_name(h->args)), stat_name(h->args), agg);
+		gen_emit(x, "ctap_json_hist_print(c, %s, &spec_%s, %s);",
+		     gen_c_string(x, gen_stat_name(h->args)), gen_stat_name(h->args), agg);
 		return;
 	}
-	emit(x, "ctap_hist_print(ctap_out(c), &spec_%s, %s);", stat_name(h->args), agg);
+	gen_emit(x, "ctap_hist_print(ctap_out(c), &spec_%s, %s);", gen_stat_name(h->args), agg);
 	if (newline)
-		emit(x, "ctap_out_write(ctap_out(c), \"\\n\", 1);");
+		gen_emit(x, "ctap_out_write(ctap_out(c), \"\\n\", 1);");
 }
 
 /* print, printf, sprintf...: the values into an argument array, then one call. */
@@ -501,27 +497,27 @@ static const char *print_call(struct xlate *x, const struct expr *e)
 	}
 	v = expr_list(x, args, &n);
 	if (to_string)
-		dst = str_temp(x, name);
+		dst = gen_str_temp(x, name);
 	if (!n) {
 		if (to_string)
-			emit(x, "ctap_sprintf(%s, %s, NULL, 0);", dst, gen_c_string(x, fmt));
+			gen_emit(x, "ctap_sprintf(%s, %s, NULL, 0);", dst, gen_c_string(x, fmt));
 		else
-			emit(x, "ctap_printf(c, %s, NULL, 0);", gen_c_string(x, fmt));
+			gen_emit(x, "ctap_printf(c, %s, NULL, 0);", gen_c_string(x, fmt));
 		return to_string ? dst : "0LL";
 	}
-	emit(x, "{");
+	gen_emit(x, "{");
 	x->depth++;
-	emit(x, "union ctap_arg args[] = {");
+	gen_emit(x, "union ctap_arg args[] = {");
 	for (const struct expr *a = args; a; a = a->next, i++)
-		emit(x, "\t{ .%c = %s },", is_string(a) ? 's' : 'n', v[i]);
-	emit(x, "};");
-	blank(x);
+		gen_emit(x, "\t{ .%c = %s },", is_string(a) ? 's' : 'n', v[i]);
+	gen_emit(x, "};");
+	gen_blank(x);
 	if (to_string)
-		emit(x, "ctap_sprintf(%s, %s, args, ARRAY_SIZE(args));", dst, gen_c_string(x, fmt));
+		gen_emit(x, "ctap_sprintf(%s, %s, args, ARRAY_SIZE(args));", dst, gen_c_string(x, fmt));
 	else
-		emit(x, "ctap_printf(c, %s, args, ARRAY_SIZE(args));", gen_c_string(x, fmt));
+		gen_emit(x, "ctap_printf(c, %s, args, ARRAY_SIZE(args));", gen_c_string(x, fmt));
 	x->depth--;
-	emit(x, "}");
+	gen_emit(x, "}");
 	return to_string ? dst : "0LL";
 }
 
@@ -566,30 +562,30 @@ static const char *call(struct xlate *x, const struct expr *e, bool want)
 	 * callee surely has one. */
 	frame = (n > 0 && f->locals) || (want && (f->ret == T_LONG || f->ret == T_STRING));
 	if (frame) {
-		emit(x, "{");
+		gen_emit(x, "{");
 		x->depth++;
-		emit(x, "struct f_%s_locals *f = NEXT_FRAME(c, f_%s);", f->cname, f->cname);
-		blank(x);
+		gen_emit(x, "struct f_%s_locals *f = NEXT_FRAME(c, f_%s);", f->cname, f->cname);
+		gen_blank(x);
 	}
 	for (p = f->locals; i < n && p; p = p->next, i++) {
 		if (p->type == T_STRING)
-			emit(x, "ctap_strcpy(f->v_%s, %s);", p->name, v[i]);
+			gen_emit(x, "ctap_strcpy(f->v_%s, %s);", p->name, v[i]);
 		else
-			emit(x, "f->v_%s = %s;", p->name, v[i]);
+			gen_emit(x, "f->v_%s = %s;", p->name, v[i]);
 	}
-	emit(x, "c->nesting++;");
-	emit(x, "f_%s(c);", f->cname);
-	emit(x, "c->nesting--;");
+	gen_emit(x, "c->nesting++;");
+	gen_emit(x, "f_%s(c);", f->cname);
+	gen_emit(x, "c->nesting--;");
 	if (want && f->ret == T_STRING) {
-		result = str_temp(x, f->cname);
-		emit(x, "ctap_strcpy(%s, f->__retvalue);", result);
+		result = gen_str_temp(x, f->cname);
+		gen_emit(x, "ctap_strcpy(%s, f->__retvalue);", result);
 	} else if (want && f->ret == T_LONG) {
 		result = gen_temp(x, "int64_t %s", f->cname);
-		emit(x, "%s = f->__retvalue;", result);
+		gen_emit(x, "%s = f->__retvalue;", result);
 	}
 	if (frame) {
 		x->depth--;
-		emit(x, "}");
+		gen_emit(x, "}");
 	}
 	fail_if(x, "c->last_error", NULL);
 	return result;
@@ -611,7 +607,7 @@ static const char *binop_long(struct xlate *x, const char *op, const char *a, co
 		if (!simple(b)) {
 			const char *t = gen_temp(x, "int64_t %s", "divisor");
 
-			emit(x, "%s = %s;", t, b);
+			gen_emit(x, "%s = %s;", t, b);
 			b = t;
 		}
 		fail_if(x, arena_printf(x->a, "!%s", b),
@@ -630,7 +626,7 @@ static const char *binop_long(struct xlate *x, const char *op, const char *a, co
 /* a && b, a || b: b's statements run only when they must. */
 static const char *logical(struct xlate *x, const struct expr *e)
 {
-	const char *a = expr_c(x, e->a), *b, *t;
+	const char *a = gen_expr_c(x, e->a), *b, *t;
 	bool and = !strcmp(e->op, "&&");
 	char *stmts;
 
@@ -640,11 +636,11 @@ static const char *logical(struct xlate *x, const struct expr *e)
 		return arena_printf(x->a, "(int64_t)(%s %s %s)", a, e->op, b);
 	}
 	t = gen_temp(x, "int64_t %s", and ? "and" : "or");
-	emit(x, "%s = %d;", t, !and);
-	emit(x, and ? "if (%s) {" : "if (!(%s)) {", a);
+	gen_emit(x, "%s = %d;", t, !and);
+	gen_emit(x, and ? "if (%s) {" : "if (!(%s)) {", a);
 	put_aside(x, stmts);
-	emit(x, "\t%s = %s != 0;", t, b);
-	emit(x, "}");
+	gen_emit(x, "\t%s = %s != 0;", t, b);
+	gen_emit(x, "}");
 	return t;
 }
 
@@ -668,7 +664,7 @@ static const char *ternary(struct xlate *x, const struct expr *e)
 
 	if (sem_static_condition(e->a) >= 0)	/* @defined: one branch */
 		return gen_expr(x, sem_static_condition(e->a) ? e->b : e->c);
-	cond = expr_c(x, e->a);
+	cond = gen_expr_c(x, e->a);
 
 	a = expr_aside(x, e->b, x->depth + 1, &sa);
 	b = expr_aside(x, e->c, x->depth + 1, &sb);
@@ -679,13 +675,13 @@ static const char *ternary(struct xlate *x, const struct expr *e)
 	}
 	t = is_string(e->b) ? gen_temp(x, "const char *%s", "choice") :
 		gen_temp(x, "int64_t %s", "choice");
-	emit(x, "if (%s) {", cond);
+	gen_emit(x, "if (%s) {", cond);
 	put_aside(x, sa);
-	emit(x, "\t%s = %s;", t, a);
-	emit(x, "} else {");
+	gen_emit(x, "\t%s = %s;", t, a);
+	gen_emit(x, "} else {");
 	put_aside(x, sb);
-	emit(x, "\t%s = %s;", t, b);
-	emit(x, "}");
+	gen_emit(x, "\t%s = %s;", t, b);
+	gen_emit(x, "}");
 	return t;
 }
 
@@ -728,17 +724,17 @@ static const char *binary(struct xlate *x, const struct expr *e)
 
 	if (!strcmp(e->op, "&&") || !strcmp(e->op, "||"))
 		return logical(x, e);
-	a = expr_c(x, e->a);
+	a = gen_expr_c(x, e->a);
 	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~"))
 		return arena_printf(x->a, "(int64_t)%sctap_regex_match(&%s, %s)",
 				    e->op[0] == '!' ? "!" : "", regex_program(x, e->b), a);
 	if (!ast_pure(e->b))
 		a = keep(x, e->a, a);
-	b = expr_c(x, e->b);
+	b = gen_expr_c(x, e->b);
 	if (!strcmp(e->op, ".")) {
-		const char *t = str_temp(x, "cat");
+		const char *t = gen_str_temp(x, "cat");
 
-		emit(x, "ctap_strcat(%s, %s, %s);", t, a, b);
+		gen_emit(x, "ctap_strcat(%s, %s, %s);", t, a, b);
 		return t;
 	}
 	if (is_string(e->a) && strchr("<>=!", e->op[0]))
@@ -748,7 +744,7 @@ static const char *binary(struct xlate *x, const struct expr *e)
 
 static const char *unary(struct xlate *x, const struct expr *e)
 {
-	const char *a = expr_c(x, e->a);
+	const char *a = gen_expr_c(x, e->a);
 
 	if (!strcmp(e->op, "-"))
 		return arena_printf(x->a, "(int64_t)(0 - (uint64_t)(%s))", a);
@@ -777,12 +773,12 @@ static const char *long_lvalue(struct xlate *x, const struct expr *target, const
 	const char *lv;
 
 	if (target->kind == E_INDEX) {
-		struct var *arr = array_of(x, target->a);
+		struct var *arr = gen_array_of(x, target->a);
 
 		return arr ? arena_printf(x->a, "*ctap_map_long(G.g_%s, %s)", arr->name,
 					  slot(x, target, arr)) : NULL;
 	}
-	if (target->kind != E_SYMBOL || !lookup(x, target->name, &lv)) {
+	if (target->kind != E_SYMBOL || !gen_lookup(x, target->name, &lv)) {
 		gen_error(x, &target->loc, "'%s' needs a variable", op);
 		return NULL;
 	}
@@ -801,17 +797,17 @@ static const char *counter_update(struct xlate *x, const struct var *v, const ch
 	const char *t;
 
 	if (!want && (!strcmp(op, "+=") || !strcmp(op, "-="))) {
-		emit(x, op[0] == '-' ? "ctap_counter_add(&G.g_%s, -(%s));" :
+		gen_emit(x, op[0] == '-' ? "ctap_counter_add(&G.g_%s, -(%s));" :
 		     "ctap_counter_add(&G.g_%s, %s);", v->name, val);
 		return "0LL";
 	}
 	t = gen_temp(x, "int64_t %s", "val");
 	if (!strcmp(op, "="))
-		emit(x, "%s = %s;", t, val);
+		gen_emit(x, "%s = %s;", t, val);
 	else
-		emit(x, "%s = %s;", t, binop_long(x, arith_of(x, op),
+		gen_emit(x, "%s = %s;", t, binop_long(x, arith_of(x, op),
 			arena_printf(x->a, "ctap_counter_read(&G.g_%s)", v->name), val, loc));
-	emit(x, "ctap_counter_set(&G.g_%s, %s);", v->name, t);
+	gen_emit(x, "ctap_counter_set(&G.g_%s, %s);", v->name, t);
 	return want ? t : "0LL";
 }
 
@@ -819,7 +815,7 @@ static const char *counter_update(struct xlate *x, const struct var *v, const ch
 static const char *incdec(struct xlate *x, const struct expr *e, bool postfix, bool want)
 {
 	const char *lv, *t;
-	struct var *k = counter_of(x, e->a);
+	struct var *k = gen_counter_of(x, e->a);
 
 	if (k) {
 		const char *op = e->op[0] == '+' ? "+=" : "-=";
@@ -827,7 +823,7 @@ static const char *incdec(struct xlate *x, const struct expr *e, bool postfix, b
 		if (!want || !postfix)
 			return counter_update(x, k, op, "1", want, &e->loc);
 		t = gen_temp(x, "int64_t %s", "old");
-		emit(x, "%s = ctap_counter_read(&G.g_%s);", t, k->name);
+		gen_emit(x, "%s = ctap_counter_read(&G.g_%s);", t, k->name);
 		counter_update(x, k, op, "1", false, &e->loc);
 		return t;
 	}
@@ -837,28 +833,28 @@ static const char *incdec(struct xlate *x, const struct expr *e, bool postfix, b
 	if (e->a->kind == E_INDEX)
 		lv = arena_printf(x->a, "(%s)", lv);
 	if (!want) {
-		emit(x, "%s%s;", lv, e->op);
+		gen_emit(x, "%s%s;", lv, e->op);
 		return "0LL";
 	}
 	t = gen_temp(x, "int64_t %s", "val");
-	emit(x, "%s = %s%s;", t, postfix ? lv : e->op, postfix ? e->op : lv);
+	gen_emit(x, "%s = %s%s;", t, postfix ? lv : e->op, postfix ? e->op : lv);
 	return t;
 }
 
 static const char *assign_element(struct xlate *x, const struct expr *e)
 {
 	const struct expr *target = e->a;
-	struct var *arr = array_of(x, target->a);
+	struct var *arr = gen_array_of(x, target->a);
 	const char *val, *s;
 
 	if (!arr)
 		return "0LL";
-	val = expr_c(x, e->b);
+	val = gen_expr_c(x, e->b);
 	if (!ast_pure(target))
 		val = keep(x, e->b, val);
 	s = slot(x, target, arr);
 	if (!strcmp(e->op, "<<<")) {
-		emit(x, "ctap_stat_add(&spec_%s, ctap_map_stat(G.g_%s, %s), %s);", arr->name,
+		gen_emit(x, "ctap_stat_add(&spec_%s, ctap_map_stat(G.g_%s, %s), %s);", arr->name,
 		     arr->name, s, val);
 		return "0LL";
 	}
@@ -866,18 +862,18 @@ static const char *assign_element(struct xlate *x, const struct expr *e)
 		const char *dst = arena_printf(x->a, "ctap_map_string(G.g_%s, %s)", arr->name, s);
 
 		if (!strcmp(e->op, ".="))
-			emit(x, "strlcat(%s, %s, MAXSTRINGLEN);", dst, val);
+			gen_emit(x, "strlcat(%s, %s, MAXSTRINGLEN);", dst, val);
 		else
-			emit(x, "ctap_strcpy(%s, %s);", dst, val);
+			gen_emit(x, "ctap_strcpy(%s, %s);", dst, val);
 		return dst;
 	}
 	if (!strcmp(e->op, "=")) {
-		emit(x, "*ctap_map_long(G.g_%s, %s) = %s;", arr->name, s, val);
+		gen_emit(x, "*ctap_map_long(G.g_%s, %s) = %s;", arr->name, s, val);
 	} else {
 		const char *p = gen_temp(x, "int64_t *%s", "elem");
 
-		emit(x, "%s = ctap_map_long(G.g_%s, %s);", p, arr->name, s);
-		emit(x, "*%s = %s;", p, binop_long(x, arith_of(x, e->op),
+		gen_emit(x, "%s = ctap_map_long(G.g_%s, %s);", p, arr->name, s);
+		gen_emit(x, "*%s = %s;", p, binop_long(x, arith_of(x, e->op),
 						   arena_printf(x->a, "*%s", p), val, &e->loc));
 	}
 	return arena_printf(x->a, "(*ctap_map_long(G.g_%s, %s))", arr->name, s);
@@ -895,7 +891,7 @@ static const char *assignment(struct xlate *x, const struct expr *e, bool want)
 	if (target->kind == E_TARGET && sem_tvar(x->s, target) &&
 	    sem_tvar(x->s, target)->base == TVAR_VALUE) {
 		/* procfs's $value: pass 2 allowed only '=' and '.=' of a string. */
-		emit(x, "ctap_procfs_set(c, %s, %s);", expr_c(x, e->b),
+		gen_emit(x, "ctap_procfs_set(c, %s, %s);", gen_expr_c(x, e->b),
 		     strcmp(e->op, ".=") ? "false" : "true");
 		return "ctap_procfs_get(c)";
 	}
@@ -905,25 +901,25 @@ static const char *assignment(struct xlate *x, const struct expr *e, bool want)
 		gen_error(x, &e->loc, "assigning to %s is not supported yet", expr_text(x->a, target));
 		return "0LL";
 	}
-	v = lookup(x, target->name, &lv);
+	v = gen_lookup(x, target->name, &lv);
 	if (!v)
 		return "0LL";
-	val = expr_c(x, e->b);
-	if (counter_of(x, target))
+	val = gen_expr_c(x, e->b);
+	if (gen_counter_of(x, target))
 		return counter_update(x, v, e->op, val, want, &e->loc);
 	if (!strcmp(e->op, "<<<")) {
-		emit(x, "ctap_pstat_add(&spec_%s, &G.g_%s, %s);", v->name, v->name, val);
+		gen_emit(x, "ctap_pstat_add(&spec_%s, &G.g_%s, %s);", v->name, v->name, val);
 		return "0LL";
 	}
 	if (v->type == T_STRING) {
 		if (!strcmp(e->op, ".="))
-			emit(x, "ctap_strcat(%s, %s, %s);", lv, lv, val);
+			gen_emit(x, "ctap_strcat(%s, %s, %s);", lv, lv, val);
 		else
-			emit(x, "ctap_strcpy(%s, %s);", lv, val);
+			gen_emit(x, "ctap_strcpy(%s, %s);", lv, val);
 	} else if (!strcmp(e->op, "=")) {
-		emit(x, "%s = %s;", lv, val);
+		gen_emit(x, "%s = %s;", lv, val);
 	} else {
-		emit(x, "%s = %s;", lv, binop_long(x, arith_of(x, e->op), lv, val, &e->loc));
+		gen_emit(x, "%s = %s;", lv, binop_long(x, arith_of(x, e->op), lv, val, &e->loc));
 	}
 	return lv;
 }
@@ -943,29 +939,29 @@ static const char *index_read(struct xlate *x, const struct expr *e)
 		/* @hist_linear(s, 0, 100, 10)[i]: bucket i's count, as SystemTap
 		 * numbers them (0 underflow, then the data, last overflow). */
 		b = gen_temp(x, "int64_t %s", "bucket");
-		emit(x, "%s = %s;", b, expr_c(x, e->args));
+		gen_emit(x, "%s = %s;", b, gen_expr_c(x, e->args));
 		fail_if(x, arena_printf(x->a, "%s < 0 || %s >= spec_%s.buckets", b, b,
-					stat_name(h->args)),
+					gen_stat_name(h->args)),
 			"c->last_error = \"histogram index out of range\"");
 		return arena_printf(x->a, "%s->hist[%s]", agg, b);
 	}
-	arr = array_of(x, e->a);
+	arr = gen_array_of(x, e->a);
 	if (!arr)
 		return "0LL";
-	key = key_fill(x, arr, e->args, &mask);
+	key = gen_key_fill(x, arr, e->args, &mask);
 	if (arr->type == T_STRING) {
 		t = gen_temp(x, "const char *%s", arr->name);
-		emit(x, "%s = ctap_map_get_string(G.g_%s, &%s);", t, arr->name, key);
+		gen_emit(x, "%s = ctap_map_get_string(G.g_%s, &%s);", t, arr->name, key);
 	} else {
 		t = gen_temp(x, "int64_t %s", arr->name);
-		emit(x, "%s = ctap_map_get_long(G.g_%s, &%s);", t, arr->name, key);
+		gen_emit(x, "%s = ctap_map_get_long(G.g_%s, &%s);", t, arr->name, key);
 	}
 	return t;
 }
 
 static const char *in_test(struct xlate *x, const struct expr *e)
 {
-	struct var *arr = array_of(x, e->a);
+	struct var *arr = gen_array_of(x, e->a);
 	const char *key, *t;
 	unsigned mask;
 	int nkeys = 0;
@@ -974,12 +970,12 @@ static const char *in_test(struct xlate *x, const struct expr *e)
 		return "0LL";
 	for (const struct expr *k = e->args; k; k = k->next)
 		nkeys++;
-	key = key_fill(x, arr, e->args, &mask);
+	key = gen_key_fill(x, arr, e->args, &mask);
 	t = gen_temp(x, "int64_t %s", "in");
 	if (mask == (1u << nkeys) - 1)
-		emit(x, "%s = ctap_map_find(G.g_%s, &%s, false) >= 0;", t, arr->name, key);
+		gen_emit(x, "%s = ctap_map_find(G.g_%s, &%s, false) >= 0;", t, arr->name, key);
 	else
-		emit(x, "%s = ctap_map_exists(G.g_%s, &%s, %#x);", t, arr->name, key, mask);
+		gen_emit(x, "%s = ctap_map_exists(G.g_%s, &%s, %#x);", t, arr->name, key, mask);
 	return t;
 }
 
@@ -987,12 +983,12 @@ static const char *in_test(struct xlate *x, const struct expr *e)
 
 const char *gen_expr(struct xlate *x, const struct expr *e)
 {
-	return expr_c(x, e);
+	return gen_expr_c(x, e);
 }
 
 void gen_line(struct xlate *x, const char *text)
 {
-	emit(x, "%s", text);
+	gen_emit(x, "%s", text);
 }
 
 void gen_fail_if(struct xlate *x, const char *cond)
@@ -1012,11 +1008,11 @@ static const char *perf_read(struct xlate *x, const struct expr *e)
 		return "0LL";
 	}
 	t = gen_temp(x, "int64_t %s", "perf");
-	emit(x, "%s = (int64_t)ctap_perf_read(%d);", t, emit_family_index(x, d));
+	gen_emit(x, "%s = (int64_t)ctap_perf_read(%d);", t, emit_family_index(x, d));
 	return t;
 }
 
-static const char *expr_c(struct xlate *x, const struct expr *e)
+const char *gen_expr_c(struct xlate *x, const struct expr *e)
 {
 	const char *c;
 
@@ -1026,7 +1022,7 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 	case E_STRING:
 		return gen_c_string(x, e->str);
 	case E_SYMBOL:
-		if (!lookup(x, e->name, &c)) {
+		if (!gen_lookup(x, e->name, &c)) {
 			gen_error(x, &e->loc, "unresolved symbol '%s'", e->name);
 			return "0LL";
 		}
@@ -1073,7 +1069,7 @@ static const char *expr_c(struct xlate *x, const struct expr *e)
 }
 
 /* e for its effects only: no temporary for a value nobody reads. */
-static void effect(struct xlate *x, const struct expr *e)
+void gen_effect(struct xlate *x, const struct expr *e)
 {
 	if (e->kind == E_CALL && !is_print_builtin(e->name))
 		call(x, e, false);
@@ -1083,574 +1079,6 @@ static void effect(struct xlate *x, const struct expr *e)
 	else if (e->kind == E_ASSIGN)
 		assignment(x, e, false);
 	else
-		expr_c(x, e);	/* what it computes is in the statements */
+		gen_expr_c(x, e);	/* what it computes is in the statements */
 }
 
-/* ---- statements ---- */
-
-/* A statement begins: it is the one errors are "near", and it costs an action. */
-static void actions(struct xlate *x, const struct loc *loc, const char *what)
-{
-	emit(x, "c->last_stmt = %s;", gen_where(x, loc, what));
-	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
-}
-
-/*
- * An expression no soft error can come from: numbers, long scalars and
- * $vars read without following a pointer, with arithmetic that does not
- * divide.  A statement of only that needs
- * neither c->last_stmt (errors are "near" the statement that failed) nor,
- * in a handler that cannot run out, an action.
- */
-static bool cannot_fail(struct xlate *x, const struct expr *e)
-{
-	const struct tvar *t;
-	const char *c;
-	struct var *v;
-
-	switch (e->kind) {
-	case E_NUMBER:
-		return true;
-	case E_SYMBOL:	/* pass 2 types the variable, not every use */
-		v = lookup(x, e->name, &c);
-		return v && v->type == T_LONG && !v->nkeys;
-	case E_UNARY:
-	case E_POSTFIX:
-		return cannot_fail(x, e->a);
-	case E_BINARY:
-		return e->vtype == T_LONG && strcmp(e->op, "/") && strcmp(e->op, "%") &&
-			cannot_fail(x, e->a) && cannot_fail(x, e->b);
-	case E_ASSIGN:
-		return e->a->kind == E_SYMBOL && strcmp(e->op, "/=") && strcmp(e->op, "%=") &&
-			strcmp(e->op, "<<<") && strcmp(e->op, ".=") && cannot_fail(x, e->a) &&
-			cannot_fail(x, e->b);
-	case E_TERNARY:
-		return cannot_fail(x, e->a) && cannot_fail(x, e->b) && cannot_fail(x, e->c);
-	case E_TARGET:	/* an argument's or return value's value, no memory read */
-		t = sem_tvar(x->s, e);
-		return t && !t->expansion && !t->nsteps && !t->is_string && !e->pretty &&
-			(t->base == TVAR_ARG || t->base == TVAR_RETURN);
-	default:
-		return false;
-	}
-}
-
-/* The statement's action and where errors are near, if it needs them. */
-static void statement_actions(struct xlate *x, const struct stmt *s, const struct expr *e,
-			      const char *what)
-{
-	if (x->sc->unbudgeted && (!e || cannot_fail(x, e)))
-		return;
-	actions(x, &s->loc, what);
-}
-
-struct budget_walk {
-	struct xlate *x;
-	int statements;
-	bool unbounded;			/* a loop, or a call of a script function */
-};
-
-static void budget_call(struct expr *e, void *ctx)
-{
-	struct budget_walk *w = ctx;
-	const struct sem_function *f;
-
-	if (e->kind == E_CALL && (f = sem_function_of(w->x->s, e)) && !f->fn->embedded)
-		w->unbounded = true;
-}
-
-static void budget_stmts(struct budget_walk *w, const struct stmt *s)
-{
-	for (; s; s = s->next) {
-		if (s->kind == S_WHILE || s->kind == S_FOR || s->kind == S_FOREACH)
-			w->unbounded = true;
-		w->statements++;
-		budget_stmts(w, s->body);
-		budget_stmts(w, s->els);
-	}
-}
-
-/* MAXACTION: the runtime's default unless -D sets it. */
-static long max_actions(struct session *s)
-{
-	long n = CTAP_MAXACTION_DEFAULT;
-
-	for (int i = 0; i < s->n_defines; i++)
-		if (!strncmp(s->defines[i], "MAXACTION=", 10))
-			n = strtol(s->defines[i] + 10, NULL, 0);
-	return n;
-}
-
-/*
- * Only a loop or a call can make a handler run more statements than it
- * has (a function counts its own against the same budget, so a handler
- * calling one counts too); one with neither and fewer statements than
- * MAXACTION can never run out, and needs no count.
- */
-bool gen_unbudgeted(struct xlate *x, const struct sem_handler *h)
-{
-	struct budget_walk w = { .x = x };
-	struct stmt *bodies[SEM_MAX_BODIES];
-	int n = sem_handler_bodies(h, bodies, NULL);
-
-	for (int i = 0; i < n; i++) {
-		budget_stmts(&w, bodies[i]);
-		ast_walk_stmt(bodies[i], budget_call, &w);
-	}
-	return !w.unbounded && w.statements < max_actions(x->s);
-}
-
-/*
- * "y = expr" where the local y is never read: as SystemTap (pass 2 warned
- * "Eliding assignments to 'y'"), the assignment goes, and expr too if it
- * has no side effects.  Returns the expression to evaluate, or NULL.
- */
-static const struct expr *elide(struct xlate *x, const struct expr *e)
-{
-	const struct var *v;
-
-	if (x->s->unoptimized || e->kind != E_ASSIGN || e->a->kind != E_SYMBOL)
-		return e;
-	v = find(x->sc->locals, e->a->name);
-	if (!v || v->read || v->kind == V_PARAM || !strcmp(e->op, "<<<"))
-		return e;
-	return sem_pure(x->s->sem, e->b) ? NULL : e->b;
-}
-
-/* What SystemTap names a statement by in messages: its first token. */
-static const char *stmt_token(struct xlate *x, const struct stmt *s)
-{
-	static const char *const keywords[] = {
-		[S_IF] = "if", [S_WHILE] = "while", [S_FOR] = "for", [S_FOREACH] = "foreach",
-		[S_BREAK] = "break", [S_CONTINUE] = "continue", [S_NEXT] = "next",
-		[S_RETURN] = "return", [S_DELETE] = "delete", [S_TRY] = "try",
-	};
-
-	if (s->kind < sizeof(keywords) / sizeof(*keywords) && keywords[s->kind])
-		return arena_printf(x->a, "keyword '%s'", keywords[s->kind]);
-	if (s->kind == S_EXPR) {
-		const struct expr *e = s->e;
-
-		while (e->kind == E_ASSIGN || e->kind == E_POSTFIX || e->kind == E_BINARY ||
-		       e->kind == E_INDEX)
-			e = e->a;
-		if (e->kind == E_SYMBOL || e->kind == E_CALL)
-			return arena_printf(x->a, "identifier '%s'", e->name);
-		if (e->kind == E_UNARY)
-			return arena_printf(x->a, "operator '%s'", e->op);
-	}
-	return "statement";
-}
-
-static void delete_stmt(struct xlate *x, const struct stmt *s)
-{
-	const struct expr *e = s->e;
-	const char *lv;
-	struct var *v;
-
-	if (e->kind == E_INDEX) {
-		struct var *arr = array_of(x, e->a);
-		const char *key;
-		unsigned mask;
-		int nkeys = 0;
-
-		if (!arr)
-			return;
-		for (const struct expr *k = e->args; k; k = k->next)
-			nkeys++;
-		key = key_fill(x, arr, e->args, &mask);
-		if (mask == (1u << nkeys) - 1)
-			emit(x, "ctap_map_delete(G.g_%s, &%s);", arr->name, key);
-		else
-			emit(x, "ctap_map_delete_matching(G.g_%s, &%s, %#x);", arr->name, key, mask);
-		return;
-	}
-	v = lookup(x, e->name, &lv);
-	if (!v)
-		return;
-	if (v->nkeys)
-		emit(x, "ctap_map_clear(G.g_%s);", v->name);
-	else if (v->type == T_STATS)
-		emit(x, "ctap_pstat_clear(&G.g_%s);", v->name);
-	else if (v->type == T_STRING)
-		emit(x, "%s[0] = '\\0';", lv);
-	else if (counter_of(x, e))
-		emit(x, "ctap_counter_set(&G.g_%s, 0);", v->name);
-	else
-		emit(x, "%s = 0;", lv);
-}
-
-static char sort_agg(const char *agg)
-{
-	if (!agg)
-		return 'c';
-	if (!strcmp(agg, "@sum"))
-		return 's';
-	if (!strcmp(agg, "@min"))
-		return 'm';
-	if (!strcmp(agg, "@max"))
-		return 'M';
-	if (!strcmp(agg, "@avg"))
-		return 'a';
-	return 'c';
-}
-
-static void assign_from_entry(struct xlate *x, const struct expr *target, const char *value,
-			      bool string)
-{
-	const char *lv;
-
-	if (!lookup(x, target->name, &lv))
-		return;
-	if (string)
-		emit(x, "ctap_strcpy(%s, %s);", lv, value);
-	else
-		emit(x, "%s = %s;", lv, value);
-}
-
-/* The body of a loop: continue goes to cont (NULL: C's continue). */
-static void loop_body(struct xlate *x, const struct stmt *body, const char *cont)
-{
-	const char *saved = x->cont;
-
-	x->cont = cont;
-	gen_stmt(x, body, x->depth);
-	x->cont = saved;
-}
-
-/* A foreach turn's end: the action it costs, the body; then the loop and
- * its block close. */
-static void foreach_body(struct xlate *x, const struct stmt *s)
-{
-	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
-	loop_body(x, s->body, NULL);
-	x->depth--;
-	emit(x, "}");
-	x->depth--;
-	emit(x, "}");
-}
-
-/*
- * foreach ([v =] b in @hist_log(s) [limit n]): every bucket index in
- * order, empty ones too, and v its count; SystemTap ignores a sort there.
- */
-static void foreach_bucket(struct xlate *x, const struct stmt *s)
-{
-	const struct foreach_info *fe = s->fe;
-	const struct expr *operand = fe->array->args;
-	const char *h, *lim = fe->limit ? expr_c(x, fe->limit) : "-1";
-	int n = x->labels++;
-
-	emit(x, "{ /* foreach bucket, %s:%d */", gen_c_comment(x->a, s->loc.src->name), s->loc.line);
-	x->depth++;
-	h = stat_agg(x, operand);
-	emit(x, "int64_t lim%d = %s;", n, lim);
-	blank(x);
-	emit(x, "for (int b%d = 0; b%d < spec_%s.buckets; b%d++) {", n, n, stat_name(operand), n);
-	x->depth++;
-	emit(x, "if (lim%d >= 0 && lim%d-- == 0)", n, n);
-	emit(x, "\tbreak;");
-	assign_from_entry(x, fe->keys, arena_printf(x->a, "b%d", n), false);
-	if (fe->value)
-		assign_from_entry(x, fe->value, arena_printf(x->a, "%s->hist[b%d]", h, n), false);
-	foreach_body(x, s);
-}
-
-static void foreach_stmt(struct xlate *x, const struct stmt *s)
-{
-	const struct foreach_info *fe = s->fe;
-	struct var *arr;
-	const char *idx, *key = NULL, *lim;
-	unsigned mask = 0;
-	int n, i = 0;
-
-	if (fe->array->kind == E_HIST) {
-		foreach_bucket(x, s);
-		return;
-	}
-	arr = array_of(x, fe->array);
-	if (!arr)
-		return;
-	n = x->labels++;
-	idx = gen_temp(x, arena_printf(x->a, "int %%s[2 * %s]",
-				       arr->global && arr->global->size ?
-				       arena_printf(x->a, "%lld", (long long)arr->global->size) :
-				       "MAXMAPENTRIES"), "order");
-	lim = fe->limit ? expr_c(x, fe->limit) : "-1";
-	if (fe->pattern)
-		key = key_fill(x, arr, fe->pattern, &mask);
-	emit(x, "{ /* foreach, %s:%d */", gen_c_comment(x->a, s->loc.src->name), s->loc.line);
-	x->depth++;
-	emit(x, "struct ctap_map_sort sort%d = { %d, %d, '%c' };", n,
-	     fe->sort_column == -1 ? 0 : fe->sort_column, fe->sort_column ? fe->sort_dir : 0,
-	     sort_agg(fe->sort_agg));
-	emit(x, "int n%d = ctap_map_sorted(G.g_%s, &sort%d, %s,", n, arr->name, n, idx);
-	emit(x, "\t\t%s + ARRAY_SIZE(%s) / 2, -1);", idx, idx);
-	emit(x, "int64_t lim%d = %s;", n, lim);
-	blank(x);
-	emit(x, "for (int i%d = 0; i%d < n%d; i%d++) {", n, n, n, n);
-	x->depth++;
-	emit(x, "int e%d = %s[i%d];", n, idx, n);
-	blank(x);
-	if (key) {
-		emit(x, "if (!ctap_map_matches(G.g_%s, e%d, &%s, %#x))", arr->name, n, key, mask);
-		emit(x, "\tcontinue;");
-	}
-	emit(x, "if (lim%d >= 0 && lim%d-- == 0)", n, n);
-	emit(x, "\tbreak;");
-	for (const struct expr *k = fe->keys; k; k = k->next, i++)
-		assign_from_entry(x, k, arena_printf(x->a, "ctap_map_key_%s(G.g_%s, e%d, %d)",
-						     arr->keys[i] == T_STRING ? "string" : "long",
-						     arr->name, n, i),
-				  arr->keys[i] == T_STRING);
-	if (fe->value)
-		assign_from_entry(x, fe->value,
-				  arena_printf(x->a, arr->type == T_STRING ?
-					       "ctap_map_string(G.g_%s, e%d)" :
-					       "*ctap_map_long(G.g_%s, e%d)", arr->name, n),
-				  arr->type == T_STRING);
-	foreach_body(x, s);
-}
-
-/*
- * while (cond) body, for (init; cond; incr) body: the condition's
- * statements run at every turn; an increment with statements of its own
- * runs at a label that continue jumps to.
- */
-static void loop_stmt(struct xlate *x, const struct stmt *s)
-{
-	const char *incr = NULL, *cont = NULL;
-	char *incr_stmts = NULL;
-
-	if (s->init)
-		effect(x, s->init);
-	if (s->incr) {
-		/* One statement fits C's for (;; incr); more run at a label. */
-		size_t len;
-
-		aside(x, s->incr, x->depth + 1, &incr_stmts, false);
-		len = strlen(incr_stmts);
-		if (len > 2 && !strchr(incr_stmts, '\n')[1] && incr_stmts[len - 2] == ';' &&
-		    !strchr(incr_stmts, '{')) {
-			const char *text = incr_stmts + strspn(incr_stmts, "\t");
-
-			incr = arena_printf(x->a, "%.*s", (int)strlen(text) - 2, text);
-		} else if (len) {
-			cont = arena_printf(x->a, "next_%d", x->labels++);
-		}
-	}
-	emit(x, "for (;; %s) {", incr ? incr : "");
-	x->depth++;
-	emit(x, "CTAP_ACTIONS(c, 1, %s);", err_label(x));
-	if (s->e) {
-		const char *cond = expr_c(x, s->e);
-
-		emit(x, "if (!(%s))", cond);
-		emit(x, "\tbreak;");
-	}
-	loop_body(x, s->body, cont);
-	x->depth--;
-	if (cont) {
-		/* unused when the body has no continue */
-		emit(x, "%s: __attribute__((unused));", cont);
-		fputs(incr_stmts, x->code);
-	}
-	free(incr_stmts);
-	emit(x, "}");
-}
-
-/*
- * try/catch in C, for the try statement and for an expression whose fault
- * reads as a value (gen_caught): the soft errors of what is generated
- * between catch_begin() and catch_handler() jump to the handler.
- */
-struct xcatch {
-	const char *outer, *label;
-	int jumps;		/* x->err_jumps when the try part began */
-};
-
-static void catch_begin(struct xlate *x, struct xcatch *k, const char *comment)
-{
-	comment = gen_c_comment(x->a, comment);	/* it names the script's file */
-	k->outer = x->err;
-	k->label = arena_printf(x->a, "catch_%d", x->labels++);
-	k->jumps = x->err_jumps;
-	emit(x, "{ /* %s */", comment);
-	x->depth++;
-	x->err = k->label;
-	if (x->s->json)	/* how deep in printing statements the try starts */
-		emit(x, "const int %s_json = c->json_depth;", k->label);
-}
-
-/*
- * Ends the try part.  If nothing in it can fail, closes the block and
- * returns false: a catch part would be dead code (and its label unused).
- * Else opens the catch part, which starts with the error (copied to
- * error_to, if not NULL) cleared, and returns true: catch_end() closes it.
- */
-static bool catch_handler(struct xlate *x, struct xcatch *k, const char *error_to)
-{
-	x->err = k->outer;
-	if (x->err_jumps == k->jumps) {
-		x->depth--;
-		emit(x, "}");
-		return false;
-	}
-	emit(x, "goto %s_end;", k->label);
-	x->depth--;
-	emit(x, "%s:", k->label);
-	x->depth++;
-	if (error_to)
-		emit(x, "ctap_strcpy(%s, c->last_error);", error_to);
-	emit(x, "c->last_error = NULL;");
-	emit(x, "c->last_stmt = NULL;");
-	if (x->s->json)
-		emit(x, "ctap_json_unwind(c, %s_json);", k->label);
-	return true;
-}
-
-static void catch_end(struct xlate *x, const struct xcatch *k)
-{
-	x->depth--;
-	emit(x, "%s_end:", k->label);
-	emit(x, "\t;");
-	emit(x, "}");
-}
-
-const char *gen_caught(struct xlate *x, const struct expr *e, const char *on_error)
-{
-	const char *t = str_temp(x, "caught"), *fallback = gen_c_string(x, on_error);
-	struct xcatch k;
-
-	catch_begin(x, &k, arena_printf(x->a, "%s:%d: a fault here reads %s", e->loc.src->name,
-					e->loc.line, fallback));
-	emit(x, "ctap_strcpy(%s, %s);", t, gen_expr(x, e));
-	if (catch_handler(x, &k, NULL)) {
-		emit(x, "ctap_strcpy(%s, %s);", t, fallback);
-		catch_end(x, &k);
-	}
-	return t;
-}
-
-static void try_stmt(struct xlate *x, const struct stmt *s)
-{
-	const char *lv = NULL;
-	struct xcatch k;
-
-	catch_begin(x, &k, arena_printf(x->a, "try, %s:%d", s->loc.src->name, s->loc.line));
-	gen_stmt(x, s->body, x->depth);
-	if (s->catch_var && !lookup(x, s->catch_var, &lv))
-		lv = NULL;
-	if (!catch_handler(x, &k, lv))
-		return;
-	if (s->els)
-		gen_stmt(x, s->els, x->depth);
-	catch_end(x, &k);
-}
-
-static void find_call(struct expr *e, void *found)
-{
-	if (e->kind == E_CALL)
-		*(bool *)found = true;
-}
-
-/* Only a call prints: print(), printf()..., or a function that does. */
-static bool calls_something(const struct expr *e)
-{
-	bool found = false;
-
-	if (e)
-		ast_walk_expr((struct expr *)e, find_call, &found);
-	return found;
-}
-
-void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
-{
-	int saved = x->depth;
-
-	x->depth = depth;
-	switch (s->kind) {
-	case S_NULL:
-		break;
-	case S_EXPR: {
-		const struct expr *e = elide(x, s->e);
-		bool json = x->s->json && calls_something(e);
-
-		if (!e)
-			break;	/* gone, as SystemTap's: no action, no statement */
-		statement_actions(x, s, e, stmt_token(x, s));
-		if (json)	/* what it prints is one JSON line */
-			emit(x, "ctap_json_begin(c);");
-		effect(x, e);
-		if (json)
-			emit(x, "ctap_json_end(c);");
-		break;
-	}
-	case S_BLOCK:
-		for (const struct stmt *c = s->body; c; c = c->next)
-			gen_stmt(x, c, depth);
-		break;
-	case S_IF:
-		statement_actions(x, s, s->e, "keyword 'if'");
-		if (sem_static_condition(s->e) >= 0) {	/* @defined: one branch */
-			const struct stmt *taken = sem_static_condition(s->e) ? s->body : s->els;
-
-			if (taken)
-				gen_stmt(x, taken, depth);
-			break;
-		}
-		emit(x, "if (%s) {", expr_c(x, s->e));
-		gen_stmt(x, s->body, depth + 1);
-		if (s->els) {
-			emit(x, "} else {");
-			gen_stmt(x, s->els, depth + 1);
-		}
-		emit(x, "}");
-		break;
-	case S_WHILE:
-	case S_FOR:
-		loop_stmt(x, s);
-		break;
-	case S_FOREACH:
-		foreach_stmt(x, s);
-		break;
-	case S_BREAK:
-		emit(x, "break;");
-		break;
-	case S_CONTINUE:
-		if (x->cont)
-			emit(x, "goto %s;", x->cont);
-		else
-			emit(x, "continue;");
-		break;
-	case S_NEXT:
-		if (x->sc->fn)
-			gen_error(x, &s->loc, "'next' in a function (overloads) is not supported yet");
-		x->sc->uses_out = true;
-		emit(x, "goto out;");
-		break;
-	case S_RETURN:
-		if (s->e) {
-			const char *v = expr_c(x, s->e);
-
-			if (x->sc->fn && x->sc->fn->ret == T_STRING)
-				emit(x, "ctap_strcpy(l->__retvalue, %s);", v);
-			else
-				emit(x, "l->__retvalue = %s;", v);
-		}
-		x->sc->uses_out = true;
-		emit(x, "goto out;");
-		break;
-	case S_DELETE:
-		actions(x, &s->loc, "keyword 'delete'");
-		delete_stmt(x, s);
-		break;
-	case S_TRY:
-		try_stmt(x, s);
-		break;
-	case S_EMBEDDED:
-		emit(x, "{\n%s\n}", s->code);
-		break;
-	}
-	x->depth = saved;
-}
