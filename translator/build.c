@@ -13,7 +13,9 @@
  * The runtime is the same C for every script with the same probe families
  * and -D options: its object is cached too (runtime/KEY.o), and a build
  * that finds it compiles only the script (Kbuild copies FILE_shipped to
- * FILE) -- half the time of a cold build.
+ * FILE) -- half the time of a cold build.  Such a build does not even run
+ * make: it replays the commands Kbuild ran the first time
+ * (runtime/KEY.kbuild, kbuild_replay.c).
  */
 #include "config.h"
 
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "kbuild_replay.h"
 #include "build.h"
 
 /* Runtime files every module is built from (paths under the runtime dir);
@@ -330,6 +333,25 @@ static int copy_path(const char *from, const char *to)
 	return ret;
 }
 
+/* kbuild_replay() with the shipped runtime as runtime.o; on failure the
+ * directory is left as Kbuild expects it. */
+static int replay_build(struct session *s, const char *dir, const char *name, const char *replay)
+{
+	char from[4200], to[4200];
+	int ret;
+
+	if (s->disable_cache)
+		return -ENOENT;
+	snprintf(from, sizeof(from), "%s/runtime.o_shipped", dir);
+	snprintf(to, sizeof(to), "%s/runtime.o", dir);
+	if (link(from, to))
+		return -errno;
+	ret = kbuild_replay(s, dir, name, replay);
+	if (ret)
+		unlink(to);
+	return ret;
+}
+
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko)
 {
 	const char *name = session_module_name(s);
@@ -337,6 +359,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	uint64_t base = base_key(s);	/* reads every runtime file: once */
 	uint64_t key = hash_bytes(base, c_text, len);
 	bool cacheable, shipped;
+	const char *replay;
 	int ret;
 
 	ret = cache_path(cached, sizeof(cached), arena_printf(&s->arena, "modules/%016llx/%s.ko",
@@ -379,10 +402,18 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	if (s->verbose > 1)
 		fprintf(stderr, "Pass 4: %s (%s)\n", shipped ? "using the cached runtime object" :
 			"compiling the runtime", session_runtime_dir(s));
-	if (run_make(s, dir)) {
+	/* With the runtime's object, Kbuild's recorded commands do the rest
+	 * (kbuild_replay.c); else, or if they fail, Kbuild itself. */
+	replay = arena_printf(&s->arena, "%.*s.kbuild", (int)strlen(runtime) - 2, runtime);
+	if (shipped && replay_build(s, dir, name, replay) == 0) {
+		if (s->verbose > 1)
+			fprintf(stderr, "Pass 4: replayed Kbuild's commands (%s)\n", replay);
+	} else if (run_make(s, dir)) {
 		show_log(s, dir, true);
 		fprintf(stderr, "Pass 4: compilation failed.  [man error::pass4]\n");
 		goto out;
+	} else if (cacheable) {
+		kbuild_record(s, dir, name, replay);
 	}
 	show_log(s, dir, false);
 	if (cacheable && !shipped)

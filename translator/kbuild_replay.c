@@ -1,0 +1,198 @@
+/*
+ * kbuild_replay.c - pass 4 without make: Kbuild's own commands, recorded
+ * from a build and replayed.
+ *
+ * `make -C <build tree> M=dir modules` spends about two seconds deciding
+ * what to do before and between its five commands (compile, link, modpost,
+ * compile the .mod.c, link the .ko).  Those commands are the same for
+ * every script module of one kernel tree and set of -D options, but for
+ * the build directory and the module's name.  So after a Kbuild build the
+ * commands are read from the .cmd files Kbuild leaves (their first line:
+ * "cmd_TARGET := COMMAND", make's "$$" for "$") with the directory and
+ * name made placeholders, and stored next to the runtime object; a later
+ * build with the cached runtime object runs them itself, in the kernel
+ * tree as make would.  Any failure falls back to Kbuild, which records
+ * again.  CTAP_KBUILD=1 in the environment always uses Kbuild.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "kbuild_replay.h"
+
+/* The .cmd files of the steps, in order (%s: the module's name). */
+static const char *const steps[] = {
+	".%s.mod.cmd",		/* the list of the module's objects */
+	".script.o.cmd",	/* compile the script (then objtool) */
+	".%s.o.cmd",		/* link script.o and runtime.o */
+	".Module.symvers.cmd",	/* modpost: writes NAME.mod.c */
+	".%s.mod.o.cmd",	/* compile it */
+	".%s.ko.cmd",		/* link the .ko */
+};
+#define NSTEPS (sizeof(steps) / sizeof(*steps))
+
+#define DIR_MARK	"@DIR@"
+#define NAME_MARK	"@NAME@"
+
+/* s with every from replaced by to (arena memory). */
+static char *replace(struct arena *a, const char *s, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to), n = 0;
+	const char *p;
+	char *out, *o;
+
+	for (p = s; (p = strstr(p, from)); p += nf)
+		n++;
+	out = o = arena_alloc(a, strlen(s) + n * (nt > nf ? nt - nf : 0) + 1);
+	for (p = s; *p;) {
+		if (!strncmp(p, from, nf)) {
+			memcpy(o, to, nt);
+			o += nt;
+			p += nf;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The command of a .cmd file: its first line after " := ", "$$" as "$". */
+static char *cmd_of(struct arena *a, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *eq;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getline(&line, &cap, f);
+	fclose(f);
+	eq = n > 0 && !strncmp(line, "cmd_", 4) ? strstr(line, " := ") : NULL;
+	if (!eq) {
+		free(line);
+		return NULL;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	eq = replace(a, eq + 4, "$$", "$");
+	free(line);
+	return eq;
+}
+
+/*
+ * The module's name as a placeholder where Kbuild puts it: a file name
+ * (".../NAME.o", ".NAME.mod.o.d") or a define ("'\"NAME\"'", "kmod_NAME").
+ * NULL if it also appears elsewhere (a name like "script" or "O2"): such
+ * a build is not recorded, as a replay could not tell the two apart.
+ */
+static char *mark_name(struct arena *a, const char *cmd, const char *name)
+{
+	size_t n = strlen(name);
+	char *out = "";
+	const char *p = cmd, *hit;
+
+	/* Nor a name that is part of the words around it in these commands. */
+	if (n < 3 || strstr("script.o runtime.o modules.order Module.symvers .mod.o .ko", name))
+		return NULL;
+	while ((hit = strstr(p, name))) {
+		char before = hit > cmd ? hit[-1] : ' ', after = hit[n];
+
+		/* strchr() finds the terminator too: a name may end the line */
+		if (!strchr("/._\"'", before) || before == '\0' || !strchr(".\"' ", after))
+			return NULL;
+		out = arena_printf(a, "%s%.*s%s", out, (int)(hit - p), p, NAME_MARK);
+		p = hit + n;
+	}
+	return arena_printf(a, "%s%s", out, p);
+}
+
+void kbuild_record(struct session *s, const char *dir, const char *name, const char *path)
+{
+	char *text = "", file[4200];
+
+	for (size_t i = 0; i < NSTEPS; i++) {
+		char *cmd;
+
+		snprintf(file, sizeof(file), "%s/", dir);
+		snprintf(file + strlen(file), sizeof(file) - strlen(file), steps[i], name);
+		cmd = cmd_of(&s->arena, file);
+		if (!cmd || strchr(cmd, '\n') || strstr(cmd, DIR_MARK) || strstr(cmd, NAME_MARK))
+			return;		/* not the Kbuild we know: keep using it */
+		cmd = mark_name(&s->arena, replace(&s->arena, cmd, dir, DIR_MARK), name);
+		if (!cmd)
+			return;
+		text = arena_printf(&s->arena, "%s%s\n", text, cmd);
+	}
+	cache_store(path, text, strlen(text));
+}
+
+/* One command, by /bin/sh in the kernel tree; its output to log. */
+static int run_step(const char *build, const char *cmd, const char *log)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		FILE *out = freopen(log, "a", stdout);
+
+		if (!out || dup2(STDOUT_FILENO, STDERR_FILENO) < 0 || chdir(build))
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}
+
+int kbuild_replay(struct session *s, const char *dir, const char *name, const char *path)
+{
+	char file[4200], log[4200], *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT, n = 0;
+	FILE *f, *order;
+
+	if (getenv("CTAP_KBUILD") || cache_file_ok(path))
+		return -ENOENT;
+	f = fopen(path, "r");
+	if (!f)
+		return -ENOENT;
+	/* modpost reads the module list Kbuild writes, and each object's
+	 * .cmd (empty will do: neither object exports a symbol). */
+	snprintf(file, sizeof(file), "%s/modules.order", dir);
+	order = fopen(file, "w");
+	if (!order)
+		goto out;
+	fprintf(order, "%s/%s.ko\n", dir, name);
+	fclose(order);
+	snprintf(file, sizeof(file), "%s/.script.o.cmd", dir);
+	order = fopen(file, "w");
+	if (!order)
+		goto out;
+	fclose(order);
+	snprintf(log, sizeof(log), "%s/build.log", dir);
+	while (getline(&line, &cap, f) > 0) {
+		const char *cmd;
+
+		line[strcspn(line, "\n")] = '\0';
+		cmd = replace(&s->arena, replace(&s->arena, line, DIR_MARK, dir), NAME_MARK, name);
+		ret = run_step(s->kernel_build, cmd, log);
+		if (ret)
+			goto out;
+		n++;
+	}
+	ret = n == (int)NSTEPS ? 0 : -EINVAL;
+out:
+	free(line);
+	fclose(f);
+	return ret;
+}
