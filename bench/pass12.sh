@@ -1,15 +1,17 @@
 #!/bin/bash
 # bench/pass12.sh - passes 1-2 for a 50-line script that uses tapset
-# aliases and kernel.function wildcards (bench/pass12/), against the
+# aliases (its own in bench/pass12/tapset/, outside the script's
+# directory: a tapset directory's file is not a script) and
+# kernel.function wildcards (bench/pass12/script.stp), against the
 # configured target kernel's BTF: the best of 10 runs, after one run that
 # fills the BTF cache.  Reports stap -v's own pass times and the whole
 # process.      bench/pass12.sh [BUILDDIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 stap=${1:-$here/..}/translator/stap
-run() { "$stap" -v -p2 -I "$here/pass12" "$here/pass12/script.stp" 2>&1 >/dev/null; }
+run() { "$stap" -v -p2 -I "$here/pass12/tapset" "$here/pass12/script.stp" 2>&1 >/dev/null; }
 run > /dev/null || { run >&2; exit 1; }		# fills the BTF cache
-n=$("$stap" -p2 -I "$here/pass12" "$here/pass12/script.stp" | grep -c ' /\* <- ')
+n=$("$stap" -p2 -I "$here/pass12/tapset" "$here/pass12/script.stp" | grep -c ' /\* <- ')
 best_p1="" best_p2="" best_all=""
 for i in $(seq 10); do
 	t0=$(date +%s%N)
