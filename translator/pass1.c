@@ -256,6 +256,7 @@ struct library {
 	struct name_list files;		/* .stp, duplicates dropped */
 	struct script **parsed;
 	bool *loaded;
+	size_t *checked;		/* how many refs each file was checked against */
 	struct tapset_index *ix;
 };
 
@@ -299,6 +300,7 @@ static void open_library(struct session *s, struct library *lib, const char **di
 	free(all.v);
 	lib->parsed = arena_alloc(&s->arena, (lib->files.n + 1) * sizeof(*lib->parsed));
 	lib->loaded = arena_alloc(&s->arena, (lib->files.n + 1) * sizeof(*lib->loaded));
+	lib->checked = arena_alloc(&s->arena, (lib->files.n + 1) * sizeof(*lib->checked));
 	lib->ix = tindex_open(&s->arena, lib->files.v, lib->files.n);
 	for (size_t i = 0; i < lib->files.n; i++)
 		if (tindex_stale(lib->ix, i))
@@ -321,8 +323,11 @@ static void load_needed(struct session *s, struct library *lib, bool all)
 
 			if (lib->loaded[i])
 				continue;
-			for (size_t k = 0; !want && k < refs.n; k++)
+			/* Each ref once per file: a later round checks only
+			 * what the files loaded since then added. */
+			for (size_t k = lib->checked[i]; !want && k < refs.n; k++)
 				want = tindex_defines(lib->ix, i, refs.v[k].kind, refs.v[k].name);
+			lib->checked[i] = refs.n;
 			if (!want)
 				continue;
 			lib->loaded[i] = true;
