@@ -877,15 +877,33 @@ static void condition_reads_globals(struct sem *S, const struct expr *e)
 	}
 }
 
+/*
+ * 1 or 0 if condition e is known in pass 2 (@defined, and !, && and ||
+ * over such), -1 if not.  && and || keep their short circuit: a left
+ * side known false (&&) or true (||) decides whatever the right one is,
+ * which is then never evaluated, side effects or not.
+ */
 int sem_static_condition(const struct expr *e)
 {
-	bool negate = e->kind == E_UNARY && !strcmp(e->op, "!");
+	bool and, or;
+	int l;
 
-	if (negate)
-		e = e->a;
-	if (e->kind != E_DEFINED)
+	if (e->kind == E_DEFINED)
+		return e->a->vtype != T_UNKNOWN;
+	if (e->kind == E_UNARY && !strcmp(e->op, "!")) {
+		l = sem_static_condition(e->a);
+		return l < 0 ? -1 : !l;
+	}
+	and = e->kind == E_BINARY && !strcmp(e->op, "&&");
+	or = e->kind == E_BINARY && !strcmp(e->op, "||");
+	if (!and && !or)
 		return -1;
-	return (e->a->vtype != T_UNKNOWN) != negate;
+	l = sem_static_condition(e->a);
+	if (l < 0)
+		return -1;
+	if (l == or)
+		return l;
+	return sem_static_condition(e->b);
 }
 
 /* A branch not taken (sem_static_condition): checked without errors. */
