@@ -57,6 +57,11 @@
 #ifndef MAXACTION
 #define MAXACTION	CTAP_MAXACTION_DEFAULT	/* ctap_limits.h */
 #endif
+/* begin, end and error probes run in process context with interrupts
+ * on: ten times the budget, as SystemTap gives them. */
+#ifndef MAXACTION_INTERRUPTIBLE
+#define MAXACTION_INTERRUPTIBLE	(MAXACTION * 10)
+#endif
 #ifndef MAXNESTING
 #define MAXNESTING	10
 #endif

@@ -252,7 +252,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	c->nargs = nargs;
 	c->last_error = NULL;
 	c->last_stmt = NULL;
-	c->actions = MAXACTION;
+	c->actions = p->kind == CTAP_PROBE_EVENT ? MAXACTION : MAXACTION_INTERRUPTIBLE;
 	/* c->nesting is 0: every call in generated code decrements what it
 	 * incremented, errors included. */
 	p->handler(c);
