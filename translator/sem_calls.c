@@ -186,11 +186,17 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 			return;
 		}
 		enum vtype got = sem_expr(S, sc, args);
-		/* A variable typed nowhere else takes the format's type. */
+		/* A variable or an array's values typed nowhere else take the
+		 * format's type (SystemTap's: printf("%d", a[k]) types a). */
 		if (got == T_UNKNOWN && args->kind == E_SYMBOL) {
 			struct var *v = sem_lookup(S, sc, args->name, &args->loc);
 
 			sem_set_type(S, &v->type, &v->type_loc, want, &args->loc, args->name);
+		} else if (got == T_UNKNOWN && args->kind == E_INDEX && args->a->kind == E_SYMBOL) {
+			struct var *v = sem_global_var(S, args->a->name);
+
+			if (v)
+				sem_set_type(S, &v->type, &v->type_loc, want, &args->loc, v->name);
 		}
 		if (got != T_UNKNOWN && got != want)
 			sem_error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
