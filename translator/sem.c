@@ -491,6 +491,9 @@ static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, NULL, "@entry saves a long or a string, not a %s", vtype_name(t));
 		return T_UNKNOWN;
 	}
+	/* In a branch @defined rules out, nothing runs at entry either. */
+	if (S->dead)
+		return t;
 	for (i = 0; i < h->nentries && h->entries[i] != e; i++)
 		;
 	if (i == h->nentries) {
@@ -723,11 +726,13 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		sem_hist_linear_bounds(S, e);
 		return T_HIST;
 	case E_DEFINED: {
-		bool report = S->report;
+		bool report = S->report, dead = S->dead;
 
 		S->report = false;	/* an unresolvable operand just means 0 */
+		S->dead = true;		/* and it never runs (its @entry neither) */
 		sem_expr(S, sc, e->a);
 		S->report = report;
+		S->dead = dead;
 		return T_LONG;
 	}
 	case E_ENTRY:
