@@ -863,6 +863,18 @@ struct derived_probe *elab_probes(struct session *s)
 	return s->elab ? s->elab->probes : NULL;
 }
 
+void elab_filter(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),
+		 void *arg)
+{
+	struct derived_probe **dp = s->elab ? &s->elab->probes : NULL;
+
+	while (dp && *dp)
+		if (drop(*dp, arg))
+			*dp = (*dp)->next;
+		else
+			dp = &(*dp)->next;
+}
+
 int pass2_list(struct session *s, FILE *out)
 {
 	struct elab *e = arena_new(&s->arena, struct elab);

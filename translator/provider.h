@@ -86,6 +86,8 @@ struct derived_probe {
 	const char *symbol;			/* the function probed (probefunc()), or NULL */
 	const char *process;			/* process("PATH") probes: PATH, or NULL */
 	bool is_return;				/* a .return probe */
+	bool acts;				/* does its job with no handler (a perf
+						   counter): never elided as empty */
 	const char *where;			/* -p2's note of its address
 						   ("pc=.dynamic+0x11e0"), or NULL */
 	void *data;				/* the provider's own */

@@ -1174,6 +1174,97 @@ static void walk(struct sem *S)
 	S->walks++;
 }
 
+/*
+ * A handler that does nothing once the optimizer is done: every statement
+ * dropped (side-effect-free, a store to a local never read), or a branch
+ * whose condition is pure and whose arms are empty.
+ */
+static bool stmt_empty(struct sem *S, struct scope *sc, const struct stmt *s)
+{
+	switch (s->kind) {
+	case S_NULL:
+		return true;
+	case S_BLOCK:
+		for (const struct stmt *c = s->body; c; c = c->next)
+			if (!stmt_empty(S, sc, c))
+				return false;
+		return true;
+	case S_EXPR:
+		return !s->e || dead_store(S, sc, s->e);
+	case S_IF:
+		switch (s->e->kind == E_NUMBER ? s->e->num != 0 : sem_static_condition(s->e)) {
+		case 0:
+			return !s->els || stmt_empty(S, sc, s->els);
+		case 1:
+			return stmt_empty(S, sc, s->body);
+		default:
+			return no_effect(S, sc, s->e) && stmt_empty(S, sc, s->body) &&
+			       (!s->els || stmt_empty(S, sc, s->els));
+		}
+	default:
+		return false;
+	}
+}
+
+static bool handler_empty(struct sem *S, struct sem_handler *h)
+{
+	struct scope sc = { .script = S->s->user, .locals = &h->locals, .handler = h,
+			    .site = h->site };
+	struct stmt *bodies[SEM_MAX_BODIES];
+	const struct probe *owners[SEM_MAX_BODIES];
+	int n = sem_handler_bodies(h, bodies, owners);
+
+	for (int i = 0; i < n; i++)
+		if (!stmt_empty(S, &sc, bodies[i]))
+			return false;
+	return true;
+}
+
+/*
+ * SystemTap's optimizer drops a probe whose handler does nothing ("Probe
+ * 'begin' has been elided"), and a script left with none fails with "no
+ * probes found" (semko/probe_elision.stp); -u keeps them.  Its concrete
+ * probes leave the list pass 3 arms.
+ */
+static bool ran_by_elided(const struct derived_probe *d, void *arg)
+{
+	struct sem *S = arg;
+
+	return d->seq < S->nhandler_of && S->handler_of[d->seq] && S->handler_of[d->seq]->elided;
+}
+
+static void elide_empty_probes(struct sem *S)
+{
+	struct sem_handler **hp = &S->handlers;
+	const struct probe *warned = NULL;
+
+	if (S->s->unoptimized)
+		return;
+	for (struct sem_handler *h = S->handlers; h; h = h->next)
+		h->elided = handler_empty(S, h);
+	for (const struct derived_probe *d = elab_probes(S->s); d; d = d->next)
+		if (d->acts && d->seq < S->nhandler_of && S->handler_of[d->seq])
+			S->handler_of[d->seq]->elided = false;
+	while (*hp) {
+		struct sem_handler *h = *hp;
+
+		if (!h->elided) {
+			hp = &h->next;
+			continue;
+		}
+		*hp = h->next;
+		if (h->probe != warned && !S->s->suppress_warnings)
+			diag_warning(&h->probe->loc, "Probe '%s' has been elided",
+				     h->probe->points->components->name);
+		warned = h->probe;
+	}
+	elab_filter(S->s, ran_by_elided, S);
+	if (!elab_probes(S->s)) {
+		diag_error("semantic", NULL, NULL, "no probes found");
+		S->errors++;
+	}
+}
+
 /* -G NAME=VALUE: NAME is a global of the script, VALUE fits its type. */
 static void check_global_settings(struct sem *S)
 {
@@ -1407,6 +1498,8 @@ int pass2_semantic(struct session *s)
 	walk(S);
 	check_global_settings(S);
 	final_checks(S);
+	if (!S->errors)
+		elide_empty_probes(S);
 	if (s->check_version)
 		check_versions(S);
 	if (!S->errors)

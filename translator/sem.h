@@ -88,6 +88,7 @@ struct sem_handler {
 	 * slot, and every probe says where slot i is (ctap_probe.args_of). */
 	const char **slots;
 	int nslots;
+	bool elided;				/* empty: its probes are dropped */
 };
 
 /* Resolve symbols and infer types.  Returns 0 if clean. */

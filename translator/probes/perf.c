@@ -128,6 +128,7 @@ static int perf_resolve(struct elab *e, const struct pp_match *m)
 				       (long long)p->sample);
 	d->name = arena_printf(elab_arena(e), "%s%s", d->name, suffix);
 	d->data = p;
+	d->acts = p->counter != NULL;
 	return 1;
 }
 
