@@ -51,6 +51,7 @@ enum ctap_msg_type {
 	CTAP_MSG_REQUEST_EXIT,	/* from module: the script called exit() */
 	CTAP_MSG_OOB,		/* from module: text for stderr, no trailing NUL */
 	CTAP_MSG_SYSTEM,	/* from module: a shell command for system(), no NUL */
+	CTAP_MSG_SWITCH_FILE,	/* from module: switch_file(), no payload */
 	CTAP_MSG_MAX,
 };
 

@@ -669,6 +669,11 @@ void ctap_system(const char *cmd)
 	ctl_queue(CTAP_MSG_SYSTEM, cmd, min_t(size_t, strlen(cmd), CTAP_MSG_MAX_PAYLOAD), false);
 }
 
+void ctap_switch_file(void)
+{
+	ctl_queue(CTAP_MSG_SWITCH_FILE, NULL, 0, false);
+}
+
 void ctap_request_exit(void)
 {
 	ctl_queue(CTAP_MSG_REQUEST_EXIT, NULL, 0, true);

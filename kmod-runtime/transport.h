@@ -64,6 +64,9 @@ __printf(1, 2) void ctap_notice(const char *fmt, ...);
 /* Ask staprun to run a shell command, asynchronously (system()).  Any context. */
 void ctap_system(const char *cmd);
 
+/* Ask staprun to go on in its next output file (switch_file()).  Any context. */
+void ctap_switch_file(void);
+
 /* Ask staprun to end the session (the script's exit()).  Any context. */
 void ctap_request_exit(void);
 

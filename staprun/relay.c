@@ -7,10 +7,13 @@
  * says so, and on a short timer, because relay only signals readers when a
  * whole sub-buffer fills.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "staprun.h"
@@ -25,6 +28,8 @@ int relay_open_all(struct relay *r, const char *modname)
 		r->ncpus = 1;
 	r->bytes = 0;
 	r->own_outs = false;
+	r->base = NULL;
+	r->switch_asked = false;
 	r->fds = calloc(r->ncpus, sizeof(*r->fds));
 	r->out_fds = calloc(r->ncpus, sizeof(*r->out_fds));
 	if (!r->fds || !r->out_fds)
@@ -64,6 +69,52 @@ void relay_output_to(struct relay *r, int out_fd)
 		r->out_fds[cpu] = out_fd;
 }
 
+int relay_file_name(char *buf, size_t size, const char *base, int fnum)
+{
+	int n = fnum < 0 ? snprintf(buf, size, "%s", base) : snprintf(buf, size, "%s.%d", base, fnum);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+void relay_output_rotating(struct relay *r, int out_fd, const char *base, int fnum,
+			   uint64_t fsize_max, int fnum_max)
+{
+	relay_output_to(r, out_fd);
+	r->base = base;
+	r->fnum = fnum < 0 ? 0 : fnum;
+	r->fsize_max = fsize_max;
+	r->fnum_max = fnum_max;
+	r->wsize = 0;
+}
+
+/*
+ * As SystemTap's stapio: FILE.n+1 replaces FILE.n, and with -S MB,N the
+ * file N back is removed, so that N remain.
+ */
+int relay_switch(struct relay *r)
+{
+	char path[4096];
+	int fd, ret;
+
+	r->switch_asked = false;
+	if (!r->base)
+		return 0;
+	ret = relay_file_name(path, sizeof(path), r->base, r->fnum + 1);
+	if (ret)
+		return ret;
+	fd = open_output(path);
+	if (fd < 0)
+		return fd;
+	close(r->out_fds[0]);
+	relay_output_to(r, fd);
+	r->fnum++;
+	r->wsize = 0;
+	if (r->fnum_max && r->fnum >= r->fnum_max &&
+	    !relay_file_name(path, sizeof(path), r->base, r->fnum - r->fnum_max))
+		unlink(path);	/* gone already is fine */
+	return 0;
+}
+
 /* SystemTap's bulk naming: PREFIX_cpuN. */
 int relay_output_bulk(struct relay *r, const char *prefix)
 {
@@ -82,6 +133,46 @@ int relay_output_bulk(struct relay *r, const char *prefix)
 	return 0;
 }
 
+/*
+ * What fits of buf under -S's limit, up to its last newline: the file
+ * ends on a whole line and is never larger than the limit, unless a
+ * single line is (then it has a file to itself).
+ */
+static size_t fitting(const struct relay *r, const char *buf, size_t n)
+{
+	size_t room = r->fsize_max > r->wsize ? r->fsize_max - r->wsize : 0;
+	const char *nl;
+
+	if (!r->fsize_max || r->wsize + n <= r->fsize_max)
+		return n;
+	nl = room ? memrchr(buf, '\n', room) : NULL;
+	if (nl)
+		return nl - buf + 1;
+	return r->wsize ? 0 : n;
+}
+
+static int write_rotating(struct relay *r, int cpu, const char *buf, size_t n)
+{
+	while (n) {
+		size_t part = r->base ? fitting(r, buf, n) : n;
+		int ret;
+
+		if (r->base && (r->switch_asked || !part)) {
+			ret = relay_switch(r);
+			if (ret)
+				return ret;
+			continue;
+		}
+		ret = write_all(r->out_fds[cpu], buf, part);
+		if (ret)
+			return ret;
+		r->wsize += part;
+		buf += part;
+		n -= part;
+	}
+	return 0;
+}
+
 long relay_drain(struct relay *r)
 {
 	char buf[65536];
@@ -93,7 +184,7 @@ long relay_drain(struct relay *r)
 		if (r->fds[cpu] < 0)
 			continue;
 		while ((n = read(r->fds[cpu], buf, sizeof(buf))) > 0) {
-			int ret = write_all(r->out_fds[cpu], buf, n);
+			int ret = write_rotating(r, cpu, buf, n);
 
 			if (ret)
 				return ret;

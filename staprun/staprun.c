@@ -45,6 +45,8 @@ struct session {
 	pid_t target;		/* -x, or the -c child */
 	int go_fd;		/* -c child starts when this pipe is written */
 	const char *outfile;	/* -o */
+	uint64_t fsize_max;	/* -S MB, as bytes */
+	int fnum_max;		/* -S MB,N */
 	int timeout_s;		/* -T */
 	bool bulk;		/* -b: a file per CPU */
 	int buffer_mb;		/* -s: relay buffer size */
@@ -66,7 +68,10 @@ static void usage(FILE *f)
 		"  -v          more verbose (repeat for more)\n"
 		"  -c CMD      run CMD once the probes are armed; stop when it exits\n"
 		"  -x PID      set target() to PID\n"
-		"  -o FILE     write the output to FILE\n"
+		"  -o FILE     write the output to FILE (FILE.1, FILE.2... after switch_file()\n"
+		"              or SIGUSR2)\n"
+		"  -S MB[,N]   with -o: go on in the next file once one is larger than MB\n"
+		"              megabytes (FILE.0, FILE.1...), keeping the N newest\n"
 		"  -T SECONDS  stop after SECONDS\n"
 		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
 		"  -s MB       output buffer size in MB (per CPU with -b)\n"
@@ -115,7 +120,7 @@ static int parse_args(struct session *s, int argc, char **argv)
 	char *end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+vc:x:o:T:s:ibAdVh")) != -1) {
+	while ((opt = getopt(argc, argv, "+vc:x:o:S:T:s:ibAdVh")) != -1) {
 		switch (opt) {
 		case 'v':
 			verbose++;
@@ -132,6 +137,16 @@ static int parse_args(struct session *s, int argc, char **argv)
 			break;
 		case 'o':
 			s->outfile = optarg;
+			break;
+		case 'S':
+			s->fsize_max = strtoull(optarg, &end, 10);
+			if (*end == ',')
+				s->fnum_max = strtol(end + 1, &end, 10);
+			if (*end || !s->fsize_max || s->fsize_max > 1UL << 20 || s->fnum_max < 0) {
+				err("invalid -S '%s' (MB[,N])\n", optarg);
+				return -1;
+			}
+			s->fsize_max <<= 20;
 			break;
 		case 'T':
 			s->timeout_s = strtol(optarg, &end, 10);
@@ -169,6 +184,10 @@ static int parse_args(struct session *s, int argc, char **argv)
 			usage(stderr);
 			return -1;
 		}
+	}
+	if (s->fsize_max && (!s->outfile || s->bulk)) {
+		err("-S needs -o FILE, without -b\n");
+		return -1;
 	}
 	if (s->cmd && s->target) {
 		err("-c and -x are mutually exclusive\n");
@@ -397,6 +416,19 @@ static void print_oob(struct session *s, const char *line)
 }
 
 /* Handle one control message; returns true when the module has stopped. */
+/*
+ * switch_file() or SIGUSR2: what the module printed so far stays in this
+ * file, and the next output starts the next one (as SystemTap's stapio,
+ * the switch waits for output).  Without -o there is nothing to switch.
+ */
+static void ask_switch(struct session *s)
+{
+	if (!s->relay.base)
+		return;
+	relay_drain(&s->relay);
+	s->relay.switch_asked = true;
+}
+
 static bool handle_ctl(struct session *s, bool *exit_sent)
 {
 	struct ctap_msg_hdr hdr;
@@ -420,6 +452,9 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 		break;
 	case CTAP_MSG_SYSTEM:
 		run_system(s, payload);
+		break;
+	case CTAP_MSG_SWITCH_FILE:
+		ask_switch(s);
 		break;
 	case CTAP_MSG_EXIT:
 		return true;
@@ -452,6 +487,10 @@ static bool handle_signal(struct session *s)
 	int status;
 
 	while (read(s->sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGUSR2) {
+			ask_switch(s);
+			continue;
+		}
 		if (si.ssi_signo != SIGCHLD) {
 			dbug("signal %u\n", si.ssi_signo);
 			stop = true;
@@ -577,6 +616,10 @@ static int start_session(struct session *s)
 			run_system(s, payload);
 			continue;
 		}
+		if (hdr.type == CTAP_MSG_SWITCH_FILE) {
+			ask_switch(s);
+			continue;
+		}
 		if (hdr.type == CTAP_MSG_START && hdr.len == sizeof(int32_t)) {
 			int32_t result;
 
@@ -609,6 +652,7 @@ static int setup_signals(struct session *s)
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGQUIT);	/* stops cleanly too, rather than core */
 	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGUSR2);	/* the next output file */
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	s->sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -635,9 +679,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (s.outfile && !s.bulk) {
-		s.out_fd = open_output(s.outfile);
+		char first[4096];
+
+		/* -S starts at FILE.0 */
+		if (relay_file_name(first, sizeof(first), s.outfile, s.fsize_max ? 0 : -1)) {
+			err("output file name too long: '%s'\n", s.outfile);
+			return 1;
+		}
+		s.out_fd = open_output(first);
 		if (s.out_fd < 0) {
-			err("cannot open output file '%s': %s\n", s.outfile, strerror(-s.out_fd));
+			err("cannot open output file '%s': %s\n", first, strerror(-s.out_fd));
 			return 1;
 		}
 	}
@@ -682,6 +733,9 @@ int main(int argc, char **argv)
 	ret = relay_open_all(&s.relay, s.modname);
 	if (!ret && s.bulk)
 		ret = relay_output_bulk(&s.relay, s.outfile ? s.outfile : "stpd");
+	else if (!ret && s.outfile)
+		relay_output_rotating(&s.relay, s.out_fd, s.outfile, s.fsize_max ? 0 : -1,
+				      s.fsize_max, s.fnum_max);
 	else if (!ret)
 		relay_output_to(&s.relay, s.out_fd);
 	if (ret) {

@@ -47,6 +47,15 @@ struct relay {
 	int *out_fds;		/* where each CPU's output goes */
 	bool own_outs;		/* out_fds are bulk files we opened */
 	uint64_t bytes;		/* copied to the output so far */
+	/* -o FILE in stream mode goes on in FILE.1, FILE.2 ... on request
+	 * (switch_file(), SIGUSR2) and, with -S, once a file is larger than
+	 * fsize_max; -S starts at FILE.0 (SystemTap's stapio names). */
+	const char *base;	/* FILE, or NULL: no rotation */
+	int fnum;		/* the file being written is FILE.fnum (0: FILE) */
+	uint64_t wsize;		/* bytes written to it */
+	uint64_t fsize_max;	/* -S MB as bytes; 0: only on request */
+	int fnum_max;		/* -S MB,N: keep the N newest files; 0: all */
+	bool switch_asked;
 };
 int relay_open_all(struct relay *r, const char *modname);
 /* Every CPU's output to out_fd; or, in bulk mode, to PREFIX_cpuN files. */
@@ -56,6 +65,14 @@ int relay_output_bulk(struct relay *r, const char *prefix);
 /* An output file (-o, -b's per-CPU files): created as the user who ran
  * staprun, never through a symlink.  An fd or -errno. */
 int open_output(const char *path);
+/* FILE's name number fnum under -S or after a switch: FILE.fnum. */
+int relay_file_name(char *buf, size_t size, const char *base, int fnum);
+/* Every CPU's output to out_fd, the file FILE.fnum (FILE for -1), which
+ * rotates from then on (see struct relay). */
+void relay_output_rotating(struct relay *r, int out_fd, const char *base, int fnum,
+			   uint64_t fsize_max, int fnum_max);
+/* Closes the current file and opens the next; 0 or -errno. */
+int relay_switch(struct relay *r);
 /* Copies everything readable now to the outputs; returns bytes or -errno. */
 long relay_drain(struct relay *r);
 void relay_close_all(struct relay *r);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -56,7 +57,8 @@ static void usage(FILE *f)
 		"  -m NAME    name the module NAME\n"
 		"  -r DIR|REL target the kernel build tree DIR or release REL\n"
 		"  -R DIR     look in DIR for the runtime\n"
-		"  -o FILE    send the output to FILE\n"
+		"  -o FILE    send the output to FILE\n"		"  -S MB[,N]  with -o: go on in FILE.1, FILE.2... once a file exceeds MB\n"
+		"             megabytes, keeping the N newest\n"
 		"  -c CMD     start the probes, run CMD, stop when it exits\n"
 		"  -x PID     set target() to PID\n"
 		"  -T SECS    stop after SECS seconds\n"
@@ -264,7 +266,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	const char *target = NULL;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:c:x:T:s:bl:L:d:",
+	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:S:c:x:T:s:bl:L:d:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
@@ -332,6 +334,14 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case 'o':
 			s->output_file = optarg;
+			break;
+		case 'S':
+			if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) ||
+			    !isdigit((unsigned char)*optarg) || strchr(optarg, ',') != strrchr(optarg, ',')) {
+				fprintf(stderr, "stap: invalid -S '%s': MB[,N]\n", optarg);
+				exit(1);
+			}
+			s->output_size = optarg;
 			break;
 		case 'c':
 			s->cmd = optarg;

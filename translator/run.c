@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -68,6 +69,10 @@ static int staprun_args(struct session *s, const char **argv, const char *ko, co
 	if (s->output_file) {
 		argv[n++] = "-o";
 		argv[n++] = s->output_file;
+	}
+	if (s->output_size) {
+		argv[n++] = "-S";
+		argv[n++] = s->output_size;
 	}
 	if (s->timeout_s) {
 		argv[n++] = "-T";
@@ -148,31 +153,51 @@ static int vm_copy_back(const char *from, const char *to)
 	return 0;
 }
 
+/* NAME, NAME.N (rotated by switch_file() or -S) or NAME_cpuN: a file
+ * staprun makes for -o NAME. */
+static bool staprun_output_name(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	const char *rest = name + n;
+
+	if (strncmp(name, base, n))
+		return false;
+	if (!strncmp(rest, "_cpu", 4))
+		rest += 4;
+	else if (*rest == '.')
+		rest++;
+	else
+		return !*rest;
+	return *rest && strspn(rest, "0123456789") == strlen(rest);
+}
+
 /*
  * -o and -b under --vm: staprun wrote into $CTAP_OUT in the guest, whose
  * files came back in DIR/out/run.files; the ones staprun makes (-o's NAME,
- * -b's NAME_cpuN) go where they would have on the host.
+ * NAME.N, -b's NAME_cpuN) go where they would have on the host.
  */
 static int vm_outputs(struct session *s, const char *dir)
 {
 	const char *base = vm_output_base(s), *slash = s->output_file ? strrchr(s->output_file, '/') : NULL;
 	const char *host_dir = slash ? arena_strndup(&s->arena, s->output_file, slash - s->output_file + 1) : "";
-	char from[4200];
-	int copied = 0, ret;
+	const char *files = arena_printf(&s->arena, "%s/out/run.files", dir);
+	DIR *d = opendir(files);
+	struct dirent *de;
+	int copied = 0, ret = 0;
 
-	for (int cpu = -1; cpu < 1024; cpu++) {
-		const char *name = cpu < 0 ? base : arena_printf(&s->arena, "%s_cpu%d", base, cpu);
-
-		snprintf(from, sizeof(from), "%s/out/run.files/%s", dir, name);
-		if (access(from, R_OK))
+	while (d && !ret && (de = readdir(d))) {
+		if (!staprun_output_name(de->d_name, base))
 			continue;
-		ret = vm_copy_back(from, arena_printf(&s->arena, "%s%s", host_dir, name));
-		if (ret) {
-			fprintf(stderr, "stap: cannot write %s%s: %s\n", host_dir, name, strerror(-ret));
-			return 1;
-		}
+		ret = vm_copy_back(arena_printf(&s->arena, "%s/%s", files, de->d_name),
+				   arena_printf(&s->arena, "%s%s", host_dir, de->d_name));
+		if (ret)
+			fprintf(stderr, "stap: cannot write %s%s: %s\n", host_dir, de->d_name, strerror(-ret));
 		copied++;
 	}
+	if (d)
+		closedir(d);
+	if (ret)
+		return 1;
 	if (!copied && !s->bulk) {
 		fprintf(stderr, "stap: the guest wrote no output file %s\n", s->output_file);
 		return 1;

@@ -45,6 +45,7 @@ struct session {
 	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
 	const char *module_name;	/* -m */
 	const char *output_file;	/* -o */
+	const char *output_size;	/* -S MB[,N]: staprun's file rotation */
 	const char *cmd;		/* -c */
 	int target_pid;			/* -x */
 	int timeout_s;			/* -T */
