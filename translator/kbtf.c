@@ -186,11 +186,6 @@ const char *kbtf_type_name(struct arena *a, const struct btf *btf, __u32 id)
 	return arena_strndup(a, buf, strlen(buf));
 }
 
-static int cmp_func(const void *a, const void *b)
-{
-	return strcmp(((const struct kbtf_func *)a)->name, ((const struct kbtf_func *)b)->name);
-}
-
 /* A module's BTF is split on the kernel's: its own types come after those. */
 static __u32 first_own_id(const struct btf *btf)
 {
@@ -199,43 +194,139 @@ static __u32 first_own_id(const struct btf *btf)
 	return base ? btf__type_cnt(base) : 1;
 }
 
-int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
-{
-	__u32 n = btf__type_cnt(btf);
-	size_t cap = 64, count = 0;
-	struct kbtf_func *v = malloc(cap * sizeof(*v));
-	bool literal = !strpbrk(glob, "*?[");
+/*
+ * The named types a BTF has of its own (a module's: not its base's),
+ * sorted by name, kind and id; built on the first lookup and kept until
+ * kbtf_forget().  libbpf finds a name by scanning all 130,000 types: a
+ * `probe **` resolving hundreds of functions and tracepoints spent most of
+ * its pass 2 doing that.  A few BTFs at once: the kernel's and modules'.
+ */
+struct name_entry {
+	const char *name;
+	__u32 id;
+	__u16 kind;
+};
 
-	if (!v)
-		return -ENOMEM;
+struct name_index {
+	const struct btf *btf;
+	struct name_entry *v;
+	size_t n;
+};
+
+static struct name_index indexes[8];
+static unsigned int next_index;
+
+static int cmp_name_entry(const void *a, const void *b)
+{
+	const struct name_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static const struct name_index *name_index(const struct btf *btf)
+{
+	struct name_index *ix;
+	__u32 n = btf__type_cnt(btf);
+
+	for (size_t i = 0; i < sizeof(indexes) / sizeof(indexes[0]); i++)
+		if (indexes[i].btf == btf)
+			return &indexes[i];
+	ix = &indexes[next_index++ % (sizeof(indexes) / sizeof(indexes[0]))];
+	free(ix->v);
+	*ix = (struct name_index){ 0 };
+	ix->v = malloc((n ? n : 1) * sizeof(*ix->v));
+	if (!ix->v)
+		return NULL;
 	for (__u32 id = first_own_id(btf); id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
-		const char *name;
+		const char *name = btf__name_by_offset(btf, t->name_off);
 
-		if (!btf_is_func(t))
-			continue;
-		name = btf__name_by_offset(btf, t->name_off);
-		if (literal ? strcmp(glob, name) : fnmatch(glob, name, 0))
-			continue;
-		if (count == cap) {
-			struct kbtf_func *bigger = realloc(v, (cap *= 2) * sizeof(*v));
-
-			if (!bigger) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = bigger;
-		}
-		v[count++] = (struct kbtf_func){ name, id };
+		if (name && *name)
+			ix->v[ix->n++] = (struct name_entry){ name, id, btf_kind(t) };
 	}
-	qsort(v, count, sizeof(*v), cmp_func);
-	/* Static functions of the same name in several files: keep one. */
-	size_t w = 0;
-	for (size_t i = 0; i < count; i++)
-		if (!w || strcmp(v[w - 1].name, v[i].name))
-			v[w++] = v[i];
+	qsort(ix->v, ix->n, sizeof(*ix->v), cmp_name_entry);
+	ix->btf = btf;
+	return ix;
+}
+
+void kbtf_forget(const struct btf *btf)
+{
+	for (size_t i = 0; i < sizeof(indexes) / sizeof(indexes[0]); i++)
+		if (btf && indexes[i].btf == btf) {
+			free(indexes[i].v);
+			indexes[i] = (struct name_index){ 0 };
+		}
+}
+
+/* The first entry whose name's first plen bytes are not below key's. */
+static size_t lower_bound(const struct name_index *ix, const char *key, size_t plen)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strncmp(ix->v[mid].name, key, plen) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+__s32 kbtf_find(const struct btf *btf, const char *name, int kind)
+{
+	const struct btf *base = btf__base_btf(btf);
+	const struct name_index *ix;
+	size_t plen = strlen(name) + 1;	/* the NUL too: the whole name */
+	__s32 r;
+
+	if (base && (r = kbtf_find(base, name, kind)) > 0)
+		return r;	/* libbpf's order: the base's ids come first */
+	ix = name_index(btf);
+	if (!ix)
+		return btf__find_by_name_kind(btf, name, kind);
+	for (size_t i = lower_bound(ix, name, plen); i < ix->n && !strcmp(ix->v[i].name, name); i++)
+		if (ix->v[i].kind == kind)
+			return ix->v[i].id;
+	return -ENOENT;
+}
+
+int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
+{
+	const struct name_index *ix = name_index(btf);
+	size_t plen = strcspn(glob, "*?[\\"), lo, hi, count = 0;
+	bool literal = !glob[plen];
+	struct kbtf_func *v;
+
+	if (!ix)
+		return -ENOMEM;
+	/* The names that start with the glob's literal prefix are a range. */
+	lo = lower_bound(ix, glob, plen);
+	for (hi = lo; hi < ix->n && !strncmp(ix->v[hi].name, glob, plen); hi++)
+		;
+	v = malloc((hi - lo ? hi - lo : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = lo; i < hi; i++) {
+		const char *name = ix->v[i].name;
+
+		if (ix->v[i].kind != BTF_KIND_FUNC ||
+		    (literal ? strcmp(glob, name) : fnmatch(glob, name, 0)))
+			continue;
+		/* Static functions of the same name in several files: keep
+		 * the first. */
+		if (count && !strcmp(v[count - 1].name, name))
+			continue;
+		v[count++] = (struct kbtf_func){ name, ix->v[i].id };
+	}
 	*out = v;
-	return (int)w;
+	return (int)count;
 }
 
 int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out, int max)
@@ -386,15 +477,15 @@ int kbtf_find_type(const struct btf *btf, const char *name, __u32 *id)
 		name += 6;
 		kind = BTF_KIND_UNION;
 	} else {
-		r = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+		r = kbtf_find(btf, name, BTF_KIND_TYPEDEF);
 		if (r > 0) {
 			*id = r;
 			return 0;
 		}
 	}
-	r = btf__find_by_name_kind(btf, name, kind);
+	r = kbtf_find(btf, name, kind);
 	if (r <= 0 && kind == BTF_KIND_STRUCT)
-		r = btf__find_by_name_kind(btf, name, BTF_KIND_UNION);
+		r = kbtf_find(btf, name, BTF_KIND_UNION);
 	if (r <= 0)
 		return -ENOENT;
 	*id = r;
@@ -447,9 +538,9 @@ int kbtf_find_ctype(const struct btf *btf, const __u32 *pointers, const char *ct
 	if (!strcmp(base, "void")) {
 		*id = 0;
 	} else if (kbtf_find_type(btf, base, id)) {
-		r = btf__find_by_name_kind(btf, base, BTF_KIND_INT);
+		r = kbtf_find(btf, base, BTF_KIND_INT);
 		if (r <= 0)
-			r = btf__find_by_name_kind(btf, base + (strncmp(base, "enum ", 5) ? 0 : 5),
+			r = kbtf_find(btf, base + (strncmp(base, "enum ", 5) ? 0 : 5),
 						   BTF_KIND_ENUM);
 		if (r <= 0)
 			return -ENOENT;

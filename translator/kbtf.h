@@ -42,6 +42,12 @@ struct kbtf_func {
  * once.  Returns how many, and *out (free() it), or -ENOMEM.
  */
 int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out);
+/* btf__find_by_name_kind(), by a name index kept for btf: the first id
+ * of that name and kind, or -ENOENT. */
+__s32 kbtf_find(const struct btf *btf, const char *name, int kind);
+/* Drops what kbtf_funcs() and kbtf_find() keep about btf, before
+ * btf__free(btf). */
+void kbtf_forget(const struct btf *btf);
 
 /*
  * Up to max function names close to name (edit distance), closest first,

@@ -95,7 +95,7 @@ __s32 session_long_type(struct session *s)
 
 	if (!s->long_type_known) {
 		btf = session_btf(s);
-		s->long_type = btf ? btf__find_by_name_kind(btf, "long int", BTF_KIND_INT) : 0;
+		s->long_type = btf ? kbtf_find(btf, "long int", BTF_KIND_INT) : 0;
 		if (s->long_type < 0)
 			s->long_type = 0;
 		s->long_type_known = true;
@@ -112,12 +112,16 @@ struct btf *session_user_btf(struct session *s)
 
 void session_free(struct session *s)
 {
-	for (struct module_btf *m = s->module_btfs; m; m = m->next)
+	for (struct module_btf *m = s->module_btfs; m; m = m->next) {
+		kbtf_forget(m->btf);
 		btf__free(m->btf);
+	}
 	s->module_btfs = NULL;
+	kbtf_forget(s->btf);
 	btf__free(s->btf);
 	s->btf = NULL;
 	cast_headers_free(s);
+	kbtf_forget(s->user_btf);
 	btf__free(s->user_btf);
 	s->user_btf = NULL;
 	ksyms_free(s->ksyms);

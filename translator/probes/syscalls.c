@@ -45,7 +45,7 @@ struct syscall_point {
  * where $regs and $id/$ret get their types. */
 static const struct btf_type *enter_proto(const struct btf *btf)
 {
-	int id = btf__find_by_name_kind(btf, "btf_trace_sys_enter", BTF_KIND_TYPEDEF);
+	int id = kbtf_find(btf, "btf_trace_sys_enter", BTF_KIND_TYPEDEF);
 	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	const struct btf_type *ptr = t ? btf__type_by_id(btf, t->type) : NULL;
 	const struct btf_type *proto = ptr && btf_is_ptr(ptr) ? btf__type_by_id(btf, ptr->type) : NULL;

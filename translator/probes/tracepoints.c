@@ -413,7 +413,7 @@ static const char **arg_names(struct arena *a, const struct btf *btf, const stru
 			      const struct btf_type *tproto, int n)
 {
 	const char **names = arena_alloc(a, (n + 1) * sizeof(*names));
-	int id = btf__find_by_name_kind(btf, arena_printf(a, "__bpf_trace_%s", name), BTF_KIND_FUNC);
+	int id = kbtf_find(btf, arena_printf(a, "__bpf_trace_%s", name), BTF_KIND_FUNC);
 	const struct btf_type *proto = id > 0 ? btf__type_by_id(btf, btf__type_by_id(btf, id)->type) :
 				       class_of(ix, tproto);
 
