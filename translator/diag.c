@@ -8,11 +8,15 @@
 #include <string.h>
 
 #include "diag.h"
+#include "strset.h"
 
 #define MAX_SHOWN	50	/* errors printed; the rest are only counted */
 
 static int n_errors, n_warnings;
 static bool demoted;		/* errors are warnings (a tapset's, say) */
+/* The warnings shown, whole: one the code of many probes repeats (an
+ * alias body's, a wildcard's handler) is shown once, as SystemTap's. */
+static struct strset warned;
 
 /* Where the last shown source line started (see show_source). */
 static const struct source *last_src;
@@ -21,6 +25,9 @@ static int last_line;
 
 void diag_reset(void)
 {
+	for (size_t i = 0; i < warned.cap; i++)
+		free((char *)warned.slots[i]);
+	strset_free(&warned);
 	n_errors = n_warnings = 0;
 	demoted = false;
 	last_src = NULL;
@@ -135,10 +142,24 @@ void diag_error(const char *pass, const struct loc *loc, const char *what,
 
 void diag_warning(const struct loc *loc, const char *fmt, ...)
 {
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&msg, &len);
 	va_list ap;
 
 	n_warnings++;
 	va_start(ap, fmt);
-	vreport("WARNING", loc, NULL, fmt, ap);
+	if (!f) {
+		vreport("WARNING", loc, NULL, fmt, ap);
+		va_end(ap);
+		return;
+	}
+	vreport_to(f, "WARNING", loc, NULL, fmt, ap);
 	va_end(ap);
+	fclose(f);
+	if (!strset_add(&warned, msg)) {
+		free(msg);
+		return;
+	}
+	fwrite(msg, 1, len, stderr);
 }

@@ -36,6 +36,7 @@ enum arg_kind { ARG_NONE, ARG_STRING, ARG_NUMBER };
 
 struct pattern {
 	struct pattern *next;
+	struct pattern *next_head;	/* the next with the same first component */
 	const char *text;		/* as written, e.g. "timer.ms(number)" */
 	const struct provider *provider;	/* or NULL for an alias */
 	int index;			/* in provider->patterns */
@@ -51,6 +52,7 @@ struct elab {
 	struct session *s;
 	struct arena *arena;
 	struct pattern *patterns;
+	struct strmap heads;		/* first component -> its first pattern */
 	struct unprobeable unprobeable;
 	bool unprobeable_loaded;
 	struct derived_probe *probes, **tail;
@@ -236,6 +238,29 @@ static void defined_aliases(struct elab *e, const struct script *scr, struct str
 			strset_add(defined, point_text(e, n));
 }
 
+/*
+ * Each pattern chained to the next with its first component, in list
+ * order: a point whose first component is a plain name ("kernel", "vfs")
+ * is tried against those only, not the thousands of aliases (each alias
+ * body's points are resolved too, so `probe **` tried millions).
+ */
+static void index_heads(struct elab *e)
+{
+	size_t n = 0, i = 0;
+	struct pattern **v;
+
+	strmap_free(&e->heads);	/* again after more aliases (pass2_list) */
+	for (struct pattern *p = e->patterns; p; p = p->next)
+		n++;
+	v = arena_alloc(e->arena, (n ? n : 1) * sizeof(*v));
+	for (struct pattern *p = e->patterns; p; p = p->next)
+		v[i++] = p;
+	while (i--) {
+		v[i]->next_head = strmap_get(&e->heads, v[i]->comp[0].name);
+		strmap_put(&e->heads, v[i]->comp[0].name, v[i]);
+	}
+}
+
 static void build_patterns(struct elab *e)
 {
 	struct strset defined = { 0 };
@@ -258,6 +283,7 @@ static void build_patterns(struct elab *e)
 	if (e->s->user)
 		add_aliases(e, e->s->user, &defined);
 	strset_free(&defined);
+	index_heads(e);
 }
 
 /* ---- matching ---- */
@@ -267,6 +293,20 @@ struct point {
 	const struct pp_component *c[MAX_PP_COMPONENTS];
 	int n;
 };
+
+/* The patterns that can match pt: those of its first component when that
+ * is a plain name (fnmatch() of a plain name is equality), else all. */
+static const struct pattern *first_candidate(const struct elab *e, const struct point *pt,
+					     bool *by_head)
+{
+	*by_head = !strpbrk(pt->c[0]->name, "*?[\\");
+	return *by_head ? strmap_get(&e->heads, pt->c[0]->name) : e->patterns;
+}
+
+static const struct pattern *next_candidate(const struct pattern *p, bool by_head)
+{
+	return by_head ? p->next_head : p->next;
+}
 
 static bool arg_fits(const struct pp_component *c, enum arg_kind want)
 {
@@ -623,8 +663,11 @@ static int resolve_suffixed(struct elab *e, const struct probe_point *pp, const 
 		struct point head = *pt;
 		int added = 0, matched = 0;
 
+		bool by_head;
+
 		head.n = k;
-		for (const struct pattern *p = e->patterns; p; p = p->next) {
+		for (const struct pattern *p = first_candidate(e, &head, &by_head); p;
+		     p = next_candidate(p, by_head)) {
 			struct pp_match try = { 0 }, *m;
 			int r;
 
@@ -672,8 +715,10 @@ static void listed_alias_vars(struct elab *e, const struct probe *alias, struct 
 static int resolve_expanded(struct elab *e, const struct probe_point *pp, const struct point *pt)
 {
 	int added = 0, matched = 0;
+	bool by_head;
 
-	for (const struct pattern *p = e->patterns; p; p = p->next) {
+	for (const struct pattern *p = first_candidate(e, pt, &by_head); p;
+	     p = next_candidate(p, by_head)) {
 		struct pp_match try = { 0 }, *m;
 		int r;
 
@@ -891,6 +936,7 @@ int pass2_list(struct session *s, FILE *out)
 	/* The pattern may define aliases and then name them, as SystemTap
 	 * allows: -L 'my.poll = kernel.function("x") { t = 1 } probe my.poll'. */
 	add_aliases(e, scr, NULL);
+	index_heads(e);
 	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
 		for (struct probe_point *pp = pr->is_alias ? NULL : pr->points; pp; pp = pp->next) {
 			pp->optional = true;	/* listing nothing is not an error */
@@ -932,8 +978,10 @@ void pass2_print(struct session *s, FILE *out)
 
 void pass2_free(struct session *s)
 {
-	if (s->elab)
+	if (s->elab) {
 		unprobeable_free(&s->elab->unprobeable);
+		strmap_free(&s->elab->heads);
+	}
 }
 
 static int cmp_strs(const void *a, const void *b)

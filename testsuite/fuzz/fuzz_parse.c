@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "parse.h"
 #include "print.h"
 
@@ -29,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct script *s;
 	FILE *null = fopen("/dev/null", "w");
 
+	diag_reset();	/* else the warnings shown, kept to show each once, pile up */
 	memcpy(text, data, size);
 	text[size] = '\0';
 	src = source_from_string(&a, "fuzz.stp", text);
