@@ -26,6 +26,10 @@
 
 #define MAX_NESTING	100	/* parentheses and stacked repetitions */
 #define MAX_COUNT	255	/* m and n of {m,n}: POSIX's RE_DUP_MAX */
+/* Nodes laid out, copies of repetitions counted: a repeated part that
+ * compiles to nothing ("(){0}{255}{255}...") never reaches the
+ * instruction limit, and its copies multiply at each level. */
+#define MAX_STEPS	100000
 
 enum node_kind { N_EMPTY, N_CHAR, N_ANY, N_CLASS, N_BOL, N_EOL, N_SEQ, N_ALT, N_REPEAT };
 
@@ -45,6 +49,7 @@ struct compiler {
 	int depth;
 	struct ctap_regex_inst *inst;
 	int ninst;
+	long steps;			/* gen() calls: at most MAX_STEPS */
 	struct ctap_regex_class *classes;
 	int nclasses, maxclasses;
 	const char *why;		/* set: the pattern is refused */
@@ -460,6 +465,10 @@ static void gen(struct compiler *c, const struct node *n)
 {
 	if (c->why)
 		return;
+	if (++c->steps > MAX_STEPS) {
+		fail(c, "too complex: its repetitions nest too many copies");
+		return;
+	}
 	switch (n->kind) {
 	case N_EMPTY:
 		break;
