@@ -76,12 +76,12 @@ int relay_file_name(char *buf, size_t size, const char *base, int fnum)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-void relay_output_rotating(struct relay *r, int out_fd, const char *base, int fnum,
-			   uint64_t fsize_max, int fnum_max)
+void relay_output_rotating(struct relay *r, int out_fd, const char *base, uint64_t fsize_max,
+			   int fnum_max)
 {
 	relay_output_to(r, out_fd);
 	r->base = base;
-	r->fnum = fnum < 0 ? 0 : fnum;
+	r->fnum = 0;
 	r->fsize_max = fsize_max;
 	r->fnum_max = fnum_max;
 	r->wsize = 0;
@@ -91,14 +91,12 @@ void relay_output_rotating(struct relay *r, int out_fd, const char *base, int fn
  * As SystemTap's stapio: FILE.n+1 replaces FILE.n, and with -S MB,N the
  * file N back is removed, so that N remain.
  */
-int relay_switch(struct relay *r)
+static int relay_switch(struct relay *r)
 {
 	char path[4096];
 	int fd, ret;
 
 	r->switch_asked = false;
-	if (!r->base)
-		return 0;
 	ret = relay_file_name(path, sizeof(path), r->base, r->fnum + 1);
 	if (ret)
 		return ret;

@@ -734,8 +734,7 @@ int main(int argc, char **argv)
 	if (!ret && s.bulk)
 		ret = relay_output_bulk(&s.relay, s.outfile ? s.outfile : "stpd");
 	else if (!ret && s.outfile)
-		relay_output_rotating(&s.relay, s.out_fd, s.outfile, s.fsize_max ? 0 : -1,
-				      s.fsize_max, s.fnum_max);
+		relay_output_rotating(&s.relay, s.out_fd, s.outfile, s.fsize_max, s.fnum_max);
 	else if (!ret)
 		relay_output_to(&s.relay, s.out_fd);
 	if (ret) {

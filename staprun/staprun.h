@@ -67,12 +67,10 @@ int relay_output_bulk(struct relay *r, const char *prefix);
 int open_output(const char *path);
 /* FILE's name number fnum under -S or after a switch: FILE.fnum. */
 int relay_file_name(char *buf, size_t size, const char *base, int fnum);
-/* Every CPU's output to out_fd, the file FILE.fnum (FILE for -1), which
- * rotates from then on (see struct relay). */
-void relay_output_rotating(struct relay *r, int out_fd, const char *base, int fnum,
-			   uint64_t fsize_max, int fnum_max);
-/* Closes the current file and opens the next; 0 or -errno. */
-int relay_switch(struct relay *r);
+/* Every CPU's output to out_fd, the first file of base (FILE, or FILE.0
+ * under -S), which rotates from then on (see struct relay). */
+void relay_output_rotating(struct relay *r, int out_fd, const char *base, uint64_t fsize_max,
+			   int fnum_max);
 /* Copies everything readable now to the outputs; returns bytes or -errno. */
 long relay_drain(struct relay *r);
 void relay_close_all(struct relay *r);

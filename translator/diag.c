@@ -94,6 +94,21 @@ static void vreport_to(FILE *f, const char *kind, const struct loc *loc, const c
 	fputc('\n', f);
 }
 
+/* The whole message, malloc'd, its length in *len; NULL (ap untouched)
+ * if there is no memory for it. */
+static char *report_text(const char *kind, const struct loc *loc, const char *what,
+			 const char *fmt, va_list ap, size_t *len)
+{
+	char *msg = NULL;
+	FILE *f = open_memstream(&msg, len);
+
+	if (!f)
+		return NULL;
+	vreport_to(f, kind, loc, what, fmt, ap);
+	fclose(f);
+	return msg;
+}
+
 /*
  * One message is one write to stderr (unbuffered, it made a system call
  * per caret space): whole even when other processes share the terminal.
@@ -101,16 +116,13 @@ static void vreport_to(FILE *f, const char *kind, const struct loc *loc, const c
 static void vreport(const char *kind, const struct loc *loc, const char *what,
 		    const char *fmt, va_list ap)
 {
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&msg, &len);
+	size_t len;
+	char *msg = report_text(kind, loc, what, fmt, ap, &len);
 
-	if (!f) {
+	if (!msg) {
 		vreport_to(stderr, kind, loc, what, fmt, ap);
 		return;
 	}
-	vreport_to(f, kind, loc, what, fmt, ap);
-	fclose(f);
 	fwrite(msg, 1, len, stderr);
 	free(msg);
 }
@@ -142,21 +154,18 @@ void diag_error(const char *pass, const struct loc *loc, const char *what,
 
 void diag_warning(const struct loc *loc, const char *fmt, ...)
 {
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&msg, &len);
+	size_t len;
+	char *msg;
 	va_list ap;
 
 	n_warnings++;
 	va_start(ap, fmt);
-	if (!f) {
-		vreport("WARNING", loc, NULL, fmt, ap);
-		va_end(ap);
-		return;
-	}
-	vreport_to(f, "WARNING", loc, NULL, fmt, ap);
+	msg = report_text("WARNING", loc, NULL, fmt, ap, &len);
+	if (!msg)
+		vreport_to(stderr, "WARNING", loc, NULL, fmt, ap);
 	va_end(ap);
-	fclose(f);
+	if (!msg)
+		return;
 	if (!strset_add(&warned, msg)) {
 		free(msg);
 		return;

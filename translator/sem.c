@@ -1230,21 +1230,20 @@ static bool ran_by_elided(const struct derived_probe *d, void *arg)
 {
 	struct sem *S = arg;
 
-	return d->seq < S->nhandler_of && S->handler_of[d->seq] && S->handler_of[d->seq]->elided;
+	return sem_handler_for(S, d)->elided;
 }
 
 static void elide_empty_probes(struct sem *S)
 {
 	struct sem_handler **hp = &S->handlers;
-	const struct probe *warned = NULL;
 
 	if (S->s->unoptimized)
 		return;
 	for (struct sem_handler *h = S->handlers; h; h = h->next)
 		h->elided = handler_empty(S, h);
 	for (const struct derived_probe *d = elab_probes(S->s); d; d = d->next)
-		if (d->acts && d->seq < S->nhandler_of && S->handler_of[d->seq])
-			S->handler_of[d->seq]->elided = false;
+		if (d->acts)
+			sem_handler_for(S, d)->elided = false;
 	while (*hp) {
 		struct sem_handler *h = *hp;
 
@@ -1253,10 +1252,10 @@ static void elide_empty_probes(struct sem *S)
 			continue;
 		}
 		*hp = h->next;
-		if (h->probe != warned && !S->s->suppress_warnings)
+		/* One warning for a probe of many handlers: diag shows it once. */
+		if (!S->s->suppress_warnings)
 			diag_warning(&h->probe->loc, "Probe '%s' has been elided",
 				     h->probe->points->components->name);
-		warned = h->probe;
 	}
 	elab_filter(S->s, ran_by_elided, S);
 	if (!elab_probes(S->s)) {
