@@ -297,12 +297,12 @@ __s32 kbtf_find(const struct btf *btf, const char *name, int kind)
 	return -ENOENT;
 }
 
-int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
+int kbtf_names(const struct btf *btf, int kind, const char *glob, struct kbtf_name **out)
 {
 	const struct name_index *ix = name_index(btf);
 	size_t plen = strcspn(glob, "*?[\\"), lo, hi, count = 0;
 	bool literal = !glob[plen];
-	struct kbtf_func *v;
+	struct kbtf_name *v;
 
 	if (!ix)
 		return -ENOMEM;
@@ -316,17 +316,22 @@ int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out)
 	for (size_t i = lo; i < hi; i++) {
 		const char *name = ix->v[i].name;
 
-		if (ix->v[i].kind != BTF_KIND_FUNC ||
+		if (ix->v[i].kind != kind ||
 		    (literal ? strcmp(glob, name) : fnmatch(glob, name, 0)))
 			continue;
 		/* Static functions of the same name in several files: keep
 		 * the first. */
 		if (count && !strcmp(v[count - 1].name, name))
 			continue;
-		v[count++] = (struct kbtf_func){ name, ix->v[i].id };
+		v[count++] = (struct kbtf_name){ name, ix->v[i].id };
 	}
 	*out = v;
 	return (int)count;
+}
+
+int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_name **out)
+{
+	return kbtf_names(btf, BTF_KIND_FUNC, glob, out);
 }
 
 int kbtf_similar_funcs(const struct btf *btf, const char *name, const char **out, int max)

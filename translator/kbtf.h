@@ -31,17 +31,20 @@ int kbtf_load(const char *release, const char *build_dir, struct btf **btf);
 /* A type as SystemTap's -L prints it: "struct file*", "char*", "size_t". */
 const char *kbtf_type_name(struct arena *a, const struct btf *btf, __u32 id);
 
-/* A function found by kbtf_funcs(). */
-struct kbtf_func {
+/* A type found by kbtf_names(). */
+struct kbtf_name {
 	const char *name;
-	__u32 id;		/* its BTF_KIND_FUNC */
+	__u32 id;
 };
 
 /*
- * The functions whose names match glob (fnmatch), sorted by name, each name
- * once.  Returns how many, and *out (free() it), or -ENOMEM.
+ * The types of one kind whose names match glob (fnmatch), sorted by name,
+ * each name once (its first id).  Returns how many, and *out (free() it),
+ * or -ENOMEM.
  */
-int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_func **out);
+int kbtf_names(const struct btf *btf, int kind, const char *glob, struct kbtf_name **out);
+/* kbtf_names() of the functions (BTF_KIND_FUNC). */
+int kbtf_funcs(const struct btf *btf, const char *glob, struct kbtf_name **out);
 /* btf__find_by_name_kind(), by a name index kept for btf: the first id
  * of that name and kind, or -ENOENT. */
 __s32 kbtf_find(const struct btf *btf, const char *name, int kind);

@@ -1257,6 +1257,7 @@ static void elide_empty_probes(struct sem *S)
 			diag_warning(&h->probe->loc, "Probe '%s' has been elided",
 				     h->probe->points->components->name);
 	}
+	S->handlers_tail = hp;
 	elab_filter(S->s, ran_by_elided, S);
 	if (!elab_probes(S->s)) {
 		diag_error("semantic", NULL, NULL, "no probes found");
@@ -1402,6 +1403,27 @@ static bool load_typing_functions(struct sem *S)
 	return more;
 }
 
+/* Every tapset function under its name, in library order: a call finds
+ * the file that defines it without a scan of the whole library. */
+static void index_library_functions(struct sem *S)
+{
+	for (const struct script *t = S->s->library; t; t = t->next)
+		for (const struct function *fn = t->functions; fn; fn = fn->next) {
+			struct library_def *d = arena_new(S->a, struct library_def);
+			struct library_def *last = strmap_get(&S->library_functions, fn->name);
+
+			d->script = t;
+			d->fn = fn;
+			if (!last) {
+				strmap_put(&S->library_functions, fn->name, d);
+				continue;
+			}
+			while (last->next)
+				last = last->next;
+			last->next = d;
+		}
+}
+
 static struct sem *sem_new(struct session *s)
 {
 	struct sem *S = arena_new(&s->arena, struct sem);
@@ -1409,6 +1431,7 @@ static struct sem *sem_new(struct session *s)
 	S->s = s;
 	S->a = &s->arena;
 	S->functions_tail = &S->functions;
+	S->handlers_tail = &S->handlers;
 	S->tvars = tvar_map_new();
 	if (!S->tvars) {
 		fprintf(stderr, "stap: out of memory\n");
@@ -1422,6 +1445,8 @@ static void free_indexes(struct sem *S)
 	strmap_free(&S->global_index);
 	strmap_free(&S->function_index);
 	strmap_free(&S->user_functions);
+	strmap_free(&S->library_functions);
+	strmap_free(&S->handler_index);
 	tvar_map_free(S->tvars);
 	S->tvars = NULL;
 }
@@ -1476,6 +1501,7 @@ int pass2_semantic(struct session *s)
 	s->sem = S;
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
 		strmap_put(&S->user_functions, fn->name, (void *)fn);
+	index_library_functions(S);
 	for (const struct global *g = s->user->globals; g; g = g->next)
 		global_from_decl(S, g);
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)

@@ -77,6 +77,7 @@ struct sem_handler {
 	const struct probe *aliases[MAX_ALIAS_DEPTH];	/* outermost first */
 	int naliases;
 	const struct derived_probe *site;	/* first concrete probe: $vars */
+	struct sem_handler *same_chain;		/* the next of the same probe and aliases */
 	struct var *locals;
 	bool entry_args;			/* a .return handler reading arguments */
 	/* Its @entry(X) expressions, each evaluated when the function is

@@ -123,10 +123,10 @@ struct sem_function *sem_resolve_function(struct sem *S, const char *name,
 	if (strmap_get(&S->user_functions, name))
 		from = S->s->user;
 	/* A private function is visible only in its own file. */
-	for (const struct script *t = S->s->library; !from && t; t = t->next)
-		for (const struct function *fn = t->functions; fn; fn = fn->next)
-			if (!strcmp(fn->name, name) && (!fn->private || t == caller))
-				from = t;
+	for (const struct library_def *d = strmap_get(&S->library_functions, name); !from && d;
+	     d = d->next)
+		if (!d->fn->private || d->script == caller)
+			from = d->script;
 	if (f && from == f->script)
 		return f;
 	if (!from)

@@ -63,41 +63,49 @@ static const struct probe *clone_probe(struct sem *S, const struct probe *p)
  * own body: probes whose context variables differ get handlers of their
  * own.
  */
+/* d's probe and alias chain, as a key of S->handler_index. */
+static const char *chain_key(struct sem *S, const struct derived_probe *d)
+{
+	char *key = arena_printf(S->a, "%p", (const void *)d->probe);
+
+	for (int i = 0; i < d->naliases; i++)
+		key = arena_printf(S->a, "%s %p", key, (const void *)d->aliases[i]);
+	return key;
+}
+
 struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d)
 {
-	struct sem_handler *h, **tail = &S->handlers;
+	struct sem_handler *h, *last = NULL;
 	bool cached = d->seq >= 0 && d->seq < S->nhandler_of;
 	int split = -1;		/* uses_dollar_dollar(d), once known */
-	bool twin = false;	/* another handler has d's code: copy it */
+	const char *key;
 
 	/* Found once per probe: callers ask for every probe of a handler. */
 	if (cached && S->handler_of[d->seq])
 		return S->handler_of[d->seq];
-	for (h = S->handlers; h; h = h->next) {
-		const struct derived_probe *first = h->site;	/* the original tree's */
+	key = chain_key(S, d);
+	for (h = strmap_get(&S->handler_index, key); h; last = h, h = h->same_chain) {
+		if (split < 0)
+			split = uses_dollar_dollar(d);
+		if (!split || same_vars(h->site, d))
+			break;
+	}
+	if (!h) {
+		bool twin = last != NULL;	/* another handler has d's code: copy it */
 
-		if (first->probe == d->probe && first->naliases == d->naliases &&
-		    !memcmp(first->aliases, d->aliases, d->naliases * sizeof(*d->aliases))) {
-			if (split < 0)
-				split = uses_dollar_dollar(d);
-			if (!split || same_vars(first, d))
-				break;
-			twin = true;
-		}
-		tail = &h->next;
+		h = arena_new(S->a, struct sem_handler);
+		h->probe = twin ? clone_probe(S, d->probe) : d->probe;
+		h->naliases = d->naliases;
+		for (int i = 0; i < d->naliases; i++)
+			h->aliases[i] = twin ? clone_probe(S, d->aliases[i]) : d->aliases[i];
+		h->site = d;
+		if (last)
+			last->same_chain = h;
+		else
+			strmap_put(&S->handler_index, key, h);
+		*S->handlers_tail = h;
+		S->handlers_tail = &h->next;
 	}
-	if (h) {
-		if (cached)
-			S->handler_of[d->seq] = h;
-		return h;
-	}
-	h = arena_new(S->a, struct sem_handler);
-	h->probe = twin ? clone_probe(S, d->probe) : d->probe;
-	h->naliases = d->naliases;
-	for (int i = 0; i < d->naliases; i++)
-		h->aliases[i] = twin ? clone_probe(S, d->aliases[i]) : d->aliases[i];
-	h->site = d;
-	*tail = h;
 	if (cached)
 		S->handler_of[d->seq] = h;
 	return h;

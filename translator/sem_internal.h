@@ -21,6 +21,13 @@ struct scope {
 	int loops;				/* nesting of loops: break/continue */
 };
 
+/* A tapset function, listed under its name (sem.c's library index). */
+struct library_def {
+	const struct script *script;
+	const struct function *fn;
+	struct library_def *next;	/* the name's next definition, in library order */
+};
+
 struct sem {
 	struct session *s;
 	struct arena *a;
@@ -29,8 +36,10 @@ struct sem {
 	struct sem_function *functions, **functions_tail;
 	struct strmap function_index;		/* name -> first overload loaded */
 	struct strmap user_functions;		/* name -> the script's struct function */
+	struct strmap library_functions;	/* name -> struct library_def list */
 	int nfunctions;
-	struct sem_handler *handlers;
+	struct sem_handler *handlers, **handlers_tail;
+	struct strmap handler_index;		/* probe and alias chain -> first handler */
 	struct tvar_map *tvars;			/* $var resolutions, for pass 3 */
 	bool changed;				/* a type became known this walk */
 	int walks;				/* finished: after one, every read is known */

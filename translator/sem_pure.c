@@ -40,12 +40,11 @@ static bool calls_pure(struct sem *S, const char *name, int nargs)
 {
 	bool found = false;
 
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		if (!strcmp(f->fn->name, name)) {
-			if (!function_pure(S, f))
-				return false;
-			found |= f->nparams == nargs;
-		}
+	for (struct sem_function *f = sem_find_loaded(S, name); f; f = f->overload) {
+		if (!function_pure(S, f))
+			return false;
+		found |= f->nparams == nargs;
+	}
 	return found;
 }
 

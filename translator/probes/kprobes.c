@@ -243,7 +243,7 @@ static bool name_clone(struct arena *a, const struct ksyms *ks, struct kfunc *f)
 static int match_funcs(struct arena *a, const struct btf *btf, const struct ksyms *ks,
 		       const char *glob, struct kfunc **out)
 {
-	struct kbtf_func *bf = NULL;
+	struct kbtf_name *bf = NULL;
 	const struct ksym **sf = NULL;
 	int nb = kbtf_funcs(btf, glob, &bf), ns = ks ? ksyms_match(ks, glob, &sf) : 0;
 	int i = 0, j = 0, n = 0;
@@ -450,7 +450,7 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 	for (int k = 0; k < nmods; k++) {
 		const char *family = arena_printf(elab_arena(e), "%smodule(\"%s\").function",
 						  vars ? "" : "kprobe.", mods[k]);
-		struct kbtf_func *funcs = NULL;
+		struct kbtf_name *funcs = NULL;
 		struct btf *btf;
 		int n, err = session_module_btf(elab_session(e), mods[k], &btf);
 

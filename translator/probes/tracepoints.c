@@ -479,6 +479,13 @@ static const struct btf_type *trace_proto(const struct btf *btf, const struct bt
 	return proto && btf_is_func_proto(proto) && btf_vlen(proto) >= 1 ? proto : NULL;
 }
 
+static int cmp_ids(const void *a, const void *b)
+{
+	__u32 x = ((const struct kbtf_name *)a)->id, y = ((const struct kbtf_name *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
 static int tracepoint_resolve(struct elab *e, const struct pp_match *m)
 {
 	const char *glob = m->comps[1]->arg->str, *colon = strchr(glob, ':');
@@ -487,20 +494,24 @@ static int tracepoint_resolve(struct elab *e, const struct pp_match *m)
 	bool wild = strpbrk(glob, "*?[") != NULL;
 	struct btf *btf = elab_btf(e);
 	const struct tp_index *ix;
-	int added = 0, skipped = 0;
+	struct kbtf_name *tds = NULL;
+	int added = 0, skipped = 0, n;
 
 	if (!btf)
 		return -EINVAL;
 	ix = header_index(e, btf);
-	for (__u32 id = 1; id < btf__type_cnt(btf); id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id), *proto;
-		const char *name = btf__name_by_offset(btf, t->name_off), *no;
+	n = kbtf_names(btf, BTF_KIND_TYPEDEF, arena_printf(elab_arena(e), "btf_trace_%s", name_glob),
+		       &tds);
+	if (n < 0)
+		return n;
+	qsort(tds, n, sizeof(*tds), cmp_ids);	/* the kernel's order, not the names' */
+	for (int i = 0; i < n; i++) {
+		const struct btf_type *proto = trace_proto(btf, btf__type_by_id(btf, tds[i].id));
+		const char *name = tds[i].name + 10, *no;
 		const struct tp_event *ev;
 
-		if (!btf_is_typedef(t) || strncmp(name, "btf_trace_", 10) ||
-		    fnmatch(name_glob, name + 10, 0) || !(proto = trace_proto(btf, t)))
+		if (!proto)
 			continue;
-		name += 10;
 		ev = find_event(ix, name);
 		if (sys_glob && (!ev || fnmatch(sys_glob, ev->system, 0)))
 			continue;
@@ -514,6 +525,7 @@ static int tracepoint_resolve(struct elab *e, const struct pp_match *m)
 		}
 		added++;
 	}
+	free(tds);
 	if (skipped && wild && elab_session(e)->verbose)
 		fprintf(stderr, "kernel.trace(\"%s\"): %d tracepoints skipped: a probe may not "
 			"go there\n", glob, skipped);
