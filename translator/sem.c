@@ -1432,6 +1432,7 @@ static struct sem *sem_new(struct session *s)
 	S->a = &s->arena;
 	S->functions_tail = &S->functions;
 	S->handlers_tail = &S->handlers;
+	index_library_functions(S);
 	S->tvars = tvar_map_new();
 	if (!S->tvars) {
 		fprintf(stderr, "stap: out of memory\n");
@@ -1501,7 +1502,6 @@ int pass2_semantic(struct session *s)
 	s->sem = S;
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
 		strmap_put(&S->user_functions, fn->name, (void *)fn);
-	index_library_functions(S);
 	for (const struct global *g = s->user->globals; g; g = g->next)
 		global_from_decl(S, g);
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
