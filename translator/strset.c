@@ -120,10 +120,12 @@ void strmap_free(struct strmap *m)
 	*m = (struct strmap){ 0 };
 }
 
-/* Levenshtein distance, giving up (returning limit + 1) beyond limit. */
-static int edit_distance(const char *a, const char *b, int limit)
+/* Levenshtein distance of a (la long) and b, giving up (returning
+ * limit + 1) beyond limit.  Offered 100,000 kernel symbols at a time:
+ * a b too long to be close is not measured to its end. */
+static int edit_distance(const char *a, int la, const char *b, int limit)
 {
-	int la = strlen(a), lb = strlen(b), row[128];
+	int lb = strnlen(b, la + limit + 1), row[128];
 
 	if (la >= 127 || lb >= 127 || abs(la - lb) > limit)
 		return limit + 1;
@@ -155,15 +157,16 @@ static int edit_distance(const char *a, const char *b, int limit)
 void similar_init(struct similar *sim, const char *name, const char **out, int max)
 {
 	sim->name = name;
+	sim->len = strlen(name);
 	sim->out = out;
 	sim->count = 0;
 	sim->max = max > 16 ? 16 : max;
-	sim->limit = strlen(name) / 4 + 1;
+	sim->limit = sim->len / 4 + 1;
 }
 
 void similar_offer(struct similar *sim, const char *f)
 {
-	int d = edit_distance(sim->name, f, sim->limit), i;
+	int d = edit_distance(sim->name, sim->len, f, sim->limit), i;
 
 	if (d > sim->limit)
 		return;

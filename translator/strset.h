@@ -44,6 +44,7 @@ struct similar {
 	const char *name;
 	const char **out;
 	int dist[16];
+	int len;		/* name's */
 	int count, max, limit;
 };
 

@@ -162,6 +162,11 @@ void tindex_record(struct tapset_index *ix, size_t i, const struct script *s)
 {
 	struct entry *e = &ix->v[i];
 
+	/* Parsed because the script needs it, unchanged since indexed:
+	 * the index is current, and rewriting it each run cost every
+	 * stap a 50 KB write and a rename. */
+	if (!e->stale)
+		return;
 	e->n = 0;
 	for (const struct function *f = s->functions; f; f = f->next)
 		add_name(ix, e, 'f', f->name);
