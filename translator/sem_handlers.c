@@ -56,13 +56,6 @@ static const struct probe *clone_probe(struct sem *S, const struct probe *p)
 	return c;
 }
 
-/*
- * The handler of d: one per probe body (and alias chain), serving every
- * probe its points matched -- except that a body using $$parms & co. or
- * @defined() resolves them per probe, as SystemTap gives every probe its
- * own body: probes whose context variables differ get handlers of their
- * own.
- */
 /* d's probe and alias chain, as a key of S->handler_index. */
 static const char *chain_key(struct sem *S, const struct derived_probe *d)
 {
@@ -73,6 +66,13 @@ static const char *chain_key(struct sem *S, const struct derived_probe *d)
 	return key;
 }
 
+/*
+ * The handler of d: one per probe body (and alias chain), serving every
+ * probe its points matched -- except that a body using $$parms & co. or
+ * @defined() resolves them per probe, as SystemTap gives every probe its
+ * own body: probes whose context variables differ get handlers of their
+ * own.
+ */
 struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d)
 {
 	struct sem_handler *h, *last = NULL;
