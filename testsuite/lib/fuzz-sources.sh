@@ -1,0 +1,42 @@
+# fuzz-sources.sh - what each libFuzzer target is built from, for both
+# builds of it: run-tests' sanitized smoke run and fuzz/long-run's fast
+# long run.  Sourced; bash.
+#
+# fuzz_target TARGET SRCDIR BUILDDIR: sets fuzz_srcs (the C files) and
+# fuzz_flags (the compiler and linker flags beside them) for pass1, pass2
+# or runtime, from the source tree and the configured tree that holds
+# config.h.  Returns 1 for an unknown target.
+fuzz_target()
+{
+	local t=$2/translator r=$2/kmod-runtime fz=$2/testsuite/fuzz f
+
+	fuzz_srcs=() fuzz_flags=()
+	case $1 in
+	pass1)
+		fuzz_srcs=("$fz/fuzz_parse.c" "$t/arena.c" "$t/diag.c" "$t/lex.c"
+			   "$t/preproc.c" "$t/parse.c" "$t/print.c" "$t/strset.c")
+		fuzz_flags=(-I"$t" -I"$3" -include config.h)
+		;;
+	runtime)
+		fuzz_srcs=("$fz/fuzz_runtime.c" "$r/format.c" "$r/outbuf.c" "$r/regex_match.c"
+			   "$t/regex_compile.c")
+		fuzz_flags=(-I"$r" -I"$t")
+		;;
+	pass2)
+		# Every translator file but main(), and the runtime's parts
+		# the translator shares (histogram checks, output, regex).
+		for f in "$t"/*.c "$t"/probes/*.c; do
+			[ "$(basename "$f")" = main.c ] || fuzz_srcs+=("$f")
+		done
+		fuzz_srcs+=("$fz/fuzz_pass2.c" "$r/stat.c" "$r/outbuf.c" "$r/regex_match.c")
+		# shellcheck disable=SC2046
+		fuzz_flags=(-I"$t" -I"$3" -I"$r" -include config.h
+			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'
+			    -DCTAP_SRCDIR="\"$2\"" -DCTAP_KERNEL_BUILD='""'
+			    $(pkg-config --cflags --libs libbpf libdw libelf) -llzma)
+		;;
+	*)
+		return 1
+		;;
+	esac
+}
