@@ -9,12 +9,15 @@
  * be owned by that user, not a symlink, and writable by nobody else;
  * otherwise the cache is not used at all.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "cache.h"
@@ -115,4 +118,96 @@ void cache_store(const char *path, const char *data, size_t size)
 	ok = fwrite(data, 1, size, f) == size;
 	if (fclose(f) || !ok || rename(tmp, path))
 		unlink(tmp);
+}
+
+unsigned long cache_exe_id(void)
+{
+	struct stat self;
+
+	if (stat("/proc/self/exe", &self))
+		return 0;
+	return (unsigned long)self.st_mtim.tv_sec * 1000003 + self.st_mtim.tv_nsec +
+	       (unsigned long)self.st_size;
+}
+
+struct aged {
+	char *name;
+	struct timespec mtime;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct aged *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? 1 : -1;
+	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+		return x->mtime.tv_nsec < y->mtime.tv_nsec ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Removes a file of ours, or a directory of ours and the files in it. */
+static void remove_entry(int root, const char *name)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if (fstatat(root, name, &st, AT_SYMLINK_NOFOLLOW) || st.st_uid != getuid())
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlinkat(root, name, 0);
+		return;
+	}
+	fd = openat(root, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	unlinkat(root, name, AT_REMOVEDIR);
+}
+
+void cache_prune(const char *prefix, size_t keep)
+{
+	char root[4096];
+	struct aged *v = NULL, *nv;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (cache_root(root, sizeof(root)) || owned(root, true) || !(d = opendir(root)))
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n].name = strdup(e->d_name);
+		v[n].mtime = st.st_mtim;
+		if (v[n].name)
+			n++;
+	}
+	if (n > keep) {
+		qsort(v, n, sizeof(*v), newest_first);
+		for (size_t i = keep; i < n; i++)
+			remove_entry(dirfd(d), v[i].name);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	closedir(d);
 }

@@ -27,4 +27,13 @@ int cache_file_ok(const char *path);
  * failure leaves nothing (the cache is only an optimisation). */
 void cache_store(const char *path, const char *data, size_t size);
 
+/* Keeps the keep newest entries of the cache whose names begin with
+ * prefix, files or directories of files, and removes the others: what is
+ * keyed by a stap executable gains one entry per build of ctap. */
+void cache_prune(const char *prefix, size_t keep);
+
+/* This stap executable's identity (its size and modification time), for
+ * naming what a different build may write differently. */
+unsigned long cache_exe_id(void);
+
 #endif /* CACHE_H */

@@ -20,6 +20,9 @@
 #include "tapset_index.h"
 
 #define INDEX_MAGIC	"ctap-tapset-index 1"
+/* Index files kept in the cache, newest first: one per tapset path and
+ * stap build, so a developer's builds would add one each forever. */
+#define TINDEX_KEEP	8
 
 struct entry {
 	const char *path;
@@ -71,13 +74,9 @@ bool tindex_knows(const struct tapset_index *ix, char kind, const char *name)
  * file an older one indexed). */
 static char *cache_file(struct arena *a, char **paths, size_t n)
 {
-	unsigned long h = 5381;
+	unsigned long h = 5381 * 33 + cache_exe_id();
 	char name[64], path[4096];
-	struct stat self;
 
-	if (stat("/proc/self/exe", &self) == 0)
-		h = h * 33 + (unsigned long)self.st_mtim.tv_sec * 1000003 + self.st_mtim.tv_nsec +
-		    (unsigned long)self.st_size;
 	for (size_t i = 0; i < n; i++)
 		for (const char *p = paths[i]; *p; p++)
 			h = h * 33 + (unsigned char)*p;
@@ -243,10 +242,12 @@ void tindex_save(struct tapset_index *ix)
 		for (size_t k = 0; k < ix->v[i].n; k++)
 			fprintf(f, "%c %s\n", ix->v[i].names[k][0], ix->v[i].names[k] + 2);
 	}
-	if (fclose(f) == 0 && rename(tmp, ix->cache) == 0)
+	if (fclose(f) == 0 && rename(tmp, ix->cache) == 0) {
 		ix->dirty = false;	/* saved: a second call writes nothing */
-	else
+		cache_prune("tapsets-", TINDEX_KEEP);
+	} else {
 		remove(tmp);
+	}
 }
 
 void tindex_close(struct tapset_index *ix)

@@ -5,12 +5,13 @@
  * unistd_64.h and unistd_32.h (syscall_name(), syscall_num()), and
  * syscalls.stp, an alias for each system call (target_syscalls.c).
  *
- * They are generated into the user's cache, target-<release>/, when their
- * inputs change (the file "inputs" there names each with its size and
- * modification time, the stap executable among them: writing them took
- * three quarters of a -p2 run), rewritten only when the text differs, so
- * the tapset index stays valid, and searched after -I and before the
- * library.
+ * They are generated into the user's cache, target-<release>-<stap>/ (a
+ * directory per stap build, which may write them differently: two builds
+ * sharing a cache rewrote each other's, three quarters of a -p2 run each
+ * time; the newest few are kept), when their inputs change (the file
+ * "inputs" there names each with its size and modification time),
+ * rewritten only when the text differs, so the tapset index stays valid,
+ * and searched after -I and before the library.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "target_tapsets.h"
 
 #define MAX_SYSCALL	1024	/* numbers above are not system calls */
+#define TARGET_TAPSETS_KEEP	4	/* directories per kernel, newest first */
 
 /* names[nr] from "#define __NR_name nr" lines; returns the highest nr + 1. */
 static int read_unistd(struct arena *a, const char *path, const char **names)
@@ -153,24 +155,23 @@ const char *target_headers_dir(struct arena *a, const char *build)
 }
 
 /* Write the tapset file name of the cache's target directory; 0 or -errno. */
-static int store(struct arena *a, const char *release, const char *file, const char *text,
+static int store(struct arena *a, const char *subdir, const char *file, const char *text,
 		 size_t len)
 {
 	char path[4096];
 
-	if (cache_path(path, sizeof(path), arena_printf(a, "target-%s/%s", release, file)))
+	if (cache_path(path, sizeof(path), arena_printf(a, "%s/%s", subdir, file)))
 		return -EACCES;
 	return refresh(a, path, text, len);
 }
 
 /*
  * What the generated files were written from: each input's path, size and
- * modification time, and the same of the executable that wrote them (a new
- * ctap may write them differently).
+ * modification time.
  */
 static char *inputs_key(struct arena *a, const char *const *paths, int n)
 {
-	char *key = arena_printf(a, "ctap target tapsets 1\n");
+	char *key = arena_printf(a, "ctap target tapsets 2\n");
 
 	for (int i = 0; i < n; i++) {
 		struct stat st;
@@ -201,7 +202,7 @@ static bool up_to_date(struct arena *a, const char *dir, const char *key)
 const char *target_tapsets_dir(struct arena *a, const char *release, const char *build,
 			       const char *arch)
 {
-	const char *dir, *headers, *inputs[5];
+	const char *dir, *headers, *inputs[4], *subdir;
 	struct syscall_names *s64, *s32;
 	char *key;
 	char path[4096];
@@ -210,18 +211,18 @@ const char *target_tapsets_dir(struct arena *a, const char *release, const char 
 
 	if (!build || !release)
 		return NULL;
-	if (cache_path(path, sizeof(path), arena_printf(a, "target-%s/inputs", release)))
+	subdir = arena_printf(a, "target-%s-%08lx", release, cache_exe_id() & 0xffffffff);
+	if (cache_path(path, sizeof(path), arena_printf(a, "%s/inputs", subdir)))
 		return NULL;
 	*strrchr(path, '/') = '\0';
 	dir = arena_printf(a, "%s/arch/%s/include/generated/uapi/asm", build,
 			   !strcmp(arch, "x86_64") ? "x86" : arch);
 	headers = target_headers_dir(a, build);
-	inputs[0] = "/proc/self/exe";
-	inputs[1] = arena_printf(a, "%s/unistd_64.h", dir);
-	inputs[2] = arena_printf(a, "%s/unistd_32.h", dir);
-	inputs[3] = arena_printf(a, "%s/include/linux/syscalls.h", headers);
-	inputs[4] = arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_64.h", build);
-	key = inputs_key(a, inputs, 5);
+	inputs[0] = arena_printf(a, "%s/unistd_64.h", dir);
+	inputs[1] = arena_printf(a, "%s/unistd_32.h", dir);
+	inputs[2] = arena_printf(a, "%s/include/linux/syscalls.h", headers);
+	inputs[3] = arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_64.h", build);
+	key = inputs_key(a, inputs, 4);
 	if (up_to_date(a, path, key))
 		return arena_printf(a, "%s", path);
 	s64 = arena_alloc(a, sizeof(*s64));
@@ -231,15 +232,16 @@ const char *target_tapsets_dir(struct arena *a, const char *release, const char 
 	s64->n = read_unistd(a, arena_printf(a, "%s/unistd_64.h", dir), s64->v);
 	s32->n = read_unistd(a, arena_printf(a, "%s/unistd_32.h", dir), s32->v);
 	text = syscall_table(a, dir, s64, s32, &len);
-	if (!text || store(a, release, "syscall_table.stp", text, len))
+	if (!text || store(a, subdir, "syscall_table.stp", text, len))
 		return NULL;
 	/* The aliases are x86_64's (its entry points and registers). */
 	text = !strcmp(arch, "x86_64") ?
 		target_syscalls(a, headers, build, s64->v, s64->n, &len) : NULL;
-	if (text && store(a, release, "syscalls.stp", text, len))
+	if (text && store(a, subdir, "syscalls.stp", text, len))
 		return NULL;
 	/* Last: a run cut off before this point writes everything again. */
-	if (store(a, release, "inputs", key, strlen(key)))
+	if (store(a, subdir, "inputs", key, strlen(key)))
 		return NULL;
+	cache_prune(arena_printf(a, "target-%s-", release), TARGET_TAPSETS_KEEP);
 	return arena_printf(a, "%s", path);
 }
