@@ -189,13 +189,23 @@ static bool ctl_ring_empty(void)
 	return READ_ONCE(tp.head) == READ_ONCE(tp.tail);
 }
 
-/* A warning equal to the last message queued; the ring lock is held. */
-static bool repeats_last(const void *payload, u32 len)
+/*
+ * A message staprun would take as a repeat of the last one still queued
+ * (the ring lock is held): a warning it printed already (it prints each
+ * once, as SystemTap's stapio), or a file switch, which waits for output
+ * there, so that two in a row make one.  A repeat need not take a slot:
+ * switch_file() in a loop would fill the ring and crowd out warnings.
+ */
+static bool repeats_last(u32 type, const void *payload, u32 len)
 {
 	const struct ctap_ctl_msg *last = &tp.ring[(tp.tail - 1) % CTAP_CTL_SLOTS];
 
-	return last->hdr.type == CTAP_MSG_OOB && last->hdr.len == len &&
-	       len >= 8 && !memcmp(payload, "WARNING:", 8) && !memcmp(last->payload, payload, len);
+	if (tp.tail == tp.head || last->hdr.type != type)
+		return false;
+	if (type == CTAP_MSG_SWITCH_FILE)
+		return true;
+	return type == CTAP_MSG_OOB && last->hdr.len == len && len >= 8 &&
+	       !memcmp(payload, "WARNING:", 8) && !memcmp(last->payload, payload, len);
 }
 
 /*
@@ -211,9 +221,7 @@ static void ctl_queue(u32 type, const void *payload, u32 len, bool reserved)
 	len = min_t(u32, len, CTAP_MSG_MAX_PAYLOAD);
 	if (!guard_lock(&tp.ring_lock, HELD_RING, &flags))
 		goto dropped;
-	/* staprun prints a warning once (as SystemTap's stapio): a repeat of
-	 * the one still waiting in the ring need not take a slot. */
-	if (type == CTAP_MSG_OOB && tp.tail != tp.head && repeats_last(payload, len)) {
+	if (repeats_last(type, payload, len)) {
 		guard_unlock(&tp.ring_lock, HELD_RING, flags);
 		return;
 	}
