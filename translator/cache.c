@@ -174,7 +174,15 @@ static void remove_entry(int root, const char *name)
 	unlinkat(root, name, AT_REMOVEDIR);
 }
 
-void cache_prune(const char *prefix, size_t keep)
+/* name is prefix...suffix */
+static bool named(const char *name, const char *prefix, const char *suffix)
+{
+	size_t n = strlen(name), p = strlen(prefix), s = strlen(suffix);
+
+	return n >= p + s && !strncmp(name, prefix, p) && !strcmp(name + n - s, suffix);
+}
+
+void cache_prune(const char *prefix, const char *suffix, size_t keep)
 {
 	char root[4096];
 	struct aged *v = NULL, *nv;
@@ -186,7 +194,7 @@ void cache_prune(const char *prefix, size_t keep)
 	if (cache_root(root, sizeof(root)) || owned(root, true) || !(d = opendir(root)))
 		return;
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, strlen(prefix)) ||
+		if (!named(e->d_name, prefix, suffix) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
 		if (n == cap) {

@@ -28,9 +28,10 @@ int cache_file_ok(const char *path);
 void cache_store(const char *path, const char *data, size_t size);
 
 /* Keeps the keep newest entries of the cache whose names begin with
- * prefix, files or directories of files, and removes the others: what is
- * keyed by a stap executable gains one entry per build of ctap. */
-void cache_prune(const char *prefix, size_t keep);
+ * prefix and end with suffix, files or directories of files, and removes
+ * the others: what is keyed by a stap executable gains one entry per
+ * build of ctap. */
+void cache_prune(const char *prefix, const char *suffix, size_t keep);
 
 /* This stap executable's identity (its size and modification time), for
  * naming what a different build may write differently. */
