@@ -39,6 +39,7 @@
 #include <linux/random.h>
 #include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
 
+#include "ctap_kernel.h"	/* CTAP_HAVE_*: written by stap -p4 (translator/kfeatures.c) */
 #include "ctap_limits.h"
 #include "portable.h"
 #include "outbuf.h"

@@ -394,7 +394,7 @@ static int compare(struct ctap_map *m, const struct ctap_map_sort *sort, int a, 
 int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
 		    int *scratch, int limit)
 {
-	int n = 0, *src = out, *dst = scratch;
+	int n = 0, *src = out, *dst = scratch, *t;
 
 	for (int e = m->oldest; e != NONE; e = head(m, e)->newer)
 		out[n++] = e;
@@ -412,8 +412,7 @@ int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *o
 			while (j < hi)
 				dst[k++] = src[j++];
 		}
-		int *t = src;	/* the merged run becomes the source */
-
+		t = src;	/* the merged run becomes the source */
 		src = dst;
 		dst = t;
 	}

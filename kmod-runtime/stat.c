@@ -159,10 +159,11 @@ void ctap_stat_aggregate(const struct ctap_stat_spec *spec, struct ctap_stat *ag
 	/* Total variance: between the parts' means, plus within each part. */
 	for (int i = 0; i < n; i++) {
 		const struct ctap_stat *p = parts[i];
+		int64_t d;
 
 		if (!p->count)
 			continue;
-		int64_t d = wrap_sub(p->avg_s, agg->avg_s);
+		d = wrap_sub(p->avg_s, agg->avg_s);
 
 		s1 = wrap_add(s1, wrap_mul(p->count, wrap_mul(d, d)));
 		s2 = wrap_add(s2, wrap_mul(p->count - 1, p->variance_s));

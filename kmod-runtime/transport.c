@@ -594,7 +594,8 @@ static int subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
 	return !relay_buf_full(buf);
 }
 
-static const struct rchan_callbacks relay_cbs = {
+/* not const: relay_open() takes it so in older kernels */
+static struct rchan_callbacks relay_cbs = {
 	.subbuf_start = subbuf_start,
 	.create_buf_file = create_buf_file,
 	.remove_buf_file = remove_buf_file,

@@ -36,6 +36,7 @@ struct uloc {
 struct unlock_work {
 	struct irq_work work;
 	struct mm_struct *mm;
+	bool busy;		/* queued or running (irq_work_is_busy() is not in every kernel) */
 };
 static DEFINE_PER_CPU(struct unlock_work, unlock_works);
 
@@ -49,6 +50,8 @@ static void unlock_mm_work(struct irq_work *w)
 	WRITE_ONCE(u->mm, NULL);
 	barrier();
 	mmap_read_unlock(mm);
+	barrier();
+	WRITE_ONCE(u->busy, false);
 }
 
 /*
@@ -64,7 +67,7 @@ static struct mm_struct *lock_mm(void)
 
 	if (!mm || (current->flags & PF_KTHREAD) || !READ_ONCE(usyms_on))
 		return NULL;
-	if (irq_work_is_busy(&u->work))
+	if (READ_ONCE(u->busy))
 		return READ_ONCE(u->mm) == mm ? mm : NULL;
 	return mmap_read_trylock(mm) ? mm : NULL;
 }
@@ -80,6 +83,7 @@ static void unlock_mm(struct mm_struct *mm)
 		return;
 	}
 	u->mm = mm;
+	WRITE_ONCE(u->busy, true);
 	irq_work_queue(&u->work);
 }
 

@@ -29,9 +29,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "cache.h"
 #include "kbuild_replay.h"
-#include "build.h"
+#include "kfeatures.h"
 
 /* Runtime files every module is built from (paths under the runtime dir);
  * the probe families' own follow (session_runtime_families()). */
@@ -134,8 +135,9 @@ static int hash_one(const char *path, const char *rel, void *ctx)
 	return 0;
 }
 
-/* The hash of ctap's version, the runtime sources and the target kernel. */
-static uint64_t base_key(struct session *s)
+/* The hash of ctap's version, the runtime sources and the target kernel
+ * (with what its BTF says of its interfaces: features). */
+static uint64_t base_key(struct session *s, const char *features)
 {
 	uint64_t h = 14695981039346656037ull;
 	char path[4096];
@@ -146,6 +148,7 @@ static uint64_t base_key(struct session *s)
 	for_runtime_files(session_runtime_dir(s), "probes", hash_one, &h);
 	h = hash_bytes(h, s->kernel_build, strlen(s->kernel_build) + 1);
 	h = hash_bytes(h, s->kernel_release, strlen(s->kernel_release) + 1);
+	h = hash_bytes(h, features, strlen(features) + 1);
 	snprintf(path, sizeof(path), "%s/Module.symvers", s->kernel_build);
 	if (stat(path, &st) == 0) {
 		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
@@ -199,7 +202,8 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 	char path[4096];
 	char *text = arena_printf(&s->arena,
 		"# Kbuild for %s, written by ctap's stap -p4.\n"
-		"ccflags-y := -I$(src)/runtime", name);
+		"# C11 as the kernel itself since 5.18; older trees ask for gnu89.\n"
+		"ccflags-y := -I$(src)/runtime -std=gnu11", name);
 
 	for (int i = 0; i < s->n_defines; i++) {
 		const char *f = define_flag(s, s->defines[i]);
@@ -356,7 +360,9 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 {
 	const char *name = session_module_name(s);
 	char cached[4096], runtime[4096], path[4200], tmp[4300], *dir;
-	uint64_t base = base_key(s);	/* reads every runtime file: once */
+	const char *features = kfeatures_header(&s->arena, session_btf_quiet(s),
+						 s->kernel_build);
+	uint64_t base = base_key(s, features);	/* reads every runtime file: once */
 	uint64_t key = hash_bytes(base, c_text, len);
 	bool cacheable, shipped;
 	const char *replay;
@@ -389,6 +395,9 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 		fprintf(stderr, "stap: cannot copy the runtime from %s\n", session_runtime_dir(s));
 		goto out;
 	}
+	snprintf(path, sizeof(path), "%s/runtime/ctap_kernel.h", dir);
+	if (write_file(path, features, strlen(features)))
+		goto out;
 	snprintf(path, sizeof(path), "%s/script.c", dir);
 	if (write_file(path, c_text, len) || write_kbuild(s, dir, name))
 		goto out;

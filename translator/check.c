@@ -113,7 +113,7 @@ static void check_btf(struct check *c)
 {
 	struct session *s = c->s;
 	struct btf *btf = NULL;
-	int ret = kbtf_load(s->kernel_release, s->kernel_build, &btf);
+	int ret = kbtf_load(s->kernel_release, s->kernel_build, s->kernel_image, &btf);
 
 	if (ret) {
 		line(c, "FAIL", arena_printf(&s->arena, "BTF of %s: %s", s->kernel_release,
@@ -187,7 +187,7 @@ static void check_cache(struct check *c)
 static void check_vm(struct check *c)
 {
 	struct session *s = c->s;
-	const char *image = arena_printf(&s->arena, "/boot/vmlinuz-%s", s->kernel_release);
+	const char *image = s->kernel_image;
 	const char *harness = CTAP_SRCDIR "/testsuite/guest-run";
 
 	if (!*first_output(c, "command -v qemu-system-x86_64"))

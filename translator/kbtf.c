@@ -82,7 +82,7 @@ static struct btf *parse_path(const char *path)
 	return btf;
 }
 
-int kbtf_load(const char *release, const char *build_dir, struct btf **out)
+int kbtf_load(const char *release, const char *build_dir, const char *image, struct btf **out)
 {
 	struct utsname u;
 	char path[4096], cache[4096], *data;
@@ -103,9 +103,8 @@ int kbtf_load(const char *release, const char *build_dir, struct btf **out)
 	cached = cache_path(cache, sizeof(cache), path) ? NULL : cache;
 	if (cached && cache_file_ok(cached) == 0 && (btf = parse_path(cached)))
 		goto found;
-	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", release);
-	ret = image_btf(path, &data, &size);
-	if (ret == -ENOENT && access(path, R_OK))
+	ret = image_btf(image, &data, &size);
+	if (ret == -ENOENT && access(image, R_OK))
 		return -ENOENT;
 	if (ret)
 		return -ENODATA;

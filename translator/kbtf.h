@@ -8,8 +8,8 @@
  *   2. <build tree>/vmlinux, for a kernel built from source;
  *   3. the cache, $CTAP_CACHE_DIR (default $XDG_CACHE_HOME/ctap or
  *      ~/.cache/ctap), file vmlinux-<release>.btf;
- *   4. the .BTF section of /boot/vmlinuz-<release>, decompressed with
- *      liblzma, which is then written to the cache (a second run reads
+ *   4. the .BTF section of the boot image (/boot/vmlinuz-<release>, or an
+ *      unpacked kernel's, session.h), decompressed (XZ or zstd), which is then written to the cache (a second run reads
  *      4 MB instead of decompressing 66).
  */
 #ifndef KBTF_H
@@ -22,11 +22,11 @@
 
 /*
  * The BTF of kernel release: the running kernel's, the build tree's
- * vmlinux, the user's cache, or the .BTF section of /boot/vmlinuz-release
+ * vmlinux, the user's cache, or the .BTF section of its boot image
  * (then cached).  Returns 0 and sets *btf, or -ENOENT (none of those
  * exists), -ENODATA (the image has no .BTF), -EINVAL (it does not parse).
  */
-int kbtf_load(const char *release, const char *build_dir, struct btf **btf);
+int kbtf_load(const char *release, const char *build_dir, const char *image, struct btf **btf);
 
 /* A type as SystemTap's -L prints it: "struct file*", "char*", "size_t". */
 const char *kbtf_type_name(struct arena *a, const struct btf *btf, __u32 id);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <lzma.h>
+#include <zstd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,9 @@
 
 #include "kimage.h"
 
+/* Debian compresses its kernels with XZ up to 6.1 and with zstd from 6.12 on. */
 static const char xz_magic[] = { (char)0xfd, '7', 'z', 'X', 'Z', 0 };
+static const char zstd_magic[] = { 0x28, (char)0xb5, 0x2f, (char)0xfd };
 
 int kimage_read_file(const char *path, char **data, size_t *size)
 {
@@ -91,6 +94,55 @@ static int xz_decompress(const char *in, size_t in_size, char **out, size_t *out
 	return 0;
 }
 
+/* Decompress the zstd frame at in; the output grows as needed. */
+static int zstd_decompress(const char *in, size_t in_size, char **out, size_t *out_size)
+{
+	ZSTD_DStream *zs = ZSTD_createDStream();
+	ZSTD_inBuffer src = { in, in_size, 0 };
+	ZSTD_outBuffer dst = { NULL, 64 << 20, 0 };
+	size_t left = 1;
+
+	if (!zs)
+		return -ENOMEM;
+	dst.dst = malloc(dst.size);
+	while (dst.dst && left) {
+		left = ZSTD_decompressStream(zs, &dst, &src);
+		if (ZSTD_isError(left) || (left && src.pos == src.size && dst.pos < dst.size))
+			break;	/* corrupt, or truncated input */
+		if (left && dst.pos == dst.size) {
+			char *bigger = realloc(dst.dst, dst.size *= 2);
+
+			if (!bigger)
+				break;
+			dst.dst = bigger;
+		}
+	}
+	ZSTD_freeDStream(zs);
+	if (!dst.dst || left) {
+		free(dst.dst);
+		return dst.dst ? -EINVAL : -ENOMEM;
+	}
+	*out = dst.dst;
+	*out_size = dst.pos;
+	return 0;
+}
+
+/* The first stream with magic in img that decompresses to an ELF file;
+ * the setup code before the payload may hold the magic by chance. */
+static int first_elf(const char *img, size_t img_size, const char *magic, size_t magic_len,
+		     int (*decompress)(const char *, size_t, char **, size_t *),
+		     char **elf, size_t *size)
+{
+	for (const char *p = img; (p = memmem(p, img_size - (p - img), magic, magic_len)); p++) {
+		if (decompress(p, img_size - (p - img), elf, size))
+			continue;
+		if (*size > 4 && !memcmp(*elf, "\177ELF", 4))
+			return 0;
+		free(*elf);
+	}
+	return -ENOENT;
+}
+
 int kimage_elf(const char *path, char **elf, size_t *size)
 {
 	char *img = NULL;
@@ -99,17 +151,10 @@ int kimage_elf(const char *path, char **elf, size_t *size)
 
 	if (ret)
 		return ret;
-	ret = -ENOENT;
-	/* The setup code before the payload may hold the magic by chance. */
-	for (char *p = img; (p = memmem(p, img_size - (p - img), xz_magic, 6)); p++) {
-		if (xz_decompress(p, img_size - (p - img), elf, size))
-			continue;
-		if (*size > 4 && !memcmp(*elf, "\177ELF", 4)) {
-			ret = 0;
-			break;
-		}
-		free(*elf);
-	}
+	ret = first_elf(img, img_size, xz_magic, sizeof(xz_magic), xz_decompress, elf, size);
+	if (ret)
+		ret = first_elf(img, img_size, zstd_magic, sizeof(zstd_magic), zstd_decompress,
+				elf, size);
 	free(img);
 	return ret;
 }

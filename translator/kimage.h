@@ -15,7 +15,7 @@
 int kimage_read_file(const char *path, char **data, size_t *size);
 
 /*
- * The first XZ stream in the boot image at path that decompresses to an
+ * The first XZ or zstd stream in the boot image at path that decompresses to an
  * ELF file, in *elf (malloc'd).  0, -ENOENT (no such stream), or -errno
  * reading the file.  Decompressing a distribution kernel takes about a
  * second: callers cache what they extract.

@@ -35,7 +35,7 @@ static char *module_name(struct arena *a, const char *path, size_t len)
 }
 
 /* Each "path: deps" line's path, with its module name; calls fn until it returns nonzero. */
-static int each_module(struct arena *a, const char *release,
+static int each_module(struct arena *a, const char *moddir,
 		       int (*fn)(void *arg, const char *name, const char *path), void *arg)
 {
 	char path[4096], *line = NULL;
@@ -44,7 +44,7 @@ static int each_module(struct arena *a, const char *release,
 	FILE *f;
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
+	snprintf(path, sizeof(path), "%s/modules.dep", moddir);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
@@ -55,7 +55,7 @@ static int each_module(struct arena *a, const char *release,
 			continue;
 		*colon = '\0';
 		ret = fn(arg, module_name(a, line, colon - line),
-			 line[0] == '/' ? line : arena_printf(a, "/lib/modules/%s/%s", release, line));
+			 line[0] == '/' ? line : arena_printf(a, "%s/%s", moddir, line));
 	}
 	free(line);
 	fclose(f);
@@ -92,7 +92,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int kmod_names(struct arena *a, const char *release, const char *glob, const char ***names)
+int kmod_names(struct arena *a, const char *moddir, const char *glob, const char ***names)
 {
 	struct collect c = { a, NULL, NULL, 0, 0 };
 	char *g = arena_strndup(a, glob, strlen(glob));
@@ -102,7 +102,7 @@ int kmod_names(struct arena *a, const char *release, const char *glob, const cha
 		if (*p == '-')
 			*p = '_';
 	c.glob = g;
-	ret = each_module(a, release, collect, &c);
+	ret = each_module(a, moddir, collect, &c);
 	if (ret)
 		return ret;
 	if (c.n)
@@ -126,8 +126,8 @@ static int find(void *arg, const char *name, const char *path)
 	return 1;
 }
 
-int kmod_btf(struct arena *a, const char *release, const char *name, struct btf *base,
-	     struct btf **btf)
+int kmod_btf(struct arena *a, const char *release, const char *moddir, const char *name,
+	     struct btf *base, struct btf **btf)
 {
 	struct utsname u;
 	struct find f = { name, NULL };
@@ -141,7 +141,7 @@ int kmod_btf(struct arena *a, const char *release, const char *name, struct btf 
 		*btf = btf__parse_split(path, base);
 		return *btf ? 0 : -ENODATA;
 	}
-	ret = each_module(a, release, find, &f);
+	ret = each_module(a, moddir, find, &f);
 	if (ret)
 		return ret;
 	if (!f.path)

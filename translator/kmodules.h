@@ -10,19 +10,20 @@
 #include "arena.h"
 
 /*
- * The names of release's modules matching glob (fnmatch; '-' and '_' are
- * the same in a module name), sorted, in *names (arena memory).  Returns
- * how many, or -errno when /lib/modules/RELEASE/modules.dep cannot be read.
+ * The names of the modules in moddir (/lib/modules/RELEASE) matching glob
+ * (fnmatch; '-' and '_' are the same in a module name), sorted, in *names
+ * (arena memory).  Returns how many, or -errno when moddir/modules.dep
+ * cannot be read.
  */
-int kmod_names(struct arena *a, const char *release, const char *glob, const char ***names);
+int kmod_names(struct arena *a, const char *moddir, const char *glob, const char ***names);
 
 /*
  * Module name's BTF on top of the kernel's (base): /sys/kernel/btf/NAME
  * when release is the running kernel, else the .BTF section of its .ko
- * under /lib/modules/RELEASE.  0, -ENOENT (no such module), -ENODATA (no
- * BTF: a compressed .ko, or a module built without it), or -errno.
+ * under moddir.  0, -ENOENT (no such module), -ENODATA (no BTF: a
+ * compressed .ko, or a module built without it), or -errno.
  */
-int kmod_btf(struct arena *a, const char *release, const char *name, struct btf *base,
-	     struct btf **btf);
+int kmod_btf(struct arena *a, const char *release, const char *moddir, const char *name,
+	     struct btf *base, struct btf **btf);
 
 #endif /* KMODULES_H */

@@ -470,14 +470,13 @@ static int read_map(const char *path, char **text, struct raws *r)
 }
 
 /* The boot image's tables, decoded; the map is cached for next time. */
-static int from_image(const char *release, const char *cached, char **text, struct raws *r)
+static int from_image(const char *image, const char *cached, char **text, struct raws *r)
 {
-	char path[4096], *elf;
+	char *elf;
 	size_t size;
 	int ret;
 
-	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", release);
-	ret = kimage_elf(path, &elf, &size);
+	ret = kimage_elf(image, &elf, &size);
 	if (ret)
 		return ret;
 	ret = ksyms_decode_image(elf, size, text);
@@ -488,7 +487,8 @@ static int from_image(const char *release, const char *cached, char **text, stru
 	return parse_map(*text, r);
 }
 
-int ksyms_load(const char *release, const char *build_dir, struct ksyms **out)
+int ksyms_load(const char *release, const char *build_dir, const char *image,
+	       struct ksyms **out)
 {
 	struct ksyms *ks = calloc(1, sizeof(*ks));
 	struct raws r = { 0 };
@@ -505,7 +505,9 @@ int ksyms_load(const char *release, const char *build_dir, struct ksyms **out)
 	snprintf(path, sizeof(path), "%s/System.map", build_dir ? build_dir : "/nonexistent");
 	if (ret && !(ret = read_map(path, &ks->strings, &r)))
 		ks->source = "the build tree's System.map";
-	snprintf(path, sizeof(path), "/boot/System.map-%s", release);
+	/* System.map beside the image (/boot, or an unpacked kernel's boot/) */
+	snprintf(path, sizeof(path), "%.*sSystem.map-%s",
+		 strrchr(image, '/') ? (int)(strrchr(image, '/') + 1 - image) : 0, image, release);
 	if (ret && !(ret = read_map(path, &ks->strings, &r)))
 		ks->source = "/boot/System.map";
 	snprintf(path, sizeof(path), "kallsyms-%s.map", release);
@@ -514,7 +516,7 @@ int ksyms_load(const char *release, const char *build_dir, struct ksyms **out)
 	if (ret && cached && cache_file_ok(cached) == 0 &&
 	    !(ret = read_map(cached, &ks->strings, &r)))
 		ks->source = "the cache";
-	if (ret && !(ret = from_image(release, cached, &ks->strings, &r)))
+	if (ret && !(ret = from_image(image, cached, &ks->strings, &r)))
 		ks->source = "the kallsyms tables of /boot/vmlinuz";
 	if (!ret)
 		ret = build_table(&r, ks);

@@ -38,11 +38,13 @@ struct ksyms {
 };
 
 /*
- * The function symbols of kernel release (build_dir: its build tree).
+ * The function symbols of kernel release (build_dir: its build tree;
+ * image: its boot image, whose kallsyms tables are the last resort).
  * Returns 0 and *out (ksyms_free() it), -ENOENT (no source found), or
  * -errno.
  */
-int ksyms_load(const char *release, const char *build_dir, struct ksyms **out);
+int ksyms_load(const char *release, const char *build_dir, const char *image,
+	       struct ksyms **out);
 void ksyms_free(struct ksyms *ks);
 
 /* The function called name, or NULL. */

@@ -115,16 +115,40 @@ static bool is_name_value(const char *s)
 	return eq && eq != s;
 }
 
-/* -r: a build tree (contains '/') or a release under /lib/modules. */
+/*
+ * Where testsuite/kernels unpacks the kernels this machine's apt sources
+ * do not carry (bullseye's 5.10): KERNELS/RELEASE/{boot,lib/modules,usr}.
+ */
+static const char *kernels_dir(void)
+{
+	const char *d = getenv("CTAP_KERNELS");
+
+	return d && *d ? d : "/var/cache/ctap/kernels";
+}
+
+/* The root holding release's image and modules: "" (the system's own),
+ * else an unpacked kernel's when it has them. */
+static const char *kernel_root(struct session *s, const char *release)
+{
+	const char *root = arena_printf(&s->arena, "%s/%s", kernels_dir(), release);
+
+	if (!access(arena_printf(&s->arena, "/boot/vmlinuz-%s", release), F_OK) ||
+	    !access(arena_printf(&s->arena, "/lib/modules/%s/build/Makefile", release), F_OK))
+		return "";
+	return access(arena_printf(&s->arena, "%s/boot/vmlinuz-%s", root, release), F_OK) ?
+	       "" : root;
+}
+
+/* -r: a build tree (contains '/') or a release under /lib/modules (or unpacked). */
 static void set_target_kernel(struct session *s, const char *arg)
 {
-	const char *release = NULL;
+	const char *release = NULL, *root;
 	char path[4096];
 	FILE *f;
 
 	if (arg && !strchr(arg, '/')) {
 		release = arg;
-		arg = arena_printf(&s->arena, "/lib/modules/%s/build", arg);
+		arg = arena_printf(&s->arena, "%s/lib/modules/%s/build", kernel_root(s, arg), arg);
 	}
 	if (!arg)
 		arg = CTAP_KERNEL_BUILD;
@@ -154,6 +178,9 @@ static void set_target_kernel(struct session *s, const char *arg)
 		uname(&u);
 		s->kernel_release = arena_strndup(&s->arena, u.release, strlen(u.release));
 	}
+	root = kernel_root(s, s->kernel_release);
+	s->kernel_image = arena_printf(&s->arena, "%s/boot/vmlinuz-%s", root, s->kernel_release);
+	s->kernel_moddir = arena_printf(&s->arena, "%s/lib/modules/%s", root, s->kernel_release);
 	s->pp.kconfig_path = arena_printf(&s->arena, "%s/.config", arg);
 }
 
@@ -170,10 +197,9 @@ static void check_vm_kernel(struct session *s)
 			s->kernel_release);
 		exit(1);
 	}
-	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", s->kernel_release);
-	if (access(path, R_OK)) {
-		fprintf(stderr, "stap: --vm: no kernel image %s to boot (install linux-image-%s)\n",
-			path, s->kernel_release);
+	if (access(s->kernel_image, R_OK)) {
+		fprintf(stderr, "stap: --vm: no kernel image %s to boot (install linux-image-%s, "
+			"or testsuite/kernels --install)\n", s->kernel_image, s->kernel_release);
 		exit(1);
 	}
 }

@@ -27,23 +27,30 @@ struct btf *session_btf(struct session *s)
 
 	if (s->btf || s->btf_failed)
 		return s->btf;
-	ret = kbtf_load(release, s->kernel_build, &s->btf);
+	ret = kbtf_load(release, s->kernel_build, s->kernel_image, &s->btf);
 	s->btf_failed = ret != 0;
 	if (ret == -ENOENT)
 		diag_error("semantic", NULL, NULL, "no BTF for kernel %s: it is not the running "
-			   "kernel, %s/vmlinux and /boot/vmlinuz-%s do not exist (install "
-			   "linux-image-%s)", release, s->kernel_build, release, release);
+			   "kernel, %s/vmlinux and %s do not exist (install "
+			   "linux-image-%s)", release, s->kernel_build, s->kernel_image, release);
 	else if (ret == -ENODATA)
 		diag_error("semantic", NULL, NULL, "no BTF for kernel %s: no .BTF section in "
-			   "/boot/vmlinuz-%s (a kernel built without CONFIG_DEBUG_INFO_BTF?)",
-			   release, release);
+			   "%s (a kernel built without CONFIG_DEBUG_INFO_BTF?)",
+			   release, s->kernel_image);
 	else if (ret)
-		diag_error("semantic", NULL, NULL, "the .BTF of /boot/vmlinuz-%s does not parse",
-			   release);
+		diag_error("semantic", NULL, NULL, "the .BTF of %s does not parse", s->kernel_image);
 	/* An error even where points are optional (-l): nothing was checked. */
 	if (ret)
 		diag_error("semantic", NULL, NULL, "kernel probe points cannot be resolved "
 			   "without the BTF of kernel %s", release);
+	return s->btf;
+}
+
+struct btf *session_btf_quiet(struct session *s)
+{
+	if (!s->btf && !s->btf_failed)
+		s->btf_failed = kbtf_load(s->kernel_release, s->kernel_build, s->kernel_image,
+					  &s->btf) != 0;
 	return s->btf;
 }
 
@@ -53,7 +60,7 @@ struct ksyms *session_ksyms(struct session *s)
 
 	if (s->ksyms || s->ksyms_failed)
 		return s->ksyms;
-	ret = ksyms_load(s->kernel_release, s->kernel_build, &s->ksyms);
+	ret = ksyms_load(s->kernel_release, s->kernel_build, s->kernel_image, &s->ksyms);
 	s->ksyms_failed = ret != 0;
 	if (ret && s->verbose)
 		fprintf(stderr, "no symbol table for kernel %s (%s): kernel functions "
@@ -81,7 +88,7 @@ int session_module_btf(struct session *s, const char *name, struct btf **btf)
 	if (!m && base) {
 		m = arena_new(&s->arena, struct module_btf);
 		m->name = arena_strndup(&s->arena, name, strlen(name));
-		m->err = kmod_btf(&s->arena, s->kernel_release, name, base, &m->btf);
+		m->err = kmod_btf(&s->arena, s->kernel_release, s->kernel_moddir, name, base, &m->btf);
 		m->next = s->module_btfs;
 		s->module_btfs = m;
 	}

@@ -53,6 +53,9 @@ struct session {
 	const char *kernel_build;	/* build tree of the target kernel */
 	const char *target_tapsets;	/* their directory (target_tapsets.c), or NULL */
 	const char *kernel_release;
+	const char *kernel_image;	/* its boot image: /boot/vmlinuz-RELEASE, or an
+					   unpacked kernel's (kernel_root()) */
+	const char *kernel_moddir;	/* its /lib/modules/RELEASE, or an unpacked one's */
 	const char *runtime_dir;	/* -R */
 	const char *sysroot;		/* --sysroot: where the target's files are here */
 	const char *d_options[64];	/* -d FILE|MODULE */
@@ -88,6 +91,9 @@ struct session {
 /* The target kernel's BTF, loaded on first use and shared by every pass;
  * NULL after reporting why it cannot be had. */
 struct btf *session_btf(struct session *s);
+/* The same, or NULL with no error: for what can do without (pass 4's
+ * kernel features, kfeatures.h). */
+struct btf *session_btf_quiet(struct session *s);
 /* The target kernel BTF's "long int", the type of a number read from a
  * register or a system call's argument: looked up once (a lookup by name
  * walks all of BTF); 0 without BTF. */

@@ -8,7 +8,6 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/version.h>
 
 #include "kprobes.h"
 #include "target.h"
@@ -33,9 +32,18 @@ static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
  * its @entry values are computed here, after them (zero if the entry part
  * was skipped).
  */
+static struct kretprobe *instance_kretprobe(struct kretprobe_instance *ri)
+{
+#ifdef CTAP_HAVE_KRETPROBE_INSTANCE_RP
+	return ri->rp;
+#else
+	return get_kretprobe(ri);
+#endif
+}
+
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kretprobe *krp = get_kretprobe(ri);
+	struct kretprobe *krp = instance_kretprobe(ri);
 	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
 	unsigned long *args = (unsigned long *)ri->data;
 
@@ -50,7 +58,7 @@ static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kretprobe *krp = get_kretprobe(ri);
+	struct kretprobe *krp = instance_kretprobe(ri);
 	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
 	unsigned long fn = (unsigned long)krp->kp.addr;
 
@@ -102,8 +110,7 @@ static bool ctap_ftrace = true;
 module_param(ctap_ftrace, bool, 0444);
 MODULE_PARM_DESC(ctap_ftrace, "entry probes on ftrace sites through ftrace (0: kprobes only)");
 
-#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && \
-    LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
 /* A function's entry and the probes there, in table (the script's) order. */
 struct ftrace_site {
 	unsigned long ip;
@@ -163,18 +170,24 @@ static const struct ftrace_site *notrace site_at(const struct ftrace_sites *t, u
  * CPU.  Preemption does not matter before it: interrupts are off from
  * there on.
  */
+#ifdef CTAP_HAVE_FTRACE_REGS
 static void notrace ftrace_entry(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
+	/* FTRACE_OPS_FL_SAVE_REGS: all of them, never NULL on x86 */
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+#else
+static void notrace ftrace_entry(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *ops, struct pt_regs *regs)
+{
+#endif
 	const struct ftrace_sites *t = container_of(ops, struct ftrace_sites, ops);
 	const struct ftrace_site *site = site_at(t, ip);
-	/* ftrace_get_regs() without its test: FTRACE_OPS_FL_SAVE_REGS, on
-	 * x86 the only arch here, always gives them. */
-	struct pt_regs *regs = &fregs->regs;
-	unsigned long saved = instruction_pointer(regs);
+	unsigned long saved;
 
-	if (unlikely(!site))
+	if (unlikely(!site || !regs))
 		return;
+	saved = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
 	for (int i = 0; i < site->nprobes; i++)
 		ctap_probe_run(site->probes[i], regs, NULL, 0);
@@ -220,6 +233,30 @@ static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n,
 	}
 }
 
+/* ftrace_set_filter_ips(), one address at a time where it is missing. */
+static int set_filter(struct ftrace_ops *ops, unsigned long *ips, int n)
+{
+#ifdef CTAP_HAVE_FTRACE_SET_FILTER_IPS
+	return ftrace_set_filter_ips(ops, ips, n, 0, 0);	/* copies them */
+#else
+	int ret = 0;
+
+	for (int i = 0; i < n && !ret; i++)
+		ret = ftrace_set_filter_ip(ops, ips[i], 0, 0);
+	return ret;
+#endif
+}
+
+/* The ops' filter freed (it must be unregistered). */
+static void free_filter(struct ftrace_ops *ops)
+{
+#ifdef CTAP_HAVE_FTRACE_FREE_FILTER
+	ftrace_free_filter(ops);
+#else
+	ftrace_set_filter(ops, NULL, 0, 1);	/* reset to empty frees the entries */
+#endif
+}
+
 /* The table's disabled entry kprobes on ftrace sites, through one
  * ftrace_ops; false if there are none or ftrace refuses (then they are
  * armed as kprobes). */
@@ -253,11 +290,11 @@ static bool ftrace_attach(struct ctap_kprobe *kps, int n)
 	t->table = kps;
 	t->ops.func = ftrace_entry;
 	t->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
-	ret = ftrace_set_filter_ips(&t->ops, ips, t->nsites, 0, 0);	/* copies them */
+	ret = set_filter(&t->ops, ips, t->nsites);
 	if (!ret)
 		ret = register_ftrace_function(&t->ops);
 	if (ret) {
-		ftrace_free_filter(&t->ops);
+		free_filter(&t->ops);
 		goto fail;
 	}
 	list_add(&t->list, &site_tables);
@@ -279,7 +316,7 @@ static void ftrace_detach(struct ctap_kprobe *kps)
 		if (t->table != kps)
 			continue;
 		unregister_ftrace_function(&t->ops);	/* waits for handlers */
-		ftrace_free_filter(&t->ops);
+		free_filter(&t->ops);
 		list_del(&t->list);
 		free_sites(t);
 	}

@@ -26,7 +26,11 @@ static struct proc_dir_entry *mod_dir;
 
 static int procfs_open(struct inode *inode, struct file *file)
 {
+#ifdef CTAP_HAVE_PDE_DATA_FUNC
+	struct ctap_procfs_file *f = PDE_DATA(inode);
+#else
 	struct ctap_procfs_file *f = pde_data(inode);
+#endif
 
 	mutex_lock(&f->lock);
 	while (f->open) {
@@ -150,14 +154,22 @@ struct dir_count {
 	int n;
 };
 
-static bool count_entry(struct dir_context *ctx, const char *name, int len, loff_t off,
-			u64 ino, unsigned int type)
+#ifdef CTAP_HAVE_FILLDIR_BOOL
+typedef bool filldir_ret;
+#define FILLDIR_GO_ON true
+#else
+typedef int filldir_ret;
+#define FILLDIR_GO_ON 0
+#endif
+
+static filldir_ret count_entry(struct dir_context *ctx, const char *name, int len, loff_t off,
+			       u64 ino, unsigned int type)
 {
 	struct dir_count *d = container_of(ctx, struct dir_count, ctx);
 
 	if (!(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.'))
 		d->n++;
-	return true;
+	return FILLDIR_GO_ON;
 }
 
 /* Take /proc/systemtap away if no module has a directory there now. */

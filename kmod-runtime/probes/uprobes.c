@@ -340,6 +340,39 @@ static int uprobe_find_inode(struct ctap_uprobe *u)
 	return u->inode ? 0 : -ENOENT;
 }
 
+/*
+ * The kernel's registration: an error number, or (where it returns the
+ * uprobe) the uprobe kept for its unregistration.  Without a semaphore
+ * ref_ctr_offset is 0, which both interfaces take as "none".
+ */
+static int uprobe_attach(struct ctap_uprobe *u)
+{
+#ifdef CTAP_HAVE_UPROBE_HANDLE
+	u->uprobe = uprobe_register(u->inode, u->offset, u->ref_ctr_offset, &u->uc);
+	return PTR_ERR_OR_ZERO(u->uprobe);
+#else
+	return uprobe_register_refctr(u->inode, u->offset, u->ref_ctr_offset, &u->uc);
+#endif
+}
+
+/* Off the uprobe; uprobe_detach_wait() then waits for running handlers (the
+ * older interface waits in each unregistration). */
+static void uprobe_detach(struct ctap_uprobe *u)
+{
+#ifdef CTAP_HAVE_UPROBE_HANDLE
+	uprobe_unregister_nosync(u->uprobe, &u->uc);
+#else
+	uprobe_unregister(u->inode, u->offset, &u->uc);
+#endif
+}
+
+static void uprobe_detach_wait(void)
+{
+#ifdef CTAP_HAVE_UPROBE_HANDLE
+	uprobe_unregister_sync();
+#endif
+}
+
 static int uprobe_register_one(struct ctap_uprobe *u)
 {
 	int ret;
@@ -354,10 +387,7 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 		u->uc.handler = u->handler && !u->is_return ? u->handler : uprobe_hit;
 	/* With a semaphore, the kernel counts it up in every process that
 	 * maps the file, now and later, while the probe is registered. */
-	if (u->ref_ctr_offset)
-		ret = uprobe_register_refctr(u->inode, u->offset, u->ref_ctr_offset, &u->uc);
-	else
-		ret = uprobe_register(u->inode, u->offset, &u->uc);
+	ret = uprobe_attach(u);
 	if (ret) {
 		iput(u->inode);
 		u->inode = NULL;
@@ -393,11 +423,14 @@ void ctap_uprobes_unregister(struct ctap_uprobe *ups, int n)
 	for (int i = 0; i < n; i++) {
 		if (!ups[i].inode)
 			continue;
-		uprobe_unregister(ups[i].inode, ups[i].offset, &ups[i].uc);
+		uprobe_detach(&ups[i]);
+	}
+	uprobe_detach_wait();
+	for (int i = 0; i < n; i++) {
 		iput(ups[i].inode);
 		ups[i].inode = NULL;
 	}
-	/* uprobe_unregister() waited for the handlers of each */
+	/* no handler runs any more (uprobe_unregister() or _sync() waited) */
 	kvfree(ue.slots);
 	ue.slots = NULL;
 }

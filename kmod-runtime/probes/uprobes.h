@@ -71,6 +71,9 @@ struct ctap_uprobe {
 	int (*handler)(struct uprobe_consumer *uc, struct pt_regs *regs);
 	struct uprobe_consumer uc;
 	struct inode *inode;		/* held while registered */
+#ifdef CTAP_HAVE_UPROBE_HANDLE
+	struct uprobe *uprobe;		/* what uprobe_register() returned */
+#endif
 };
 
 #ifndef __uninitialized		/* compiler_attributes.h's, from 5.19 */

@@ -427,7 +427,7 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 {
 	int fi = vars ? 1 : 2;
 	const char *mglob = m->comps[fi - 1]->arg->str, *fglob = m->comps[fi]->arg->str;
-	const char *release = elab_session(e)->kernel_release, *suffix, **mods;
+	const char *moddir = elab_session(e)->kernel_moddir, *suffix, **mods;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	bool wild = strpbrk(mglob, "*?[") || strpbrk(fglob, "*?[");
 	int64_t maxactive = 0;
@@ -441,10 +441,9 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 	suffix = point_suffix(e, m, fi + 1, &maxactive);
 	if (!suffix)
 		return -EINVAL;
-	nmods = kmod_names(elab_arena(e), release, mglob, &mods);
+	nmods = kmod_names(elab_arena(e), moddir, mglob, &mods);
 	if (nmods < 0) {
-		elab_error(e, m, "cannot read /lib/modules/%s/modules.dep: %s", release,
-			   strerror(-nmods));
+		elab_error(e, m, "cannot read %s/modules.dep: %s", moddir, strerror(-nmods));
 		return -EINVAL;
 	}
 	for (int k = 0; k < nmods; k++) {
