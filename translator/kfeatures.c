@@ -137,23 +137,46 @@ static const struct kfeature {
 	  "uprobe_unregister_nosync() and uprobe_unregister_sync()" },
 };
 
+#define N_FEATURES (sizeof(features) / sizeof(*features))
+
+/* have[i]: whether the kernel has features[i]. */
+static void test_all(struct arena *a, const struct btf *btf, const char *build_dir,
+		     bool have[N_FEATURES])
+{
+	struct kernel k = { btf, NULL };
+	size_t size;
+
+	if (kimage_read_file(arena_printf(a, "%s/Module.symvers", build_dir), &k.symvers, &size))
+		k.symvers = NULL;
+	for (size_t i = 0; i < N_FEATURES; i++)
+		have[i] = features[i].test(&k);
+	free(k.symvers);
+}
+
 const char *kfeatures_header(struct arena *a, const struct btf *btf, const char *build_dir)
 {
 	char *text = "/* The target kernel's interfaces, from its BTF and Module.symvers\n"
 		     " * (stap -p4, translator/kfeatures.c). */\n";
-	struct kernel k = { btf, NULL };
-	size_t size;
+	bool have[N_FEATURES];
 
 	if (!btf)
 		return arena_printf(a, "%s/* No BTF: the newest interfaces are assumed. */\n", text);
-	if (kimage_read_file(arena_printf(a, "%s/Module.symvers", build_dir), &k.symvers, &size))
-		k.symvers = NULL;
-	for (size_t i = 0; i < sizeof(features) / sizeof(*features); i++) {
-		bool have = features[i].test(&k);
-
+	test_all(a, btf, build_dir, have);
+	for (size_t i = 0; i < N_FEATURES; i++)
 		text = arena_printf(a, "%s/* %s */\n#%s %s%s\n", text, features[i].what,
-				    have ? "define" : "undef", features[i].name, have ? " 1" : "");
-	}
-	free(k.symvers);
+				    have[i] ? "define" : "undef", features[i].name, have[i] ? " 1" : "");
 	return text;
+}
+
+const char *kfeatures_names(struct arena *a, const struct btf *btf, const char *build_dir)
+{
+	bool have[N_FEATURES];
+	char *text = "";
+
+	test_all(a, btf, build_dir, have);
+	for (size_t i = 0; i < N_FEATURES; i++)
+		if (have[i])
+			text = arena_printf(a, "%s%s%s", text, *text ? " " : "",
+					    features[i].name + strlen("CTAP_HAVE_"));
+	return *text ? text : "none of the newer ones";
 }

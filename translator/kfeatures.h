@@ -21,4 +21,8 @@
  * arena memory. */
 const char *kfeatures_header(struct arena *a, const struct btf *btf, const char *build_dir);
 
+/* The features the kernel has, as "FTRACE_REGS UPROBE_HANDLE ...", for
+ * stap --check. */
+const char *kfeatures_names(struct arena *a, const struct btf *btf, const char *build_dir);
+
 #endif /* KFEATURES_H */
