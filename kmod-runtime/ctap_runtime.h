@@ -51,6 +51,27 @@
 #include "quote.h"
 #include "transport.h"
 
+#ifndef CTAP_HAVE_STRLCPY
+/*
+ * The kernel dropped strlcpy() for strscpy(); tapsets and guru-mode
+ * scripts written for SystemTap still call it (SystemTap's runtime also
+ * supplies it).  Its contract: copy what fits, NUL-terminated, and return
+ * strlen(src).
+ */
+static inline size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+#endif
+
 /* ---- limits: -D NAME=VALUE overrides each ---- */
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN	512

@@ -21,7 +21,7 @@
 #include "strset.h"
 
 /* The .BTF section of an ELF image in memory, copied out. */
-static int elf_btf_section(char *image, size_t size, char **btf, size_t *btf_size)
+int kbtf_elf_section(char *image, size_t size, char **btf, size_t *btf_size)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
@@ -67,7 +67,7 @@ static int image_btf(const char *path, char **btf, size_t *btf_size)
 
 	if (ret)
 		return ret;
-	ret = elf_btf_section(elf, elf_size, btf, btf_size);
+	ret = kbtf_elf_section(elf, elf_size, btf, btf_size);
 	free(elf);
 	return ret;
 }

@@ -28,6 +28,10 @@
  */
 int kbtf_load(const char *release, const char *build_dir, const char *image, struct btf **btf);
 
+/* The .BTF section of the ELF file image (a copy in *btf, malloc'd): 0,
+ * -ENOENT (none), or -ENOMEM. */
+int kbtf_elf_section(char *image, size_t size, char **btf, size_t *btf_size);
+
 /* A type as SystemTap's -L prints it: "struct file*", "char*", "size_t". */
 const char *kbtf_type_name(struct arena *a, const struct btf *btf, __u32 id);
 

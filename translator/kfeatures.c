@@ -110,6 +110,11 @@ static bool filldir_bool(const struct kernel *k)
 	return p && !strcmp(base_name(k, p->type), "_Bool");
 }
 
+static bool strlcpy_exported(const struct kernel *k)
+{
+	return exported(k, "strlcpy");
+}
+
 static bool uprobe_handle(const struct kernel *k)
 {
 	return has_func(k, "uprobe_unregister_nosync");
@@ -132,6 +137,8 @@ static const struct kfeature {
 	  "a proc file's data is PDE_DATA(inode) (later the inline pde_data())" },
 	{ "CTAP_HAVE_FILLDIR_BOOL", filldir_bool,
 	  "a directory walk's actor returns bool (before: int)" },
+	{ "CTAP_HAVE_STRLCPY", strlcpy_exported,
+	  "the kernel has strlcpy() (removed in favour of strscpy(); ctap_runtime.h supplies it)" },
 	{ "CTAP_HAVE_UPROBE_HANDLE", uprobe_handle,
 	  "uprobe_register() returns the uprobe, unregistered with "
 	  "uprobe_unregister_nosync() and uprobe_unregister_sync()" },

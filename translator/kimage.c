@@ -143,6 +143,27 @@ static int first_elf(const char *img, size_t img_size, const char *magic, size_t
 	return -ENOENT;
 }
 
+int kimage_read_unpacked(const char *path, char **data, size_t *size)
+{
+	char *raw;
+	size_t raw_size;
+	int ret = kimage_read_file(path, &raw, &raw_size);
+
+	if (ret)
+		return ret;
+	if (raw_size > sizeof(xz_magic) && !memcmp(raw, xz_magic, sizeof(xz_magic)))
+		ret = xz_decompress(raw, raw_size, data, size);
+	else if (raw_size > sizeof(zstd_magic) && !memcmp(raw, zstd_magic, sizeof(zstd_magic)))
+		ret = zstd_decompress(raw, raw_size, data, size);
+	else {
+		*data = raw;
+		*size = raw_size;
+		return 0;
+	}
+	free(raw);
+	return ret;
+}
+
 int kimage_elf(const char *path, char **elf, size_t *size)
 {
 	char *img = NULL;

@@ -22,4 +22,11 @@ int kimage_read_file(const char *path, char **data, size_t *size);
  */
 int kimage_elf(const char *path, char **elf, size_t *size);
 
+/*
+ * The file at path in *data (malloc'd), decompressed when it is one XZ or
+ * zstd stream (a kernel module as Debian ships them from 6.12 on: .ko.xz).
+ * 0 or -errno (-EINVAL: a stream that does not decompress).
+ */
+int kimage_read_unpacked(const char *path, char **data, size_t *size);
+
 #endif /* KIMAGE_H */

@@ -15,6 +15,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "kbtf.h"
+#include "kimage.h"
 #include "kmodules.h"
 
 /* A module file's name: "kernel/fs/binfmt_misc.ko" -> "binfmt_misc". */
@@ -126,13 +128,33 @@ static int find(void *arg, const char *name, const char *path)
 	return 1;
 }
 
+/* Raw BTF data on top of base: through a private temporary file, as this
+ * libbpf (1.1) parses split BTF from files only. */
+static struct btf *raw_split(const char *data, size_t size, struct btf *base)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	struct btf *btf = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/ctap-btf-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, size) == (ssize_t)size)
+		btf = btf__parse_raw_split(path, base);
+	close(fd);
+	unlink(path);
+	return btf;
+}
+
 int kmod_btf(struct arena *a, const char *release, const char *moddir, const char *name,
 	     struct btf *base, struct btf **btf)
 {
 	struct utsname u;
 	struct find f = { name, NULL };
-	char path[4096];
-	size_t len;
+	char path[4096], *elf, *data;
+	size_t len, size;
 	int ret;
 
 	*btf = NULL;
@@ -146,9 +168,14 @@ int kmod_btf(struct arena *a, const char *release, const char *moddir, const cha
 		return ret;
 	if (!f.path)
 		return -ENOENT;
-	len = strlen(f.path);
-	if (len < 3 || strcmp(f.path + len - 3, ".ko"))
-		return -ENODATA;	/* .ko.xz, .ko.zst: libbpf reads plain ELF */
-	*btf = btf__parse_split(f.path, base);
+	/* .ko, or compressed (.ko.xz, .ko.zst), which libbpf cannot read */
+	if (kimage_read_unpacked(f.path, &elf, &len))
+		return -ENODATA;
+	ret = kbtf_elf_section(elf, len, &data, &size);
+	free(elf);
+	if (ret)
+		return -ENODATA;
+	*btf = raw_split(data, size, base);
+	free(data);
 	return *btf ? 0 : -ENODATA;
 }

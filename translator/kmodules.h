@@ -20,8 +20,8 @@ int kmod_names(struct arena *a, const char *moddir, const char *glob, const char
 /*
  * Module name's BTF on top of the kernel's (base): /sys/kernel/btf/NAME
  * when release is the running kernel, else the .BTF section of its .ko
- * under moddir.  0, -ENOENT (no such module), -ENODATA (no BTF: a
- * compressed .ko, or a module built without it), or -errno.
+ * (plain or compressed) under moddir.  0, -ENOENT (no such module),
+ * -ENODATA (no BTF: a module built without it), or -errno.
  */
 int kmod_btf(struct arena *a, const char *release, const char *moddir, const char *name,
 	     struct btf *base, struct btf **btf);

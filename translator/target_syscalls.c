@@ -295,7 +295,10 @@ static const char *stap_name(const char *name)
 	return name;
 }
 
-/* entries[nr]: the function "sys_newstat" of "__SYSCALL(4, sys_newstat)". */
+/* entries[nr]: the function "sys_newstat" of "__SYSCALL(4, sys_newstat)"
+ * (__SYSCALL_NORETURN for exit and exit_group in later kernels;
+ * __SYSCALL_COMMON and __SYSCALL_64 in older ones, whose __SYSCALL_X32
+ * lines are the x32 ABI's). */
 static void read_entries(struct arena *a, const char *path, const char **entries, int max)
 {
 	size_t len;
@@ -303,10 +306,12 @@ static void read_entries(struct arena *a, const char *path, const char **entries
 
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char fn[64];
+		char macro[32], fn[64];
 		int nr;
 
-		if (sscanf(line, "__SYSCALL(%d, %63[a-zA-Z0-9_])", &nr, fn) == 2 && nr >= 0 &&
+		if (sscanf(line, "%31[A-Z_](%d, %63[a-zA-Z0-9_])", macro, &nr, fn) == 3 &&
+		    (!strcmp(macro, "__SYSCALL") || !strcmp(macro, "__SYSCALL_NORETURN") ||
+		     !strcmp(macro, "__SYSCALL_COMMON") || !strcmp(macro, "__SYSCALL_64")) && nr >= 0 &&
 		    nr < max && strncmp(fn, "sys_", 4) == 0 && strcmp(fn, "sys_ni_syscall"))
 			entries[nr] = arena_printf(a, "%s", fn + 4);
 	}

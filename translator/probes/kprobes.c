@@ -455,7 +455,7 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 
 		if (err && !wild && vars) {
 			elab_error(e, m, "module '%s' has no BTF: %s", mods[k],
-				   err == -ENODATA ? "none in its .ko (compressed?)" : strerror(-err));
+				   err == -ENODATA ? "none in its .ko (a kernel built without CONFIG_DEBUG_INFO_BTF_MODULES?)" : strerror(-err));
 			return -EINVAL;
 		}
 		n = err ? 0 : kbtf_funcs(btf, fglob, &funcs);
