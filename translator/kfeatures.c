@@ -49,6 +49,18 @@ static bool has_member(const struct kernel *k, const char *sname, const char *mn
 	return id > 0 && kbtf_member(k->btf, id, mname, &f) == 0;
 }
 
+/* enum ename has the enumerator vname. */
+static bool has_enumerator(const struct kernel *k, const char *ename, const char *vname)
+{
+	__s32 id = kbtf_find(k->btf, ename, BTF_KIND_ENUM);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(k->btf, id) : NULL;
+
+	for (int i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(k->btf, btf_enum(t)[i].name_off), vname))
+			return true;
+	return false;
+}
+
 /* The function prototype a typedef of a function pointer names, or NULL. */
 static const struct btf_type *typedef_proto(const struct kernel *k, const char *name)
 {
@@ -110,6 +122,11 @@ static bool filldir_bool(const struct kernel *k)
 	return p && !strcmp(base_name(k, p->type), "_Bool");
 }
 
+static bool pgty_slab(const struct kernel *k)
+{
+	return has_enumerator(k, "pagetype", "PGTY_slab");
+}
+
 static bool strlcpy_exported(const struct kernel *k)
 {
 	return exported(k, "strlcpy");
@@ -137,6 +154,8 @@ static const struct kfeature {
 	  "a proc file's data is PDE_DATA(inode) (later the inline pde_data())" },
 	{ "CTAP_HAVE_FILLDIR_BOOL", filldir_bool,
 	  "a directory walk's actor returns bool (before: int)" },
+	{ "CTAP_HAVE_PGTY_SLAB", pgty_slab,
+	  "a slab page is marked by its page_type (PGTY_slab), not by the PG_slab flag" },
 	{ "CTAP_HAVE_STRLCPY", strlcpy_exported,
 	  "the kernel has strlcpy() (removed in favour of strscpy(); ctap_runtime.h supplies it)" },
 	{ "CTAP_HAVE_UPROBE_HANDLE", uprobe_handle,
