@@ -309,7 +309,7 @@ static void read_entries(struct arena *a, const char *path, const char **entries
 		char macro[32], fn[64];
 		int nr;
 
-		if (sscanf(line, "%31[A-Z_](%d, %63[a-zA-Z0-9_])", macro, &nr, fn) == 3 &&
+		if (sscanf(line, "%31[A-Z0-9_](%d, %63[a-zA-Z0-9_])", macro, &nr, fn) == 3 &&
 		    (!strcmp(macro, "__SYSCALL") || !strcmp(macro, "__SYSCALL_NORETURN") ||
 		     !strcmp(macro, "__SYSCALL_COMMON") || !strcmp(macro, "__SYSCALL_64")) && nr >= 0 &&
 		    nr < max && strncmp(fn, "sys_", 4) == 0 && strcmp(fn, "sys_ni_syscall"))

@@ -251,6 +251,9 @@ static void scan_header(struct arena *a, struct tp_index *ix, const char *p, con
 		}
 		if (starts(id, len, "DEFINE_EVENT")) {
 			name_arg = 1, proto_arg = 2;
+		} else if (starts(id, len, "TRACE_EVENT_FLAGS") ||
+			   starts(id, len, "TRACE_EVENT_PERF_PERM")) {
+			continue;	/* about an event declared above, with no prototype */
 		} else if (starts(id, len, "TRACE_EVENT") || starts(id, len, "DECLARE_TRACE")) {
 			name_arg = 0, proto_arg = 1;
 		} else if (starts(id, len, "DEFINE_") && starts(id + len - 5, 5, "EVENT")) {
