@@ -205,7 +205,9 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 		"# C11 as the kernel itself since 5.18; older trees ask for gnu89.\n"
 		"# No -Wrestrict (off in the kernel until 6.x): embedded C that formats a\n"
 		"# string argument into its return value, two members of one frame, trips it.\n"
-		"ccflags-y := -I$(src)/runtime -std=gnu11 -Wno-restrict", name);
+		"# Declarations after statements, as the kernel allows from 6.5 on.\n"
+		"ccflags-y := -I$(src)/runtime -std=gnu11 -Wno-restrict "
+		"-Wno-declaration-after-statement", name);
 
 	for (int i = 0; i < s->n_defines; i++) {
 		const char *f = define_flag(s, s->defines[i]);
