@@ -56,16 +56,28 @@ static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * The handler sees where the function returns to in the registers, as
+ * SystemTap shows it (caller_addr(), backtraces).  Kernels whose instances
+ * point to their kretprobe (ri->rp) leave the trampoline's own address
+ * there, and their unwinder cannot pass the trampoline: the caller's
+ * address is ri->ret_addr.  Later kernels put it there themselves.
+ */
 static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *krp = instance_kretprobe(ri);
 	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
 	unsigned long fn = (unsigned long)krp->kp.addr;
+	unsigned long *args = k->entry_args ? (unsigned long *)ri->data : NULL;
+#ifdef CTAP_HAVE_KRETPROBE_INSTANCE_RP
+	unsigned long ip = instruction_pointer(regs);
 
-	if (k->entry_args)
-		ctap_probe_run_at(k->probe, regs, (unsigned long *)ri->data, CTAP_ENTRY_ARGS, fn);
-	else
-		ctap_probe_run_at(k->probe, regs, NULL, 0, fn);
+	instruction_pointer_set(regs, (unsigned long)ri->ret_addr);
+#endif
+	ctap_probe_run_at(k->probe, regs, args, args ? CTAP_ENTRY_ARGS : 0, fn);
+#ifdef CTAP_HAVE_KRETPROBE_INSTANCE_RP
+	instruction_pointer_set(regs, ip);
+#endif
 	return 0;
 }
 
