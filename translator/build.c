@@ -341,6 +341,54 @@ static int copy_path(const char *from, const char *to)
 	return ret;
 }
 
+/*
+ * -m NAME's ./NAME.ko, written so that nothing planted there is written
+ * through: a name that is not a regular file (a symlink, a FIFO) is
+ * refused; the module goes to a new file (O_EXCL: never an existing one,
+ * nor a symlink's target) renamed over the name, so a hard link to
+ * another file loses the name and the file keeps its content.
+ */
+static int copy_here(const char *from, const char *here)
+{
+	char tmp[4200], buf[65536];
+	struct stat st;
+	ssize_t n = 0;
+	int in, out = -1, ret = 0;
+
+	if (lstat(here, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "stap: %s exists and is not a regular file; not writing the module "
+			"there\n", here);
+		return -EEXIST;
+	}
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		ret = fail_errno();
+	for (int i = 0; !ret && out < 0 && i < 100; i++) {
+		snprintf(tmp, sizeof(tmp), ".%s.%d.%d", here, (int)getpid(), i);
+		out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (out < 0 && errno != EEXIST)
+			ret = fail_errno();
+	}
+	if (!ret && out < 0)
+		ret = -EEXIST;
+	while (!ret && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			ret = fail_errno();
+	if (!ret && n < 0)
+		ret = fail_errno();
+	if (out >= 0 && close(out) && !ret)
+		ret = fail_errno();
+	if (out >= 0 && !ret && rename(tmp, here))
+		ret = fail_errno();
+	if (out >= 0 && ret)
+		unlink(tmp);
+	if (in >= 0)
+		close(in);
+	if (ret)
+		fprintf(stderr, "stap: cannot write %s: %s\n", here, strerror(-ret));
+	return ret;
+}
+
 /* kbuild_replay() with the shipped runtime as runtime.o; on failure the
  * directory is left as Kbuild expects it. */
 static int replay_build(struct session *s, const char *dir, const char *name, const char *replay)
@@ -449,15 +497,12 @@ out:
 		return ret;
 found:
 	*ko = arena_strndup(&s->arena, cached, strlen(cached));
-	/* -m NAME: the module also goes to the current directory, as SystemTap's. */
+	/* -m NAME: the module also goes to the current directory, as
+	 * SystemTap's; pass 5 still loads the cache's copy. */
 	if (s->module_name) {
-		const char *here = arena_printf(&s->arena, "%s.ko", name);
-
-		if (copy_path(cached, here)) {
-			fprintf(stderr, "stap: cannot write %s: %s\n", here, strerror(errno));
-			return fail_errno();
-		}
-		*ko = here;
+		ret = copy_here(cached, arena_printf(&s->arena, "%s.ko", name));
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -553,7 +553,8 @@ static int passes_3_to_5(struct session *s)
 	if (ret)
 		goto out;
 	if (s->last_pass == 4) {
-		printf("%s\n", ko);
+		/* -m NAME: the copy in the current directory (pass4_build()) */
+		printf("%s\n", s->module_name ? arena_printf(&s->arena, "%s.ko", s->module_name) : ko);
 		goto out;
 	}
 	free(c_text);
