@@ -185,18 +185,11 @@ static int copy_one(const char *path, const char *rel, void *ctx)
 	return ret;
 }
 
-/* -D NAME=VALUE as a Kbuild flag; NULL if it cannot be passed safely. */
-static const char *define_flag(struct session *s, const char *d)
-{
-	const char *eq = strchr(d, '=');
-	size_t n = eq ? (size_t)(eq - d) : strlen(d);
-
-	if (!n || strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != n ||
-	    strchr(d, '\'') || strchr(d, '\n'))
-		return NULL;
-	return arena_printf(&s->arena, " '-D%s'", d);
-}
-
+/*
+ * Two objects, compiled in parallel: the script, and the whole runtime as
+ * one unit (a compiler run per runtime file would cost more than the
+ * compiling itself: each reads the kernel headers).
+ */
 static int write_kbuild(struct session *s, const char *dir, const char *name)
 {
 	char path[4096];
@@ -207,31 +200,36 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 		"# string argument into its return value, two members of one frame, trips it.\n"
 		"# Declarations after statements, as the kernel allows from 6.5 on.\n"
 		"ccflags-y := -I$(src)/runtime -std=gnu11 -Wno-restrict "
-		"-Wno-declaration-after-statement", name);
+		"-Wno-declaration-after-statement\n"
+		"obj-m := %s.o\n%s-y := script.o runtime.o\n", name, name, name);
 
-	for (int i = 0; i < s->n_defines; i++) {
-		const char *f = define_flag(s, s->defines[i]);
-
-		if (!f) {
-			fprintf(stderr, "stap: -D %s: not a NAME=VALUE a compiler can take\n", s->defines[i]);
-			return -EINVAL;
-		}
-		text = arena_printf(&s->arena, "%s%s", text, f);
-	}
-	/* Two objects, compiled in parallel: the script, and the whole
-	 * runtime as one unit (a compiler run per runtime file would cost
-	 * more than the compiling itself: each reads the kernel headers). */
-	text = arena_printf(&s->arena, "%s\nobj-m := %s.o\n%s-y := script.o runtime.o\n", text,
-			    name, name);
 	snprintf(path, sizeof(path), "%s/Kbuild", dir);
 	return write_file(path, text, strlen(text));
 }
 
-/* runtime.c: every runtime file the module needs, one unit. */
+/*
+ * ctap_defines.h: the -D options as #define lines, which the runtime's
+ * unit includes first (the script's unit has them at its top).  Never
+ * compiler flags in the Kbuild file: make would expand a $(...) in them.
+ */
+static int write_defines(struct session *s, const char *dir)
+{
+	char path[4096];
+	char *text = "/* stap's -D options (written by stap -p4). */\n";
+
+	for (int i = 0; i < s->n_defines; i++)
+		text = arena_printf(&s->arena, "%s%s", text, session_define_line(s, s->defines[i]));
+	snprintf(path, sizeof(path), "%s/ctap_defines.h", dir);
+	return write_file(path, text, strlen(text));
+}
+
+/* runtime.c: every runtime file the module needs, one unit, after the -D
+ * options. */
 static int write_runtime_unit(struct session *s, const char *dir)
 {
 	char path[4096];
-	char *text = "/* The runtime, one unit (written by stap -p4). */\n";
+	char *text = "/* The runtime, one unit (written by stap -p4). */\n"
+		     "#include \"ctap_defines.h\"\n";
 
 	for (const char *const *o = runtime_objs; *o; o++)
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
@@ -317,15 +315,6 @@ static void show_log(struct session *s, const char *dir, bool failed)
 		if (failed || s->verbose > 1 || strstr(line, "warning:"))
 			fputs(line, stderr);
 	fclose(f);
-}
-
-static int remove_tree(const char *path)
-{
-	char cmd[4200];
-
-	/* Only our own mkdtemp directories get here. */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	return system(cmd);
 }
 
 static int copy_path(const char *from, const char *to)
@@ -458,7 +447,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 			       arena_printf(&s->arena, "runtime/%016llx.o",
 					    (unsigned long long)runtime_key(s, base))) == 0;
 	shipped = cacheable && !s->disable_cache && ship_runtime(runtime, dir);
-	if (!shipped && write_runtime_unit(s, dir))
+	if (!shipped && (write_defines(s, dir) || write_runtime_unit(s, dir)))
 		goto out;
 	if (s->verbose > 1)
 		fprintf(stderr, "Pass 4: %s (%s)\n", shipped ? "using the cached runtime object" :
@@ -492,7 +481,7 @@ out:
 	if (s->keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
 	else
-		remove_tree(dir);
+		session_rmtree(dir);
 	if (ret)
 		return ret;
 found:

@@ -12,10 +12,12 @@
 
 #include <bpf/btf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -132,19 +134,50 @@ static void check_btf(struct check *c)
 	btf__free(btf);
 }
 
-/* The first line a command prints, or "" (popen of a fixed string). */
-static const char *first_output(struct check *c, const char *cmd)
+/* The first line "PROG --version" prints on stdout, or "" (PROG found on
+ * $PATH and run without a shell). */
+static const char *version_line(struct check *c, const char *prog)
 {
-	FILE *p = popen(cmd, "r");
 	char l[512] = "";
+	int fd[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
 
-	if (!p)
+	fflush(NULL);
+	if (pipe2(fd, O_CLOEXEC))
 		return "";
-	if (!fgets(l, sizeof(l), p))
-		l[0] = '\0';
-	pclose(p);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null < 0 || dup2(fd[1], 1) < 0 || dup2(null, 2) < 0 || dup2(null, 0) < 0)
+			_exit(127);
+		execlp(prog, prog, "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (pid > 0 && got < (ssize_t)sizeof(l) - 1 &&
+	       (n = read(fd[0], l + got, sizeof(l) - 1 - got)) > 0)
+		got += n;
+	close(fd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return "";
+	l[got] = '\0';
 	l[strcspn(l, "\n")] = '\0';
 	return arena_printf(&c->s->arena, "%s", l);
+}
+
+/* Whether an executable of that name is on $PATH (as the shell's command -v). */
+static bool on_path(struct check *c, const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *dir, *save;
+
+	dirs = arena_printf(&c->s->arena, "%s", path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+		if (access(arena_printf(&c->s->arena, "%s/%s", *dir ? dir : ".", prog), X_OK) == 0)
+			return true;
+	return false;
 }
 
 /* The kernel's compiler, by the name in CONFIG_CC_VERSION_TEXT ("gcc-12
@@ -183,7 +216,7 @@ static void check_compiler(struct check *c)
 	char cc[64];
 
 	kbuild_cc(c, want, cc, sizeof(cc));
-	have = first_output(c, arena_printf(&s->arena, "%s --version 2>/dev/null", cc));
+	have = version_line(c, cc);
 	if (!*have) {
 		line(c, "FAIL", arena_printf(&s->arena, "compiler: no %s, which the kernel was built "
 					     "with", cc), arena_printf(&s->arena, "apt-get install %s make", cc));
@@ -220,19 +253,22 @@ static void check_vm(struct check *c)
 {
 	struct session *s = c->s;
 	const char *image = s->kernel_image;
-	const char *harness = CTAP_SRCDIR "/testsuite/guest-run";
+	const char *harness = session_libexec(s, "guest-run");
 
-	if (!*first_output(c, "command -v qemu-system-x86_64"))
+	if (!on_path(c, "qemu-system-x86_64"))
 		line(c, s->vm ? "FAIL" : "warn", "--vm: no qemu-system-x86_64",
 		     "apt-get install qemu-system-x86");
 	else if (access(image, R_OK))
 		line(c, s->vm ? "FAIL" : "warn", arena_printf(&s->arena, "--vm: no %s to boot", image),
 		     arena_printf(&s->arena, "apt-get install linux-image-%s", s->kernel_release));
-	else if (access(harness, X_OK))
-		line(c, s->vm ? "FAIL" : "warn", "--vm: the guest harness is not installed "
-		     "(it runs from a ctap source tree)", "run stap --vm from a built source tree");
+	else if (!harness || access(harness, X_OK))
+		line(c, s->vm ? "FAIL" : "warn", arena_printf(&s->arena, "--vm: the guest harness "
+							      "is not installed (%s/guest-run)",
+							      CTAP_PKGLIBEXECDIR),
+		     "make install installs it with stap");
 	else
-		line(c, " ok ", arena_printf(&s->arena, "--vm: qemu-system-x86_64 and %s", image), NULL);
+		line(c, " ok ", arena_printf(&s->arena, "--vm: qemu-system-x86_64, %s and %s", image,
+					     harness), NULL);
 }
 
 int check_run(struct session *s)

@@ -11,7 +11,9 @@
  * "cmd_TARGET := COMMAND", make's "$$" for "$") with the directory and
  * name made placeholders, and stored next to the runtime object; a later
  * build with the cached runtime object runs them itself, in the kernel
- * tree as make would.  Any failure falls back to Kbuild, which records
+ * tree as make would.  The directory goes in as $CTAP_BUILD_DIR, from the
+ * environment, never pasted into the shell's text; the name is letters,
+ * digits and '_'.  Any failure falls back to Kbuild, which records
  * again.  CTAP_KBUILD=1 in the environment always uses Kbuild.
  */
 #include "config.h"
@@ -39,6 +41,43 @@ static const char *const steps[] = {
 
 #define DIR_MARK	"@DIR@"
 #define NAME_MARK	"@NAME@"
+#define DIR_VAR		"CTAP_BUILD_DIR"
+
+/*
+ * cmd with each DIR_MARK the shell's expansion of $CTAP_BUILD_DIR as part
+ * of the word it is in: "$CTAP_BUILD_DIR" outside quotes, $CTAP_BUILD_DIR
+ * inside double quotes, '"$CTAP_BUILD_DIR"' inside single quotes (Kbuild
+ * 6.1 has the directory in an awk program: '... print("@DIR@/"$0) ...').
+ */
+static char *expand_dir(struct arena *a, const char *cmd)
+{
+	static const char *const as[] = { "\"$" DIR_VAR "\"", "$" DIR_VAR, "'\"$" DIR_VAR "\"'" };
+	size_t n = strlen(DIR_MARK), count = 0;
+	char quote = 0, *out, *o;
+
+	for (const char *p = cmd; (p = strstr(p, DIR_MARK)); p += n)
+		count++;
+	out = o = arena_alloc(a, strlen(cmd) + count * strlen(as[2]) + 1);
+	for (const char *p = cmd; *p; p++) {
+		if (!strncmp(p, DIR_MARK, n)) {
+			const char *e = as[!quote ? 0 : quote == '"' ? 1 : 2];
+
+			o = stpcpy(o, e);
+			p += n - 1;
+			continue;
+		}
+		if (*p == '\\' && quote != '\'' && p[1]) {
+			*o++ = *p++;
+		} else if (!quote && (*p == '\'' || *p == '"')) {
+			quote = *p;
+		} else if (*p == quote) {
+			quote = 0;
+		}
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
 
 /* s with every from replaced by to (arena memory). */
 static char *replace(struct arena *a, const char *s, const char *from, const char *to)
@@ -133,8 +172,9 @@ void kbuild_record(struct session *s, const char *dir, const char *name, const c
 	cache_store(path, text, strlen(text));
 }
 
-/* One command, by /bin/sh in the kernel tree; its output to log. */
-static int run_step(const char *build, const char *cmd, const char *log)
+/* One command, by /bin/sh in the kernel tree with $CTAP_BUILD_DIR the
+ * build directory; its output to log. */
+static int run_step(const char *build, const char *dir, const char *cmd, const char *log)
 {
 	pid_t pid = fork();
 	int status;
@@ -144,7 +184,8 @@ static int run_step(const char *build, const char *cmd, const char *log)
 	if (pid == 0) {
 		FILE *out = freopen(log, "a", stdout);
 
-		if (!out || dup2(STDOUT_FILENO, STDERR_FILENO) < 0 || chdir(build))
+		if (!out || dup2(STDOUT_FILENO, STDERR_FILENO) < 0 || chdir(build) ||
+		    setenv(DIR_VAR, dir, 1))
 			_exit(127);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
@@ -184,8 +225,8 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 		const char *cmd;
 
 		line[strcspn(line, "\n")] = '\0';
-		cmd = replace(&s->arena, replace(&s->arena, line, DIR_MARK, dir), NAME_MARK, name);
-		ret = run_step(s->kernel_build, cmd, log);
+		cmd = replace(&s->arena, expand_dir(&s->arena, line), NAME_MARK, name);
+		ret = run_step(s->kernel_build, dir, cmd, log);
 		if (ret)
 			goto out;
 		n++;

@@ -108,6 +108,26 @@ static long parse_number(const char *arg, long min, long max, const char *what)
 	return v;
 }
 
+/*
+ * -D NAME[=VALUE]: one line of a C header (ctap_defines.h, the script's
+ * unit): a C name, and a value with no line break, no other control
+ * character and no backslash at its end that would join the next line.
+ */
+static bool define_ok(const char *d)
+{
+	size_t n = strspn(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	const char *v = d + n, *end;
+
+	if (!n || (*d >= '0' && *d <= '9') || (*v && *v++ != '='))
+		return false;
+	for (end = v; *end; end++)
+		if ((unsigned char)*end < ' ' && *end != '\t')
+			return false;
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	return end == v || end[-1] != '\\';
+}
+
 static bool is_name_value(const char *s)
 {
 	const char *eq = strchr(s, '=');
@@ -320,8 +340,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 			s->include_dirs[s->n_include_dirs++] = optarg;
 			break;
 		case 'D':
-			if (!*optarg || s->n_defines == MAX_DEFINES)
-				bad_option("invalid -D '%s'", optarg);
+			if (!define_ok(optarg) || s->n_defines == MAX_DEFINES)
+				bad_option("invalid -D '%s' (expected NAME or NAME=VALUE, one line)", optarg);
 			s->defines[s->n_defines++] = optarg;
 			break;
 		case 'G':

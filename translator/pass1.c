@@ -105,11 +105,12 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 	const char *lib = getenv("SYSTEMTAP_TAPSET"), *target;
 	int n = 0;
 
-	/* Installed, else (running from the build tree) the source tree's. */
+	/* Installed, else (running from the build tree) the source tree's;
+	 * else the configured place, which "Searched for ..." names. */
 	if (!lib)
 		lib = session_data_dir(s, "tapset");
 	if (!lib)
-		lib = CTAP_SRCDIR "/tapsets";
+		lib = CTAP_PKGDATADIR "/tapset";
 	for (int i = 0; i < s->n_include_dirs && n + TAPSET_SUBDIRS <= max; i++)
 		n = add_tapset_dir(s, dirs, n, s->include_dirs[i]);
 	if (n < max && (target = target_tapsets_dir(&s->arena, s->kernel_release,

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "run.h"
 
 /*
@@ -205,6 +206,96 @@ static int vm_outputs(struct session *s, const char *dir)
 	return 0;
 }
 
+/* path, absolute (the harness runs in its own directory). */
+static const char *absolute(struct session *s, const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return path;
+	return arena_printf(&s->arena, "%s/%s", cwd, path);
+}
+
+/* The file at path, to the descriptor fd (the guest's output to ours). */
+static void copy_out(const char *path, int fd)
+{
+	char buf[65536];
+	ssize_t n;
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+
+	while (in >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, n) != n)
+			break;
+	if (in >= 0)
+		close(in);
+}
+
+/* The last lines of the harness's log, to stderr: why the guest did not run. */
+static void log_tail(const char *path, int lines)
+{
+	char *text = NULL, *p;
+	size_t len = 0;
+	FILE *f = fopen(path, "r"), *m = open_memstream(&text, &len);
+	int c;
+
+	while (f && m && (c = getc(f)) != EOF)
+		putc(c, m);
+	if (f)
+		fclose(f);
+	if (!m)
+		return;
+	fclose(m);
+	p = text + len;
+	if (p > text && p[-1] == '\n')
+		p--;
+	while (p > text && lines > 0)
+		if (*--p == '\n')
+			lines--;
+	fputs(*p == '\n' ? p + 1 : p, stderr);
+	free(text);
+}
+
+/*
+ * guest-run, the harness installed with this stap (session_libexec(): never
+ * one from the source tree of the machine that built it), with argv's
+ * arguments; in dir, its output in dir/guest.log.  It copies this stap's
+ * staprun into the guest and keeps the kernel it extracts in the module
+ * cache.  Its exit status, or -1 if it could not be run.
+ */
+static int run_harness(struct session *s, const char *dir, const char **argv)
+{
+	const char *log = arena_printf(&s->arena, "%s/guest.log", dir);
+	char cache[4096];
+	pid_t pid;
+	int status, fd;
+
+	/* The cache's own directory ("ROOT/."), checked to be the user's alone. */
+	if (cache_path(cache, sizeof(cache), ".")) {
+		fprintf(stderr, "stap: --vm: the module cache cannot be used safely\n");
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || chdir(dir))
+			_exit(127);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd < 0 || dup2(fd, 0) < 0)
+			_exit(127);
+		if (setenv("CTAP_STAPRUN", staprun_path(s), 1) || setenv("CTAP_CACHE", cache, 1))
+			_exit(127);
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /*
  * Boots a guest of the target kernel that runs the shell line (with the
  * module ko in /ctap/modules, if not NULL), in a new directory *dir; the
@@ -214,9 +305,16 @@ static int vm_outputs(struct session *s, const char *dir)
 static int vm_boot(struct session *s, const char *ko, const char *line, int timeout_s,
 		   char **dir)
 {
-	char path[4200], st[512] = "", cmd[8192];
+	const char *harness = session_libexec(s, "guest-run"), *argv[12];
+	char path[4200], st[512] = "";
 	FILE *f;
+	int n = 0;
 
+	if (!harness) {
+		fprintf(stderr, "stap: --vm: no guest harness: %s/guest-run is not installed, nor "
+			"../libexec/ctap/guest-run beside this stap\n", CTAP_PKGLIBEXECDIR);
+		return -1;
+	}
 	*dir = session_mkdtemp(s, "ctapvm");
 	if (!*dir) {
 		fprintf(stderr, "stap: cannot create a directory for the guest: %s\n", strerror(errno));
@@ -231,11 +329,20 @@ static int vm_boot(struct session *s, const char *ko, const char *line, int time
 	fprintf(f, "# timeout: %d\ncd /root 2>/dev/null || cd /\n%s\n", timeout_s, line);
 	fclose(f);
 	if (s->verbose)
-		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU)\n", s->kernel_release);
-	snprintf(cmd, sizeof(cmd), "%s/testsuite/guest-run -k %s -o %s/out %s%s %s/run.sh > %s/guest.log 2>&1",
-		 CTAP_SRCDIR, shell_quote(s, s->kernel_build), *dir, ko ? "-m " : "",
-		 ko ? shell_quote(s, ko) : "", *dir, *dir);
-	(void)!system(cmd);
+		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU, %s)\n", s->kernel_release,
+			harness);
+	argv[n++] = harness;
+	argv[n++] = "-k";
+	argv[n++] = absolute(s, s->kernel_build);
+	argv[n++] = "-o";
+	argv[n++] = arena_printf(&s->arena, "%s/out", *dir);
+	if (ko) {
+		argv[n++] = "-m";
+		argv[n++] = absolute(s, ko);
+	}
+	argv[n++] = arena_strndup(&s->arena, path, strlen(path));
+	argv[n] = NULL;
+	run_harness(s, *dir, argv);
 	snprintf(path, sizeof(path), "%s/out/run.status", *dir);
 	f = fopen(path, "r");
 	if (f) {
@@ -246,28 +353,24 @@ static int vm_boot(struct session *s, const char *ko, const char *line, int time
 	if (strncmp(st, "rc=", 3)) {
 		fprintf(stderr, "stap: the guest did not run the module (%s)\n",
 			st[0] ? strtok(st, "\n") : "guest-run failed");
-		snprintf(cmd, sizeof(cmd), "tail -n 20 %s/guest.log >&2", *dir);
-		(void)!system(cmd);
+		log_tail(arena_printf(&s->arena, "%s/guest.log", *dir), 20);
 		return -1;
 	}
 	fflush(NULL);
-	snprintf(cmd, sizeof(cmd), "cat %s/out/run.stdout; cat %s/out/run.stderr >&2", *dir, *dir);
-	(void)!system(cmd);
+	copy_out(arena_printf(&s->arena, "%s/out/run.stdout", *dir), STDOUT_FILENO);
+	copy_out(arena_printf(&s->arena, "%s/out/run.stderr", *dir), STDERR_FILENO);
 	return atoi(st + 3);
 }
 
 static int vm_done(struct session *s, char *dir, int rc)
 {
-	char cmd[4200];
-
 	if (!dir)
 		return rc;
 	if (s->keep_tmpdir) {
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
 		return rc;
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	(void)!system(cmd);
+	session_rmtree(dir);
 	return rc;
 }
 

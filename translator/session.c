@@ -6,10 +6,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cast_headers.h"
@@ -156,20 +158,13 @@ const char *session_module_name(struct session *s)
 	return arena_printf(&s->arena, "stap_%016llx", (unsigned long long)h);
 }
 
-/*
- * The installed data (tapset/, runtime/): the configured prefix's, else
- * ../share/ctap beside this stap (a package unpacked somewhere else, as
- * `dpkg-deb -x` does), else NULL: running from the build tree.
- */
-const char *session_data_dir(struct session *s, const char *sub)
+/* This stap's own directory (from /proc/self/exe), arena memory; NULL if
+ * it cannot be known. */
+static const char *self_dir(struct session *s)
 {
 	char self[PATH_MAX], *slash;
-	ssize_t n;
-	const char *dir = arena_printf(&s->arena, "%s/%s", CTAP_PKGDATADIR, sub);
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	if (access(dir, R_OK) == 0)
-		return dir;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		return NULL;
 	self[n] = '\0';
@@ -177,8 +172,64 @@ const char *session_data_dir(struct session *s, const char *sub)
 	if (!slash)
 		return NULL;
 	*slash = '\0';
-	dir = arena_printf(&s->arena, "%s/../share/ctap/%s", self, sub);
-	return access(dir, R_OK) == 0 ? dir : NULL;
+	return arena_printf(&s->arena, "%s", self);
+}
+
+/*
+ * SUB of the source tree, for the build tree's own stap (translator/stap
+ * of the tree that was configured) alone: a stap installed from it never
+ * reads, compiles or runs the build machine's source files.  NULL if this
+ * is not that stap.
+ */
+static const char *source_dir(struct session *s, const char *sub)
+{
+	const char *self = self_dir(s);
+	struct stat a, b;
+
+	if (!self || stat(self, &a) || stat(CTAP_BUILDDIR "/translator", &b) ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return NULL;
+	return arena_printf(&s->arena, "%s/%s", CTAP_SRCDIR, sub);
+}
+
+/*
+ * DIR/SUB of what ctap installs for itself (INSTALLED: the configured
+ * place, FROM_BIN: the same relative to the bin directory): the configured
+ * place, else relative to this stap's own path (a package unpacked
+ * somewhere else, as `dpkg-deb -x` does, or a moved tree), else, for the
+ * build tree's stap, the source tree's SOURCE; NULL if none has it.
+ */
+static const char *installed_path(struct session *s, const char *installed, const char *from_bin,
+				  const char *sub, const char *source)
+{
+	const char *self = self_dir(s), *path = arena_printf(&s->arena, "%s/%s", installed, sub);
+
+	if (access(path, R_OK) == 0)
+		return path;
+	path = self ? arena_printf(&s->arena, "%s/%s/%s", self, from_bin, sub) : NULL;
+	if (path && access(path, R_OK) == 0)
+		return path;
+	path = source ? source_dir(s, source) : NULL;
+	return path && access(path, R_OK) == 0 ? path : NULL;
+}
+
+const char *session_data_dir(struct session *s, const char *sub)
+{
+	static const struct { const char *installed, *source; } dirs[] = {
+		{ "tapset", "tapsets" }, { "runtime", "kmod-runtime" },
+	};
+	const char *source = NULL;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (!strcmp(sub, dirs[i].installed))
+			source = dirs[i].source;
+	return installed_path(s, CTAP_PKGDATADIR, "../share/ctap", sub, source);
+}
+
+const char *session_libexec(struct session *s, const char *name)
+{
+	return installed_path(s, CTAP_PKGLIBEXECDIR, "../libexec/ctap", name,
+			      arena_printf(&s->arena, "testsuite/%s", name));
 }
 
 const char *session_runtime_dir(struct session *s)
@@ -190,7 +241,8 @@ const char *session_runtime_dir(struct session *s)
 	if (env && *env)
 		return env;
 	installed = session_data_dir(s, "runtime");
-	return installed ? installed : CTAP_SRCDIR "/kmod-runtime";
+	/* none: the configured place, which the error message names */
+	return installed ? installed : CTAP_PKGDATADIR "/runtime";
 }
 
 const char **session_runtime_families(struct session *s)
@@ -219,9 +271,29 @@ const char **session_runtime_families(struct session *s)
 	return v;
 }
 
+const char *session_define_line(struct session *s, const char *d)
+{
+	const char *eq = strchr(d, '=');
+
+	if (!eq)
+		return arena_printf(&s->arena, "#define %s 1\n", d);
+	return arena_printf(&s->arena, "#define %.*s %s\n", (int)(eq - d), d, eq + 1);
+}
+
 char *session_mkdtemp(struct session *s, const char *prefix)
 {
 	const char *t = getenv("TMPDIR");
 
 	return mkdtemp(arena_printf(&s->arena, "%s/%sXXXXXX", t && *t ? t : "/tmp", prefix));
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int session_rmtree(const char *dir)
+{
+	/* FTW_PHYS: a symlink in the tree is removed, never followed. */
+	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) ? -errno : 0;
 }

@@ -112,13 +112,25 @@ void session_free(struct session *s);
 /* A new directory for pass 4 or 5 ("$TMPDIR/PREFIXXXXXXX", /tmp by
  * default, which main() checked), arena memory; NULL with errno. */
 char *session_mkdtemp(struct session *s, const char *prefix);
+/* Removes the directory tree of a session_mkdtemp() (no shell, no
+ * symlink followed): 0 or -errno. */
+int session_rmtree(const char *dir);
+/* -D NAME[=VALUE] (checked by main()) as a line of C: "#define NAME VALUE"
+ * (1 without a value, as the compiler's -D), arena memory. */
+const char *session_define_line(struct session *s, const char *d);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);
 /* DIR/SUB of the installed data (tapset, runtime): the install prefix's,
- * else relative to this stap's own path; NULL if neither has it. */
+ * else relative to this stap's own path, else (the build tree's own stap
+ * only) the source tree's; NULL if none has it. */
 const char *session_data_dir(struct session *s, const char *sub);
+/* A program ctap runs (guest-run, for --vm): $(pkglibexecdir)/NAME, else
+ * ../libexec/ctap/NAME beside this stap, else (the build tree's own stap
+ * only) the source tree's testsuite/NAME; NULL if none has it. */
+const char *session_libexec(struct session *s, const char *name);
 /* Where the runtime sources are: -R, $SYSTEMTAP_RUNTIME, the installed
- * data, or the source tree. */
+ * data, the source tree's for the build tree's stap, else the configured
+ * place (missing). */
 const char *session_runtime_dir(struct session *s);
 /* The runtime sides of the probe families the script uses ("probes/kprobes"),
  * NULL-terminated; after pass 2. */

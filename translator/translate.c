@@ -636,14 +636,8 @@ static void emit_header(struct xlate *x, FILE *out)
 		" * explains the layout.\n */\n",
 		session_module_name(x->s), gen_c_comment(x->a, x->s->user->src->name),
 		x->s->kernel_release);
-	for (int i = 0; i < x->s->n_defines; i++) {
-		const char *d = x->s->defines[i], *eq = strchr(d, '=');
-
-		if (eq)
-			fprintf(out, "#define %.*s %s\n", (int)(eq - d), d, eq + 1);
-		else
-			fprintf(out, "#define %s 1\n", d);
-	}
+	for (int i = 0; i < x->s->n_defines; i++)
+		fputs(session_define_line(x->s, x->s->defines[i]), out);
 	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n\n",
 		analyses_max_nesting(x->s));
 	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n", out);

@@ -32,6 +32,7 @@ fuzz_target()
 		# shellcheck disable=SC2046
 		fuzz_flags=(-I"$t" -I"$3" -I"$r" -include config.h
 			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'
+			    -DCTAP_PKGLIBEXECDIR='"/nonexistent"' -DCTAP_BUILDDIR="\"$3\""
 			    -DCTAP_SRCDIR="\"$2\"" -DCTAP_KERNEL_BUILD='""'
 			    $(pkg-config --cflags --libs libbpf libdw libelf) -llzma)
 		;;
