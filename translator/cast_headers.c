@@ -15,8 +15,8 @@
  * (no absolute name, no ".."), and the compiler runs with stdin from
  * /dev/null, in a process group bounded in CPU time and memory per
  * process (setrlimit, inherited by cc1, as and ld) and in wall-clock time
- * (then the group is killed): a header that includes /dev/zero, itself
- * without end or a FIFO ends in an error.
+ * (then the group is killed): a header that includes /dev/zero or a
+ * FIFO, or expands without end, ends in an error.
  */
 #include "config.h"
 
@@ -95,7 +95,8 @@ static int run_bounded(const char *const *argv, const char *log)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0 ||
 		    setpgid(0, 0))
@@ -110,7 +111,7 @@ static int run_bounded(const char *const *argv, const char *log)
 		_exit(127);
 	}
 	setpgid(pid, pid);	/* as the child does: whichever runs first */
-	p.fd = pidfd_open(pid, 0);
+	p.fd = pidfd_open(pid, 0);	/* Linux 5.3; before, no wall-clock bound */
 	if (p.fd >= 0 && poll(&p, 1, CC_WALL_S * 1000) == 0) {
 		kill(-pid, SIGKILL);
 		ret = -ETIME;

@@ -194,23 +194,24 @@ static const char *source_dir(struct session *s, const char *sub)
 
 /*
  * DIR/SUB of what ctap installs for itself (INSTALLED: the configured
- * place, FROM_BIN: the same relative to the bin directory): the configured
- * place, else relative to this stap's own path (a package unpacked
- * somewhere else, as `dpkg-deb -x` does, or a moved tree), else, for the
- * build tree's stap, the source tree's SOURCE; NULL if none has it.
+ * place, FROM_BIN: the same relative to the bin directory).  The build
+ * tree's own stap takes the source tree's SOURCE; an installed one the
+ * files installed with it, beside it (a moved tree, or a package unpacked
+ * somewhere else, as `dpkg-deb -x` does), else the configured place (a
+ * stap copied alone).  NULL if none has it.
  */
 static const char *installed_path(struct session *s, const char *installed, const char *from_bin,
 				  const char *sub, const char *source)
 {
-	const char *self = self_dir(s), *path = arena_printf(&s->arena, "%s/%s", installed, sub);
+	const char *self = self_dir(s), *path = source ? source_dir(s, source) : NULL;
 
-	if (access(path, R_OK) == 0)
+	if (path && access(path, R_OK) == 0)
 		return path;
 	path = self ? arena_printf(&s->arena, "%s/%s/%s", self, from_bin, sub) : NULL;
 	if (path && access(path, R_OK) == 0)
 		return path;
-	path = source ? source_dir(s, source) : NULL;
-	return path && access(path, R_OK) == 0 ? path : NULL;
+	path = arena_printf(&s->arena, "%s/%s", installed, sub);
+	return access(path, R_OK) == 0 ? path : NULL;
 }
 
 const char *session_data_dir(struct session *s, const char *sub)

@@ -120,13 +120,13 @@ int session_rmtree(const char *dir);
 const char *session_define_line(struct session *s, const char *d);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);
-/* DIR/SUB of the installed data (tapset, runtime): the install prefix's,
- * else relative to this stap's own path, else (the build tree's own stap
- * only) the source tree's; NULL if none has it. */
+/* DIR/SUB of the installed data (tapset, runtime): for the build tree's
+ * own stap the source tree's; else relative to this stap's own path, else
+ * the install prefix's; NULL if none has it. */
 const char *session_data_dir(struct session *s, const char *sub);
-/* A program ctap runs (guest-run, for --vm): $(pkglibexecdir)/NAME, else
- * ../libexec/ctap/NAME beside this stap, else (the build tree's own stap
- * only) the source tree's testsuite/NAME; NULL if none has it. */
+/* A program ctap runs (guest-run, for --vm): for the build tree's own stap
+ * the source tree's testsuite/NAME; else ../libexec/ctap/NAME beside this
+ * stap, else $(pkglibexecdir)/NAME; NULL if none has it. */
 const char *session_libexec(struct session *s, const char *name);
 /* Where the runtime sources are: -R, $SYSTEMTAP_RUNTIME, the installed
  * data, the source tree's for the build tree's stap, else the configured
