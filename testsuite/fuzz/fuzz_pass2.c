@@ -24,12 +24,18 @@
  * read, and loading 5 MB each run made the target ten times slower. */
 static struct btf *btf;
 static struct ksyms *ksyms;	/* the same for the symbol table */
+/* The kernel's image and modules, where main() finds an installed one. */
+static char image[4096], moddir[4096];
 
 /* Each run frees its arenas at the end and allocates them again: glibc
  * gave the memory back to the kernel every time (heap trims and munmaps,
  * then page faults on fresh zeroed pages), 40% of a short run's time. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char *release = getenv("KERNEL_RELEASE");
+
+	snprintf(image, sizeof(image), "/boot/vmlinuz-%s", release ? release : "");
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", release ? release : "");
 	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* glibc's maximum */
 	return 0;
@@ -41,6 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.last_pass = 2,
 		.kernel_release = getenv("KERNEL_RELEASE"),
 		.kernel_build = getenv("KERNEL_BUILD"),
+		.kernel_image = image,
+		.kernel_moddir = moddir,
 		.pp = { .arch = "x86_64", .runtime = "kernel", .privilege = "stapdev",
 			.compat_version = "4.8",
 			.max_expansion = 20000 },	/* the limit, not its size, is under test */

@@ -34,7 +34,7 @@ fuzz_target()
 			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'
 			    -DCTAP_PKGLIBEXECDIR='"/nonexistent"' -DCTAP_BUILDDIR="\"$3\""
 			    -DCTAP_SRCDIR="\"$2\"" -DCTAP_KERNEL_BUILD='""'
-			    $(pkg-config --cflags --libs libbpf libdw libelf) -llzma)
+			    $(pkg-config --cflags --libs libbpf libdw libelf) -llzma -lzstd)
 		;;
 	*)
 		return 1
