@@ -27,6 +27,9 @@ if [ -n "${CTAP_KERNEL_BUILD:-}" ]; then
 fi
 [ -n "$KERNEL_BUILD" ] || { echo "peer: no kernel build tree configured" >&2; exit 2; }
 export CTAP_KERNEL_BUILD=$KERNEL_BUILD
+# The kernel's modules: installed, or unpacked by testsuite/kernels.
+moddir=/lib/modules/$KERNEL_RELEASE
+[ -d "$moddir/kernel" ] || moddir=${CTAP_KERNELS:-/var/cache/ctap/kernels}/$KERNEL_RELEASE/lib/modules/$KERNEL_RELEASE
 peer=${CTAP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctap}/peer-$KERNEL_RELEASE
 kbuild=$peer/kbuild
 runtime=$peer/runtime
