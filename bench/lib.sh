@@ -43,7 +43,7 @@ stap48_first_error()
 	case $line in
 	*"while resolving probe point"*)
 		why=$(grep -E '^(semantic error|WARNING):' "$1" | grep -v 'while resolving probe point' |
-			sed 's/^semantic error: //' | head -n 2 | paste -sd ';' -) || true
+			sed 's/^semantic error: //' | head -n 2 | sed ':a;N;s/\n/; /;ba') || true
 		[ -n "$why" ] && line="$line ($why)" ;;
 	esac
 	sed -e "s|$runtime/|runtime/|g" -e "s|$peer/||g" -e "s|$top/||g" -e 's|/tmp/stap[A-Za-z0-9]*/||g' \
