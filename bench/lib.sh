@@ -28,3 +28,24 @@ bench_median_awk='
 				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 	}'
+
+# stap48_first_error FILE: the first error in SystemTap 4.8's stderr (a
+# compiler's "error:", its own "semantic error:" or "ERROR:"; else its
+# last line) as one line for a table or a CSV note: a probe point it
+# could not resolve with the reason it gives next ("missing debuginfo",
+# "no match"), its runtime copy shown as runtime/, the peer's and the
+# tree's directories and its temporary directory dropped.
+stap48_first_error()
+{
+	local line why
+
+	line=$(grep -m 1 -E '(error|ERROR):' "$1" || tail -n 1 "$1")
+	case $line in
+	*"while resolving probe point"*)
+		why=$(grep -E '^(semantic error|WARNING):' "$1" | grep -v 'while resolving probe point' |
+			sed 's/^semantic error: //' | head -n 2 | sed ':a;N;s/\n/; /;ba') || true
+		[ -n "$why" ] && line="$line ($why)" ;;
+	esac
+	sed -e "s|$runtime/|runtime/|g" -e "s|$peer/||g" -e "s|$top/||g" -e 's|/tmp/stap[A-Za-z0-9]*/||g' \
+		-e 's/ *\[man [^]]*\]//g' -e 's/[[:space:]]*$//' <<< "$line" | cut -c 1-300
+}

@@ -5,7 +5,9 @@
 # `make bench` runs it last, so two `make bench` in a row give the report.
 # A run is one value of the date column; the figures of a row are its
 # numeric columns (the "runs" count excluded); the other columns, date and
-# commit aside, name the row.  Writes bench/results-repeat.md.
+# commit aside, name the row.  Where a CSV has a kernel column, the last
+# two runs are those of each kernel (make bench measures 6.1 and 6.12
+# one after the other).  Writes bench/results-repeat.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/results-repeat.md
@@ -21,9 +23,10 @@ out=$here/results-repeat.md
 	echo "|---|---|---|---:|---:|---:|"
 	for csv in "$here"/results/*.csv; do
 		awk -F, -v file="$(basename "$csv" .csv)" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; next }
+		NR == 1 { for (i = 1; i <= NF; i++) { col[i] = $i; if ($i == "kernel") kcol = i }; next }
 		{
-			if (!($1 in seen)) { seen[$1] = 1; run[++nruns] = $1 }
+			kern = kcol ? $kcol : ""
+			if (!((kern, $1) in seen)) { seen[kern, $1] = 1; run[kern, ++nruns[kern]] = $1 }
 			key = ""
 			for (i = 3; i <= NF; i++)
 				if ($i !~ /^-?[0-9.]+$/ && $i != "")
@@ -31,15 +34,16 @@ out=$here/results-repeat.md
 			for (i = 3; i <= NF; i++)
 				if ($i ~ /^-?[0-9.]+$/ && col[i] != "runs") {
 					val[$1, key, col[i]] = $i
-					if (!((key, col[i]) in known)) { known[key, col[i]] = 1; order[++n] = key SUBSEP col[i] }
+					if (!((key, col[i]) in known)) { known[key, col[i]] = 1; order[++n] = key SUBSEP col[i]; kof[key] = kern }
 				}
 		}
 		END {
-			if (nruns < 2)
-				exit
-			a = run[nruns - 1]; b = run[nruns]
 			for (k = 1; k <= n; k++) {
 				split(order[k], kc, SUBSEP)
+				kern = kof[kc[1]]
+				if (nruns[kern] < 2)
+					continue
+				a = run[kern, nruns[kern] - 1]; b = run[kern, nruns[kern]]
 				if (!((a, kc[1], kc[2]) in val) || !((b, kc[1], kc[2]) in val))
 					continue
 				x = val[a, kc[1], kc[2]]; y = val[b, kc[1], kc[2]]

@@ -6,6 +6,9 @@
  * $vars and backtraces need, and what a kprobe on an ftrace site gets);
  * regs=0 gets the argument registers only.  Beside floor_kprobe, it says
  * what a probe family built on ftrace_ops could save.
+ * FLOOR_FTRACE_PT_REGS (from Kbuild, by the kernel's ftrace.h): the
+ * callback gets a struct pt_regs, the kernel having no struct
+ * ftrace_regs yet (5.10).
  */
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
@@ -14,14 +17,21 @@
 static int regs = 1;
 module_param(regs, int, 0444);
 
+#ifdef FLOOR_FTRACE_PT_REGS
+#define floor_regs pt_regs
+#else
+#define floor_regs ftrace_regs
+#endif
+
 static void floor_func(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-		       struct ftrace_regs *fregs)
+		       struct floor_regs *fregs)
 {
 }
 
 static struct ftrace_ops floor_ops = {
 	.func = floor_func,
 };
+static unsigned long floor_ip;
 
 /* The function's address, as kprobes finds it (kallsyms_lookup_name is
  * not exported; the name ftrace lists for it may be an alias). */
@@ -39,26 +49,27 @@ static unsigned long getpid_addr(void)
 
 static int __init floor_init(void)
 {
-	unsigned long addr = getpid_addr();
 	int ret;
 
-	if (!addr)
+	floor_ip = getpid_addr();
+	if (!floor_ip)
 		return -ENOENT;
 	if (regs)
 		floor_ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
-	ret = ftrace_set_filter_ip(&floor_ops, addr, 0, 0);
+	ret = ftrace_set_filter_ip(&floor_ops, floor_ip, 0, 0);
 	if (ret)
 		return ret;
 	ret = register_ftrace_function(&floor_ops);
 	if (ret)
-		ftrace_free_filter(&floor_ops);
+		ftrace_set_filter_ip(&floor_ops, floor_ip, 1, 0);
 	return ret;
 }
 
 static void __exit floor_exit(void)
 {
 	unregister_ftrace_function(&floor_ops);
-	ftrace_free_filter(&floor_ops);
+	/* The filter's one entry, removed (5.10 does not export ftrace_free_filter). */
+	ftrace_set_filter_ip(&floor_ops, floor_ip, 1, 0);
 }
 
 module_init(floor_init);
