@@ -183,6 +183,24 @@ static int header_file(struct arena *a, const char **dirs, int n, const char *na
 }
 
 /*
+ * An absolute name (SystemTap's examples say </usr/include/stdio.h>) is
+ * taken when it is a regular file under one of the include directories;
+ * len is then the length of the part after that directory, or 0.
+ */
+static int absolute_header(struct arena *a, const char **dirs, int n, const char *name, int len)
+{
+	for (int i = 0; i < n; i++) {
+		size_t d = strlen(dirs[i]);
+
+		if ((size_t)len > d + 1 && !strncmp(name, dirs[i], d) && name[d] == '/' &&
+		    header_name_ok(name + d + 1, len - (int)d - 1) &&
+		    !header_file(a, dirs + i, 1, name + d + 1, len - (int)d - 1, &(const char *){ NULL }))
+			return len - (int)d - 1;
+	}
+	return 0;
+}
+
+/*
  * "<a.h><b.h>" as C: "#include <a.h>\n#include <b.h>\n"; NULL with *why
  * if malformed, or a name is not a regular file on the include path.
  */
@@ -198,6 +216,11 @@ static char *include_lines(struct arena *a, const char *headers, const char **di
 		if (*p != '<' || !end || n == MAX_HEADERS) {
 			*why = "expected <header.h>...";
 			return NULL;
+		}
+		if (p[1] == '/' && absolute_header(a, dirs, ndirs, p + 1, end - p - 1)) {
+			c = arena_printf(a, "%s#include %.*s\n", c, (int)(end - p + 1), p);
+			p = end + 1;
+			continue;
 		}
 		if (!header_name_ok(p + 1, end - p - 1)) {
 			*why = arena_printf(a, "%.*s: not a header on the include path (a name "
