@@ -30,7 +30,9 @@
  *
  * If staprun dies (kill -9), the module keeps running: "staprun -A NAME"
  * attaches to it again (no START: it runs already), "staprun -d NAME" stops
- * and unloads it.  Bulk mode (per-CPU trace files) is the module parameter
+ * and unloads it.  The module records the real uid that loaded it; .cmd
+ * opens only for that uid and root (EPERM for others): a user of a setuid
+ * staprun reaches only the sessions they started.  Bulk mode (per-CPU trace files) is the module parameter
  * ctap_bulk=1, which staprun -b passes.
  */
 #ifndef CTAP_MSGS_H
@@ -41,6 +43,14 @@
 #define CTAP_DEBUGFS_DIR	"ctap"
 #define CTAP_CMD_FILE		".cmd"
 #define CTAP_TRACE_PREFIX	"trace"
+
+/*
+ * Every module built on this runtime carries CTAP_MODINFO_TAG=CTAP_PROTOCOL
+ * in its .modinfo (transport.c): a setuid staprun loads nothing else.  The
+ * number changes when this protocol does.
+ */
+#define CTAP_MODINFO_TAG	"ctap_protocol"
+#define CTAP_PROTOCOL		"1"
 
 /* Largest payload of one control message (an OOB text line, say). */
 #define CTAP_MSG_MAX_PAYLOAD	1024

@@ -42,6 +42,7 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <linux/delay.h>
+#include <linux/cred.h>
 
 #include "ctap_msgs.h"
 #include "transport.h"
@@ -53,6 +54,8 @@ MODULE_PARM_DESC(ctap_bulk, "bulk mode: per-CPU output files (staprun -b)");
 static int ctap_buffer_mb;
 module_param(ctap_buffer_mb, int, 0444);
 MODULE_PARM_DESC(ctap_buffer_mb, "output buffer size in MB, per CPU in bulk mode (staprun -s)");
+/* What a setuid staprun looks for before it loads a module for a user. */
+MODULE_INFO(ctap_protocol, CTAP_PROTOCOL);
 
 #define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
 #define CTAP_CTL_RESERVED 8	/* of which kept for the session's own replies */
@@ -94,6 +97,7 @@ static struct {
 	atomic_t cmd_open;		/* .cmd has one reader: staprun */
 	struct work_struct stop_work;	/* EXIT: stop, then reply */
 
+	kuid_t owner;			/* the real uid that loaded the module */
 	s32 tz_gmtoff;			/* from START: staprun's time zone */
 	char tz_name[CTAP_TZ_NAME_LEN];
 
@@ -470,10 +474,19 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-/* One staprun at a time: a second one (-A, -d beside a live session) is told
- * the channel is busy rather than stealing the first one's messages. */
+/*
+ * The session is its owner's: a setuid staprun opens this file as root for
+ * any user, so the real uid decides.  Only the user who loaded the module
+ * (or root) may stop it or attach to it.  One staprun at a time: a second
+ * one (-A, -d beside a live session) is told the channel is busy rather
+ * than stealing the first one's messages.
+ */
 static int ctl_open(struct inode *inode, struct file *file)
 {
+	kuid_t uid = current_uid();
+
+	if (!uid_eq(uid, tp.owner) && !uid_eq(uid, GLOBAL_ROOT_UID))
+		return -EPERM;
 	return atomic_cmpxchg(&tp.cmd_open, 0, 1) ? -EBUSY : 0;
 }
 
@@ -702,6 +715,7 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
 	int cpu;
 
 	tp.ops = ops;
+	tp.owner = current_uid();	/* module init runs in the loader's context */
 	tp.bulk = bulk || ctap_bulk;
 	if (ctap_buffer_mb > 0 && ctap_buffer_mb < 4096)
 		n_subbufs = max_t(size_t, 2, ((size_t)ctap_buffer_mb << 20) / subbuf_size);

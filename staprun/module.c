@@ -41,17 +41,12 @@ bool module_is_loaded(const char *name)
 	return stat(path, &st) == 0;
 }
 
-int module_load(const char *path, const char *params)
+/* The descriptor module_open() checked: the file is not looked up again. */
+int module_load(int fd, const char *params)
 {
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	if (syscall(SYS_finit_module, fd, params ? params : "", 0) != 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+		return -errno;
+	return 0;
 }
 
 int module_unload(const char *name)

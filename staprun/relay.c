@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,11 @@ int relay_open_all(struct relay *r, const char *modname)
 		r->ncpus = 1;
 	r->bytes = 0;
 	r->own_outs = false;
-	r->base = NULL;
+	r->path = r->name = r->prefix = NULL;
+	r->dir_fd = -1;
+	r->failed = 0;
+	r->failed_open = false;
+	r->lost = 0;
 	r->switch_asked = false;
 	r->fds = calloc(r->ncpus, sizeof(*r->fds));
 	r->out_fds = calloc(r->ncpus, sizeof(*r->out_fds));
@@ -47,18 +52,19 @@ int relay_open_all(struct relay *r, const char *modname)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+/* Writes len bytes; on a failure -errno, with *done those that went. */
+static int write_all(int fd, const char *buf, size_t len, size_t *done)
 {
-	while (len) {
-		ssize_t n = write(fd, buf, len);
+	*done = 0;
+	while (*done < len) {
+		ssize_t n = write(fd, buf + *done, len - *done);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		buf += n;
-		len -= n;
+		*done += n;
 	}
 	return 0;
 }
@@ -69,47 +75,59 @@ void relay_output_to(struct relay *r, int out_fd)
 		r->out_fds[cpu] = out_fd;
 }
 
-int relay_file_name(char *buf, size_t size, const char *base, int fnum)
-{
-	int n = fnum < 0 ? snprintf(buf, size, "%s", base) : snprintf(buf, size, "%s.%d", base, fnum);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
-void relay_output_rotating(struct relay *r, int out_fd, const char *base, uint64_t fsize_max,
-			   int fnum_max)
+void relay_output_rotating(struct relay *r, int out_fd, int dir_fd, const char *path,
+			   const char *name, uint64_t fsize_max, int fnum_max)
 {
 	relay_output_to(r, out_fd);
-	r->base = base;
+	r->dir_fd = dir_fd;
+	r->path = path;
+	r->name = name;
 	r->fnum = 0;
 	r->fsize_max = fsize_max;
 	r->fnum_max = fnum_max;
 	r->wsize = 0;
 }
 
+/* The first failure to write: what failed is kept for the message. */
+static void note_failure(struct relay *r, int cpu, int fnum, int err, bool open)
+{
+	if (r->failed)
+		return;
+	r->failed = err;
+	r->failed_open = open;
+	if (r->prefix)
+		snprintf(r->failed_file, sizeof(r->failed_file), "%s_cpu%d", r->prefix, cpu);
+	else if (!r->path)
+		snprintf(r->failed_file, sizeof(r->failed_file), "standard output");
+	else if (output_file_name(r->failed_file, sizeof(r->failed_file), r->path,
+				  fnum == 0 && !r->fsize_max ? -1 : fnum))
+		snprintf(r->failed_file, sizeof(r->failed_file), "%s...", r->path);
+}
+
 /*
  * As SystemTap's stapio: FILE.n+1 replaces FILE.n, and with -S MB,N the
- * file N back is removed, so that N remain.
+ * file N back is removed, so that N remain.  Both in the directory opened
+ * at the start, as the user (output.c).
  */
 static int relay_switch(struct relay *r)
 {
-	char path[4096];
+	char name[NAME_MAX + 1];
 	int fd, ret;
 
 	r->switch_asked = false;
-	ret = relay_file_name(path, sizeof(path), r->base, r->fnum + 1);
-	if (ret)
-		return ret;
-	fd = open_output(path);
-	if (fd < 0)
+	ret = output_file_name(name, sizeof(name), r->name, r->fnum + 1);
+	fd = ret ? ret : open_output_at(r->dir_fd, name);
+	if (fd < 0) {
+		note_failure(r, 0, r->fnum + 1, fd, true);
 		return fd;
+	}
 	close(r->out_fds[0]);
 	relay_output_to(r, fd);
 	r->fnum++;
 	r->wsize = 0;
 	if (r->fnum_max && r->fnum >= r->fnum_max &&
-	    !relay_file_name(path, sizeof(path), r->base, r->fnum - r->fnum_max))
-		unlink(path);	/* gone already is fine */
+	    !output_file_name(name, sizeof(name), r->name, r->fnum - r->fnum_max))
+		unlink_output_at(r->dir_fd, name);	/* gone already is fine */
 	return 0;
 }
 
@@ -128,6 +146,7 @@ int relay_output_bulk(struct relay *r, const char *prefix)
 			return r->out_fds[cpu];
 	}
 	r->own_outs = true;
+	r->prefix = prefix;
 	return 0;
 }
 
@@ -149,28 +168,36 @@ static size_t fitting(const struct relay *r, const char *buf, size_t n)
 	return r->wsize ? 0 : n;
 }
 
-static int write_rotating(struct relay *r, int cpu, const char *buf, size_t n)
+/* On a failure -errno, with *done the bytes of buf that went. */
+static int write_rotating(struct relay *r, int cpu, const char *buf, size_t n, size_t *done)
 {
-	while (n) {
-		size_t part = r->base ? fitting(r, buf, n) : n;
+	*done = 0;
+	while (*done < n) {
+		size_t part = r->path ? fitting(r, buf + *done, n - *done) : n - *done, went;
 		int ret;
 
-		if (r->base && (r->switch_asked || !part)) {
+		if (r->path && (r->switch_asked || !part)) {
 			ret = relay_switch(r);
 			if (ret)
 				return ret;
 			continue;
 		}
-		ret = write_all(r->out_fds[cpu], buf, part);
-		if (ret)
+		ret = write_all(r->out_fds[cpu], buf + *done, part, &went);
+		*done += went;
+		r->wsize += went;
+		if (ret) {
+			note_failure(r, cpu, r->fnum, ret, false);
 			return ret;
-		r->wsize += part;
-		buf += part;
-		n -= part;
+		}
 	}
 	return 0;
 }
 
+/*
+ * Once a write has failed, what the module still sends is read and counted
+ * as lost (r->lost): the session stops, and its end probes must not wait
+ * on a full buffer.
+ */
 long relay_drain(struct relay *r)
 {
 	char buf[65536];
@@ -182,10 +209,11 @@ long relay_drain(struct relay *r)
 		if (r->fds[cpu] < 0)
 			continue;
 		while ((n = read(r->fds[cpu], buf, sizeof(buf))) > 0) {
-			int ret = write_rotating(r, cpu, buf, n);
+			size_t done = 0;
 
-			if (ret)
-				return ret;
+			if (!r->failed)
+				write_rotating(r, cpu, buf, n, &done);
+			r->lost += n - done;
 			total += n;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
@@ -203,6 +231,9 @@ void relay_close_all(struct relay *r)
 		if (r->own_outs && r->out_fds[cpu] >= 0)
 			close(r->out_fds[cpu]);
 	}
+	if (r->dir_fd >= 0)
+		close(r->dir_fd);
+	r->dir_fd = -1;
 	free(r->fds);
 	free(r->out_fds);
 	r->fds = r->out_fds = NULL;

@@ -2,8 +2,10 @@
  * staprun - load a ctap module, stream its output, stop it, unload it.
  *
  *   staprun [-v] [-c CMD | -x PID] [-o FILE] [-b] [-T SECONDS] MODULE.ko [name=value ...]
- *   staprun -A NAME     attach to a module still running (after staprun died)
- *   staprun -d NAME     stop and unload a module still running
+ *   staprun -A NAME     attach to a ctap session still running (after staprun died)
+ *   staprun -d NAME     stop and unload a ctap session still running
+ *
+ * Installed setuid root, what it may load and reach for a user is trust.c's.
  *
  * The session: load the module, send START, start the -c command once the
  * probes are armed, copy the relay output until something ends the session
@@ -24,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <wordexp.h>
-#include <grp.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -40,11 +41,17 @@ int verbose;
 struct session {
 	const char *ko_path;
 	char modname[64];
-	char *params;		/* name=value ... joined by spaces */
+	struct module_file mod;	/* opened once, checked, loaded (trust.c) */
+	const char **param_args;	/* name=value, staprun's own first */
+	int nparams;
+	char buffer_arg[32];	/* ctap_buffer_mb=N */
+	char *params;		/* for the kernel: name=value ... */
 	const char *cmd;	/* -c */
 	pid_t target;		/* -x, or the -c child */
 	int go_fd;		/* -c child starts when this pipe is written */
 	const char *outfile;	/* -o */
+	int out_dir_fd;		/* -o FILE's directory, for the rotations */
+	const char *out_name;	/* FILE's name in it */
 	uint64_t fsize_max;	/* -S MB, as bytes */
 	int fnum_max;		/* -S MB,N */
 	int timeout_s;		/* -T */
@@ -57,6 +64,9 @@ struct session {
 	struct relay relay;
 	bool errors;
 	bool exit_requested;	/* exit() ran in a begin probe */
+	bool stop_sent;		/* EXIT went to the module */
+	uint64_t lost_at_stop;	/* relay.lost then */
+	bool failure_told;	/* the output's failure is reported */
 	unsigned long warned[MAX_WARNINGS];	/* hashes of warnings printed */
 	unsigned int nwarned;
 };
@@ -65,6 +75,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: staprun [options] MODULE.ko [name=value ...]\n"
+		"       staprun [options] NAME [name=value ...]\n"
+		"              (NAME: /lib/modules/RELEASE/systemtap/NAME.ko)\n"
+		"       staprun -A|-d NAME\n"
 		"  -v          more verbose (repeat for more)\n"
 		"  -c CMD      run CMD once the probes are armed; stop when it exits\n"
 		"  -x PID      set target() to PID\n"
@@ -76,8 +89,8 @@ static void usage(FILE *f)
 		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
 		"  -s MB       output buffer size in MB (per CPU with -b)\n"
 		"  -i          send stdin to the script's input.char/input.line probes\n"
-		"  -A          attach to MODULE, loaded and running already\n"
-		"  -d          stop and unload MODULE, loaded and running already\n"
+		"  -A          attach to the ctap session NAME, loaded and running already\n"
+		"  -d          stop and unload the ctap session NAME, loaded and running already\n"
 		"  -V          print the version and exit\n"
 		"  -h          this help\n"
 		"  --check     (alone) report whether this kernel can run ctap's modules\n");
@@ -116,7 +129,6 @@ static long now_ms(void)
 
 static int parse_args(struct session *s, int argc, char **argv)
 {
-	size_t plen = 1;
 	char *end;
 	int opt;
 
@@ -206,91 +218,19 @@ static int parse_args(struct session *s, int argc, char **argv)
 		err("-A and -d take a module name only\n");
 		return -1;
 	}
-	for (int i = optind; i < argc; i++)
-		plen += strlen(argv[i]) + 1;
-	plen += sizeof(" ctap_bulk=1 ctap_buffer_mb=4095");
-	s->params = calloc(1, plen);
+	/* -b and -s are parameters of the runtime's (transport.c) */
+	s->param_args = calloc(argc - optind + 2, sizeof(*s->param_args));
+	if (!s->param_args)
+		return -1;
 	if (s->bulk)
-		strcat(s->params, "ctap_bulk=1 ");
-	if (s->buffer_mb)
-		sprintf(s->params + strlen(s->params), "ctap_buffer_mb=%d ", s->buffer_mb);
-	for (int i = optind; i < argc; i++) {
-		if (!strchr(argv[i], '=')) {
-			err("module parameter '%s' is not name=value\n", argv[i]);
-			return -1;
-		}
-		strcat(s->params, argv[i]);
-		if (i + 1 < argc)
-			strcat(s->params, " ");
+		s->param_args[s->nparams++] = "ctap_bulk=1";
+	if (s->buffer_mb) {
+		snprintf(s->buffer_arg, sizeof(s->buffer_arg), "ctap_buffer_mb=%d", s->buffer_mb);
+		s->param_args[s->nparams++] = s->buffer_arg;
 	}
+	for (int i = optind; i < argc; i++)
+		s->param_args[s->nparams++] = argv[i];
 	return 0;
-}
-
-/*
- * Installed setuid root (as SystemTap's packaging installs its staprun for
- * the stapusr group), staprun may load modules for a user who is not root;
- * everything else it does on that user's behalf runs as that user: the -c
- * command, system() commands, the -o file.  Run by root, nothing changes.
- */
-static bool setuid_run(void)
-{
-	return geteuid() != getuid();
-}
-
-/* In a child about to run the user's command: become the user, for good. */
-static void drop_privileges(void)
-{
-	gid_t gid = getgid();
-	uid_t uid = getuid();
-
-	if (!setuid_run())
-		return;
-	if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid)) {
-		fprintf(stderr, "ERROR: cannot drop privileges: %s\n", strerror(errno));
-		_exit(127);
-	}
-}
-
-/*
- * Setuid, only a module whose file and every directory above it belong to
- * root and are writable by nobody else: the user must not be able to
- * choose what root loads.
- */
-static int module_trusted(const char *path)
-{
-	char dir[4096];
-	struct stat st;
-
-	if (!setuid_run())
-		return 0;
-	if (!realpath(path, dir))
-		return -errno;
-	for (;;) {
-		if (stat(dir, &st))
-			return -errno;
-		if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
-			return -EPERM;
-		if (!strcmp(dir, "/"))
-			return 0;
-		*strrchr(dir, '/') = '\0';
-		if (!dir[0])
-			strcpy(dir, "/");
-	}
-}
-
-/* -o FILE, opened as the user who ran staprun; never through a symlink. */
-int open_output(const char *path)
-{
-	bool suid = setuid_run();	/* before the euid changes */
-	int fd, saved;
-
-	if (suid && seteuid(getuid()))
-		return -errno;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	saved = errno;
-	if (suid && seteuid(0))
-		abort();	/* cannot happen: the saved uid is root */
-	return fd < 0 ? -saved : fd;
 }
 
 /*
@@ -355,18 +295,57 @@ static void start_command(struct session *s)
  * Ask the module to stop, once.  The buffers are emptied first so that the
  * end probes' output has room.  Returns 0 or -errno.
  */
-static int request_stop(struct session *s, bool *exit_sent)
+static int request_stop(struct session *s)
 {
 	int ret;
 
-	if (*exit_sent)
+	if (s->stop_sent)
 		return 0;
 	if (relay_drain(&s->relay) < 0)
 		return -EIO;
 	ret = ctl_send(s->ctl_fd, CTAP_MSG_EXIT, NULL, 0);
-	if (!ret)
-		*exit_sent = true;
+	if (!ret) {
+		s->stop_sent = true;
+		s->lost_at_stop = s->relay.lost;
+	}
 	return ret;
+}
+
+/*
+ * The output could not be written (ENOSPC, a next file that cannot be
+ * made): said once; the session then stops, since what it prints goes
+ * nowhere, and report_lost() says how much was lost.
+ */
+static bool output_failed(struct session *s)
+{
+	const struct relay *r = &s->relay;
+
+	if (!r->failed)
+		return false;
+	if (!s->failure_told)
+		err("cannot %s '%s': %s; stopping the session\n",
+		    r->failed_open ? "create output file" : "write the output to", r->failed_file,
+		    strerror(-r->failed));
+	s->failure_told = true;
+	s->errors = true;
+	return true;
+}
+
+static void report_lost(struct session *s)
+{
+	uint64_t lost = s->relay.lost, at_stop = s->stop_sent ? s->lost_at_stop : lost;
+
+	if (!output_failed(s) || !lost)
+		return;
+	if (lost > at_stop && at_stop == 0)
+		err("%llu bytes of output were lost after that, all printed while the session "
+		    "stopped (the end probes')\n", (unsigned long long)lost);
+	else if (lost > at_stop)
+		err("%llu bytes of output were lost after that, %llu of them printed while the "
+		    "session stopped (the end probes')\n", (unsigned long long)lost,
+		    (unsigned long long)(lost - at_stop));
+	else
+		err("%llu bytes of output were lost after that\n", (unsigned long long)lost);
 }
 
 /* system() in the script: sh -c CMD, not waited for (SIGCHLD reaps it). */
@@ -415,7 +394,6 @@ static void print_oob(struct session *s, const char *line)
 	fputs(line, stderr);
 }
 
-/* Handle one control message; returns true when the module has stopped. */
 /*
  * switch_file() or SIGUSR2: what the module printed so far stays in this
  * file, and the next output starts the next one (as SystemTap's stapio,
@@ -423,13 +401,14 @@ static void print_oob(struct session *s, const char *line)
  */
 static void ask_switch(struct session *s)
 {
-	if (!s->relay.base)
+	if (!s->relay.path)
 		return;
 	relay_drain(&s->relay);
 	s->relay.switch_asked = true;
 }
 
-static bool handle_ctl(struct session *s, bool *exit_sent)
+/* Handle one control message; returns true when the module has stopped. */
+static bool handle_ctl(struct session *s)
 {
 	struct ctap_msg_hdr hdr;
 	char payload[CTAP_MSG_MAX_PAYLOAD + 1];
@@ -448,7 +427,7 @@ static bool handle_ctl(struct session *s, bool *exit_sent)
 		print_oob(s, payload);
 		break;
 	case CTAP_MSG_REQUEST_EXIT:
-		request_stop(s, exit_sent);	/* a failure shows when EXIT never comes */
+		request_stop(s);	/* a failure shows when EXIT never comes */
 		break;
 	case CTAP_MSG_SYSTEM:
 		run_system(s, payload);
@@ -520,7 +499,7 @@ static int run_session(struct session *s)
 {
 	long deadline = s->timeout_s ? now_ms() + s->timeout_s * 1000L : 0;
 	long exit_deadline = 0;
-	bool exit_sent = false, stopped = false, stop_now = s->unload || s->exit_requested;
+	bool stopped = false, stop_now = s->unload || s->exit_requested;
 
 	while (!stopped) {
 		struct pollfd pfd[3] = {
@@ -536,14 +515,14 @@ static int run_session(struct session *s)
 		if (pfd[2].revents & (POLLIN | POLLHUP | POLLERR))
 			input_forward(&s->input);
 		if (pfd[0].revents & POLLIN)
-			stopped = handle_ctl(s, &exit_sent);
+			stopped = handle_ctl(s);
 		if (pfd[1].revents & POLLIN)
 			want_exit = handle_signal(s);
-		if ((deadline && now_ms() >= deadline) || stop_now)
+		if ((deadline && now_ms() >= deadline) || stop_now || output_failed(s))
 			want_exit = true;
-		if (want_exit && request_stop(s, &exit_sent))
+		if (want_exit && request_stop(s))
 			return -EIO;
-		if (exit_sent && !exit_deadline)
+		if (s->stop_sent && !exit_deadline)
 			exit_deadline = now_ms() + EXIT_REPLY_TIMEOUT_MS;
 		if (exit_deadline && now_ms() > exit_deadline) {
 			err("module did not stop within %d s\n", EXIT_REPLY_TIMEOUT_MS / 1000);
@@ -659,45 +638,126 @@ static int setup_signals(struct session *s)
 	return s->sig_fd < 0 ? -errno : 0;
 }
 
+/*
+ * The module to load, opened once and checked (trust.c), and its
+ * parameters.  Setuid, a refusal says why.
+ */
+static int open_module(struct session *s)
+{
+	char why[PATH_MAX + 256];
+	int ret;
+
+	ret = module_open(s->ko_path, &s->mod, why, sizeof(why));
+	if (!ret)
+		ret = module_params(&s->mod, s->param_args, s->nparams, &s->params,
+				    why, sizeof(why));
+	if (ret == -EPERM && setuid_run())
+		err("staprun runs setuid: %s\n", why);
+	else if (ret)
+		err("%s\n", why);
+	if (ret)
+		return ret;
+	strcpy(s->modname, s->mod.name);
+	return 0;
+}
+
+/* -o FILE (not -b): its directory, kept for the rotations, and the first
+ * file, FILE or, under -S, FILE.0. */
+static int open_first_output(struct session *s)
+{
+	char first[NAME_MAX + 1];
+	int ret;
+
+	s->out_dir_fd = output_dir_open(s->outfile, &s->out_name);
+	ret = s->out_dir_fd < 0 ? s->out_dir_fd : 0;
+	if (!ret)
+		ret = output_file_name(first, sizeof(first), s->out_name, s->fsize_max ? 0 : -1);
+	if (!ret) {
+		s->out_fd = open_output_at(s->out_dir_fd, first);
+		ret = s->out_fd < 0 ? s->out_fd : 0;
+	}
+	if (ret)
+		err("cannot open output file '%s%s': %s\n", s->outfile, s->fsize_max ? ".0" : "",
+		    strerror(-ret));
+	return ret;
+}
+
+/* Why the control channel would not open (s->ctl_fd is -errno). */
+static void ctl_error(const struct session *s)
+{
+	if (s->ctl_fd == -ENOENT)
+		err("module '%s' is not a ctap session (it has no /sys/kernel/debug/%s/%s/%s)\n",
+		    s->modname, CTAP_DEBUGFS_DIR, s->modname, CTAP_CMD_FILE);
+	else if (s->ctl_fd == -EPERM)
+		err("session '%s' was started by another user: only they and root may stop it or "
+		    "attach to it\n", s->modname);
+	else if (s->ctl_fd == -EBUSY)
+		err("module '%s' is busy: another staprun is attached to it\n", s->modname);
+	else
+		err("cannot open the control channel of '%s': %s\n", s->modname,
+		    strerror(-s->ctl_fd));
+}
+
+/*
+ * -A and -d: only a ctap session, one with a control file; and the module
+ * opens that file only to the user who loaded it, or root (EPERM).  A
+ * module this refuses is left as it is, never unloaded.
+ */
+static int attach_session(struct session *s)
+{
+	if (!module_is_loaded(s->modname)) {
+		err("no module named '%s' is loaded\n", s->modname);
+		return -ENOENT;
+	}
+	s->ctl_fd = ctl_open(s->modname);
+	if (s->ctl_fd >= 0)
+		return 0;
+	if (s->ctl_fd == -ENOENT)
+		err("module '%s' is not a ctap session (it has no /sys/kernel/debug/%s/%s/%s): "
+		    "staprun leaves it alone\n", s->modname, CTAP_DEBUGFS_DIR, s->modname,
+		    CTAP_CMD_FILE);
+	else
+		ctl_error(s);
+	return s->ctl_fd;
+}
+
+/* Loads the module opened already: that descriptor, not its path again. */
+static int load_module(struct session *s)
+{
+	int ret;
+
+	dbug("loading %s (%s)\n", s->ko_path, s->params);
+	ret = module_load(s->mod.fd, s->params);
+	module_close(&s->mod);
+	if (ret)
+		err("couldn't insert module '%s': %s\n", s->ko_path, strerror(-ret));
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct session s = { .go_fd = -1, .out_fd = STDOUT_FILENO, .ctl_fd = -1,
-			     .input = { .proc_fd = -1 } };
+			     .out_dir_fd = -1, .input = { .proc_fd = -1 },
+			     .relay = { .dir_fd = -1 }, .mod = { .fd = -1 } };
+	bool attach;
 	int ret, status;
 
 	if (argc == 2 && !strcmp(argv[1], "--check"))
 		return staprun_check();
 	if (parse_args(&s, argc, argv))
 		return 1;
+	attach = s.attach || s.unload;
 	if (geteuid() != 0) {
 		err("staprun must be run as root to load kernel modules\n");
 		return 1;
 	}
-	if (!s.attach && !s.unload && (ret = module_trusted(s.ko_path))) {
-		err("staprun runs setuid: it loads only modules in directories that root "
-		    "alone owns and can write, not '%s' (%s)\n", s.ko_path, strerror(-ret));
+	if (!attach && open_module(&s))
 		return 1;
-	}
-	if (s.outfile && !s.bulk) {
-		char first[4096];
-
-		/* -S starts at FILE.0 */
-		if (relay_file_name(first, sizeof(first), s.outfile, s.fsize_max ? 0 : -1)) {
-			err("output file name too long: '%s'\n", s.outfile);
-			return 1;
-		}
-		s.out_fd = open_output(first);
-		if (s.out_fd < 0) {
-			err("cannot open output file '%s': %s\n", first, strerror(-s.out_fd));
-			return 1;
-		}
-	}
-	if (s.attach || s.unload) {
-		if (!module_is_loaded(s.modname)) {
-			err("no module named '%s' is loaded\n", s.modname);
-			return 1;
-		}
-	} else if (module_is_loaded(s.modname)) {
+	if (s.outfile && !s.bulk && open_first_output(&s))
+		return 1;
+	if (attach && attach_session(&s))
+		return 1;
+	if (!attach && module_is_loaded(s.modname)) {
 		err("a module named '%s' is already loaded\n", s.modname);
 		return 1;
 	}
@@ -705,28 +765,13 @@ int main(int argc, char **argv)
 		err("cannot set up the session: %s\n", strerror(errno));
 		return 1;
 	}
-
-	if (!s.attach && !s.unload) {
-		dbug("loading %s (%s)\n", s.ko_path, s.params);
-		ret = module_load(s.ko_path, s.params);
-		if (ret) {
-			err("couldn't insert module '%s': %s\n", s.ko_path, strerror(-ret));
-			s.errors = true;
-			goto out_cmd;
-		}
-	}
-
-	s.ctl_fd = ctl_open(s.modname);
-	if (s.ctl_fd == -EBUSY) {
-		err("module '%s' is busy: another staprun is attached to it\n", s.modname);
+	if (!attach && load_module(&s)) {
 		s.errors = true;
-		/* With -A or -d not ours to unload: the other staprun owns it. */
-		if (s.attach || s.unload)
-			goto out_cmd;
-		goto out_unload;
-	} else if (s.ctl_fd < 0) {
-		err("cannot open the control channel of '%s': %s\n", s.modname,
-		    strerror(-s.ctl_fd));
+		goto out_cmd;
+	}
+	/* Ours, loaded just now: if it will not talk, it is unloaded. */
+	if (!attach && (s.ctl_fd = ctl_open(s.modname)) < 0) {
+		ctl_error(&s);
 		s.errors = true;
 		goto out_unload;
 	}
@@ -734,7 +779,8 @@ int main(int argc, char **argv)
 	if (!ret && s.bulk)
 		ret = relay_output_bulk(&s.relay, s.outfile ? s.outfile : "stpd");
 	else if (!ret && s.outfile)
-		relay_output_rotating(&s.relay, s.out_fd, s.outfile, s.fsize_max, s.fnum_max);
+		relay_output_rotating(&s.relay, s.out_fd, s.out_dir_fd, s.outfile, s.out_name,
+				      s.fsize_max, s.fnum_max);
 	else if (!ret)
 		relay_output_to(&s.relay, s.out_fd);
 	if (ret) {
@@ -743,7 +789,7 @@ int main(int argc, char **argv)
 		goto out_unload;
 	}
 	/* An attached module is running already: no START. */
-	if (!s.attach && !s.unload && start_session(&s)) {
+	if (!attach && start_session(&s)) {
 		s.errors = true;
 		/* What the begin probes printed before the failure still shows. */
 		while (relay_drain(&s.relay) > 0)
@@ -758,6 +804,7 @@ int main(int argc, char **argv)
 	input_stop(&s.input);
 
 out_unload:
+	report_lost(&s);
 	relay_close_all(&s.relay);
 	if (s.ctl_fd >= 0)
 		close(s.ctl_fd);

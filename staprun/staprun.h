@@ -2,7 +2,10 @@
  * staprun.h - the privileged loader's internal interfaces.
  *
  * staprun.c	options and the session loop
+ * trust.c	setuid: which module, which parameters; the user's uid
+ * modinfo.c	a module file's .modinfo tags
  * module.c	load and unload the kernel module
+ * output.c	the output files, as the user
  * ctl.c	the .cmd control channel (ctap_msgs.h)
  * relay.c	draining the per-CPU relay output files
  * input.c	-i: stdin to the module's input probes
@@ -17,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <sys/types.h>
 #include <termios.h>
 
@@ -25,9 +29,49 @@
 extern int verbose;
 void dbug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* modinfo.c: tag=value strings of a module file's .modinfo section */
+struct modinfo {
+	char *text;		/* NUL-separated strings; NULL: none read */
+	size_t len;
+};
+/* -ENOEXEC when the file is no 64-bit ELF module with a .modinfo. */
+int modinfo_read(int fd, struct modinfo *mi);
+const char *modinfo_get(const struct modinfo *mi, const char *tag);
+const char *modinfo_next(const struct modinfo *mi, const char *tag, size_t *pos);
+/* Does the module declare parameter name (its first len bytes)? */
+bool modinfo_declares(const struct modinfo *mi, const char *name, size_t len);
+void modinfo_free(struct modinfo *mi);
+
+/* trust.c */
+/* Installed setuid root and run by a user: the real uid is not root's. */
+bool setuid_run(void);
+/* In a child about to run the user's command: become the user, for good. */
+void drop_privileges(void);
+/* The user's uid for what follows (setuid; else nothing), then root's. */
+int as_user(void);
+void as_root(void);
+
+struct module_file {
+	int fd;			/* what finit_module() loads */
+	char name[64];		/* the kernel's name for it */
+	struct modinfo info;	/* its .modinfo, if it has one */
+};
+/*
+ * Opens the module to load, once: arg is a path or, without '/' and
+ * ".ko", a name in /lib/modules/RELEASE/systemtap.  Setuid, only a ctap
+ * module of that directory, checked (see trust.c).  0, or -errno with
+ * the reason in why.
+ */
+int module_open(const char *arg, struct module_file *m, char *why, size_t size);
+void module_close(struct module_file *m);
+/* The NAME=VALUE arguments as the kernel's parameter string (*params,
+ * malloc'd); setuid, only parameters the module declares. */
+int module_params(const struct module_file *m, const char *const *args, int n, char **params,
+		  char *why, size_t size);
+
 /* module.c */
 int module_name_from_path(const char *path, char *name, size_t size);
-int module_load(const char *path, const char *params);
+int module_load(int fd, const char *params);
 int module_unload(const char *name);
 bool module_is_loaded(const char *name);
 
@@ -49,31 +93,50 @@ struct relay {
 	uint64_t bytes;		/* copied to the output so far */
 	/* -o FILE in stream mode goes on in FILE.1, FILE.2 ... on request
 	 * (switch_file(), SIGUSR2) and, with -S, once a file is larger than
-	 * fsize_max; -S starts at FILE.0 (SystemTap's stapio names). */
-	const char *base;	/* FILE, or NULL: no rotation */
+	 * fsize_max; -S starts at FILE.0 (SystemTap's stapio names).  They are
+	 * made in FILE's directory as opened at the start (output.c). */
+	const char *path;	/* FILE, or NULL: no rotation */
+	int dir_fd;		/* FILE's directory, -1 if none */
+	const char *name;	/* FILE's name in it */
+	const char *prefix;	/* -b: PREFIX_cpuN */
 	int fnum;		/* the file being written is FILE.fnum (0: FILE) */
 	uint64_t wsize;		/* bytes written to it */
 	uint64_t fsize_max;	/* -S MB as bytes; 0: only on request */
 	int fnum_max;		/* -S MB,N: keep the N newest files; 0: all */
 	bool switch_asked;
+	/* The first write that failed (ENOSPC, a file that cannot be made):
+	 * later output is read and counted as lost, not written. */
+	int failed;		/* -errno, or 0 */
+	bool failed_open;	/* making the file failed, not writing to it */
+	char failed_file[PATH_MAX];
+	uint64_t lost;		/* bytes */
 };
 int relay_open_all(struct relay *r, const char *modname);
 /* Every CPU's output to out_fd; or, in bulk mode, to PREFIX_cpuN files. */
 void relay_output_to(struct relay *r, int out_fd);
 int relay_output_bulk(struct relay *r, const char *prefix);
 
-/* An output file (-o, -b's per-CPU files): created as the user who ran
- * staprun, never through a symlink.  An fd or -errno. */
-int open_output(const char *path);
-/* FILE's name number fnum under -S or after a switch: FILE.fnum. */
-int relay_file_name(char *buf, size_t size, const char *base, int fnum);
-/* Every CPU's output to out_fd, the first file of base (FILE, or FILE.0
- * under -S), which rotates from then on (see struct relay). */
-void relay_output_rotating(struct relay *r, int out_fd, const char *base, uint64_t fsize_max,
-			   int fnum_max);
-/* Copies everything readable now to the outputs; returns bytes or -errno. */
+/* Every CPU's output to out_fd, the first file of path (FILE, or FILE.0
+ * under -S), which rotates from then on in dir_fd (see struct relay),
+ * which the relay closes. */
+void relay_output_rotating(struct relay *r, int out_fd, int dir_fd, const char *path,
+			   const char *name, uint64_t fsize_max, int fnum_max);
+/* Copies everything readable now to the outputs; returns the bytes read,
+ * or -errno when the module's files cannot be read.  A failure to write
+ * is kept in r->failed. */
 long relay_drain(struct relay *r);
 void relay_close_all(struct relay *r);
+
+/* output.c: output files (-o, -b's per-CPU files), created as the user
+ * who ran staprun, never through a symlink.  An fd or -errno. */
+int open_output(const char *path);
+int open_output_at(int dir_fd, const char *name);
+int unlink_output_at(int dir_fd, const char *name);
+/* path's directory (O_PATH, opened as the user) and *name, its last part. */
+int output_dir_open(const char *path, const char **name);
+/* FILE's name number fnum under -S or after a switch (FILE.fnum); FILE
+ * itself for fnum -1. */
+int output_file_name(char *buf, size_t size, const char *base, int fnum);
 
 /* input.c */
 struct input {
