@@ -95,26 +95,47 @@ static int descend(int fd, const char *comp)
 	return next;
 }
 
+/* "/", checked like every directory after it. */
+static int open_top(char *where, size_t wsize)
+{
+	snprintf(where, wsize, "/");
+	return descend(open("/", O_PATH | O_CLOEXEC), ".");
+}
+
+/*
+ * If comp is a symlink in fd: todo becomes its target followed by rest.
+ * 1 if it was one, 0 if not, or -errno.
+ */
+static int splice_link(int fd, const char *comp, const char *rest, char *todo, size_t size)
+{
+	char link[PATH_MAX];
+	ssize_t n = readlinkat(fd, comp, link, sizeof(link) - 1);
+
+	if (n < 0)
+		return errno == EINVAL ? 0 : -errno;	/* EINVAL: not a symlink */
+	link[n] = '\0';
+	if (snprintf(todo, size, "%s/%s", link, rest) >= (int)size)
+		return -ENAMETOOLONG;
+	return 1;
+}
+
 /*
  * The directory path, opened from / one name at a time: each directory on
  * the way must be root's and writable by no one else.  A symlink on the
  * way lies in such a directory, so root made it; its target is walked the
  * same way (Debian's /lib is a link to usr/lib).  Returns an O_PATH
- * descriptor or -errno, with the directory at fault in where.
+ * descriptor or -errno, with the directory reached last in where.
  */
 static int open_root_dir(const char *path, char *where, size_t wsize)
 {
-	char todo[PATH_MAX], link[PATH_MAX], comp[NAME_MAX + 1];
-	int fd, hops = 0;
-	const char *p;
+	char todo[PATH_MAX], rest[PATH_MAX], comp[NAME_MAX + 1];
+	int fd, ret, hops = 0;
+	const char *p = todo;
 
 	if (path[0] != '/' || snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
 		return -EINVAL;
-	snprintf(where, wsize, "/");
-	fd = descend(open("/", O_PATH | O_CLOEXEC), ".");
-	for (p = todo; fd >= 0;) {
+	for (fd = open_top(where, wsize); fd >= 0;) {
 		size_t len, wlen;
-		ssize_t n;
 
 		p += strspn(p, "/");
 		if (!*p)
@@ -126,29 +147,23 @@ static int open_root_dir(const char *path, char *where, size_t wsize)
 		}
 		memcpy(comp, p, len);
 		comp[len] = '\0';
-		p += len;
-		n = readlinkat(fd, comp, link, sizeof(link) - 1);
-		if (n < 0 && errno != EINVAL) {		/* EINVAL: not a symlink */
+		strcpy(rest, p + len);
+		ret = splice_link(fd, comp, rest, todo, sizeof(todo));
+		if (ret > 0 && ++hops > LINK_HOPS)
+			ret = -ELOOP;
+		if (ret < 0) {
 			close(fd);
-			return -errno;
+			return ret;
 		}
-		if (n >= 0) {
-			if (++hops > LINK_HOPS || n + 1 + strlen(p) >= sizeof(link)) {
-				close(fd);
-				return -ELOOP;
-			}
-			link[n] = '\0';
-			strcat(link, "/");
-			strcat(link, p);
-			strcpy(todo, link);
+		if (ret) {	/* a symlink: on from its target */
 			p = todo;
 			if (todo[0] == '/') {
 				close(fd);
-				fd = descend(open("/", O_PATH | O_CLOEXEC), ".");
-				snprintf(where, wsize, "/");
+				fd = open_top(where, wsize);
 			}
 			continue;
 		}
+		p += len;
 		wlen = strlen(where);
 		snprintf(where + wlen, wsize - wlen, "%s%s", wlen > 1 ? "/" : "", comp);
 		fd = descend(fd, comp);

@@ -9,7 +9,7 @@ echo "-- the next file cannot be created"
 mkdir -p /tmp/of/out.1
 staprun -o /tmp/of/out modules/ctap_smoke.ko 2>&1 &
 pid=$!
-while [ ! -s /tmp/of/out ]; do sleep 0.1; done
+for i in $(seq 100); do [ -s /tmp/of/out ] && break; sleep 0.1; done
 kill -USR2 $pid	# the next output goes to out.1, a directory
 kill -TERM $pid
 wait $pid
