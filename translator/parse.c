@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "parse.h"
+#include "printf_format.h"
 
 #define MAX_CHAIN	10000	/* terms of one left-associative chain: later
 				   passes recurse that deep (a frame or two each) */
@@ -447,6 +448,40 @@ static void check_printd(struct parser *p, const struct token *t, const struct e
 		error_at(p, t, "%s joins at least two values after its delimiter", t->text);
 }
 
+/*
+ * printf/sprintf's format against SystemTap's grammar (printf_format.h),
+ * as its parser checks it.  The error is at the offending '%' in the
+ * source: the literal's first token is at index first, and the format is
+ * its glued tokens' texts one after the other.
+ */
+static void check_printf_format(struct parser *p, const struct token *t, size_t first,
+				const struct expr *call)
+{
+	const char *fmt, *at, *err = NULL;
+	struct printf_conv c;
+	struct token *s = &p->tok[first];
+	struct loc loc;
+	size_t off;
+	int r;
+
+	if (strcmp(t->text, "printf") && strcmp(t->text, "sprintf"))
+		return;
+	if (!call->args || call->args->kind != E_STRING || s->kind != TOK_STRING)
+		return;
+	fmt = at = call->args->str;
+	while ((r = printf_next_conv(&at, &c, &err)) > 0)
+		;
+	if (!r)
+		return;
+	for (off = c.at - fmt; s[1].kind == TOK_STRING && off >= strlen(s->text); s++)
+		off -= strlen(s->text);
+	loc = tok_loc(s);
+	loc.col += 1 + off;		/* past the opening quote */
+	diag_error("parse", &loc, arena_printf(p->arena, "conversion '%.*s'", (int)(c.end - c.at), c.at),
+		   "%s", err);
+	longjmp(p->recover, 1);
+}
+
 /* autocast -> value ( '->' member | '[' expr ']' )* ('$' | '$$')?
  * Members, elements and the pretty-printer of any value whose type pass 2
  * infers (SystemTap's autocast, from 2.6: "f()->m", "(p)[1]", "x $").
@@ -512,9 +547,12 @@ static struct expr *parse_value(struct parser *p)
 		e = new_expr(p, E_CALL, t);
 		e->name = t->text;
 		next(p);
+		size_t first = p->pos;
+
 		e->args = parse_expr_list(p, ")", false);
 		expect_op(p, ")");
 		check_printd(p, t, e);
+		check_printf_format(p, t, first, e);
 		return autocast(p, e);
 	}
 	e = new_expr(p, E_SYMBOL, t);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "print.h"
+#include "printf_format.h"
 #include "sem.h"
 #include "sem_internal.h"
 #include "strset.h"
@@ -140,46 +141,37 @@ struct sem_function *sem_resolve_function(struct sem *S, const char *name,
 /* ---- expressions ---- */
 
 
-/* printf-style format: argument count and kinds.  fmt has raw escapes. */
+/* A '*' width or precision: a long argument.  false when there is none. */
+static bool star_arg(struct sem *S, struct scope *sc, const struct expr *call, struct expr **args)
+{
+	if (!*args) {
+		sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+			  call->name);
+		return false;
+	}
+	sem_set_type(S, &(enum vtype){ sem_expr(S, sc, *args) }, NULL, T_LONG, &(*args)->loc,
+		     "a '*' width");
+	*args = (*args)->next;
+	return true;
+}
+
+/* printf-style format: argument count and kinds.  fmt has raw escapes;
+ * pass 1 checked its grammar. */
 static void check_format(struct sem *S, struct scope *sc, const struct expr *call,
 			 const char *fmt, struct expr *args)
 {
-	for (const char *p = fmt; *p; p++) {
-		enum vtype want = T_LONG;
+	const char *p = fmt, *err;
+	struct printf_conv c;
 
-		if (*p != '%')
-			continue;
-		if (*++p == '%')
-			continue;
-		p += strspn(p, "-+ #0");
-		for (int part = 0; part < 2; part++) {	/* width, then .precision */
-			if (*p == '*') {
-				if (!args) {
-					sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
-					      call->name);
-					return;
-				}
-				sem_set_type(S, &(enum vtype){ sem_expr(S, sc, args) }, NULL, T_LONG,
-					 &args->loc, "a '*' width");
-				args = args->next;
-				p++;
-			} else {
-				p += strspn(p, "0123456789");
-			}
-			if (part == 0 && *p == '.')
-				p++;
-			else if (part == 0)
-				break;
-		}
-		while (*p == 'l' || *p == 'h' || *p == 'L' || *p == 'j' || *p == 'z')
-			p++;
-		if (*p == 's') {
-			want = T_STRING;
-		} else if (!*p || !strchr("diuxXopcbmM", *p) || (*p >= '1' && *p <= '8')) {
-			sem_error(S, &call->loc, NULL, "invalid conversion '%%%c' in the format of %s",
-			      *p ? *p : ' ', call->name);
+	while (printf_next_conv(&p, &c, &err) > 0) {
+		enum vtype want = c.conv == 's' ? T_STRING : T_LONG;
+
+		if (!c.conv)
+			continue;	/* a "%l" ending the format prints nothing */
+		if (c.width_star && !star_arg(S, sc, call, &args))
 			return;
-		}
+		if (c.prec_star && !star_arg(S, sc, call, &args))
+			return;
 		if (!args) {
 			sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
 			      call->name);
@@ -199,11 +191,9 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 				sem_set_type(S, &v->type, &v->type_loc, want, &args->loc, v->name);
 		}
 		if (got != T_UNKNOWN && got != want)
-			sem_error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", *p,
+			sem_error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", c.conv,
 			      call->name, vtype_name(want), vtype_name(got));
 		args = args->next;
-		if (!*p)
-			break;
 	}
 	if (args)
 		sem_error(S, &args->loc, NULL, "too many arguments for the format string of %s", call->name);

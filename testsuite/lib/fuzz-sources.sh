@@ -14,7 +14,8 @@ fuzz_target()
 	case $1 in
 	pass1)
 		fuzz_srcs=("$fz/fuzz_parse.c" "$t/arena.c" "$t/diag.c" "$t/lex.c"
-			   "$t/preproc.c" "$t/parse.c" "$t/print.c" "$t/strset.c")
+			   "$t/preproc.c" "$t/parse.c" "$t/printf_format.c" "$t/print.c"
+			   "$t/strset.c")
 		fuzz_flags=(-I"$t" -I"$3" -include config.h)
 		;;
 	runtime)
