@@ -234,10 +234,8 @@ static int frame_base(struct udwarf *u, Dwarf_Die *func, Dwarf_Addr pc, const ch
 		      int64_t *off)
 {
 	Dwarf_Attribute at;
-	Dwarf_Op *ops, *cfa;
-	size_t n, ncfa;
-	Dwarf_Frame *frame;
-	int ret = -EINVAL;
+	Dwarf_Op *ops;
+	size_t n;
 
 	if (!dwarf_attr_integrate(func, DW_AT_frame_base, &at) ||
 	    dwarf_getlocation_addr(&at, pc, &ops, &n, 1) != 1 || n != 1)
@@ -247,8 +245,19 @@ static int frame_base(struct udwarf *u, Dwarf_Die *func, Dwarf_Addr pc, const ch
 		*off = (int64_t)ops[0].number;
 		return *reg ? 0 : -EINVAL;
 	}
-	if (ops[0].atom != DW_OP_call_frame_cfa || !u->cfi ||
-	    dwarf_cfi_addrframe(u->cfi, pc, &frame))
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return -EINVAL;
+	return udwarf_cfa(u, pc, reg, off);
+}
+
+int udwarf_cfa(struct udwarf *u, uint64_t pc, const char **reg, int64_t *off)
+{
+	Dwarf_Op *cfa;
+	size_t ncfa;
+	Dwarf_Frame *frame;
+	int ret = -EINVAL;
+
+	if (!u->cfi || dwarf_cfi_addrframe(u->cfi, pc, &frame))
 		return -EINVAL;
 	if (!dwarf_frame_cfa(frame, &cfa, &ncfa) && ncfa == 1 && cfa[0].atom == DW_OP_bregx &&
 	    (*reg = reg_name(cfa[0].number))) {

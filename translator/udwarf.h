@@ -88,6 +88,14 @@ int udwarf_function_at(struct udwarf *u, struct arena *a, const char *name, uint
 		       uint64_t pc, struct udwarf_func *out);
 
 /*
+ * The canonical frame address at pc by the call frame information: the
+ * value of register *reg (pt_regs' name) plus *off; the stack pointer at
+ * the function's entry was 8 below it (the return address).  0, or
+ * -EINVAL if the CFA there is not a register plus an offset.
+ */
+int udwarf_cfa(struct udwarf *u, uint64_t pc, const char **reg, int64_t *off);
+
+/*
  * The inlined instances of the functions whose names glob matches, each
  * with its variables at its entry (sorted by name, as SystemTap lists
  * an instance's); NULL if none.  *more: there were more than

@@ -185,10 +185,13 @@ static bool sdt_read_range(const struct ctap_sdt *sdt, int from, int to, struct 
 	return true;
 }
 
-/* A call's entry: the parameters its .return probe reads, its @entry values. */
-static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
+/* A call's entry: the parameters its .return probe reads, its @entry
+ * values; sp was the stack pointer at the function's entry, bias the
+ * load bias of the file. */
+static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs, unsigned long sp,
+		       unsigned long bias)
 {
-	struct uentry_slot *s = uentry_claim(u, regs->sp);
+	struct uentry_slot *s = uentry_claim(u, sp);
 	const struct ctap_sdt *sdt = u->sdt;
 
 	if (!s) {
@@ -205,7 +208,7 @@ static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
 		s->args[CTAP_SDT_MAX_ARGS] = (unsigned long)sdt->name;
 		s->args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)sdt->provider;
 	}
-	s->args[CTAP_SDT_BIAS_ARG] = instruction_pointer(regs) - u->vaddr;
+	s->args[CTAP_SDT_BIAS_ARG] = bias;
 	if (u->entry_probe)
 		ctap_probe_run(u->entry_probe, regs, s->args, CTAP_SDT_ARGS);
 }
@@ -265,12 +268,26 @@ static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 
 	if (!uprobe_wanted(u))
 		return 0;
-	if (u->is_return)
-		uentry_hit(u, regs);	/* a .return probe's @entry part */
+	if (u->is_return)		/* a .return probe's @entry part */
+		uentry_hit(u, regs, regs->sp, instruction_pointer(regs) - u->vaddr);
 	else if (u->sdt)
 		sdt_hit(u, regs);
 	else
 		ctap_probe_run(u->probe, regs, NULL, 0);
+	return 0;
+}
+
+/* A .return probe's entry part after the prologue (entry_offset). */
+static int uprobe_entry_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, entry_uc);
+	unsigned long cfa = *(unsigned long *)((char *)regs + u->entry_cfa_reg) + u->entry_cfa_off;
+
+	if (!uprobe_wanted(u))
+		return 0;
+	/* its link-time address is offset's plus the distance between them */
+	uentry_hit(u, regs, cfa - sizeof(long),
+		   instruction_pointer(regs) - u->vaddr - (u->entry_offset - u->offset));
 	return 0;
 }
 
@@ -355,6 +372,30 @@ static int uprobe_attach(struct ctap_uprobe *u)
 #endif
 }
 
+/* A .return's entry part after the prologue: a uprobe with no semaphore. */
+static int uprobe_attach_entry(struct ctap_uprobe *u)
+{
+#ifdef CTAP_HAVE_UPROBE_HANDLE
+	u->entry_uprobe = uprobe_register(u->inode, u->entry_offset, 0, &u->entry_uc);
+	return PTR_ERR_OR_ZERO(u->entry_uprobe);
+#else
+	return uprobe_register_refctr(u->inode, u->entry_offset, 0, &u->entry_uc);
+#endif
+}
+
+/* Off the entry part after the prologue, if it was attached (its handler
+ * set); uprobe_detach_wait() then waits, as for uprobe_detach(). */
+static void uprobe_detach_entry(struct ctap_uprobe *u)
+{
+	if (!u->entry_uc.handler)
+		return;
+#ifdef CTAP_HAVE_UPROBE_HANDLE
+	uprobe_unregister_nosync(u->entry_uprobe, &u->entry_uc);
+#else
+	uprobe_unregister(u->inode, u->entry_offset, &u->entry_uc);
+#endif
+}
+
 /* Off the uprobe; uprobe_detach_wait() then waits for running handlers (the
  * older interface waits in each unregistration). */
 static void uprobe_detach(struct ctap_uprobe *u)
@@ -364,6 +405,7 @@ static void uprobe_detach(struct ctap_uprobe *u)
 #else
 	uprobe_unregister(u->inode, u->offset, &u->uc);
 #endif
+	uprobe_detach_entry(u);
 }
 
 static void uprobe_detach_wait(void)
@@ -381,13 +423,26 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 	if (ret)
 		return ret;
 	memset(&u->uc, 0, sizeof(u->uc));
+	memset(&u->entry_uc, 0, sizeof(u->entry_uc));
 	if (u->is_return)
 		u->uc.ret_handler = uretprobe_hit;
-	if (!u->is_return || uentry_needed(u))
+	if (u->is_return && u->entry_offset && uentry_needed(u))
+		u->entry_uc.handler = uprobe_entry_hit;
+	else if (!u->is_return || uentry_needed(u))
 		u->uc.handler = u->handler && !u->is_return ? u->handler : uprobe_hit;
-	/* With a semaphore, the kernel counts it up in every process that
-	 * maps the file, now and later, while the probe is registered. */
-	ret = uprobe_attach(u);
+	/* The entry part first: a return whose entry was missed is a skip. */
+	ret = u->entry_uc.handler ? uprobe_attach_entry(u) : 0;
+	if (ret) {
+		u->entry_uc.handler = NULL;
+	} else {
+		/* With a semaphore, the kernel counts it up in every process
+		 * that maps the file, now and later, while it is registered. */
+		ret = uprobe_attach(u);
+		if (ret) {
+			uprobe_detach_entry(u);
+			uprobe_detach_wait();
+		}
+	}
 	if (ret) {
 		iput(u->inode);
 		u->inode = NULL;

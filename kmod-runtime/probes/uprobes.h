@@ -65,6 +65,19 @@ struct ctap_uprobe {
 	 * function is entered, kept until that call returns (uprobes.c). */
 	const struct ctap_probe *entry_probe;
 	size_t saved_size;
+	/* Unoptimized code: that entry part (parameters, @entry) runs after
+	 * the prologue, which stored the parameters, as a uprobe of its own
+	 * at entry_offset (0: none, it runs at offset); the stack pointer at
+	 * the entry, which keys the call, is the CFA there less the return
+	 * address: the register at entry_cfa_reg in pt_regs, plus
+	 * entry_cfa_off, minus 8. */
+	loff_t entry_offset;
+	s16 entry_cfa_reg;
+	s32 entry_cfa_off;
+	struct uprobe_consumer entry_uc;
+#ifdef CTAP_HAVE_UPROBE_HANDLE
+	struct uprobe *entry_uprobe;
+#endif
 	/* The translator's own entry handler, which reads the variables
 	 * straight from the registers (ctap_uprobe_run()), or NULL: the
 	 * table of sdt is read (uprobes.c). */

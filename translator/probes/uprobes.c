@@ -80,6 +80,12 @@ struct uprobe_point {
 					   bias is taken at the entry */
 	uint64_t abs_addr;		/* .absolute: this address of process pid,
 					   no path (the runtime finds the file) */
+	/* A .return of unoptimized code: its entry part (parameters, @entry)
+	 * is a uprobe of its own after the prologue, at entry_offset, where
+	 * the CFA is register entry_cfa_reg plus entry_cfa_off; 0: none. */
+	uint64_t entry_offset;
+	const char *entry_cfa_reg;
+	int64_t entry_cfa_off;
 };
 
 /* Where the runtime passes a marker's $$name and $$provider. */
@@ -400,6 +406,30 @@ static int add_inlines(struct elab *e, const struct pp_match *m, Elf *elf, struc
 }
 
 /*
+ * Where a .return probe's entry part reads the parameters and @entry
+ * values: as SystemTap does (its PR14436), after the prologue in
+ * unoptimized code, where fn's variables are located and the prologue
+ * has stored the parameters into the frame (at the entry they are still
+ * in registers, and their DWARF locations hold what the stack had), else
+ * at the entry, addr, where the uretprobe is.  The part after the prologue
+ * keys its call by the stack pointer at the entry, 8 below the CFA there;
+ * without a CFA rule the parameters are read at the entry as before.
+ */
+static void return_entry_part(struct elab *e, Elf *elf, struct udwarf *dw, struct uprobe_point *u,
+			      const char *name, uint64_t addr, struct udwarf_func *fn)
+{
+	uint64_t off;
+
+	if (fn->probe_addr != addr &&
+	    (udwarf_cfa(dw, fn->probe_addr, &u->entry_cfa_reg, &u->entry_cfa_off) ||
+	     sdt_file_offset(elf, fn->probe_addr, true, &off) || !off))
+		udwarf_function_at(dw, elab_arena(e), name, addr, addr, fn);
+	else if (fn->probe_addr != addr)
+		u->entry_offset = off;
+	fn->probe_addr = addr;
+}
+
+/*
  * Add a probe per defined function of the symbol table matching f, and
  * with DWARF per inlined instance: suffix is the point's kind, "",
  * ".call", ".return", ".inline" or ".exported" (see the top).
@@ -465,11 +495,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 				added++;
 				continue;
 			}
-			have_dwarf = dw && (is_return ?
-				!udwarf_function_at(dw, elab_arena(e), name, sym.st_value,
-						    sym.st_value, &fn) :
-				!udwarf_function(dw, elab_arena(e), name, sym.st_value,
-						 elab_session(e)->prologue_never, &fn));
+			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
+							    elab_session(e)->prologue_never, &fn);
 			where = name;
 			if (f->file) {
 				/* By file and line: DWARF's, and SystemTap's pp() */
@@ -493,6 +520,8 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 							 path, f->statement ? "statement" : "function",
 							 where, suffix), elf, path, off, vaddr, name);
 			d->is_return = is_return;
+			if (have_dwarf && is_return)
+				return_entry_part(e, elf, dw, d->data, name, sym.st_value, &fn);
 			if (have_dwarf)
 				add_dwarf_vars(e, d, d->data, &fn, is_return);
 			added++;
@@ -1118,6 +1147,11 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 			       (unsigned long long)u->sdt->semaphore_offset);
 		if (d[i]->is_return)
 			emit_c(x, "\t\t.is_return = true,\n");
+		if (u->entry_offset)
+			emit_c(x, "\t\t.entry_offset = %#llx,\t/* after the prologue */\n"
+			       "\t\t.entry_cfa_reg = %s,\n\t\t.entry_cfa_off = %lld,\n",
+			       (unsigned long long)u->entry_offset, reg_offset(x, u->entry_cfa_reg),
+			       (long long)u->entry_cfa_off);
 		if (direct_args(d[i], u->sdt))
 			emit_c(x, "\t\t.handler = uprobe_hit_%d,\n", i);
 		if ((entry = emit_entry_probe(x, d[i], &size)))
