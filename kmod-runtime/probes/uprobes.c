@@ -10,6 +10,7 @@
 #include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/namei.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -259,12 +260,47 @@ static bool uprobe_wanted(const struct ctap_uprobe *u)
 	return !u->pid || task_tgid_nr(current) == u->pid;
 }
 
+/*
+ * A uprobe is the file's: without a filter the kernel puts its breakpoint
+ * in every process that maps the file, now or later, and each of them
+ * traps into the handler only to be turned away.  For process(PID) the
+ * kernel asks here, for each address space, at registration and at each
+ * mmap of the file, whether to put it there: only in PID's.  A hit
+ * elsewhere (a child PID forked with the breakpoint in its copy) answers
+ * UPROBE_HANDLER_REMOVE, and the kernel takes it out of that child.
+ */
+static bool uprobe_mm_wanted(const struct ctap_uprobe *u, struct mm_struct *mm)
+{
+	struct task_struct *t;
+	bool ret;
+
+	if (!u->pid)
+		return true;
+	if (mm == current->mm)		/* an mmap, or the filter of a hit */
+		return uprobe_wanted(u);
+	rcu_read_lock();		/* staprun's registration, for each mm */
+	t = pid_task(find_pid_ns(u->pid, &init_pid_ns), PIDTYPE_TGID);
+	ret = t && READ_ONCE(t->mm) == mm;
+	rcu_read_unlock();
+	return ret;
+}
+
+#ifdef CTAP_HAVE_UPROBE_FILTER_CTX
+static bool uprobe_filter(struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx,
+			  struct mm_struct *mm)
+#else
+static bool uprobe_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
+#endif
+{
+	return uprobe_mm_wanted(container_of(uc, struct ctap_uprobe, uc), mm);
+}
+
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
 	if (!uprobe_wanted(u))
-		return 0;
+		return UPROBE_HANDLER_REMOVE;
 	if (u->is_return)
 		uentry_hit(u, regs);	/* a .return probe's @entry part */
 	else if (u->sdt)
@@ -385,6 +421,8 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 		u->uc.ret_handler = uretprobe_hit;
 	if (!u->is_return || uentry_needed(u))
 		u->uc.handler = u->handler && !u->is_return ? u->handler : uprobe_hit;
+	if (u->pid)
+		u->uc.filter = uprobe_filter;
 	/* With a semaphore, the kernel counts it up in every process that
 	 * maps the file, now and later, while the probe is registered. */
 	ret = uprobe_attach(u);
