@@ -112,6 +112,8 @@ void session_free(struct session *s);
 /* A new directory for pass 4 or 5 ("$TMPDIR/PREFIXXXXXXX", /tmp by
  * default, which main() checked), arena memory; NULL with errno. */
 char *session_mkdtemp(struct session *s, const char *prefix);
+/* -D NAME=NUMBER's number (the last -D NAME), else fallback. */
+long long session_define(const struct session *s, const char *name, long long fallback);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);
 /* DIR/SUB of the installed data (tapset, runtime): the install prefix's,

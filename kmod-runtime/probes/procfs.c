@@ -200,7 +200,7 @@ int ctap_procfs_start(struct ctap_procfs_file *files, int n)
 		mutex_init(&f->lock);
 		init_waitqueue_head(&f->wait);
 		f->value.size = f->bufsize;
-		f->value.buf = kvzalloc(f->bufsize, GFP_KERNEL);
+		f->value.buf = kvzalloc(f->bufsize, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 		if (f->value.buf)
 			f->pde = proc_create_data(f->name, f->mode, mod_dir, &procfs_ops, f);
 		if (!f->value.buf || !f->pde) {

@@ -28,7 +28,8 @@ fuzz_target()
 		for f in "$t"/*.c "$t"/probes/*.c; do
 			[ "$(basename "$f")" = main.c ] || fuzz_srcs+=("$f")
 		done
-		fuzz_srcs+=("$fz/fuzz_pass2.c" "$r/stat.c" "$r/outbuf.c" "$r/regex_match.c")
+		fuzz_srcs+=("$fz/fuzz_pass2.c" "$r/stat.c" "$r/outbuf.c" "$r/regex_match.c" "$r/map.c"
+			   "$r/json.c")
 		# shellcheck disable=SC2046
 		fuzz_flags=(-I"$t" -I"$3" -I"$r" -include config.h
 			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'
