@@ -69,7 +69,7 @@ struct context {
 
 static void __maybe_unused __kprobes f_execname(struct ctap_context *c);
 
-/* function execname (TAPSETS/tapsets/context.stp:10) */
+/* function execname (TAPSETS/context.stp:10) */
 static void __maybe_unused __kprobes f_execname(struct ctap_context *c)
 {
 	struct f_execname_locals *l = THIS_FRAME(c, f_execname);
@@ -99,7 +99,7 @@ static void probe_0(struct ctap_context *c)
 	c->last_stmt = "identifier 'reads' at scripts/readers.stp:11:2";
 	CTAP_ACTIONS(c, 1, out);
 	if (unlikely(c->nesting >= MAXNESTING)) {
-		ctap_error(c, "MAXNESTING exceeded", "identifier 'execname' at TAPSETS/tapsets/context.stp:10:10");
+		ctap_error(c, "MAXNESTING exceeded", "identifier 'execname' at TAPSETS/context.stp:10:10");
 		goto out;
 	}
 	{
