@@ -34,7 +34,7 @@ fuzz_target()
 		fuzz_flags=(-I"$t" -I"$3" -I"$r" -include config.h
 			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'
 			    -DCTAP_SRCDIR="\"$2\"" -DCTAP_KERNEL_BUILD='""'
-			    $(pkg-config --cflags --libs libbpf libdw libelf libzstd capstone) -llzma)
+			    $(pkg-config --cflags --libs libbpf libdw libelf libzstd) -llzma -lZydis)
 		;;
 	*)
 		return 1
