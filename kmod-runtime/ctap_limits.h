@@ -18,4 +18,19 @@
  * in handlers that cannot run out (translator/gen.c, gen_unbudgeted()). */
 #define CTAP_MAXACTION_DEFAULT	1000
 
+/* MAXSTRINGLEN and MAXMAPENTRIES when -D does not set them. */
+#define CTAP_MAXSTRINGLEN_DEFAULT	512
+#define CTAP_MAXMAPENTRIES_DEFAULT	2048
+
+/*
+ * The most entries an array may have ("global a[N]", -D MAXMAPENTRIES):
+ * a map is allocated whole when the module loads, and its foreach and
+ * delete run with interrupts off.  Pass 2 refuses more, pass 4 too.
+ */
+#define CTAP_MAP_MAX_ENTRIES	(1 << 20)
+/* ... and the most bytes all of a script's arrays may take (pass 2; the
+ * module checks what it needs against the memory available when it
+ * loads, session.c). */
+#define CTAP_MAPS_MAX_BYTES	(1ull << 30)
+
 #endif /* CTAP_LIMITS_H */

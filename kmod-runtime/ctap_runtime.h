@@ -74,7 +74,7 @@ static inline size_t strlcpy(char *dst, const char *src, size_t size)
 
 /* ---- limits: -D NAME=VALUE overrides each ---- */
 #ifndef MAXSTRINGLEN
-#define MAXSTRINGLEN	512
+#define MAXSTRINGLEN	CTAP_MAXSTRINGLEN_DEFAULT	/* ctap_limits.h */
 #endif
 #ifndef MAXACTION
 #define MAXACTION	CTAP_MAXACTION_DEFAULT	/* ctap_limits.h */
@@ -88,7 +88,10 @@ static inline size_t strlcpy(char *dst, const char *src, size_t size)
 #define MAXNESTING	10
 #endif
 #ifndef MAXMAPENTRIES
-#define MAXMAPENTRIES	2048
+#define MAXMAPENTRIES	CTAP_MAXMAPENTRIES_DEFAULT
+#endif
+#if MAXMAPENTRIES < 1 || MAXMAPENTRIES > CTAP_MAP_MAX_ENTRIES
+#error "MAXMAPENTRIES must be 1 to CTAP_MAP_MAX_ENTRIES (1048576)"
 #endif
 #ifndef MAXERRORS
 #define MAXERRORS	0
@@ -280,7 +283,12 @@ struct ctap_module {
 int ctap_module_init(const struct ctap_module *m);
 void ctap_module_exit(void);
 
-/* Bulk per-CPU memory for globals (maps), zeroed; NULL on failure. */
+/*
+ * Memory the script sizes, zeroed, allocated when the module loads; NULL
+ * on failure.  Reserved first: 0, or -ENOMEM (and a line in the kernel
+ * log) when the module's whole would pass half the memory available.
+ */
+int ctap_reserve(size_t bytes);
 void *ctap_alloc(size_t size);
 void ctap_free(void *p);
 
@@ -421,6 +429,21 @@ static inline const char *ctap_map_get_string(struct ctap_map *m, const struct c
 	return e < 0 ? "" : ctap_map_string(m, e);
 }
 
+
+/*
+ * What sorting m for a foreach costs of the action budget: n log2 n / 64
+ * actions for n entries (352 for 2,048) in an event probe, which runs
+ * with interrupts off, so that the budget bounds that time too; nothing
+ * in begin, end and error probes, which run with interrupts on.
+ */
+static inline long ctap_sort_actions(const struct ctap_context *c, const struct ctap_map *m)
+{
+	uint32_t n = ctap_map_count(m);
+
+	if (c->probe->kind != CTAP_PROBE_EVENT || n < 2)
+		return 0;
+	return (long)n * ilog2(n) / 64;
+}
 
 /* The action budget: a statement or a loop iteration.  The message
  * names the last statement that ran (c->last_stmt), as SystemTap's. */

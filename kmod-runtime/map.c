@@ -20,6 +20,7 @@ struct entry_head {
 	int32_t older, newer;	/* insertion order, for wrap and unsorted foreach */
 	int32_t used;
 	uint32_t hash;		/* of the keys: most misses in a chain cost one compare */
+	int32_t walk;		/* the next entry of the last sorted walk */
 };
 
 struct ctap_map {
@@ -94,7 +95,8 @@ static char *field(const struct ctap_map *m, int e, uint32_t off)
 	return m->entries + (size_t)e * m->entry_size + off;
 }
 
-void ctap_map_clear(struct ctap_map *m)
+/* Every entry free, every bucket empty: the map as it is laid out. */
+static void map_reset(struct ctap_map *m)
 {
 	for (uint32_t b = 0; b < m->nbuckets; b++)
 		m->buckets[b] = NONE;
@@ -102,6 +104,29 @@ void ctap_map_clear(struct ctap_map *m)
 	for (int e = (int)m->spec.max_entries - 1; e >= 0; e--) {
 		head(m, e)->used = 0;
 		head(m, e)->chain = m->free_list;
+		m->free_list = e;
+	}
+	m->count = 0;
+	m->oldest = m->newest = NONE;
+}
+
+/*
+ * "delete a": each entry in use back to the free list and its bucket
+ * emptied, in time of the entries there are, not of the map's size (a
+ * map of a million entries holding ten clears in ten steps, with
+ * interrupts off).
+ */
+void ctap_map_clear(struct ctap_map *m)
+{
+	int e = m->oldest, next;
+
+	for (; e != NONE; e = next) {
+		struct entry_head *h = head(m, e);
+
+		next = h->newer;
+		m->buckets[h->hash & (m->nbuckets - 1)] = NONE;
+		h->used = 0;
+		h->chain = m->free_list;
 		m->free_list = e;
 	}
 	m->count = 0;
@@ -119,7 +144,7 @@ struct ctap_map *ctap_map_init(void *mem, const struct ctap_map_spec *spec)
 	m->nbuckets = bucket_count(spec->max_entries);
 	m->buckets = (int32_t *)p;
 	m->entries = p + align8(m->nbuckets * sizeof(int32_t));
-	ctap_map_clear(m);
+	map_reset(m);
 	return m;
 }
 
@@ -430,6 +455,91 @@ int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *o
 		m->newest = out[n - 1];
 	}
 	return limit >= 0 && limit < n ? limit : n;
+}
+
+static int32_t walk_next(const struct ctap_map *m, int32_t e)
+{
+	return head(m, e)->walk;
+}
+
+static void set_walk(struct ctap_map *m, int32_t e, int32_t next)
+{
+	head(m, e)->walk = next;
+}
+
+/*
+ * Stable merge sort of the list from first through the walk links, in
+ * place (Simon Tatham's for linked lists: runs of 1, 2, 4... merged,
+ * each pass a walk of the list): no memory, O(n log n) comparisons.
+ * Returns the new first entry.
+ */
+static int32_t sort_walk(struct ctap_map *m, const struct ctap_map_sort *sort, int32_t first)
+{
+	for (uint32_t run = 1; ; run *= 2) {
+		int32_t p = first, tail = NONE;
+		int merges = 0;
+
+		first = NONE;
+		while (p != NONE) {
+			int32_t q = p, e;
+			uint32_t psize = 0, qsize = run;
+
+			merges++;
+			while (psize < run && q != NONE) {
+				psize++;
+				q = walk_next(m, q);
+			}
+			while (psize || (qsize && q != NONE)) {
+				/* p's entries came first: they go first on a tie */
+				if (psize && (!qsize || q == NONE ||
+					      compare(m, sort, q, p) * sort->dir >= 0)) {
+					e = p;
+					p = walk_next(m, p);
+					psize--;
+				} else {
+					e = q;
+					q = walk_next(m, q);
+					qsize--;
+				}
+				if (tail != NONE)
+					set_walk(m, tail, e);
+				else
+					first = e;
+				tail = e;
+			}
+			p = q;
+		}
+		if (tail != NONE)
+			set_walk(m, tail, NONE);
+		if (merges <= 1)
+			return first;
+	}
+}
+
+int ctap_map_walk_first(struct ctap_map *m, const struct ctap_map_sort *sort)
+{
+	int32_t first, prev = NONE;
+
+	if (!sort->dir || m->oldest == NONE)
+		return m->oldest;
+	for (int32_t e = m->oldest; e != NONE; e = head(m, e)->newer)
+		set_walk(m, e, head(m, e)->newer);
+	first = sort_walk(m, sort, m->oldest);
+	/* SystemTap sorts the array itself (ctap_map_sorted()); not statistics */
+	if (m->spec.value != CTAP_STATS) {
+		for (int32_t e = first; e != NONE; prev = e, e = walk_next(m, e)) {
+			head(m, e)->older = prev;
+			head(m, e)->newer = walk_next(m, e);
+		}
+		m->oldest = first;
+		m->newest = prev;
+	}
+	return first;
+}
+
+int ctap_map_walk_next(const struct ctap_map *m, const struct ctap_map_sort *sort, int e)
+{
+	return sort->dir ? walk_next(m, e) : head(m, e)->newer;
 }
 
 static void print_quoted(struct ctap_out *o, const char *s)

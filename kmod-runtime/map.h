@@ -98,4 +98,16 @@ void ctap_map_json_entry(struct ctap_out *o, struct ctap_map *m, int entry, cons
 int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
 		    int *scratch, int limit);
 
+/*
+ * foreach without a buffer: the entries in the order ctap_map_sorted()
+ * gives, one after the other, -1 after the last.  A sort links them in
+ * place (the map's write lock held: it writes every entry); unsorted is
+ * the insertion order (a read lock will do).  The map must not change
+ * during the walk (pass 2 sees to it), nor be walked sorted again: a
+ * foreach over the same array inside a foreach over it uses
+ * ctap_map_sorted() instead (translator/analyses.c).
+ */
+int ctap_map_walk_first(struct ctap_map *m, const struct ctap_map_sort *sort);
+int ctap_map_walk_next(const struct ctap_map *m, const struct ctap_map_sort *sort, int e);
+
 #endif /* CTAP_MAP_H */

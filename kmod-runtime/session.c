@@ -9,6 +9,7 @@
  * (event probes return at once); STOPPED after the end probes ran.
  */
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
@@ -26,6 +27,7 @@ static struct {
 	s32 target;
 	s32 staprun;			/* the pid that started the session */
 	int armed;			/* families started */
+	size_t budget, reserved;	/* bytes for contexts and arrays (ctap_reserve()) */
 } sess;
 
 s32 ctap_target(void)
@@ -224,18 +226,27 @@ static bool overloaded(struct ctap_context *c, cycles_t start)
 /*
  * notrace: the ftrace entry path (probes/kprobes.c) relies on nothing
  * before the busy count below being a place a probe can be.
+ *
+ * An event probe runs with interrupts off.  begin, end and error probes
+ * run in process context with only preemption off, as SystemTap's: no
+ * event probe is armed then that an interrupt could run on this CPU, and
+ * an end probe may sort or print a large array.
  */
 notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 			       const unsigned long *args, int nargs, unsigned long addr)
 {
+	bool irqs_off = p->kind == CTAP_PROBE_EVENT;
 	struct ctap_context *c;
-	unsigned long flags;
+	unsigned long flags = 0;
 	cycles_t start;
 
 	if (!state_allows(p))
 		return;
 	start = get_cycles();
-	local_irq_save(flags);
+	if (irqs_off)
+		local_irq_save(flags);
+	else
+		preempt_disable();
 	c = this_cpu_read(this_context);
 	if (atomic_inc_return(&c->busy) != 1) {
 		skip();		/* a handler interrupted on this CPU */
@@ -269,7 +280,10 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	}
 out:
 	atomic_dec(&c->busy);
-	local_irq_restore(flags);
+	if (irqs_off)
+		local_irq_restore(flags);
+	else
+		preempt_enable();
 }
 
 /* begin, end or error probes, in order. */
@@ -331,9 +345,36 @@ static const struct ctap_transport_ops session_ops = {
 	.stop = session_stop,
 };
 
+/*
+ * What the script sizes (its arrays, every CPU's context) is allocated
+ * when the module loads.  The whole may take at most half the memory the
+ * kernel has available then: more fails the load with -ENOMEM and a line
+ * in the kernel log, before an allocation could send the OOM killer
+ * after some process.  Each allocation gives up rather than reclaim hard
+ * or warn (__GFP_NORETRY | __GFP_NOWARN, as SystemTap's).
+ */
+#define CTAP_GFP	(GFP_KERNEL | __GFP_ZERO | __GFP_NORETRY | __GFP_NOWARN)
+
+static size_t bytes_mb(size_t bytes)
+{
+	return bytes >> 20;
+}
+
+int ctap_reserve(size_t bytes)
+{
+	if (bytes <= sess.budget - sess.reserved) {
+		sess.reserved += bytes;
+		return 0;
+	}
+	pr_err("ctap: %s: its arrays and contexts need %zu MB of kernel memory, more than half "
+	       "of the %zu MB available\n", sess.m->name, bytes_mb(sess.reserved + bytes),
+	       bytes_mb(2 * sess.budget));
+	return -ENOMEM;
+}
+
 void *ctap_alloc(size_t size)
 {
-	return vzalloc(size);
+	return __vmalloc(size, CTAP_GFP);
 }
 
 void ctap_free(void *p)
@@ -347,8 +388,12 @@ int ctap_module_init(const struct ctap_module *m)
 
 	sess.m = m;
 	atomic_set(&sess.state, S_LOADED);
+	sess.budget = ((size_t)si_mem_available() << PAGE_SHIFT) / 2;
+	sess.reserved = 0;
 	/* Every possible CPU: a handler may run on one brought up later. */
-	sess.contexts = vzalloc(array_size(nr_cpu_ids, m->context_size));
+	if (ctap_reserve(array_size(nr_cpu_ids, m->context_size)))
+		goto out;
+	sess.contexts = ctap_alloc(array_size(nr_cpu_ids, m->context_size));
 	if (!sess.contexts)
 		goto out;
 	for (int cpu = 0; cpu < nr_cpu_ids; cpu++) {
@@ -369,7 +414,7 @@ int ctap_module_init(const struct ctap_module *m)
 out_globals:
 	m->free_globals();
 out_contexts:
-	vfree(sess.contexts);
+	ctap_free(sess.contexts);
 out:
 	return ret;
 }
@@ -378,7 +423,7 @@ void ctap_module_exit(void)
 {
 	ctap_transport_exit();	/* stops the session if it still runs */
 	sess.m->free_globals();
-	vfree(sess.contexts);
+	ctap_free(sess.contexts);
 }
 
 /* ---- statistics of scalars: one struct ctap_stat per CPU ---- */

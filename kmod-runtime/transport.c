@@ -59,7 +59,7 @@ MODULE_INFO(ctap_protocol, CTAP_PROTOCOL);
 
 #define CTAP_CTL_SLOTS	64	/* queued control messages; more are dropped */
 #define CTAP_CTL_RESERVED 8	/* of which kept for the session's own replies */
-#define CTAP_LINE_MAX	256	/* one formatted print or OOB line */
+#define CTAP_LINE_MAX	256	/* one formatted ctap_print() */
 /* End-probe output held beyond the buffer, per end probe: allocated when
  * the session stops (its pages cost ~1.3 M instructions a megabyte). */
 #ifndef CTAP_SPILL_SIZE
@@ -212,34 +212,75 @@ static bool repeats_last(u32 type, const void *payload, u32 len)
 	       !memcmp(payload, "WARNING:", 8) && !memcmp(last->payload, payload, len);
 }
 
+/* Queues one message, the ring's lock held (ctl_queue()): 1, 0 for a
+ * repeat that takes no slot, -ENOSPC if there is no room for it. */
+static int ctl_queue_locked(u32 type, const void *payload, u32 len, bool reserved)
+{
+	unsigned int room = CTAP_CTL_SLOTS - (reserved ? 0 : CTAP_CTL_RESERVED);
+	struct ctap_ctl_msg *m;
+
+	if (repeats_last(type, payload, len))
+		return 0;
+	if (tp.tail - tp.head >= room)
+		return -ENOSPC;
+	m = &tp.ring[tp.tail % CTAP_CTL_SLOTS];
+	m->hdr.type = type;
+	m->hdr.len = len;
+	memcpy(m->payload, payload, len);
+	WRITE_ONCE(tp.tail, tp.tail + 1);
+	return 1;
+}
+
 /*
  * Queue one message; a script's (reserved false) may use all slots but the
  * reserved ones.  A message that does not fit is dropped and counted.
  */
 static void ctl_queue(u32 type, const void *payload, u32 len, bool reserved)
 {
-	unsigned int room = CTAP_CTL_SLOTS - (reserved ? 0 : CTAP_CTL_RESERVED);
-	struct ctap_ctl_msg *m;
 	unsigned long flags;
+	int queued;
 
 	len = min_t(u32, len, CTAP_MSG_MAX_PAYLOAD);
 	if (!guard_lock(&tp.ring_lock, HELD_RING, &flags))
 		goto dropped;
-	if (repeats_last(type, payload, len)) {
-		guard_unlock(&tp.ring_lock, HELD_RING, flags);
-		return;
-	}
-	if (tp.tail - tp.head >= room) {
-		guard_unlock(&tp.ring_lock, HELD_RING, flags);
-		goto dropped;
-	}
-	m = &tp.ring[tp.tail % CTAP_CTL_SLOTS];
-	m->hdr.type = type;
-	m->hdr.len = len;
-	memcpy(m->payload, payload, len);
-	WRITE_ONCE(tp.tail, tp.tail + 1);
+	queued = ctl_queue_locked(type, payload, len, reserved);
 	guard_unlock(&tp.ring_lock, HELD_RING, flags);
-	irq_work_queue(&tp.wake_work);
+	if (queued < 0)
+		goto dropped;
+	if (queued)
+		irq_work_queue(&tp.wake_work);
+	return;
+dropped:
+	atomic_long_inc(&tp.ctl_dropped);
+}
+
+/*
+ * A line for staprun's stderr, formatted under the ring's lock into one
+ * buffer as long as a message's payload: a warn() or error() of
+ * MAXSTRINGLEN bytes arrives whole (a 256-byte line on the stack cut it,
+ * and its newline with it: the next message ran on).  A line cut at the
+ * payload's end still ends with its newline.
+ */
+static char ctl_line[CTAP_MSG_MAX_PAYLOAD];
+
+static void ctl_queue_line(bool reserved, const char *fmt, va_list ap)
+{
+	unsigned long flags;
+	int n, queued;
+
+	if (!guard_lock(&tp.ring_lock, HELD_RING, &flags))
+		goto dropped;
+	n = vscnprintf(ctl_line, sizeof(ctl_line), fmt, ap);
+	if (n == sizeof(ctl_line) - 1)
+		ctl_line[n - 1] = '\n';
+	else if (!n || ctl_line[n - 1] != '\n')
+		ctl_line[n++] = '\n';
+	queued = ctl_queue_locked(CTAP_MSG_OOB, ctl_line, n, reserved);
+	guard_unlock(&tp.ring_lock, HELD_RING, flags);
+	if (queued < 0)
+		goto dropped;
+	if (queued)
+		irq_work_queue(&tp.wake_work);
 	return;
 dropped:
 	atomic_long_inc(&tp.ctl_dropped);
@@ -651,12 +692,14 @@ enum line_dest { TO_OUTPUT, TO_STDERR, TO_STDERR_RESERVED };
 static void send_line(enum line_dest to, const char *fmt, va_list ap)
 {
 	char line[CTAP_LINE_MAX];
-	int n = vscnprintf(line, sizeof(line), fmt, ap);
+	int n;
 
-	if (to == TO_OUTPUT)
-		ctap_write(line, n);
-	else
-		ctl_queue(CTAP_MSG_OOB, line, n, to == TO_STDERR_RESERVED);
+	if (to != TO_OUTPUT) {
+		ctl_queue_line(to == TO_STDERR_RESERVED, fmt, ap);
+		return;
+	}
+	n = vscnprintf(line, sizeof(line), fmt, ap);
+	ctap_write(line, n);
 }
 
 void ctap_print(const char *fmt, ...)

@@ -6,12 +6,15 @@
  *   the deepest chain of calls (MAXNESTING);
  *   in pass 2, foreach loops that change the array they walk.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyses.h"
 #include "diag.h"
 #include "elaborate.h"
+#include "map.h"
+#include "session.h"
 #include "tvar.h"
 
 /* ---- locks: which globals a handler touches, and how ---- */
@@ -28,7 +31,10 @@ struct lockset {
 	const struct sem_function **todo;
 	int ntodo;
 	char *mode;			/* per global (var.index): 0, 'r', 'w' */
-	bool changes_only;		/* 'w' for changes alone, not aggregation */
+	bool changes_only;		/* 'w' for changes alone, not aggregation
+					   or the order a sorted foreach leaves */
+	bool *sorted;			/* per global: a sorted foreach walks it
+					   (NULL: not asked) */
 };
 
 static bool is_local(const struct var *locals, const char *name)
@@ -117,14 +123,32 @@ static void lock_expr(struct expr *e, void *ctx)
 	}
 }
 
-/* delete writes what it names (the expression walk saw a read). */
+/* A sorted foreach over a global array: the array, else NULL. */
+static struct var *sorted_walk(struct lockset *ls, struct var *locals, const struct stmt *s)
+{
+	const struct expr *a = s->kind == S_FOREACH ? s->fe->array : NULL;
+
+	if (!a || a->kind != E_SYMBOL || !s->fe->sort_column || is_local(locals, a->name))
+		return NULL;
+	return sem_global(ls->s, a->name);
+}
+
+/* delete writes what it names (the expression walk saw a read), and a
+ * sorted foreach the order of what it walks (the map's links, in place). */
 static void lock_deletes(struct lockset *ls, struct var *locals, const struct stmt *s)
 {
 	for (; s; s = s->next) {
 		const char *name;
+		struct var *g;
 
 		if (s->kind == S_DELETE && (name = base_name(s->e)))
 			touch(ls, locals, name, 'w');
+		if ((g = sorted_walk(ls, locals, s))) {
+			if (!ls->changes_only)
+				touch(ls, locals, g->name, 'w');
+			if (ls->sorted)
+				ls->sorted[g->index] = true;
+		}
 		lock_deletes(ls, locals, s->body);
 		lock_deletes(ls, locals, s->els);
 	}
@@ -342,12 +366,20 @@ void analyses_find_counters(struct session *s)
 	free(w.todo);
 }
 
-/* ---- foreach: the array walked may not change under the walk ---- */
+/*
+ * ---- foreach: the array walked may not change under the walk ----
+ *
+ * A foreach walks the map in place (kmod-runtime/map.c,
+ * ctap_map_walk_first()), but a sorted foreach over the same array
+ * inside it would relink the entries under it: that outer loop keeps a
+ * copy of its order instead (fe->snapshot), in the context of every CPU.
+ */
 
 struct foreach_check {
 	struct session *s;
 	struct var *locals;
 	char *mode;
+	bool *sorted;
 	int errors;
 };
 
@@ -359,15 +391,18 @@ static void check_foreach(struct foreach_check *c, const struct stmt *s)
 
 		if (a && a->kind == E_SYMBOL && !is_local(c->locals, a->name) &&
 		    (g = sem_global(c->s, a->name))) {
-			struct lockset ls = { .mode = c->mode, .changes_only = true };
+			struct lockset ls = { .mode = c->mode, .changes_only = true,
+					      .sorted = c->sorted };
 			const struct stmt *body = s->body;
 
+			memset(c->sorted, 0, (count_globals(c->s) + 1) * sizeof(bool));
 			if (!lockset_run(c->s, &ls, c->locals, &body, 1) && c->mode[g->index] == 'w') {
 				diag_error("semantic", &s->loc, NULL, "'%s' is changed inside the "
 					   "foreach loop that walks it (directly or by a function "
 					   "the loop calls)", a->name);
 				c->errors++;
 			}
+			s->fe->snapshot = c->sorted[g->index];
 		}
 		check_foreach(c, s->body);
 		check_foreach(c, s->els);
@@ -376,10 +411,14 @@ static void check_foreach(struct foreach_check *c, const struct stmt *s)
 
 int analyses_check_foreach(struct session *s)
 {
-	struct foreach_check c = { .s = s, .mode = calloc(count_globals(s) + 1, 1) };
+	struct foreach_check c = { .s = s, .mode = calloc(count_globals(s) + 1, 1),
+				   .sorted = calloc(count_globals(s) + 1, sizeof(bool)) };
 
-	if (!c.mode)
+	if (!c.mode || !c.sorted) {
+		free(c.mode);
+		free(c.sorted);
 		return 0;
+	}
 	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
 		struct stmt *bodies[SEM_MAX_BODIES];
 		int n = sem_handler_bodies(h, bodies, NULL);
@@ -394,7 +433,151 @@ int analyses_check_foreach(struct session *s)
 			check_foreach(&c, f->fn->body);
 	}
 	free(c.mode);
+	free(c.sorted);
 	return c.errors;
+}
+
+/* ---- sizes: what the declarations make the module allocate ---- */
+
+/* Bytes of foreach order copies one CPU's context may hold. */
+#define SNAPSHOT_MAX_BYTES	(1 << 20)
+
+static bool is_array(const struct var *v)
+{
+	return v->used && v->type != T_UNKNOWN && v->nkeys > 0;
+}
+
+/* The entries array v holds at most: its declared size or MAXMAPENTRIES. */
+static long long array_entries(struct session *s, const struct var *v)
+{
+	return v->global && v->global->size ? v->global->size :
+		session_define(s, "MAXMAPENTRIES", CTAP_MAXMAPENTRIES_DEFAULT);
+}
+
+/* The bytes of v's map as the runtime lays it out; entries in bounds. */
+static unsigned long long array_bytes(struct session *s, const struct var *v)
+{
+	static const struct ctap_stat_spec any_stat;
+	long long len = session_define(s, "MAXSTRINGLEN", CTAP_MAXSTRINGLEN_DEFAULT);
+	struct ctap_map_spec spec = {
+		.nkeys = v->nkeys,
+		.value = v->type == T_STRING ? CTAP_STRING : v->type == T_STATS ? CTAP_STATS : CTAP_LONG,
+		.max_entries = (uint32_t)array_entries(s, v),
+		.string_len = len < 2 ? 2 : len > INT32_MAX ? INT32_MAX : (uint32_t)len,
+		.stat = &any_stat,
+	};
+
+	for (int i = 0; i < v->nkeys; i++)
+		spec.keys[i] = v->keys[i] == T_STRING ? CTAP_STRING : CTAP_LONG;
+	return ctap_map_bytes(&spec);
+}
+
+static const struct loc *var_loc(const struct var *v)
+{
+	return v->global ? &v->global->loc : &v->decl;
+}
+
+/* Each array's entries and all arrays' bytes; the errors. */
+static int check_arrays(struct session *s)
+{
+	long long dflt = session_define(s, "MAXMAPENTRIES", CTAP_MAXMAPENTRIES_DEFAULT);
+	unsigned long long total = 0, most = 0;
+	const struct var *largest = NULL;
+	int errors = 0;
+
+	if (dflt < 1 || dflt > CTAP_MAP_MAX_ENTRIES) {
+		diag_error("semantic", NULL, NULL, "-D MAXMAPENTRIES=%lld: an array holds 1 to %d "
+			   "entries", dflt, CTAP_MAP_MAX_ENTRIES);
+		return 1;
+	}
+	for (const struct var *v = sem_globals(s); v; v = v->next) {
+		unsigned long long bytes;
+
+		if (!is_array(v))
+			continue;
+		if (array_entries(s, v) > CTAP_MAP_MAX_ENTRIES) {
+			diag_error("semantic", var_loc(v), NULL, "array '%s' of %lld entries: at most "
+				   "%d (each is allocated when the module loads)", v->name,
+				   array_entries(s, v), CTAP_MAP_MAX_ENTRIES);
+			errors++;
+			continue;
+		}
+		bytes = array_bytes(s, v);
+		total += bytes;
+		if (bytes > most) {
+			most = bytes;
+			largest = v;
+		}
+	}
+	if (!errors && total > CTAP_MAPS_MAX_BYTES) {
+		diag_error("semantic", var_loc(largest), NULL, "the script's arrays need %llu MB of "
+			   "kernel memory, more than %llu MB ('%s' alone %llu MB)", total >> 20,
+			   CTAP_MAPS_MAX_BYTES >> 20, largest->name, most >> 20);
+		errors++;
+	}
+	return errors;
+}
+
+/* The foreach order copies under s (not in the functions it calls: each
+ * has its frame); *where the largest. */
+static unsigned long long snapshot_bytes(struct session *s, const struct stmt *st,
+					 const struct stmt **where, unsigned long long *most)
+{
+	unsigned long long sum = 0;
+
+	for (; st; st = st->next) {
+		if (st->kind == S_FOREACH && st->fe->snapshot) {
+			const struct var *v = sem_global(s, st->fe->array->name);
+			unsigned long long b = v ? 2 * sizeof(int) * array_entries(s, v) : 0;
+
+			sum += b;
+			if (b > *most) {
+				*most = b;
+				*where = st;
+			}
+		}
+		sum += snapshot_bytes(s, st->body, where, most);
+		sum += snapshot_bytes(s, st->els, where, most);
+	}
+	return sum;
+}
+
+/* The largest handler's copies and MAXNESTING + 1 frames of the largest
+ * function's: what they add to struct context (translate.c). */
+static int check_snapshots(struct session *s)
+{
+	unsigned long long handlers = 0, frames = 0, most = 0;
+	const struct stmt *where = NULL;
+
+	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		struct stmt *bodies[SEM_MAX_BODIES];
+		int n = sem_handler_bodies(h, bodies, NULL);
+		unsigned long long sum = 0;
+
+		for (int i = 0; i < n; i++)
+			sum += snapshot_bytes(s, bodies[i], &where, &most);
+		handlers = sum > handlers ? sum : handlers;
+	}
+	for (const struct sem_function *f = sem_functions(s); f; f = f->next) {
+		unsigned long long sum = f->used && f->fn->body ?
+			snapshot_bytes(s, f->fn->body, &where, &most) : 0;
+
+		frames = sum > frames ? sum : frames;
+	}
+	frames *= session_define(s, "MAXNESTING", analyses_max_nesting(s)) + 1;
+	if (handlers + frames <= SNAPSHOT_MAX_BYTES)
+		return 0;
+	diag_error("semantic", &where->loc, NULL, "this foreach keeps a copy of its order (a "
+		   "foreach inside sorts '%s' again): %llu KB of every CPU's context, more than %d KB "
+		   "for all such copies", where->fe->array->name, most >> 10, SNAPSHOT_MAX_BYTES >> 10);
+	return 1;
+}
+
+int analyses_check_sizes(struct session *s)
+{
+	int errors = check_arrays(s);
+
+	return errors ? errors : check_snapshots(s);
 }
 
 /* ---- call depth: SystemTap's default MAXNESTING ---- */

@@ -37,4 +37,13 @@ int analyses_max_nesting(struct session *s);
  */
 int analyses_check_foreach(struct session *s);
 
+/*
+ * Pass 2, after analyses_check_foreach(): what the script's declarations
+ * make the module allocate for every session, bounded.  An array holds at
+ * most CTAP_MAP_MAX_ENTRIES (also -D MAXMAPENTRIES), all arrays at most
+ * CTAP_MAPS_MAX_BYTES, the copies of foreach orders (fe->snapshot) at
+ * most SNAPSHOT_MAX_BYTES of each CPU's context.  Returns the errors.
+ */
+int analyses_check_sizes(struct session *s);
+
 #endif /* ANALYSES_H */

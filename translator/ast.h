@@ -94,6 +94,8 @@ struct foreach_info {
 	int sort_column;	/* 0: none; 1..n: key n; -1: value */
 	int sort_dir;		/* 1 ascending, -1 descending */
 	const char *sort_agg;	/* "@sum" etc. when sorting by an aggregate */
+	bool snapshot;		/* keeps a copy of its order: a sorted foreach over
+				   the same array runs inside (analyses.c) */
 };
 
 struct stmt {

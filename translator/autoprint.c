@@ -60,20 +60,18 @@ static void autoprint_json_scalar(FILE *out, const struct var *v)
 	fputs("\tctap_out_write(ctap_out(c), \"}\\n\", 2);\n", out);
 }
 
-/* The entries of an array, sorted as SystemTap prints them; _idx holds
- * twice the largest array's entries. */
+/* The entries of an array, sorted as SystemTap prints them (in place:
+ * the end probes have run, nothing else walks it). */
 static void autoprint_array(FILE *out, const struct var *v, bool json)
 {
-	fprintf(out, "\tn = ctap_map_sorted(G.g_%s, &(struct ctap_map_sort){ 0, -1, 'c' }, _idx,\n"
-		"\t\t\t    _idx + ARRAY_SIZE(_idx) / 2, -1);\n"
-		"\tfor (i = 0; i < n; i++)\n"
-		"\t\tctap_map_%s_entry(ctap_out(c), G.g_%s, _idx[i], \"%s\");\n",
-		v->name, json ? "json" : "print", v->name, v->name);
+	fprintf(out, "\tfor (e = ctap_map_walk_first(G.g_%s, &by_value); e >= 0;\n"
+		"\t     e = ctap_map_walk_next(G.g_%s, &by_value, e))\n"
+		"\t\tctap_map_%s_entry(ctap_out(c), G.g_%s, e, \"%s\");\n",
+		v->name, v->name, json ? "json" : "print", v->name, v->name);
 }
 
 bool emit_autoprint(struct xlate *x, FILE *out)
 {
-	long long most = 0;	/* the largest declared size; -1: MAXMAPENTRIES too */
 	int n = 0, arrays = 0, stats = 0;
 	struct var **vs;
 
@@ -83,22 +81,17 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 		n++;
 		arrays += v->nkeys > 0;
 		stats += !v->nkeys && v->type == T_STATS;
-		if (v->nkeys && v->global && v->global->size && most >= 0)
-			most = v->global->size > most ? v->global->size : most;
-		else if (v->nkeys)
-			most = -1;
 	}
 	if (!n)
 		return false;
 	fprintf(out, "/* end: the globals written and never read, as SystemTap prints them */\n"
 		"static void probe_autoprint(struct ctap_context *c)\n{\n");
 	if (arrays)
-		fprintf(out, "\tstatic int _idx[2 * %s];\n",
-			most < 0 ? "MAXMAPENTRIES" : arena_printf(x->a, "%lld", most));
+		fputs("\tconst struct ctap_map_sort by_value = { 0, -1, 'c' };\n", out);
 	if (stats && !x->s->json)
 		fputs("\tstruct ctap_stat *_g;\n", out);
 	if (arrays)
-		fputs("\tint i, n;\n", out);
+		fputs("\tint e;\n", out);
 	if (stats || arrays)
 		fputc('\n', out);
 	/* In declaration order: the list has the last declared first. */

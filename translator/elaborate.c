@@ -156,9 +156,17 @@ static void point_context(struct elab *e, const struct probe_point *pp)
 		   "while resolving probe point");
 }
 
-void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+static void point_error(struct elab *e, const struct pp_match *m, const char *fmt, va_list ap)
 {
 	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	point_context(e, m->pp);
+	diag_error("semantic", NULL, NULL, "%s", msg);
+}
+
+void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+{
 	va_list ap;
 
 	/* "?" means: a point that does not resolve is skipped, silently, and
@@ -167,10 +175,17 @@ void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
 		return;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	point_error(e, m, fmt, ap);
 	va_end(ap);
-	point_context(e, m->pp);
-	diag_error("semantic", NULL, NULL, "%s", msg);
+}
+
+void elab_limit_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	point_error(e, m, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- patterns ---- */

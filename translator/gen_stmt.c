@@ -102,12 +102,7 @@ static void budget_stmts(struct budget_walk *w, const struct stmt *s)
 /* MAXACTION: the runtime's default unless -D sets it. */
 static long max_actions(struct session *s)
 {
-	long n = CTAP_MAXACTION_DEFAULT;
-
-	for (int i = 0; i < s->n_defines; i++)
-		if (!strncmp(s->defines[i], "MAXACTION=", 10))
-			n = strtol(s->defines[i] + 10, NULL, 0);
-	return n;
+	return session_define(s, "MAXACTION", CTAP_MAXACTION_DEFAULT);
 }
 
 /*
@@ -285,48 +280,12 @@ static void foreach_bucket(struct xlate *x, const struct stmt *s)
 	foreach_body(x, s);
 }
 
-static void foreach_stmt(struct xlate *x, const struct stmt *s)
+/* The keys and value of entry e of arr into foreach's variables. */
+static void foreach_assign(struct xlate *x, const struct foreach_info *fe, const struct var *arr,
+			   int n)
 {
-	const struct foreach_info *fe = s->fe;
-	struct var *arr;
-	const char *idx, *key = NULL, *lim;
-	unsigned mask = 0;
-	int n, i = 0;
+	int i = 0;
 
-	if (fe->array->kind == E_HIST) {
-		foreach_bucket(x, s);
-		return;
-	}
-	arr = gen_array_of(x, fe->array);
-	if (!arr)
-		return;
-	n = x->labels++;
-	idx = gen_temp(x, arena_printf(x->a, "int %%s[2 * %s]",
-				       arr->global && arr->global->size ?
-				       arena_printf(x->a, "%lld", (long long)arr->global->size) :
-				       "MAXMAPENTRIES"), "order");
-	lim = fe->limit ? gen_expr_c(x, fe->limit) : "-1";
-	if (fe->pattern)
-		key = gen_key_fill(x, arr, fe->pattern, &mask);
-	gen_emit(x, "{ /* foreach, %s:%d */", gen_c_comment(x->a, s->loc.src->name), s->loc.line);
-	x->depth++;
-	gen_emit(x, "struct ctap_map_sort sort%d = { %d, %d, '%c' };", n,
-	     fe->sort_column == -1 ? 0 : fe->sort_column, fe->sort_column ? fe->sort_dir : 0,
-	     sort_agg(fe->sort_agg));
-	gen_emit(x, "int n%d = ctap_map_sorted(G.g_%s, &sort%d, %s,", n, arr->name, n, idx);
-	gen_emit(x, "\t\t%s + ARRAY_SIZE(%s) / 2, -1);", idx, idx);
-	gen_emit(x, "int64_t lim%d = %s;", n, lim);
-	gen_blank(x);
-	gen_emit(x, "for (int i%d = 0; i%d < n%d; i%d++) {", n, n, n, n);
-	x->depth++;
-	gen_emit(x, "int e%d = %s[i%d];", n, idx, n);
-	gen_blank(x);
-	if (key) {
-		gen_emit(x, "if (!ctap_map_matches(G.g_%s, e%d, &%s, %#x))", arr->name, n, key, mask);
-		gen_emit(x, "\tcontinue;");
-	}
-	gen_emit(x, "if (lim%d >= 0 && lim%d-- == 0)", n, n);
-	gen_emit(x, "\tbreak;");
 	for (const struct expr *k = fe->keys; k; k = k->next, i++)
 		assign_from_entry(x, k, arena_printf(x->a, "ctap_map_key_%s(G.g_%s, e%d, %d)",
 						     arr->keys[i] == T_STRING ? "string" : "long",
@@ -338,6 +297,74 @@ static void foreach_stmt(struct xlate *x, const struct stmt *s)
 					       "ctap_map_string(G.g_%s, e%d)" :
 					       "*ctap_map_long(G.g_%s, e%d)", arr->name, n),
 				  arr->type == T_STRING);
+}
+
+/*
+ * foreach over an array: a walk of the map in place, sorted by relinking
+ * its entries (the map's write lock is held: analyses.c); or, when a
+ * foreach inside sorts the same array again (fe->snapshot), over a copy
+ * of the order in the handler's locals (2 ints an entry, in every CPU's
+ * context).  A sort in an event probe, interrupts off, costs actions
+ * (ctap_sort_actions()).
+ */
+static void foreach_stmt(struct xlate *x, const struct stmt *s)
+{
+	const struct foreach_info *fe = s->fe;
+	struct var *arr;
+	const char *idx = NULL, *key = NULL, *lim;
+	unsigned mask = 0;
+	int n;
+
+	if (fe->array->kind == E_HIST) {
+		foreach_bucket(x, s);
+		return;
+	}
+	arr = gen_array_of(x, fe->array);
+	if (!arr)
+		return;
+	n = x->labels++;
+	if (fe->snapshot)
+		idx = gen_temp(x, arena_printf(x->a, "int %%s[2 * %s]",
+					       arr->global && arr->global->size ?
+					       arena_printf(x->a, "%lld", (long long)arr->global->size) :
+					       "MAXMAPENTRIES"), "order");
+	lim = fe->limit ? gen_expr_c(x, fe->limit) : "-1";
+	if (fe->pattern)
+		key = gen_key_fill(x, arr, fe->pattern, &mask);
+	gen_emit(x, "{ /* foreach, %s:%d */", gen_c_comment(x->a, s->loc.src->name), s->loc.line);
+	x->depth++;
+	gen_emit(x, "struct ctap_map_sort sort%d = { %d, %d, '%c' };", n,
+	     fe->sort_column == -1 ? 0 : fe->sort_column, fe->sort_column ? fe->sort_dir : 0,
+	     sort_agg(fe->sort_agg));
+	gen_emit(x, "int64_t lim%d = %s;", n, lim);
+	if (idx)
+		gen_emit(x, "int n%d;", n);
+	gen_blank(x);
+	if (fe->sort_column) {
+		gen_emit(x, "c->last_stmt = %s;", gen_where(x, &s->loc, "keyword 'foreach'"));
+		gen_emit(x, "CTAP_ACTIONS(c, ctap_sort_actions(c, G.g_%s), %s);", arr->name,
+			 gen_err_label(x));
+	}
+	if (idx) {
+		gen_emit(x, "n%d = ctap_map_sorted(G.g_%s, &sort%d, %s,", n, arr->name, n, idx);
+		gen_emit(x, "\t\t%s + ARRAY_SIZE(%s) / 2, -1);", idx, idx);
+		gen_emit(x, "for (int i%d = 0; i%d < n%d; i%d++) {", n, n, n, n);
+		x->depth++;
+		gen_emit(x, "int e%d = %s[i%d];", n, idx, n);
+		gen_blank(x);
+	} else {
+		gen_emit(x, "for (int e%d = ctap_map_walk_first(G.g_%s, &sort%d); e%d >= 0;",
+			 n, arr->name, n, n);
+		gen_emit(x, "     e%d = ctap_map_walk_next(G.g_%s, &sort%d, e%d)) {", n, arr->name, n, n);
+		x->depth++;
+	}
+	if (key) {
+		gen_emit(x, "if (!ctap_map_matches(G.g_%s, e%d, &%s, %#x))", arr->name, n, key, mask);
+		gen_emit(x, "\tcontinue;");
+	}
+	gen_emit(x, "if (lim%d >= 0 && lim%d-- == 0)", n, n);
+	gen_emit(x, "\tbreak;");
+	foreach_assign(x, fe, arr, n);
 	foreach_body(x, s);
 }
 

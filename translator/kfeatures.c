@@ -137,6 +137,23 @@ static bool uprobe_handle(const struct kernel *k)
 	return has_func(k, "uprobe_unregister_nosync");
 }
 
+/* struct uprobe_consumer's filter() has the enum uprobe_filter_ctx
+ * parameter between the consumer and the mm (dropped in 6.11). */
+static bool uprobe_filter_ctx(const struct kernel *k)
+{
+	__s32 id = kbtf_find(k->btf, "uprobe_consumer", BTF_KIND_STRUCT);
+	struct kbtf_field f;
+	const struct btf_type *t;
+
+	if (id <= 0 || kbtf_member(k->btf, id, "filter", &f))
+		return false;
+	t = btf__type_by_id(k->btf, kbtf_strip(k->btf, f.type));
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(k->btf, kbtf_strip(k->btf, t->type));
+	return t && btf_is_func_proto(t) && btf_vlen(t) == 3;
+}
+
 static const struct kfeature {
 	const char *name;
 	bool (*test)(const struct kernel *k);
@@ -161,6 +178,8 @@ static const struct kfeature {
 	{ "CTAP_HAVE_UPROBE_HANDLE", uprobe_handle,
 	  "uprobe_register() returns the uprobe, unregistered with "
 	  "uprobe_unregister_nosync() and uprobe_unregister_sync()" },
+	{ "CTAP_HAVE_UPROBE_FILTER_CTX", uprobe_filter_ctx,
+	  "a uprobe consumer's filter() is told why it is asked (enum uprobe_filter_ctx)" },
 };
 
 #define N_FEATURES (sizeof(features) / sizeof(*features))

@@ -505,10 +505,12 @@ int ksyms_load(const char *release, const char *build_dir, const char *image,
 	snprintf(path, sizeof(path), "%s/System.map", build_dir ? build_dir : "/nonexistent");
 	if (ret && !(ret = read_map(path, &ks->strings, &r)))
 		ks->source = "the build tree's System.map";
-	/* System.map beside the image (/boot, or an unpacked kernel's boot/) */
+	/* System.map beside the image (/boot, or an unpacked kernel's boot/);
+	 * no image (the pass-2 fuzz target's session): none */
 	snprintf(path, sizeof(path), "%.*sSystem.map-%s",
-		 strrchr(image, '/') ? (int)(strrchr(image, '/') + 1 - image) : 0, image, release);
-	if (ret && !(ret = read_map(path, &ks->strings, &r)))
+		 image && strrchr(image, '/') ? (int)(strrchr(image, '/') + 1 - image) : 0,
+		 image ? image : "", release);
+	if (ret && image && !(ret = read_map(path, &ks->strings, &r)))
 		ks->source = "/boot/System.map";
 	snprintf(path, sizeof(path), "kallsyms-%s.map", release);
 	/* Names decide where probes go: only from a cache of our own. */
@@ -516,7 +518,7 @@ int ksyms_load(const char *release, const char *build_dir, const char *image,
 	if (ret && cached && cache_file_ok(cached) == 0 &&
 	    !(ret = read_map(cached, &ks->strings, &r)))
 		ks->source = "the cache";
-	if (ret && !(ret = from_image(image, cached, &ks->strings, &r)))
+	if (ret && image && !(ret = from_image(image, cached, &ks->strings, &r)))
 		ks->source = "the kallsyms tables of /boot/vmlinuz";
 	if (!ret)
 		ret = build_table(&r, ks);

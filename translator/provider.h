@@ -150,8 +150,12 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 /* process(PID)'s number as a pid, or 0 after the error that it is none
  * (probes/uprobes.c, shared with probes/tasks.c). */
 long long process_pid(struct elab *e, const struct pp_match *m, long long num);
-/* A semantic error about m's probe point. */
+/* A semantic error about m's probe point (none for a "?" point). */
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A limit of the whole script that m's probes pass (a total over all
+ * probes of a family): an error even for a "?" point. */
+void elab_limit_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif /* PROVIDER_H */

@@ -1529,6 +1529,8 @@ int pass2_semantic(struct session *s)
 		check_versions(S);
 	if (!S->errors)
 		S->errors += analyses_check_foreach(s);
+	if (!S->errors)
+		S->errors += analyses_check_sizes(s);
 	return S->errors ? -EINVAL : 0;
 }
 

@@ -146,6 +146,16 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
+long long session_define(const struct session *s, const char *name, long long fallback)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < s->n_defines; i++)
+		if (!strncmp(s->defines[i], name, len) && s->defines[i][len] == '=')
+			fallback = strtoll(s->defines[i] + len + 1, NULL, 0);
+	return fallback;
+}
+
 const char *session_module_name(struct session *s)
 {
 	uint64_t h = 14695981039346656037ull;

@@ -118,6 +118,8 @@ int session_rmtree(const char *dir);
 /* -D NAME[=VALUE] (checked by main()) as a line of C: "#define NAME VALUE"
  * (1 without a value, as the compiler's -D), arena memory. */
 const char *session_define_line(struct session *s, const char *d);
+/* -D NAME=NUMBER's number (the last -D NAME), else fallback. */
+long long session_define(const struct session *s, const char *name, long long fallback);
 /* The module name: -m NAME, else stap_<hash of the script and -D options>. */
 const char *session_module_name(struct session *s);
 /* DIR/SUB of the installed data (tapset, runtime): for the build tree's

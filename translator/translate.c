@@ -207,6 +207,20 @@ static void emit_globals(struct xlate *x, FILE *out)
 	fputc('\n', out);
 }
 
+/* The arrays' memory, reserved before any is allocated (ctap_reserve()). */
+static void emit_reserve_maps(struct xlate *x, FILE *out)
+{
+	const char *sep = "\tif (ctap_reserve(";
+
+	for (struct var *v = sem_globals(x->s); v; v = v->next) {
+		if (!emitted(v) || !is_map(v))
+			continue;
+		fprintf(out, "%sctap_map_bytes(&mspec_%s)", sep, v->name);
+		sep = " +\n\t\t\t ";
+	}
+	fputs("))\n\t\treturn -ENOMEM;\n", out);
+}
+
 static void emit_init_globals(struct xlate *x, FILE *out)
 {
 	bool maps = false, fails = false;
@@ -225,8 +239,10 @@ static void emit_init_globals(struct xlate *x, FILE *out)
 			fprintf(out, "\tctap_counter_free(&G.g_%s);\n", v->name);
 	}
 	fputs("}\n\nstatic int init_globals(void)\n{\n", out);
-	if (maps)
+	if (maps) {
 		fputs("\tvoid *mem;\n\n", out);
+		emit_reserve_maps(x, out);
+	}
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		const struct expr *init = v->global ? v->global->init : NULL;
 

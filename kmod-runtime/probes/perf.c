@@ -122,24 +122,36 @@ static struct ctap_perf_task *perf_slot_find(struct ctap_perf_task *tasks, struc
 	return NULL;
 }
 
-/* Only the thread itself, or its parent before it runs, claims for it:
- * two claims for one thread never race. */
+/*
+ * Claims for one thread come from the thread itself (exec), its parent
+ * before it runs (fork), and the walk over the threads already running
+ * when the session arms (perf_claim_running()), which races the other
+ * two: the find and the claim are one step under this lock, or both
+ * found no slot and the thread got two, and two counters.  (The work
+ * item frees slots beside it: the cmpxchg stays.)
+ */
+static DEFINE_RAW_SPINLOCK(perf_claim_lock);
+
 static void perf_slot_claim(struct ctap_perf *p, struct task_struct *t)
 {
 	u32 h = hash_ptr(t, CTAP_PERF_TASKS_BITS);
+	unsigned long flags;
 
+	raw_spin_lock_irqsave(&perf_claim_lock, flags);
 	if (perf_slot_find(p->tasks, t))
-		return;
+		goto out;
 	for (int i = 0; i < CTAP_PERF_TASKS; i++, h = (h + 1) % CTAP_PERF_TASKS) {
 		struct task_struct *v = READ_ONCE(p->tasks[h].task);
 
 		if ((!v || v == SLOT_GONE) && cmpxchg(&p->tasks[h].task, v, t) == v) {
 			get_task_struct(t);
 			queue_work(system_highpri_wq, &perf_work);
-			return;
+			goto out;
 		}
 	}
 	atomic_inc(&p->skipped);
+out:
+	raw_spin_unlock_irqrestore(&perf_claim_lock, flags);
 }
 
 /* The work item's: no other runs at the same time. */

@@ -5,9 +5,11 @@
  *
  * /proc/systemtap is shared by every ctap (and SystemTap) module: the
  * first to need it makes it, and whoever stops last with it empty takes it
- * away.  The handlers run in the reader's or writer's process context,
- * under the file's mutex; the buffer is allocated when the session arms.
+ * away (top_lock()).  The handlers run in the reader's or writer's process
+ * context, under the file's mutex; the buffer is allocated when the
+ * session arms.
  */
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
@@ -135,18 +137,70 @@ static const struct proc_ops procfs_ops = {
 	.proc_release = procfs_release,
 };
 
+/*
+ * Two modules starting and stopping at once raced on /proc/systemtap:
+ * one found it empty and removed it while the other, having found it
+ * there, made its directory in it ("removing non-empty directory", a
+ * WARN), or both found none and made it ("already registered", a WARN).
+ * Every ctap module now looks and makes, or looks and removes, holding
+ * the inode lock of /proc's root directory: proc itself takes no VFS
+ * lock to make or remove an entry, and a path lookup in /proc may take
+ * that lock, so under it nothing walks a path (lookup_one_len() and
+ * dentry_open() instead).  Modules of other tools, or in another mount
+ * namespace's /proc, do not take it.
+ */
+static int top_lock(struct path *root)
+{
+	int ret = kern_path("/proc", LOOKUP_DIRECTORY, root);
+
+	if (ret)
+		return ret;
+	inode_lock(d_inode(root->dentry));
+	return 0;
+}
+
+static void top_unlock(struct path *root)
+{
+	inode_unlock(d_inode(root->dentry));
+	path_put(root);
+}
+
+/* /proc/systemtap's dentry (dput() it), or NULL if it does not exist. */
+static struct dentry *top_lookup(struct path *root)
+{
+	struct dentry *d = lookup_one_len(TOP_DIR, root->dentry, strlen(TOP_DIR));
+
+	if (IS_ERR(d))
+		return NULL;
+	if (d_really_is_negative(d)) {
+		dput(d);
+		return NULL;
+	}
+	return d;
+}
+
 /* /proc/systemtap/MODULE, and /proc/systemtap first if nobody made it. */
 static int make_dirs(void)
 {
-	struct path p;
+	struct dentry *top;
+	struct path root;
+	int ret;
 
 	snprintf(mod_path, sizeof(mod_path), TOP_DIR "/%s", THIS_MODULE->name);
-	if (kern_path("/proc/" TOP_DIR, LOOKUP_DIRECTORY, &p) == 0)
-		path_put(&p);
+	ret = top_lock(&root);
+	if (ret)
+		return ret;
+	top = top_lookup(&root);
+	if (top)
+		dput(top);
 	else if (!proc_mkdir(TOP_DIR, NULL))
-		return -ENOMEM;
-	mod_dir = proc_mkdir(mod_path, NULL);
-	return mod_dir ? 0 : -ENOMEM;
+		ret = -ENOMEM;
+	if (!ret) {
+		mod_dir = proc_mkdir(mod_path, NULL);
+		ret = mod_dir ? 0 : -ENOMEM;
+	}
+	top_unlock(&root);
+	return ret;
 }
 
 struct dir_count {
@@ -172,17 +226,36 @@ static filldir_ret count_entry(struct dir_context *ctx, const char *name, int le
 	return FILLDIR_GO_ON;
 }
 
+/* Whether the directory top (of the mount root's) has no entries. */
+static bool dir_empty(struct path *root, struct dentry *top)
+{
+	struct dir_count d = { .ctx.actor = count_entry };
+	struct path p = { .mnt = root->mnt, .dentry = top };
+	struct file *dir = dentry_open(&p, O_RDONLY | O_DIRECTORY, current_cred());
+	bool empty;
+
+	if (IS_ERR(dir))
+		return false;
+	empty = iterate_dir(dir, &d.ctx) == 0 && d.n == 0;
+	fput(dir);
+	return empty;
+}
+
 /* Take /proc/systemtap away if no module has a directory there now. */
 static void remove_top_if_empty(void)
 {
-	struct dir_count d = { .ctx.actor = count_entry };
-	struct file *dir = filp_open("/proc/" TOP_DIR, O_RDONLY | O_DIRECTORY, 0);
+	struct dentry *top;
+	struct path root;
 
-	if (IS_ERR(dir))
+	if (top_lock(&root))
 		return;
-	if (iterate_dir(dir, &d.ctx) == 0 && d.n == 0)
-		remove_proc_entry(TOP_DIR, NULL);
-	filp_close(dir, NULL);
+	top = top_lookup(&root);
+	if (top) {
+		if (dir_empty(&root, top))
+			remove_proc_entry(TOP_DIR, NULL);
+		dput(top);
+	}
+	top_unlock(&root);
 }
 
 int ctap_procfs_start(struct ctap_procfs_file *files, int n)
@@ -200,7 +273,7 @@ int ctap_procfs_start(struct ctap_procfs_file *files, int n)
 		mutex_init(&f->lock);
 		init_waitqueue_head(&f->wait);
 		f->value.size = f->bufsize;
-		f->value.buf = kvzalloc(f->bufsize, GFP_KERNEL);
+		f->value.buf = kvzalloc(f->bufsize, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN);
 		if (f->value.buf)
 			f->pde = proc_create_data(f->name, f->mode, mod_dir, &procfs_ops, f);
 		if (!f->value.buf || !f->pde) {

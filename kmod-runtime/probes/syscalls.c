@@ -9,8 +9,10 @@
  * Only 64-bit calls: a 32-bit task's numbers are another table's, and
  * x32 calls carry __X32_SYSCALL_BIT; both are skipped.
  */
+#include <linux/pid_namespace.h>
 #include <linux/slab.h>
 #include <asm/syscall.h>
+#include <asm/unistd.h>
 
 #include "syscalls.h"
 #include "target.h"
@@ -37,13 +39,17 @@ static void ctap_syscalls_args(unsigned long *args, struct pt_regs *regs, long v
 /*
  * A task's @entry values between a call's entry and its return: the
  * arguments, then the saved values (ctap_entry_saved()).  A slot is the
- * task's while task is set.
+ * task's while task is set; pid is its pid, written while task is
+ * SLOT_CLAIMING and read after task (ctap_syscalls_reclaim()).
  */
 struct ctap_syscall_slot {
 	struct task_struct *task;
+	pid_t pid;
 	const struct ctap_syscall *s;
 	unsigned long args[];
 };
+
+#define SLOT_CLAIMING	((struct task_struct *)1)
 
 static struct {
 	struct ctap_syscall *v;
@@ -59,6 +65,17 @@ static struct ctap_syscall_slot *ctap_syscalls_slot(int i)
 	return (struct ctap_syscall_slot *)(sc.slots + i * sc.slot_size);
 }
 
+/* slot, which its claimer holds as SLOT_CLAIMING, current's for s. */
+static struct ctap_syscall_slot *ctap_syscalls_own(struct ctap_syscall_slot *slot,
+						     const struct ctap_syscall *s)
+{
+	slot->pid = task_pid_nr(current);
+	WRITE_ONCE(slot->s, s);
+	smp_store_release(&slot->task, current);
+	return slot;
+}
+NOKPROBE_SYMBOL(ctap_syscalls_own);
+
 /* The slot current keeps for s, or (claim) a free one now its own. */
 static struct ctap_syscall_slot *ctap_syscalls_find(const struct ctap_syscall *s, bool claim)
 {
@@ -67,14 +84,45 @@ static struct ctap_syscall_slot *ctap_syscalls_find(const struct ctap_syscall *s
 
 		if (!claim && READ_ONCE(slot->task) == current && READ_ONCE(slot->s) == s)
 			return slot;
-		if (claim && !READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, current)) {
-			WRITE_ONCE(slot->s, s);
-			return slot;
-		}
+		if (claim && !READ_ONCE(slot->task) && !cmpxchg(&slot->task, NULL, SLOT_CLAIMING))
+			return ctap_syscalls_own(slot, s);
 	}
 	return NULL;
 }
 NOKPROBE_SYMBOL(ctap_syscalls_find);
+
+/*
+ * No slot is free: one whose task has exited inside a call is taken over
+ * (a call that never came back through sys_exit: a task killed in a way
+ * that skips it, a call a tracer cancelled).  Its pid names another task
+ * now, or none; the task pointer is compared, never followed.
+ */
+static struct ctap_syscall_slot *ctap_syscalls_reclaim(const struct ctap_syscall *s)
+{
+	for (int i = 0; i < CTAP_SYSCALL_SLOTS; i++) {
+		struct ctap_syscall_slot *slot = ctap_syscalls_slot(i);
+		struct task_struct *t = smp_load_acquire(&slot->task);
+		bool alive;
+
+		if (!t || t == SLOT_CLAIMING)
+			continue;
+		rcu_read_lock();
+		alive = pid_task(find_pid_ns(READ_ONCE(slot->pid), &init_pid_ns), PIDTYPE_PID) == t;
+		rcu_read_unlock();
+		if (!alive && cmpxchg(&slot->task, t, SLOT_CLAIMING) == t)
+			return ctap_syscalls_own(slot, s);
+	}
+	return NULL;
+}
+NOKPROBE_SYMBOL(ctap_syscalls_reclaim);
+
+/* Calls that never return through sys_exit with their number: exit and
+ * exit_group end the task, rt_sigreturn leaves with orig_ax -1 (the
+ * registers of the interrupted code).  Their entries take no slot. */
+static bool ctap_syscalls_returns(long nr)
+{
+	return nr != __NR_exit && nr != __NR_exit_group && nr != __NR_rt_sigreturn;
+}
 
 /* A call's entry: the @entry part of a return probe, into a slot.  A slot
  * current still holds for s is stale (a call that never returned, or a
@@ -85,6 +133,8 @@ static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_reg
 
 	if (!slot)
 		slot = ctap_syscalls_find(s, true);
+	if (!slot)
+		slot = ctap_syscalls_reclaim(s);
 	if (!slot) {
 		ctap_add_skipped(1);
 		return;
@@ -128,7 +178,7 @@ static void ctap_syscalls_dispatch(bool is_return, long nr, struct pt_regs *regs
 
 	if (nr < 0 || (IS_ENABLED(CONFIG_COMPAT) && in_compat_syscall()))
 		return;
-	if (!is_return && sc.slots)
+	if (!is_return && sc.slots && ctap_syscalls_returns(nr))
 		ctap_syscalls_dispatch_entries(nr, regs, val);
 	ctap_syscalls_args(args, regs, val);
 	while (lo < hi) {

@@ -10,6 +10,7 @@
 #include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/namei.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -262,12 +263,57 @@ static bool uprobe_wanted(const struct ctap_uprobe *u)
 	return !u->pid || task_tgid_nr(current) == u->pid;
 }
 
+/*
+ * A uprobe is the file's: without a filter the kernel puts its breakpoint
+ * in every process that maps the file, now or later, and each of them
+ * traps into the handler only to be turned away.  For process(PID) the
+ * kernel asks here, for each address space, at registration and at each
+ * mmap of the file, whether to put it there: only in PID's.  A hit
+ * elsewhere (a child PID forked with the breakpoint in its copy) answers
+ * UPROBE_HANDLER_REMOVE, and the kernel takes it out of that child.
+ */
+static bool uprobe_mm_wanted(const struct ctap_uprobe *u, struct mm_struct *mm)
+{
+	struct task_struct *t;
+	bool ret;
+
+	if (!u->pid)
+		return true;
+	if (mm == current->mm)		/* an mmap, or the filter of a hit */
+		return uprobe_wanted(u);
+	rcu_read_lock();		/* staprun's registration, for each mm */
+	t = pid_task(find_pid_ns(u->pid, &init_pid_ns), PIDTYPE_TGID);
+	ret = t && READ_ONCE(t->mm) == mm;
+	rcu_read_unlock();
+	return ret;
+}
+
+#ifdef CTAP_HAVE_UPROBE_FILTER_CTX
+static bool uprobe_filter(struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx,
+			  struct mm_struct *mm)
+#else
+static bool uprobe_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
+#endif
+{
+	return uprobe_mm_wanted(container_of(uc, struct ctap_uprobe, uc), mm);
+}
+
+#ifdef CTAP_HAVE_UPROBE_FILTER_CTX
+static bool uprobe_entry_filter(struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx,
+				struct mm_struct *mm)
+#else
+static bool uprobe_entry_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
+#endif
+{
+	return uprobe_mm_wanted(container_of(uc, struct ctap_uprobe, entry_uc), mm);
+}
+
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
 
 	if (!uprobe_wanted(u))
-		return 0;
+		return UPROBE_HANDLER_REMOVE;
 	if (u->is_return)		/* a .return probe's @entry part */
 		uentry_hit(u, regs, regs->sp, instruction_pointer(regs) - u->vaddr);
 	else if (u->sdt)
@@ -284,7 +330,7 @@ static int uprobe_entry_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 	unsigned long cfa = *(unsigned long *)((char *)regs + u->entry_cfa_reg) + u->entry_cfa_off;
 
 	if (!uprobe_wanted(u))
-		return 0;
+		return UPROBE_HANDLER_REMOVE;
 	/* its link-time address is offset's plus the distance between them */
 	uentry_hit(u, regs, cfa - sizeof(long),
 		   instruction_pointer(regs) - u->vaddr - (u->entry_offset - u->offset));
@@ -430,6 +476,11 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 		u->entry_uc.handler = uprobe_entry_hit;
 	else if (!u->is_return || uentry_needed(u))
 		u->uc.handler = u->handler && !u->is_return ? u->handler : uprobe_hit;
+	/* process(PID): the kernel plants the breakpoint in that process only */
+	if (u->pid) {
+		u->uc.filter = uprobe_filter;
+		u->entry_uc.filter = uprobe_entry_filter;
+	}
 	/* The entry part first: a return whose entry was missed is a skip. */
 	ret = u->entry_uc.handler ? uprobe_attach_entry(u) : 0;
 	if (ret) {

@@ -29,13 +29,14 @@ fuzz_target()
 		for f in "$t"/*.c "$t"/probes/*.c; do
 			[ "$(basename "$f")" = main.c ] || fuzz_srcs+=("$f")
 		done
-		fuzz_srcs+=("$fz/fuzz_pass2.c" "$r/stat.c" "$r/outbuf.c" "$r/regex_match.c")
+		fuzz_srcs+=("$fz/fuzz_pass2.c" "$r/stat.c" "$r/outbuf.c" "$r/regex_match.c" "$r/map.c"
+			   "$r/json.c")
 		# shellcheck disable=SC2046
 		fuzz_flags=(-I"$t" -I"$3" -I"$r" -include config.h
 			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'
 			    -DCTAP_PKGLIBEXECDIR='"/nonexistent"' -DCTAP_BUILDDIR="\"$3\""
 			    -DCTAP_SRCDIR="\"$2\"" -DCTAP_KERNEL_BUILD='""'
-			    $(pkg-config --cflags --libs libbpf libdw libelf) -llzma -lzstd)
+			    $(pkg-config --cflags --libs libbpf libdw libelf libzstd) -llzma -lZydis)
 		;;
 	*)
 		return 1

@@ -45,10 +45,9 @@ struct probe_0_locals {
 
 struct probe_2_locals {
 	char v_name[MAXSTRINGLEN];
-	int t0_order[2 * MAXMAPENTRIES];
-	struct ctap_key t1_key;
-	int64_t t2_reads;
-	struct ctap_stat *t3_agg;
+	struct ctap_key t0_key;
+	int64_t t1_reads;
+	struct ctap_stat *t2_agg;
 };
 
 struct context {
@@ -153,25 +152,24 @@ static void probe_2(struct ctap_context *c)
 	}
 	{ /* foreach, scripts/readers.stp:20 */
 		struct ctap_map_sort sort0 = { 0, -1, 'c' };
-		int n0 = ctap_map_sorted(G.g_reads, &sort0, l->t0_order,
-				l->t0_order + ARRAY_SIZE(l->t0_order) / 2, -1);
 		int64_t lim0 = 10LL;
 
-		for (int i0 = 0; i0 < n0; i0++) {
-			int e0 = l->t0_order[i0];
-
+		c->last_stmt = "keyword 'foreach' at scripts/readers.stp:20:2";
+		CTAP_ACTIONS(c, ctap_sort_actions(c, G.g_reads), out);
+		for (int e0 = ctap_map_walk_first(G.g_reads, &sort0); e0 >= 0;
+		     e0 = ctap_map_walk_next(G.g_reads, &sort0, e0)) {
 			if (lim0 >= 0 && lim0-- == 0)
 				break;
 			ctap_strcpy(l->v_name, ctap_map_key_string(G.g_reads, e0, 0));
 			CTAP_ACTIONS(c, 1, out);
 			c->last_stmt = "identifier 'printf' at scripts/readers.stp:21:3";
 			CTAP_ACTIONS(c, 1, out);
-			l->t1_key.s[0] = l->v_name;
-			l->t2_reads = ctap_map_get_long(G.g_reads, &l->t1_key);
+			l->t0_key.s[0] = l->v_name;
+			l->t1_reads = ctap_map_get_long(G.g_reads, &l->t0_key);
 			{
 				union ctap_arg args[] = {
 					{ .s = l->v_name },
-					{ .n = l->t2_reads },
+					{ .n = l->t1_reads },
 				};
 
 				ctap_printf(c, "%-16s %8d\n", args, ARRAY_SIZE(args));
@@ -180,10 +178,10 @@ static void probe_2(struct ctap_context *c)
 	}
 	c->last_stmt = "identifier 'printf' at scripts/readers.stp:22:2";
 	CTAP_ACTIONS(c, 1, out);
-	l->t3_agg = ctap_pstat_aggregate(&spec_bytes, &G.g_bytes);
+	l->t2_agg = ctap_pstat_aggregate(&spec_bytes, &G.g_bytes);
 	{
 		union ctap_arg args[] = {
-			{ .n = l->t3_agg->count },
+			{ .n = l->t2_agg->count },
 		};
 
 		ctap_printf(c, "%d vfs_read calls returned\n", args, ARRAY_SIZE(args));
@@ -203,7 +201,7 @@ static const struct ctap_lock locks_1[] = {
 };
 static const struct ctap_lock locks_2[] = {
 	{ &lock_bytes, true },
-	{ &lock_reads, false },
+	{ &lock_reads, true },
 	{ NULL, false }
 };
 
@@ -276,6 +274,8 @@ static int init_globals(void)
 {
 	void *mem;
 
+	if (ctap_reserve(ctap_map_bytes(&mspec_reads)))
+		return -ENOMEM;
 	if (ctap_stat_spec_init(&spec_bytes))
 		goto fail;
 	if (ctap_pstat_init(&G.g_bytes))

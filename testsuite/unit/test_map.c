@@ -319,6 +319,101 @@ static void test_string_lengths(void)
 	free(m);
 }
 
+/* The walk's entries into out; how many. */
+static int walk(struct ctap_map *m, const struct ctap_map_sort *sort, int *out)
+{
+	int n = 0;
+
+	for (int e = ctap_map_walk_first(m, sort); e >= 0; e = ctap_map_walk_next(m, sort, e))
+		out[n++] = e;
+	return n;
+}
+
+/*
+ * foreach's walk in place (no buffer) visits what ctap_map_sorted() lists,
+ * in the same order, ties included, and leaves the map in the same order:
+ * two maps filled alike, one sorted each way, through random sorts,
+ * deletes and refills (small values: many ties).
+ */
+static void test_walk_matches_sorted(void)
+{
+	enum { N = 300 };
+	struct ctap_map_spec spec = { .nkeys = 2, .keys = { CTAP_LONG, CTAP_STRING },
+				      .value = CTAP_LONG, .max_entries = N, .string_len = STRLEN };
+	struct ctap_map *a = new_map(spec), *b = new_map(spec);
+	static int out[2 * N], got[N];
+	int bad = 0, rounds = 0;
+
+	srand(39);
+	for (int round = 0; round < 200; round++) {
+		struct ctap_map_sort sort = { rand() % 3, (rand() % 3) - 1, 0 };
+		int fill = rand() % N, n, k;
+
+		if (round % 50 == 49) {
+			ctap_map_clear(a);
+			ctap_map_clear(b);
+		}
+		for (int i = 0; i < fill; i++) {
+			char name[8];
+			struct ctap_key key;
+			int ea, eb;
+
+			snprintf(name, sizeof(name), "k%d", rand() % 40);
+			key = (struct ctap_key){ .n = { rand() % 30 }, .s = { NULL, name } };
+			ea = ctap_map_find(a, &key, true);
+			eb = ctap_map_find(b, &key, true);
+			if (ea < 0 || eb < 0)
+				break;
+			*ctap_map_long(a, ea) = *ctap_map_long(b, eb) = rand() % 7;
+		}
+		n = ctap_map_sorted(a, &sort, out, out + N, -1);
+		k = walk(b, &sort, got);
+		for (int i = 0; i < n && i < k && !bad; i++)
+			bad = ctap_map_key_long(a, out[i], 0) != ctap_map_key_long(b, got[i], 0) ||
+			      strcmp(ctap_map_key_string(a, out[i], 1), ctap_map_key_string(b, got[i], 1));
+		bad |= n != k;
+		rounds += !bad;
+	}
+	CHECK_INT(rounds, 200, "the in-place walk visits ctap_map_sorted()'s order, 200 random rounds");
+	/* the order left behind: an unsorted walk after the last sort */
+	{
+		struct ctap_map_sort none = { 0, 0, 0 };
+		int n = ctap_map_sorted(a, &none, out, out + N, -1), k = walk(b, &none, got), same = n == k;
+
+		for (int i = 0; i < n && same; i++)
+			same = ctap_map_key_long(a, out[i], 0) == ctap_map_key_long(b, got[i], 0);
+		CHECK(same, "and leaves the map in the same order");
+	}
+	free(a);
+	free(b);
+}
+
+/* delete of a whole map takes as many steps as it has entries, and
+ * leaves it as good as new: every slot usable, nothing found. */
+static void test_clear_reuses_everything(void)
+{
+	struct ctap_map *m = new_map((struct ctap_map_spec){
+		.nkeys = 1, .keys = { CTAP_LONG }, .value = CTAP_LONG,
+		.max_entries = 64, .string_len = STRLEN });
+	int ok = 1;
+
+	for (int round = 0; round < 3; round++) {
+		struct ctap_key k;
+
+		for (int i = 0; i < 64; i++) {
+			k = lkey(round * 1000 + i);
+			ok &= ctap_map_find(m, &k, true) >= 0;
+		}
+		k = lkey(-1);
+		ok &= ctap_map_find(m, &k, true) == -E2BIG;
+		ctap_map_clear(m);
+		k = lkey(round * 1000 + 5);
+		ok &= ctap_map_count(m) == 0 && ctap_map_find(m, &k, false) == -ENOENT;
+	}
+	CHECK(ok, "a cleared map takes 64 new keys again, three times, and finds no old one");
+	free(m);
+}
+
 int main(void)
 {
 	struct ctap_map_spec bad = { .nkeys = 0 };
@@ -333,5 +428,7 @@ int main(void)
 	test_systemtap_order();
 	test_many();
 	test_string_lengths();
+	test_walk_matches_sorted();
+	test_clear_reuses_everything();
 	return unit_done();
 }

@@ -56,6 +56,17 @@ static const char *const statement_patterns[] = {
 	NULL
 };
 
+/*
+ * .return.maxactive(N): the kernel allocates N instances of each such
+ * kretprobe when it registers (its tracefs takes at most 4,096), each
+ * with room for the entry's saved values; a wildcard multiplies them.
+ * Both are bounded here, the sum over the whole script too.
+ */
+#define MAXACTIVE_MAX		4096
+#define MAXACTIVE_TOTAL		(64 * MAXACTIVE_MAX)
+
+extern const struct provider kernel_function_provider;
+
 /* A probe's own data (derived_probe.data). */
 struct kprobe_point {
 	int64_t maxactive;		/* .return.maxactive(N), 0: the kernel's default */
@@ -133,6 +144,28 @@ static void no_match(struct elab *e, const struct pp_match *m, const struct btf 
 	elab_error(e, m, "no match for kernel function '%s'%s", glob, hint);
 }
 
+/* Counts a kretprobe's maxactive instances into the script's total;
+ * an error (once) when the total passes MAXACTIVE_TOTAL. */
+static void claim_instances(struct elab *e, const struct pp_match *m, int64_t maxactive)
+{
+	struct total {
+		int64_t instances;
+		bool reported;
+	};
+	void **slot = elab_provider_state(e, &kernel_function_provider);
+	struct total *t = *slot;
+
+	if (!t)
+		*slot = t = arena_new(elab_arena(e), struct total);
+	t->instances += maxactive;
+	if (t->instances > MAXACTIVE_TOTAL && !t->reported) {
+		elab_limit_error(e, m, "the .return probes' maxactive instances add up to more than %d "
+			   "(each is kernel memory allocated when the probe registers)",
+			   MAXACTIVE_TOTAL);
+		t->reported = true;
+	}
+}
+
 static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 				       const char *family, const char *func, const char *suffix,
 				       bool is_return, int64_t maxactive, uint64_t offset, bool wild)
@@ -148,6 +181,8 @@ static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 	kp->maxactive = maxactive;
 	kp->offset = offset;
 	kp->optional = wild || (d->written && d->written->optional);
+	if (is_return && maxactive)
+		claim_instances(e, m, maxactive);
 	return d;
 }
 
@@ -161,9 +196,9 @@ static const char *point_suffix(struct elab *e, const struct pp_match *m, int fr
 	for (int i = from; i < m->ncomps; i++) {
 		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive")) {
 			*maxactive = m->comps[i]->arg->num;
-			if (*maxactive < 1 || *maxactive > 65536) {
-				elab_error(e, m, "maxactive must be 1 to 65536, not %lld",
-					   (long long)*maxactive);
+			if (*maxactive < 1 || *maxactive > MAXACTIVE_MAX) {
+				elab_error(e, m, "maxactive must be 1 to %d (the kernel's own limit), "
+					   "not %lld", MAXACTIVE_MAX, (long long)*maxactive);
 				return NULL;
 			}
 		}

@@ -7,8 +7,10 @@
  * HOOK: NF_INET_PRE_ROUTING, LOCAL_IN, FORWARD, LOCAL_OUT, POST_ROUTING
  * (and SystemTap's NF_IP_ / NF_IP6_ spellings), NF_ARP_IN/OUT/FORWARD,
  * NF_BR_*, or a number; PF: NFPROTO_IPV4, IPV6, ARP, BRIDGE or a number;
- * priority: a number, default 0.  In guru mode another C identifier is
- * taken as is, for the compiler (SystemTap's rule).
+ * priority: a number, default 0.  Only a (PF, HOOK) pair the target
+ * kernel has a hook table for is accepted (nf_pair_exists()).  In guru
+ * mode another C identifier is taken as is, for the compiler (SystemTap's
+ * rule).
  *
  * $vars: $hooknum, $skb, $in, $out (struct net_device *, may be 0),
  * $okfn, and $verdict, NF_ACCEPT (1) unless the handler sets it (guru
@@ -66,6 +68,72 @@ static const struct name_value families[] = {
 };
 
 extern const struct provider netfilter_provider;
+
+/*
+ * The hook tables of the initial namespace's struct netns_nf, by protocol
+ * family.  nf_register_net_hook() indexes the family's table with the
+ * hook number after a WARN_ON_ONCE() (a panic under panic_on_warn) for a
+ * family it has no table for or a hook past its table: so only the pairs
+ * the target's own struct has are accepted.  NFPROTO_INET (1) registers
+ * in both the IPv4 and IPv6 tables; NFPROTO_NETDEV (5) needs a device,
+ * which a script cannot name.
+ */
+static const struct nf_table {
+	long pf;
+	const char *name, *member, *member2;
+} nf_tables[] = {
+	{ 1, "NFPROTO_INET", "hooks_ipv4", "hooks_ipv6" },
+	{ 2, "NFPROTO_IPV4", "hooks_ipv4", NULL },
+	{ 3, "NFPROTO_ARP", "hooks_arp", NULL },
+	{ 7, "NFPROTO_BRIDGE", "hooks_bridge", NULL },
+	{ 10, "NFPROTO_IPV6", "hooks_ipv6", NULL },
+	{ 12, "NFPROTO_DECNET", "hooks_decnet", NULL },
+	{ 0, NULL, NULL, NULL }
+};
+
+/* How many hooks member of struct netns_nf has (an array), or 0 if the
+ * target has no such member (the family is not built in). */
+static long nf_table_hooks(struct btf *btf, const char *member)
+{
+	struct kbtf_field f;
+	const struct btf_type *t;
+	__u32 id;
+
+	if (kbtf_find_type(btf, "struct netns_nf", &id) || kbtf_member(btf, id, member, &f))
+		return 0;
+	t = btf__type_by_id(btf, kbtf_strip(btf, f.type));
+	return t && btf_is_array(t) ? (long)btf_array(t)->nelems : 0;
+}
+
+/* Whether the target kernel has a hook table for (p->pf, p->hook); else
+ * reports why. */
+static bool nf_pair_exists(struct elab *e, const struct pp_match *m, const struct nf_point *p)
+{
+	struct btf *btf = elab_btf(e);
+	const struct nf_table *t = nf_tables;
+	long n;
+
+	while (t->name && t->pf != p->pf)
+		t++;
+	if (!t->name) {
+		elab_error(e, m, "netfilter protocol family %ld has no hooks a script can use "
+			   "(NFPROTO_IPV4, IPV6, ARP, BRIDGE or INET)", p->pf);
+		return false;
+	}
+	n = nf_table_hooks(btf, t->member);
+	if (t->member2 && nf_table_hooks(btf, t->member2) < n)
+		n = nf_table_hooks(btf, t->member2);
+	if (n == 0) {
+		elab_error(e, m, "this kernel has no netfilter hooks for %s (%ld)", t->name, p->pf);
+		return false;
+	}
+	if (p->hook >= n) {
+		elab_error(e, m, "netfilter hook %ld does not exist for %s: it has hooks 0 to %ld",
+			   p->hook, t->name, n - 1);
+		return false;
+	}
+	return true;
+}
 
 /* *out: s as a name of table t (NULL: none), or as a number from min to
  * max; false if it is neither. */
@@ -153,6 +221,8 @@ static int netfilter_resolve(struct elab *e, const struct pp_match *m)
 		elab_error(e, m, "a netfilter priority is a number, not '%s'", prio);
 		return -EINVAL;
 	}
+	if (!p->hook_c && !p->pf_c && !nf_pair_exists(e, m, p))
+		return -EINVAL;
 	t = types(e, btf);
 	d = elab_add(e, m, prio ? arena_printf(a, "netfilter.hook(\"%s\").pf(\"%s\").priority(\"%s\")",
 					       hook, pf, prio)

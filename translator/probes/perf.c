@@ -22,6 +22,7 @@
 #include "perf.h"
 #include "provider.h"
 #include "session.h"
+#include "timers.h"
 #include "xlate.h"
 
 static const char *const patterns[] = {
@@ -49,6 +50,14 @@ struct perf_point {
 };
 
 extern const struct provider perf_provider;
+
+/* A clock the kernel samples with an hrtimer (PERF_TYPE_SOFTWARE's
+ * cpu_clock and task_clock): its period is in nanoseconds, its floor
+ * the kernel's 10 us. */
+static bool is_clock(const struct perf_point *p)
+{
+	return p->type == 1 && (p->config == 0 || p->config == 1);
+}
 
 /* .process[("PATH")] and .counter("NAME") of m, into p; the name's suffix. */
 static const char *process_parts(struct elab *e, const struct pp_match *m, struct perf_point *p)
@@ -120,6 +129,13 @@ static int perf_resolve(struct elab *e, const struct pp_match *m)
 		elab_error(e, m, "perf sample period must be positive");
 		return -EINVAL;
 	}
+	if (is_clock(p) && !p->counter && p->sample < TIMER_MIN_PERIOD_NS) {
+		elab_error(e, m, "a perf clock sampler's period is at least %lld ns, as a timer's, "
+			   "not %lld", TIMER_MIN_PERIOD_NS, (long long)p->sample);
+		return -EINVAL;
+	}
+	if (is_clock(p) && !p->counter && !timers_claim_rate(e, m, p->sample))
+		return -EINVAL;
 	snprintf(name, sizeof(name), "perf.type(%lld).config(%lld)", (long long)p->type,
 		 (long long)p->config);
 	d = elab_add(e, m, name);

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "arena.h"
+#include "ctap_limits.h"
 #include "provider.h"
+#include "session.h"
 #include "xlate.h"
 
 static const char *const patterns[] = {
@@ -29,6 +31,7 @@ static const char *const patterns[] = {
 
 #define DEFAULT_UMASK	0077
 #define MAX_BUFSIZE	(1 << 20)	/* allocated when the session arms */
+#define MAX_BUFSIZE_TOTAL	(16 << 20)	/* of all the script's files */
 
 /* A probe's own data (derived_probe.data). */
 struct procfs_point {
@@ -44,6 +47,43 @@ struct claimed {
 	const char *name;
 };
 
+/* What the script's procfs probes have resolved to so far. */
+struct procfs_state {
+	struct claimed *claimed;
+	int64_t bytes;			/* of the read probes' buffers */
+	bool reported;			/* bytes passed MAX_BUFSIZE_TOTAL */
+};
+
+/* The read probe of p claims its file (false: one already did) and the
+ * bytes of its buffer, which the whole script's must not pass
+ * MAX_BUFSIZE_TOTAL (the error given once, "?" or not). */
+static bool claim_file(struct elab *e, const struct pp_match *m, const struct procfs_point *p)
+{
+	void **slot = elab_provider_state(e, m->provider);
+	struct procfs_state *st = *slot;
+	struct claimed *c;
+
+	if (!st)
+		*slot = st = arena_new(elab_arena(e), struct procfs_state);
+	for (c = st->claimed; c; c = c->next)
+		if (!strcmp(c->name, p->name)) {
+			elab_error(e, m, "procfs file '%s' already has a read probe", p->name);
+			return false;
+		}
+	c = arena_new(elab_arena(e), struct claimed);
+	c->name = p->name;
+	c->next = st->claimed;
+	st->claimed = c;
+	st->bytes += p->maxsize ? p->maxsize :
+		session_define(elab_session(e), "MAXSTRINGLEN", CTAP_MAXSTRINGLEN_DEFAULT);
+	if (st->bytes > MAX_BUFSIZE_TOTAL && !st->reported) {
+		elab_limit_error(e, m, "the procfs read probes' buffers add up to more than %d MB "
+				 "(each .maxsize, or MAXSTRINGLEN without)", MAX_BUFSIZE_TOTAL >> 20);
+		st->reported = true;
+	}
+	return true;
+}
+
 /* SystemTap makes no subdirectories; a name is one plain path component. */
 static bool good_name(const char *s)
 {
@@ -58,7 +98,6 @@ static bool good_name(const char *s)
 static int procfs_resolve(struct elab *e, const struct pp_match *m)
 {
 	struct procfs_point *p = arena_new(elab_arena(e), struct procfs_point);
-	struct claimed **claimed = (struct claimed **)elab_provider_state(e, m->provider);
 	struct derived_probe *d;
 	char *name;
 
@@ -88,18 +127,8 @@ static int procfs_resolve(struct elab *e, const struct pp_match *m)
 		elab_error(e, m, "maxsize must be between 1 and %d", MAX_BUFSIZE);
 		return -EINVAL;
 	}
-	if (!p->write) {
-		for (struct claimed *c = *claimed; c; c = c->next)
-			if (!strcmp(c->name, p->name)) {
-				elab_error(e, m, "procfs file '%s' already has a read probe", p->name);
-				return -EINVAL;
-			}
-		struct claimed *c = arena_new(elab_arena(e), struct claimed);
-
-		c->name = p->name;
-		c->next = *claimed;
-		*claimed = c;
-	}
+	if (!p->write && !claim_file(e, m, p))
+		return -EINVAL;
 	name = arena_printf(elab_arena(e), "procfs(\"%s\")", p->name);
 	if (p->umask != -1)
 		name = arena_printf(elab_arena(e), "%s.umask(%lld)", name, (long long)p->umask);

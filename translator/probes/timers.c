@@ -13,7 +13,10 @@
 
 #include "arena.h"
 #include "provider.h"
+#include "timers.h"
 #include "xlate.h"
+
+extern const struct provider timer_provider;
 
 static const char *const patterns[] = {
 	"timer.ms(number)", "timer.ms(number).randomize(number)",
@@ -52,8 +55,37 @@ static int64_t unit_ns(const char *unit)
 
 /* SystemTap's bounds on a period: a shorter one would have the timer
  * take the CPU, a longer one is surely a typo. */
-#define MIN_PERIOD_NS	100000LL		/* 100 us */
+#define MIN_PERIOD_NS	TIMER_MIN_PERIOD_NS	/* 100 us */
 #define MAX_PERIOD_NS	86400000000000LL	/* a day */
+
+/*
+ * ... and on all of them: interval timers each fire on one CPU, perf
+ * clock samplers on every CPU, so their rates add up on one CPU at
+ * worst.  Any number of timer.us(100) probes (10,000 hits a second each)
+ * used to add up without a bound; five of them are the most.
+ */
+#define TIMER_MAX_RATE		(5 * 1000000000LL / MIN_PERIOD_NS)
+
+bool timers_claim_rate(struct elab *e, const struct pp_match *m, int64_t period_ns)
+{
+	struct rate {
+		int64_t millihertz;
+		bool reported;
+	};
+	void **slot = elab_provider_state(e, &timer_provider);
+	struct rate *r = *slot;
+
+	if (!r)
+		*slot = r = arena_new(elab_arena(e), struct rate);
+	r->millihertz += 1000000000000LL / period_ns;
+	if (r->millihertz <= TIMER_MAX_RATE * 1000 || r->reported)
+		return !r->reported;
+	elab_limit_error(e, m, "the script's timers and perf clock samplers add up to %lld hits "
+			 "a second on a CPU, more than %lld", (long long)(r->millihertz / 1000),
+			 (long long)TIMER_MAX_RATE);
+	r->reported = true;
+	return false;
+}
 
 /* n units of unit_ns each, if within the bounds (checked before multiplying,
  * so no n overflows); else an error saying the bounds in those units. */
@@ -99,7 +131,7 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 	} else {
 		ns = period_ns(e, m, n, unit);
 	}
-	if (ns < 0)
+	if (ns < 0 || !timers_claim_rate(e, m, ns))
 		return -EINVAL;
 	snprintf(name, sizeof(name), "timer.%s(%lld)", kind->name, (long long)n);
 	d = elab_add(e, m, name);

@@ -45,6 +45,7 @@
 #include "kbtf.h"
 #include "provider.h"
 #include "sdt.h"
+#include "uinsn.h"
 #include "udwarf.h"
 #include "usymtab.h"
 #include "session.h"
@@ -326,11 +327,43 @@ static struct derived_probe *add_point(struct elab *e, const struct pp_match *m,
 }
 
 /*
+ * Whether an instruction starts at addr of the function name (symbol
+ * sym): its first byte, a row of DWARF's line table, or an instruction
+ * decoded from the function's start (uinsn.c).  A uprobe anywhere else
+ * makes every process that maps the file run the middle of an
+ * instruction.  Else false, the error given.
+ */
+static bool insn_starts(struct elab *e, const struct pp_match *m, Elf *elf, struct udwarf *dw,
+			const char *name, const GElf_Sym *sym, uint64_t addr)
+{
+	unsigned long long at = addr - sym->st_value;
+	uint64_t insn;
+	int ret;
+
+	if (addr == sym->st_value || (dw && udwarf_starts_row(dw, addr)))
+		return true;
+	ret = uinsn_starts(elf, sym->st_value, sym->st_size, addr, &insn);
+	if (!ret)
+		return true;
+	if (ret == -ERANGE)
+		elab_error(e, m, "%#llx ('%s+0x%llx') is inside the instruction at %#llx ('%s+0x%llx'): "
+			   "a uprobe must be put where an instruction starts",
+			   (unsigned long long)addr, name, at, (unsigned long long)insn, name,
+			   (unsigned long long)(insn - sym->st_value));
+	else if (ret == -ENOEXEC)
+		elab_error(e, m, "no instruction is known to start at '%s+0x%llx': the code of '%s' "
+			   "does not decode from '%s+0x%llx' on", name, at, name, name,
+			   (unsigned long long)(insn - sym->st_value));
+	else
+		elab_error(e, m, "no instruction is known to start at '%s+0x%llx': the address must "
+			   "be one of the DWARF line table (objdump --dwarf=decodedline)", name, at);
+	return false;
+}
+
+/*
  * process("P").function("NAME+OFFSET") (or .statement): a probe on the
- * byte OFFSET into NAME, with NAME's variables as they are there.  A
- * uprobe must be put where an instruction starts, or the program runs
- * the middle of one: ctap knows that only from the DWARF line table (or
- * for OFFSET 0).  0 if added, else -EINVAL with the error given.
+ * byte OFFSET into NAME, with NAME's variables as they are there, where
+ * an instruction starts.  0 if added, else -EINVAL with the error given.
  */
 static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct udwarf *dw,
 		      const char *path, const struct func_spec *f, const char *name,
@@ -351,12 +384,8 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 			   (unsigned long long)f->offset, name, (unsigned long long)sym->st_size);
 		return -EINVAL;
 	}
-	if (f->offset && !(dw && udwarf_starts_row(dw, addr))) {
-		elab_error(e, m, "no instruction is known to start at '%s+%#llx': the offset must "
-			   "be an address of the DWARF line table (objdump --dwarf=decodedline)",
-			   name, (unsigned long long)f->offset);
+	if (!insn_starts(e, m, elf, dw, name, sym, addr))
 		return -EINVAL;
-	}
 	if (sdt_file_offset(elf, addr, true, &off)) {
 		elab_error(e, m, "'%s+%#llx' is in no loadable segment", name,
 			   (unsigned long long)f->offset);
@@ -544,8 +573,10 @@ static uint64_t statement_addr(const struct pp_match *m)
 
 /*
  * process("P").statement(ADDR): a probe at a link-time address inside a
- * function of the symbol table, with the function's variables as they
- * are there when the program has DWARF.  pp() is the point as written.
+ * function of the symbol table where an instruction starts, with the
+ * function's variables as they are there when the program has DWARF.
+ * pp() is the point as written.  1 if added, 0 if ADDR is in no
+ * function, -EINVAL (error given) if it is inside an instruction.
  */
 static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf, const char *file,
 			      const char *path)
@@ -575,9 +606,13 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	}
 	if (!name || sdt_file_offset(elf, addr, true, &off))
 		return 0;
+	dw = udwarf_open(elf, file, elab_session(e)->sysroot);
+	if (!insn_starts(e, m, elf, dw, name, &sym, addr)) {
+		udwarf_close(dw);
+		return -EINVAL;
+	}
 	d = add_point(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 					 (unsigned long long)addr), elf, path, off, addr, name);
-	dw = udwarf_open(elf, file, elab_session(e)->sysroot);
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
 		add_dwarf_vars(e, d, d->data, &fn, false);
@@ -1100,7 +1135,7 @@ static void emit_direct_handler(struct xlate *x, int i, const struct derived_pro
 	emit_c(x, "\tunsigned long args[CTAP_SDT_ARGS] __uninitialized;\n\n");
 	if (u->pid)
 		emit_c(x, "\tif (task_tgid_nr(current) != %lld)\t/* process(%lld) only */\n"
-		       "\t\treturn 0;\n", u->pid, u->pid);
+		       "\t\treturn UPROBE_HANDLER_REMOVE;\n", u->pid, u->pid);
 	for (int j = 0; j < k->nargs; j++) {
 		const struct sdt_arg *g = &k->args[j];
 
