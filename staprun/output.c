@@ -49,26 +49,12 @@ int unlink_output_at(int dir_fd, const char *name)
 
 int output_dir_open(const char *path, const char **name)
 {
-	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
-	int fd, ret;
 
 	*name = slash ? slash + 1 : path;
 	if (!**name)
 		return -EISDIR;
-	if (!slash)
-		strcpy(dir, ".");
-	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	if (!dir[0])
-		strcpy(dir, "/");
-	ret = as_user();
-	if (ret)
-		return ret;
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	ret = fd < 0 ? -errno : fd;
-	as_root();
-	return ret;
+	return parent_dir_open_as_user(path);
 }
 
 int output_file_name(char *buf, size_t size, const char *base, int fnum)

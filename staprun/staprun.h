@@ -49,6 +49,9 @@ bool setuid_run(void);
 void drop_privileges(void);
 /* The user's uid for what follows (setuid; else nothing), then root's. */
 int as_user(void);
+/* The directory part of path ("." if none), opened O_PATH as the real
+ * user (trust.c): a descriptor, or -errno. */
+int parent_dir_open_as_user(const char *path);
 void as_root(void);
 
 struct module_file {

@@ -185,14 +185,28 @@ static bool ends_with(const char *s, const char *tail)
  */
 static int same_dir_as_user(const char *arg, int admin_fd)
 {
-	char dir[PATH_MAX];
-	const char *slash = strrchr(arg, '/');
 	struct stat a, b;
-	int fd, ret = 0;
+	int fd = parent_dir_open_as_user(arg), ret = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &a) || fstat(admin_fd, &b))
+		ret = -errno;
+	else if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		ret = -EPERM;
+	close(fd);
+	return ret;
+}
+
+int parent_dir_open_as_user(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd, ret;
 
 	if (!slash)
 		strcpy(dir, ".");
-	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - arg), arg) >= (int)sizeof(dir))
+	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	if (!dir[0])
 		strcpy(dir, "/");
@@ -200,15 +214,8 @@ static int same_dir_as_user(const char *arg, int admin_fd)
 	if (ret)
 		return ret;
 	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	ret = fd < 0 ? -errno : 0;
+	ret = fd < 0 ? -errno : fd;
 	as_root();
-	if (ret)
-		return ret;
-	if (fstat(fd, &a) || fstat(admin_fd, &b))
-		ret = -errno;
-	else if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
-		ret = -EPERM;
-	close(fd);
 	return ret;
 }
 
