@@ -15,10 +15,18 @@
  * environment, never pasted into the shell's text; the name is letters,
  * digits and '_'.  Any failure falls back to Kbuild, which records
  * again.  CTAP_KBUILD=1 in the environment always uses Kbuild.
+ *
+ * Kernels differ in the steps (6.2+ names the lines "savedcmd_", 6.10+
+ * links a .module-common.o into every module), so the steps a kernel's
+ * Kbuild left are recorded, the optional ones only when there.  One step
+ * is not a .cmd line: where the build tree has a vmlinux (6.12's headers
+ * ship one), Kbuild adds the module's own BTF after linking; a replayed
+ * module has none, which only BPF programs would read.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +36,20 @@
 #include "cache.h"
 #include "kbuild_replay.h"
 
-/* The .cmd files of the steps, in order (%s: the module's name). */
-static const char *const steps[] = {
-	".%s.mod.cmd",		/* the list of the module's objects */
-	".script.o.cmd",	/* compile the script (then objtool) */
-	".%s.o.cmd",		/* link script.o and runtime.o */
-	".Module.symvers.cmd",	/* modpost: writes NAME.mod.c */
-	".%s.mod.o.cmd",	/* compile it */
-	".%s.ko.cmd",		/* link the .ko */
+/* The .cmd files of the steps, in order (%s: the module's name); the
+ * optional ones only some kernels' Kbuild has. */
+static const struct step {
+	const char *cmd;
+	bool optional;
+} steps[] = {
+	{ ".modules.order.cmd", false },	/* the list modpost reads (NAME.ko, or NAME.o on 6.2+) */
+	{ ".%s.mod.cmd", false },		/* the list of the module's objects */
+	{ ".script.o.cmd", false },		/* compile the script (then objtool) */
+	{ ".%s.o.cmd", false },		/* link script.o and runtime.o */
+	{ ".Module.symvers.cmd", false },	/* modpost: writes NAME.mod.c */
+	{ ".%s.mod.o.cmd", false },		/* compile it */
+	{ "..module-common.o.cmd", true },	/* 6.10+: linked into every module */
+	{ ".%s.ko.cmd", false },		/* link the .ko */
 };
 #define NSTEPS (sizeof(steps) / sizeof(*steps))
 
@@ -102,7 +116,8 @@ static char *replace(struct arena *a, const char *s, const char *from, const cha
 	return out;
 }
 
-/* The command of a .cmd file: its first line after " := ", "$$" as "$". */
+/* The command of a .cmd file: its first line ("cmd_TARGET := ", or
+ * "savedcmd_TARGET := " since 6.2) after " := ", "$$" as "$". */
 static char *cmd_of(struct arena *a, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -114,7 +129,8 @@ static char *cmd_of(struct arena *a, const char *path)
 		return NULL;
 	n = getline(&line, &cap, f);
 	fclose(f);
-	eq = n > 0 && !strncmp(line, "cmd_", 4) ? strstr(line, " := ") : NULL;
+	eq = n > 0 && (!strncmp(line, "cmd_", 4) || !strncmp(line, "savedcmd_", 9)) ?
+		strstr(line, " := ") : NULL;
 	if (!eq) {
 		free(line);
 		return NULL;
@@ -138,7 +154,7 @@ static char *mark_name(struct arena *a, const char *cmd, const char *name)
 	const char *p = cmd, *hit;
 
 	/* Nor a name that is part of the words around it in these commands. */
-	if (n < 3 || strstr("script.o runtime.o modules.order Module.symvers .mod.o .ko", name))
+	if (n < 3 || strstr("script.o runtime.o modules.order Module.symvers .mod.o .ko .module-common.o", name))
 		return NULL;
 	while ((hit = strstr(p, name))) {
 		char before = hit > cmd ? hit[-1] : ' ', after = hit[n];
@@ -160,7 +176,9 @@ void kbuild_record(struct session *s, const char *dir, const char *name, const c
 		char *cmd;
 
 		snprintf(file, sizeof(file), "%s/", dir);
-		snprintf(file + strlen(file), sizeof(file) - strlen(file), steps[i], name);
+		snprintf(file + strlen(file), sizeof(file) - strlen(file), steps[i].cmd, name);
+		if (steps[i].optional && access(file, F_OK))
+			continue;
 		cmd = cmd_of(&s->arena, file);
 		if (!cmd || strchr(cmd, '\n') || strstr(cmd, DIR_MARK) || strstr(cmd, NAME_MARK))
 			return;		/* not the Kbuild we know: keep using it */
@@ -184,8 +202,10 @@ static int run_step(const char *build, const char *dir, const char *cmd, const c
 	if (pid == 0) {
 		FILE *out = freopen(log, "a", stdout);
 
+		/* What Kbuild's make exports and its tools read: 6.12's objtool
+		 * wants the source architecture (ctap targets x86_64 only). */
 		if (!out || dup2(STDOUT_FILENO, STDERR_FILENO) < 0 || chdir(build) ||
-		    setenv(DIR_VAR, dir, 1))
+		    setenv(DIR_VAR, dir, 1) || setenv("SRCARCH", "x86", 1))
 			_exit(127);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
@@ -200,26 +220,20 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 	char file[4200], log[4200], *line = NULL;
 	size_t cap = 0;
 	int ret = -ENOENT, n = 0;
-	FILE *f, *order;
+	FILE *f, *empty;
 
 	if (getenv("CTAP_KBUILD") || cache_file_ok(path))
 		return -ENOENT;
 	f = fopen(path, "r");
 	if (!f)
 		return -ENOENT;
-	/* modpost reads the module list Kbuild writes, and each object's
-	 * .cmd (empty will do: neither object exports a symbol). */
-	snprintf(file, sizeof(file), "%s/modules.order", dir);
-	order = fopen(file, "w");
-	if (!order)
-		goto out;
-	fprintf(order, "%s/%s.ko\n", dir, name);
-	fclose(order);
+	/* modpost reads each object's .cmd (empty will do: neither object
+	 * exports a symbol). */
 	snprintf(file, sizeof(file), "%s/.script.o.cmd", dir);
-	order = fopen(file, "w");
-	if (!order)
+	empty = fopen(file, "w");
+	if (!empty)
 		goto out;
-	fclose(order);
+	fclose(empty);
 	snprintf(log, sizeof(log), "%s/build.log", dir);
 	while (getline(&line, &cap, f) > 0) {
 		const char *cmd;
@@ -231,7 +245,7 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 			goto out;
 		n++;
 	}
-	ret = n == (int)NSTEPS ? 0 : -EINVAL;
+	ret = n >= (int)NSTEPS - 1 ? 0 : -EINVAL;	/* all but an optional one, at least */
 out:
 	free(line);
 	fclose(f);
