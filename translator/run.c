@@ -6,8 +6,9 @@
  * -s through, as SystemTap's stap does with its staprun.  With --vm, the
  * guest harness (testsuite/guest-run) boots the target kernel with the
  * module, staprun and a test script that runs staprun inside the guest
- * (the -c command runs there too); the guest's output comes back when it
- * powers off.  Without -c or -T, the guest session ends after 60 s (-T 60)
+ * (the -c command runs there too, in the same directory as here, with the
+ * programs the script probes: vmroot.c); the guest's output comes back
+ * when it powers off.  Without -c or -T, the guest session ends after 60 s (-T 60)
  * if the script does not call exit() before.
  */
 #include "config.h"
@@ -19,11 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cache.h"
 #include "run.h"
+#include "vmroot.h"
 
 /*
  * staprun: $SYSTEMTAP_STAPRUN, else beside this stap (installed side by
@@ -305,7 +308,7 @@ static int run_harness(struct session *s, const char *dir, const char **argv)
 static int vm_boot(struct session *s, const char *ko, const char *line, int timeout_s,
 		   char **dir)
 {
-	const char *harness = session_libexec(s, "guest-run"), *argv[12];
+	const char *harness = session_libexec(s, "guest-run"), *argv[14], *root, *cwd = NULL;
 	char path[4200], st[512] = "";
 	FILE *f;
 	int n = 0;
@@ -320,13 +323,19 @@ static int vm_boot(struct session *s, const char *ko, const char *line, int time
 		fprintf(stderr, "stap: cannot create a directory for the guest: %s\n", strerror(errno));
 		return -1;
 	}
+	/* A module's run: the files its probes and -c name, and the
+	 * current directory, are the guest's too (vmroot.c). */
+	root = arena_printf(&s->arena, "%s/root", *dir);
+	if (ko && (mkdir(root, 0700) || vmroot_build(s, root, &cwd)))
+		return -1;
 	snprintf(path, sizeof(path), "%s/run.sh", *dir);
 	f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "stap: cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "# timeout: %d\ncd /root 2>/dev/null || cd /\n%s\n", timeout_s, line);
+	fprintf(f, "# timeout: %d\ncd %s 2>/dev/null || cd /root 2>/dev/null || cd /\n%s\n",
+		timeout_s, cwd ? shell_quote(s, cwd) : "/root", line);
 	fclose(f);
 	if (s->verbose)
 		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU, %s)\n", s->kernel_release,
@@ -339,6 +348,8 @@ static int vm_boot(struct session *s, const char *ko, const char *line, int time
 	if (ko) {
 		argv[n++] = "-m";
 		argv[n++] = absolute(s, ko);
+		argv[n++] = "-r";
+		argv[n++] = root;
 	}
 	argv[n++] = arena_strndup(&s->arena, path, strlen(path));
 	argv[n] = NULL;

@@ -135,6 +135,7 @@ void session_free(struct session *s)
 	s->user_btf = NULL;
 	ksyms_free(s->ksyms);
 	s->ksyms = NULL;
+	strset_free(&s->target_files);
 }
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)

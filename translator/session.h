@@ -11,6 +11,7 @@
 #include "ast.h"
 #include "lex.h"
 #include "preproc.h"
+#include "strset.h"
 
 struct btf;
 struct ksyms;
@@ -62,6 +63,8 @@ struct session {
 	int n_d_options;
 	bool ldd;			/* --ldd: -d for the libraries they need too */
 	struct umod_note *umods;	/* user modules for usymtab.c's tables */
+	struct strset target_files;	/* the programs process() probes name, as the
+					   target names them: --vm ships them (vmroot.c) */
 	bool prologue_never;		/* --prologue-searching=never: user function
 					   probes at the symbol, not after the prologue */
 	const char *list_pattern;	/* -l / -L */

@@ -73,6 +73,15 @@ void usyms_add_option(struct session *s, const char *arg)
 	usyms_add(s, path, s->sysroot ? arena_printf(&s->arena, "%s%s", s->sysroot, path) : path);
 }
 
+const char *usyms_path(struct session *s, int i)
+{
+	struct umod_note *u = s->umods;
+
+	while (u && i-- > 0)
+		u = u->next;
+	return u ? u->path : NULL;
+}
+
 /* ---- reading one module ---- */
 
 struct usym {

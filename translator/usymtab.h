@@ -19,6 +19,10 @@ void usyms_add(struct session *s, const char *path, const char *file);
  * user module; a kernel module's name or "kernel" needs nothing here. */
 void usyms_add_option(struct session *s, const char *arg);
 
+/* The i-th user module's path, as the target names it (-d files, probed
+ * programs and libraries), or NULL past the last. */
+const char *usyms_path(struct session *s, int i);
+
 /* The shared libraries the ELF file needs (DT_NEEDED), found as the
  * dynamic loader would in the usual directories (under --sysroot): at most
  * max of them into paths, as the target names them.  Returns how many. */

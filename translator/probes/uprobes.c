@@ -109,6 +109,7 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 			elab_error(e, m, "cannot open '%s': %s", path, strerror(errno));
 			return NULL;
 		}
+		strset_add(&elab_session(e)->target_files, name);
 		return name;
 	}
 	if (strchr(name, '/')) {
@@ -127,6 +128,7 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 		elab_error(e, m, "cannot find executable '%s' in $PATH", name);
 		return NULL;
 	}
+	strset_add(&elab_session(e)->target_files, path);
 	return path;
 }
 
