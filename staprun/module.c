@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,63 @@ int module_load(int fd, const char *params)
 	if (syscall(SYS_finit_module, fd, params ? params : "", 0) != 0)
 		return -errno;
 	return 0;
+}
+
+/* The marker sign-file appends after a module's signature. */
+#define SIG_MAGIC	"~Module signature appended~\n"
+
+/* Whether the module file at fd ends with a signature (read with pread:
+ * the descriptor's offset is not moved). */
+static bool module_signed(int fd)
+{
+	char tail[sizeof(SIG_MAGIC) - 1];
+	struct stat st;
+
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(tail))
+		return false;
+	if (pread(fd, tail, sizeof(tail), st.st_size - sizeof(tail)) != (ssize_t)sizeof(tail))
+		return false;
+	return !memcmp(tail, SIG_MAGIC, sizeof(tail));
+}
+
+/* Whether lockdown (which Secure Boot turns on) is in force: then an
+ * unsigned module is refused with EPERM, not a key error. */
+static bool locked_down(void)
+{
+	char line[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return strstr(line, "[integrity]") || strstr(line, "[confidentiality]");
+}
+
+/*
+ * Why the kernel refused the module at fd with err, when the reason is
+ * signatures: the kernel loads only signed modules (module.sig_enforce,
+ * or lockdown under Secure Boot) and says only "Key was rejected by
+ * service" (EKEYREJECTED) or "Required key not available" (ENOKEY), or,
+ * locked down, "Operation not permitted".  NULL for any other error.
+ */
+const char *module_refusal(int fd, int err)
+{
+	if (err == -EPERM && locked_down())
+		return "the kernel is locked down (Secure Boot) and loads only modules signed "
+		       "with a key it trusts: build with stap --sign-module, and enroll the key "
+		       "it names with mokutil --import";
+	if (err != -EKEYREJECTED && err != -ENOKEY && err != -EBADMSG)
+		return NULL;
+	if (!module_signed(fd))
+		return "this kernel loads only signed modules (module.sig_enforce=1 or Secure "
+		       "Boot) and this one is not signed: build it with stap --sign-module, "
+		       "and enroll the key it names with mokutil --import";
+	return "this kernel loads only signed modules (module.sig_enforce=1 or Secure Boot) "
+	       "and does not trust the key this one is signed with: enroll that key's "
+	       "certificate (mokutil --import ~/.config/ctap/signing/signing_key.x509 of "
+	       "the user who built it, then reboot to confirm)";
 }
 
 int module_unload(const char *name)

@@ -728,9 +728,12 @@ static int load_module(struct session *s)
 
 	dbug("loading %s (%s)\n", s->ko_path, s->params);
 	ret = module_load(s->mod.fd, s->params);
-	module_close(&s->mod);
-	if (ret)
+	if (ret && module_refusal(s->mod.fd, ret))
+		err("couldn't insert module '%s': %s: %s\n", s->ko_path, strerror(-ret),
+		    module_refusal(s->mod.fd, ret));
+	else if (ret)
 		err("couldn't insert module '%s': %s\n", s->ko_path, strerror(-ret));
+	module_close(&s->mod);
 	return ret;
 }
 

@@ -75,6 +75,9 @@ int module_params(const struct module_file *m, const char *const *args, int n, c
 /* module.c */
 int module_name_from_path(const char *path, char *name, size_t size);
 int module_load(int fd, const char *params);
+/* Why the kernel refused the module at fd with -errno err, if signatures
+ * are the reason; else NULL. */
+const char *module_refusal(int fd, int err);
 int module_unload(const char *name);
 bool module_is_loaded(const char *name);
 

@@ -33,6 +33,7 @@
 #include "cache.h"
 #include "kbuild_replay.h"
 #include "kfeatures.h"
+#include "sign.h"
 
 /* Runtime files every module is built from (paths under the runtime dir);
  * the probe families' own follow (session_runtime_families()). */
@@ -409,6 +410,23 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	const char *replay;
 	int ret;
 
+	/* --sign-module: a signed module is another module, keyed on the
+	 * certificate it is signed for. */
+	if (s->sign) {
+		size_t cert_len;
+		char *cert;
+
+		if (sign_prepare(s))
+			return -EPERM;
+		cert = read_file(s->sign_cert, &cert_len);
+		if (!cert) {
+			fprintf(stderr, "stap: cannot read %s: %s\n", s->sign_cert, strerror(errno));
+			return -EIO;
+		}
+		key = hash_bytes(hash_bytes(key, "signed", 6), cert, cert_len);
+		free(cert);
+	}
+
 	ret = cache_path(cached, sizeof(cached), arena_printf(&s->arena, "modules/%016llx/%s.ko",
 							  (unsigned long long)key, name));
 	if (ret) {
@@ -468,8 +486,10 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	show_log(s, dir, false);
 	if (cacheable && !shipped)
 		keep_runtime(runtime, dir);
-	/* Into the cache atomically: a concurrent stap sees all or nothing. */
 	snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
+	if (s->sign && sign_module(s, path))
+		goto out;
+	/* Into the cache atomically: a concurrent stap sees all or nothing. */
 	snprintf(tmp, sizeof(tmp), "%s.%d", cached, (int)getpid());
 	if (copy_path(path, tmp) || rename(tmp, cached)) {
 		fprintf(stderr, "stap: cannot write %s: %s\n", cached, strerror(errno));

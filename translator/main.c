@@ -78,6 +78,9 @@ static void usage(FILE *f)
 		"  -d MODULE, --all-modules: accepted; the kernel's and its modules'\n"
 		"             symbols come from kallsyms at run time\n"
 		"  --disable-cache  build afresh, reusing no cached module or runtime\n"
+		"  --sign-module[=DIR]  sign the module for kernels that enforce\n"
+		"             signatures, with the key pair in DIR (default\n"
+		"             ~/.config/ctap/signing, made on first use)\n"
 		"  --check-version  warn about the tapset code the script uses whose\n"
 		"             behaviour depends on --compatible\n"
 		"  --json     output as JSON, one object per line: what each statement\n"
@@ -280,7 +283,7 @@ static bool warnings_failed(const struct session *s)
 enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
-	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK,
+	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -303,6 +306,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "all-modules", no_argument, NULL, OPT_IGNORED },
 		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
+		{ "sign-module", optional_argument, NULL, OPT_SIGN },
 		{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "check", no_argument, NULL, OPT_CHECK },
@@ -470,6 +474,10 @@ static void parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_DISABLE_CACHE:	/* build afresh; the result still goes to the cache */
 			s->disable_cache = true;
+			break;
+		case OPT_SIGN:		/* sign.c */
+			s->sign = true;
+			s->sign_dir = optarg;
 			break;
 		case 'd':		/* -d FILE: user symbols (usymtab.c) */
 			if (s->n_d_options < (int)(sizeof(s->d_options) / sizeof(s->d_options[0])))

@@ -38,6 +38,9 @@ struct session {
 	int n_globals_set;
 	bool guru, unoptimized, suppress_warnings, warnings_as_errors, keep_tmpdir;
 	bool disable_cache;		/* --disable-cache: no cached module or runtime is reused */
+	bool sign;			/* --sign-module[=DIR] (sign.c) */
+	const char *sign_dir;		/* its DIR, or NULL: the default */
+	const char *sign_key, *sign_cert;	/* the key pair's files, once prepared */
 	bool skip_badvars;		/* --skip-badvars: a $var not there reads 0 */
 	bool check_version;		/* --check-version */
 	bool json;			/* --json: output as JSON lines (docs/json.md) */
