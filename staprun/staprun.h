@@ -66,6 +66,10 @@ struct module_file {
  * the reason in why.
  */
 int module_open(const char *arg, struct module_file *m, char *why, size_t size);
+/* bundle.c: when m's file is a bundle of modules, m->fd becomes the one
+ * for the running kernel (a memfd).  0 (a bundle or not), or -errno with
+ * the reason in why. */
+int bundle_select(struct module_file *m, const char *arg, char *why, size_t size);
 void module_close(struct module_file *m);
 /* The NAME=VALUE arguments as the kernel's parameter string (*params,
  * malloc'd); setuid, only parameters the module declares. */

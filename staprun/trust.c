@@ -286,7 +286,7 @@ static int module_own_name(const char *arg, struct module_file *m)
 int module_open(const char *arg, struct module_file *m, char *why, size_t size)
 {
 	char admin[PATH_MAX], path[PATH_MAX];
-	bool bare = !strchr(arg, '/') && !ends_with(arg, ".ko");
+	bool bare = !strchr(arg, '/') && !ends_with(arg, ".ko") && !ends_with(arg, ".ctap");
 	const char *proto;
 	struct utsname u;
 	int ret;
@@ -305,6 +305,10 @@ int module_open(const char *arg, struct module_file *m, char *why, size_t size)
 		if (ret)
 			snprintf(why, size, "cannot open module '%s': %s", path, strerror(-ret));
 	}
+	if (ret)
+		goto fail;
+	/* a bundle: the module in it for this kernel (bundle.c) */
+	ret = bundle_select(m, arg, why, size);
 	if (ret)
 		goto fail;
 	ret = modinfo_read(m->fd, &m->info);

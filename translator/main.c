@@ -29,6 +29,8 @@
 #include "print.h"
 #include "session.h"
 #include "build.h"
+#include "bundle.h"
+#include "ctap_bundle.h"
 #include "pass1.h"
 #include "check.h"
 #include "run.h"
@@ -55,7 +57,9 @@ static void usage(FILE *f)
 		"  -w / -W    suppress warnings / treat warnings as errors\n"
 		"  -k         keep the temporary directory\n"
 		"  -m NAME    name the module NAME\n"
-		"  -r DIR|REL target the kernel build tree DIR or release REL\n"
+		"  -r DIR|REL target the kernel build tree DIR or release REL; several,\n"
+		"             with -p4 -m NAME: NAME.ctap, a module for each, which\n"
+		"             staprun loads on whichever kernel runs\n"
 		"  -R DIR     look in DIR for the runtime\n"
 		"  -o FILE    send the output to FILE\n"
 		"  -S MB[,N]  with -o: go on in FILE.1, FILE.2... once a file exceeds MB\n"
@@ -283,7 +287,7 @@ static bool warnings_failed(const struct session *s)
 enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
-	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN,
+	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
 };
 
 static void parse_options(struct session *s, int argc, char **argv)
@@ -307,6 +311,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 		{ "sign-module", optional_argument, NULL, OPT_SIGN },
+		{ "bundle-member", required_argument, NULL, OPT_BUNDLE_MEMBER },	/* bundle.c */
 		{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "check", no_argument, NULL, OPT_CHECK },
@@ -377,7 +382,16 @@ static void parse_options(struct session *s, int argc, char **argv)
 				bad_option("invalid module name '%s'", optarg);
 			s->module_name = optarg;
 			break;
-		case 'r':
+		case 'r':		/* several: a bundle (bundle.c), unless one member of it */
+			if (s->bundle_member)
+				break;
+			if (s->n_targets == CTAP_BUNDLE_MAX_MODULES)
+				bad_option("at most 16 kernels (-r) in a bundle%s", "");
+			s->targets[s->n_targets++] = optarg;
+			target = optarg;
+			break;
+		case OPT_BUNDLE_MEMBER:
+			s->bundle_member = true;
 			target = optarg;
 			break;
 		case 'R':
@@ -505,6 +519,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	s->args.argv = argv + optind;
 	s->args.argc = argc - optind;
+	if (s->n_targets > 1 && (s->last_pass != 4 || !s->module_name || s->vm))
+		bad_option("several kernels (-r) make a bundle of modules: with -p4 and -m NAME%s", "");
 	set_target_kernel(s, target);
 	if (s->vm && !s->vm_kernel && !s->check)
 		check_vm_kernel(s);
@@ -581,6 +597,10 @@ static int passes_3_to_5(struct session *s)
 	if (ret)
 		goto out;
 	if (s->last_pass == 4) {
+		if (s->bundle_member && bundle_note_kernel(s, s->module_name)) {
+			ret = -1;
+			goto out;
+		}
 		/* -m NAME: the copy in the current directory (pass4_build()) */
 		printf("%s\n", s->module_name ? arena_printf(&s->arena, "%s.ko", s->module_name) : ko);
 		goto out;
@@ -608,6 +628,8 @@ int main(int argc, char **argv)
 	parse_options(&s, argc, argv);
 	if (check_tmpdir())
 		return 1;
+	if (s.n_targets > 1)
+		return bundle_build(&s, argc, argv);
 	if (s.check)
 		return check_run(&s);
 	s.pp.kernel_release = s.kernel_release;

@@ -55,6 +55,9 @@ struct session {
 	int timeout_s;			/* -T */
 	int buffer_mb;			/* -s */
 	const char *kernel_build;	/* build tree of the target kernel */
+	const char *targets[16];	/* every -r: several make a bundle (bundle.c) */
+	int n_targets;
+	bool bundle_member;		/* --bundle-member: one kernel's module of a bundle */
 	const char *target_tapsets;	/* their directory (target_tapsets.c), or NULL */
 	const char *kernel_release;
 	const char *kernel_image;	/* its boot image: /boot/vmlinuz-RELEASE, or an
