@@ -40,15 +40,15 @@
 #include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
 
 #include "ctap_kernel.h"	/* CTAP_HAVE_*: written by stap -p4 (translator/kfeatures.c) */
-#include "ctap_limits.h"
-#include "portable.h"
-#include "outbuf.h"
-#include "stat.h"
-#include "json.h"
-#include "format.h"
-#include "map.h"
-#include "regex_match.h"
-#include "quote.h"
+#include "core/ctap_limits.h"
+#include "core/portable.h"
+#include "core/outbuf.h"
+#include "core/stat.h"
+#include "core/json.h"
+#include "core/format.h"
+#include "core/map.h"
+#include "core/regex_match.h"
+#include "core/quote.h"
 #include "transport.h"
 
 #ifndef CTAP_HAVE_STRLCPY
