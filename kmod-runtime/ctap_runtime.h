@@ -344,8 +344,12 @@ static inline int64_t ctap_smod(int64_t a, int64_t b)
 /* "ENOENT" for 2 or -2, as SystemTap's errno_str(); NULL if unnamed. */
 const char *ctap_errno_name(int64_t err);
 
+/* ---- a context's output (output.c) ---- */
+
 /* Flush the handler's output to the transport. */
 void ctap_flush(struct ctap_context *c);
+/* At a handler's end: an open --json statement closed, then flushed. */
+void ctap_handler_output(struct ctap_context *c);
 
 /* Make room for one print in the handler's output buffer (under --json,
  * not in the middle of a statement's text: that is escaped at its end). */
@@ -372,10 +376,11 @@ void ctap_json_unwind(struct ctap_context *c, int depth);
 void ctap_json_hist_print(struct ctap_context *c, const char *name,
 			  const struct ctap_stat_spec *spec, const struct ctap_stat *agg);
 
-/* printf into the output, or into dst (MAXSTRINGLEN) for sprintf. */
+/* printf into the output, or into dst (MAXSTRINGLEN) for sprintf (print.c). */
 void ctap_printf(struct ctap_context *c, const char *fmt, const union ctap_arg *args, int n);
 char *ctap_sprintf(char *dst, const char *fmt, const union ctap_arg *args, int n);
 
+/* ---- statistics, counters and arrays: the kernel side (stats.c) ---- */
 
 /* Statistics: a per-CPU struct ctap_stat for scalars. */
 struct ctap_pstat {
