@@ -280,6 +280,15 @@ struct ctap_module {
 	void (*free_globals)(void);
 };
 
+/*
+ * A family's registration refused for probe p: "ERROR: probe PP
+ * registration error WHY" to staprun (a WARNING for an optional probe,
+ * which does not stop the others), WHY from fmt ("(rc %d)").  The one
+ * wording of every family, SystemTap's.
+ */
+__printf(3, 4) void ctap_probe_refused(const struct ctap_probe *p, bool optional,
+				       const char *fmt, ...);
+
 int ctap_module_init(const struct ctap_module *m);
 void ctap_module_exit(void);
 
