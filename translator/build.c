@@ -41,7 +41,7 @@
  * (session_runtime_families()). */
 static const char *const runtime_objs[] = {
 #include "core_units.h"
-	"session", "transport", "output", "print", "stats", "target", "errno", "usyms", NULL
+	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", NULL
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
