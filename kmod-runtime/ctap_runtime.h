@@ -40,15 +40,15 @@
 #include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
 
 #include "ctap_kernel.h"	/* CTAP_HAVE_*: written by stap -p4 (translator/kfeatures.c) */
-#include "ctap_limits.h"
-#include "portable.h"
-#include "outbuf.h"
-#include "stat.h"
-#include "json.h"
-#include "format.h"
-#include "map.h"
-#include "regex_match.h"
-#include "quote.h"
+#include "core/ctap_limits.h"
+#include "core/portable.h"
+#include "core/outbuf.h"
+#include "core/stat.h"
+#include "core/json.h"
+#include "core/format.h"
+#include "core/map.h"
+#include "core/regex_match.h"
+#include "core/quote.h"
 #include "transport.h"
 
 #ifndef CTAP_HAVE_STRLCPY
@@ -280,6 +280,15 @@ struct ctap_module {
 	void (*free_globals)(void);
 };
 
+/*
+ * A family's registration refused for probe p: "ERROR: probe PP
+ * registration error WHY" to staprun (a WARNING for an optional probe,
+ * which does not stop the others), WHY from fmt ("(rc %d)").  The one
+ * wording of every family, SystemTap's.
+ */
+__printf(3, 4) void ctap_probe_refused(const struct ctap_probe *p, bool optional,
+				       const char *fmt, ...);
+
 int ctap_module_init(const struct ctap_module *m);
 void ctap_module_exit(void);
 
@@ -344,8 +353,12 @@ static inline int64_t ctap_smod(int64_t a, int64_t b)
 /* "ENOENT" for 2 or -2, as SystemTap's errno_str(); NULL if unnamed. */
 const char *ctap_errno_name(int64_t err);
 
+/* ---- a context's output (output.c) ---- */
+
 /* Flush the handler's output to the transport. */
 void ctap_flush(struct ctap_context *c);
+/* At a handler's end: an open --json statement closed, then flushed. */
+void ctap_handler_output(struct ctap_context *c);
 
 /* Make room for one print in the handler's output buffer (under --json,
  * not in the middle of a statement's text: that is escaped at its end). */
@@ -372,10 +385,11 @@ void ctap_json_unwind(struct ctap_context *c, int depth);
 void ctap_json_hist_print(struct ctap_context *c, const char *name,
 			  const struct ctap_stat_spec *spec, const struct ctap_stat *agg);
 
-/* printf into the output, or into dst (MAXSTRINGLEN) for sprintf. */
+/* printf into the output, or into dst (MAXSTRINGLEN) for sprintf (print.c). */
 void ctap_printf(struct ctap_context *c, const char *fmt, const union ctap_arg *args, int n);
 char *ctap_sprintf(char *dst, const char *fmt, const union ctap_arg *args, int n);
 
+/* ---- statistics, counters and arrays: the kernel side (stats.c) ---- */
 
 /* Statistics: a per-CPU struct ctap_stat for scalars. */
 struct ctap_pstat {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * session.c - the life of a generated module: per-CPU contexts, the common
- * probe entry, soft errors, and start/stop through the transport.
+ * probe entry, soft errors, and start/stop through the transport (a
+ * handler's output goes through output.c, values through stats.c).
  *
  * States, as SystemTap's: LOADED until staprun's START; STARTING while the
  * begin probes run; RUNNING while event probes may fire; STOPPING once the
@@ -96,30 +97,6 @@ static struct ctap_context *cpu_context(int cpu)
 /* Each CPU's own context, which a handler finds in one instruction
  * (this_cpu_read()) rather than by its CPU's number times the size. */
 static DEFINE_PER_CPU(struct ctap_context *, this_context);
-
-/* Each context's output is its printbuf from load on; a flush empties it. */
-void ctap_flush(struct ctap_context *c)
-{
-	if (!c->out.len && !c->out.truncated)
-		return;
-	if (c->out.len)
-		ctap_write(c->out.buf, c->out.len);
-	if (unlikely(c->out.truncated))
-		ctap_write_cut();
-	c->out.len = 0;
-	c->out.truncated = false;
-}
-
-/*
- * What a handler printed, to the transport; under --json a statement an
- * error ended is closed first (it always wrote something, so this runs).
- */
-static noinline void handler_output(struct ctap_context *c)
-{
-	if (c->json_depth)
-		ctap_json_abandon(c);
-	ctap_flush(c);
-}
 
 __printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
 {
@@ -270,7 +247,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	unlock_globals(p);
 	/* Most handlers print nothing: two loads decide it. */
 	if (unlikely(c->out.len || c->out.truncated))
-		handler_output(c);
+		ctap_handler_output(c);
 	if (unlikely(c->last_error))
 		report_error(c);
 	if (unlikely(overloaded(c, start))) {
@@ -287,6 +264,18 @@ out:
 }
 
 /* begin, end or error probes, in order. */
+void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
+{
+	char why[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	ctap_oob("%s: probe %s registration error %s\n", optional ? "WARNING" : "ERROR",
+		 p->pp, why);
+}
+
 static void run_kind(enum ctap_probe_kind kind)
 {
 	for (int i = 0; i < sess.m->nprobes; i++) {
@@ -424,111 +413,4 @@ void ctap_module_exit(void)
 	ctap_transport_exit();	/* stops the session if it still runs */
 	sess.m->free_globals();
 	ctap_free(sess.contexts);
-}
-
-/* ---- statistics of scalars: one struct ctap_stat per CPU ---- */
-
-int ctap_pstat_init(struct ctap_pstat *s)
-{
-	s->cpu = alloc_percpu(struct ctap_stat);
-	return s->cpu ? 0 : -ENOMEM;
-}
-
-void ctap_pstat_free(struct ctap_pstat *s)
-{
-	free_percpu(s->cpu);
-}
-
-void ctap_pstat_clear(struct ctap_pstat *s)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(s->cpu, cpu), 0, sizeof(struct ctap_stat));
-}
-
-void ctap_pstat_add(const struct ctap_stat_spec *spec, struct ctap_pstat *s, int64_t v)
-{
-	ctap_stat_add(spec, this_cpu_ptr(s->cpu), v);
-}
-
-struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct ctap_pstat *s)
-{
-	const struct ctap_stat *parts[64];
-	int n = 0, cpu;
-
-	/* Aggregate in groups of 64 CPUs at most; machines with more fold
-	 * the first groups into one part first. */
-	for_each_possible_cpu(cpu) {
-		if (n == ARRAY_SIZE(parts)) {
-			ctap_stat_aggregate(spec, &s->agg, parts, n);
-			parts[0] = &s->agg;
-			n = 1;
-		}
-		parts[n++] = per_cpu_ptr(s->cpu, cpu);
-	}
-	ctap_stat_aggregate(spec, &s->agg, parts, n);
-	return &s->agg;
-}
-
-/* ---- counters: a slot per CPU ---- */
-
-int ctap_counter_init(struct ctap_counter *k, int64_t value)
-{
-	k->base = value;
-	k->cpu = alloc_percpu(int64_t);
-	return k->cpu ? 0 : -ENOMEM;
-}
-
-void ctap_counter_free(struct ctap_counter *k)
-{
-	free_percpu(k->cpu);
-}
-
-/* Sums wrap as the script's n++ does (unsigned: no undefined overflow). */
-int64_t ctap_counter_read(const struct ctap_counter *k)
-{
-	u64 sum = k->base;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(k->cpu, cpu);
-	return (int64_t)sum;
-}
-
-void ctap_counter_set(struct ctap_counter *k, int64_t value)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(k->cpu, cpu) = 0;
-	k->base = value;
-}
-
-/* ---- maps ---- */
-
-int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,
-		  const char *overflow, const char *where)
-{
-	int e = ctap_map_find(m, k, true);
-
-	if (e == -E2BIG)
-		ctap_error(c, overflow, where);
-	return e;
-}
-
-/* A stats array's value for k, aggregated (its one part) into scratch. */
-struct ctap_stat *ctap_map_stat_agg(struct ctap_map *m, const struct ctap_key *k,
-				    struct ctap_stat *scratch)
-{
-	int e = ctap_map_find(m, k, false);
-	const struct ctap_stat *part;
-
-	if (e < 0) {
-		memset(scratch, 0, sizeof(*scratch));
-		return scratch;
-	}
-	part = ctap_map_stat(m, e);
-	ctap_stat_aggregate(ctap_map_stat_spec(m), scratch, &part, 1);
-	return scratch;
 }

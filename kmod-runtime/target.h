@@ -11,7 +11,7 @@
 #ifndef CTAP_TARGET_H
 #define CTAP_TARGET_H
 
-#include "ctap_limits.h"
+#include "core/ctap_limits.h"
 #include "ctap_runtime.h"
 
 /**

@@ -369,7 +369,7 @@ void analyses_find_counters(struct session *s)
 /*
  * ---- foreach: the array walked may not change under the walk ----
  *
- * A foreach walks the map in place (kmod-runtime/map.c,
+ * A foreach walks the map in place (kmod-runtime/core/map.c,
  * ctap_map_walk_first()), but a sorted foreach over the same array
  * inside it would relink the entries under it: that outer loop keeps a
  * copy of its order instead (fe->snapshot), in the context of every CPU.

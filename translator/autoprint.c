@@ -87,7 +87,8 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 	fprintf(out, "/* end: the globals written and never read, as SystemTap prints them */\n"
 		"static void probe_autoprint(struct ctap_context *c)\n{\n");
 	if (arrays)
-		fputs("\tconst struct ctap_map_sort by_value = { 0, -1, 'c' };\n", out);
+		fputs("\tconst struct ctap_map_sort by_value = { .column = 0, .dir = -1, .agg = 'c' };\n",
+		      out);
 	if (stats && !x->s->json)
 		fputs("\tstruct ctap_stat *_g;\n", out);
 	if (arrays)

@@ -35,11 +35,13 @@
 #include "kfeatures.h"
 #include "sign.h"
 
-/* Runtime files every module is built from (paths under the runtime dir);
- * the probe families' own follow (session_runtime_families()). */
+/* Runtime files every module is built from (paths under the runtime dir):
+ * the portable core's units, listed once in kmod-runtime/core/units.mk,
+ * then the kernel side; the probe families' own follow
+ * (session_runtime_families()). */
 static const char *const runtime_objs[] = {
-	"session", "transport", "outbuf", "json", "stat", "format", "map", "print", "regex_match",
-	"target", "errno", "quote", "usyms", NULL
+#include "core_units.h"
+	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", NULL
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
@@ -146,6 +148,7 @@ static uint64_t base_key(struct session *s, const char *features)
 
 	h = hash_bytes(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
 	for_runtime_files(session_runtime_dir(s), "", hash_one, &h);
+	for_runtime_files(session_runtime_dir(s), "core", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "probes", hash_one, &h);
 	h = hash_bytes(h, s->kernel_build, strlen(s->kernel_build) + 1);
 	h = hash_bytes(h, s->kernel_release, strlen(s->kernel_release) + 1);
@@ -449,7 +452,9 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	}
 	snprintf(path, sizeof(path), "%s/runtime/probes", dir);
 	if (mkdir(arena_printf(&s->arena, "%s/runtime", dir), 0755) || mkdir(path, 0755) ||
+	    mkdir(arena_printf(&s->arena, "%s/runtime/core", dir), 0755) ||
 	    for_runtime_files(session_runtime_dir(s), "", copy_one, dir) ||
+	    for_runtime_files(session_runtime_dir(s), "core", copy_one, dir) ||
 	    for_runtime_files(session_runtime_dir(s), "probes", copy_one, dir)) {
 		fprintf(stderr, "stap: cannot copy the runtime from %s\n", session_runtime_dir(s));
 		goto out;

@@ -333,7 +333,7 @@ static void foreach_stmt(struct xlate *x, const struct stmt *s)
 		key = gen_key_fill(x, arr, fe->pattern, &mask);
 	gen_emit(x, "{ /* foreach, %s:%d */", gen_c_comment(x->a, s->loc.src->name), s->loc.line);
 	x->depth++;
-	gen_emit(x, "struct ctap_map_sort sort%d = { %d, %d, '%c' };", n,
+	gen_emit(x, "struct ctap_map_sort sort%d = { .column = %d, .dir = %d, .agg = '%c' };", n,
 	     fe->sort_column == -1 ? 0 : fe->sort_column, fe->sort_column ? fe->sort_dir : 0,
 	     sort_agg(fe->sort_agg));
 	gen_emit(x, "int64_t lim%d = %s;", n, lim);

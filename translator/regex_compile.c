@@ -1,6 +1,6 @@
 /*
  * regex_compile.c - =~ patterns, from POSIX extended regular expression
- * syntax to the runtime's NFA program (kmod-runtime/regex_match.c runs it).
+ * syntax to the runtime's NFA program (kmod-runtime/core/regex_match.c runs it).
  *
  * Pass 2 compiles each pattern once to check it (an error points at the
  * literal); pass 3 compiles it again and writes the program into the

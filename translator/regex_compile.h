@@ -1,6 +1,6 @@
 /*
  * regex_compile.h - a POSIX extended regular expression to the program
- * that the runtime's matcher runs (kmod-runtime/regex_match.h).
+ * that the runtime's matcher runs (kmod-runtime/core/regex_match.h).
  */
 #ifndef REGEX_COMPILE_H
 #define REGEX_COMPILE_H

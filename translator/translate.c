@@ -79,18 +79,19 @@ static const char *const kind_names[] = {
 	[XPROBE_ERROR] = "CTAP_PROBE_ERROR",
 };
 
-void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn)
+void emit_family(struct xlate *x, const char *register_fn, const char *unregister_fn)
 {
-	fprintf(x->family_list_f, "\t{ %s, %s },\n", start_fn, stop_fn);
+	fprintf(x->family_list_f, "\t{ .start = %s, .stop = %s },\n", register_fn, unregister_fn);
 }
 
-void emit_table_family(struct xlate *x, const char *table, const char *start_fn,
-		       const char *stop_fn)
+void emit_table_family(struct xlate *x, const char *table, const char *register_fn,
+		       const char *unregister_fn)
 {
-	emit_c(x, "};\n\nstatic int %s_start(void)\n{\n\treturn %s(%s, ARRAY_SIZE(%s));\n}\n\n"
-	       "static void %s_stop(void)\n{\n\t%s(%s, ARRAY_SIZE(%s));\n}\n\n",
-	       table, start_fn, table, table, table, stop_fn, table, table);
-	emit_family(x, arena_printf(x->a, "%s_start", table), arena_printf(x->a, "%s_stop", table));
+	emit_c(x, "};\n\nstatic int %s_register(void)\n{\n\treturn %s(%s, ARRAY_SIZE(%s));\n}\n\n"
+	       "static void %s_unregister(void)\n{\n\t%s(%s, ARRAY_SIZE(%s));\n}\n\n",
+	       table, register_fn, table, table, table, unregister_fn, table, table);
+	emit_family(x, arena_printf(x->a, "%s_register", table),
+		    arena_printf(x->a, "%s_unregister", table));
 }
 
 /* ---- variables ---- */
@@ -493,8 +494,9 @@ static void emit_lock_tables(struct xlate *x, FILE *out)
 		fprintf(out, "static const struct ctap_lock locks_%d[] = {\n", n);
 		for (struct var *v = sem_globals(x->s); v; v = v->next, i++)
 			if (mode[i] && emitted(v))
-				fprintf(out, "\t{ &lock_%s, %s },\n", v->name, mode[i] == 'w' ? "true" : "false");
-		fputs("\t{ NULL, false }\n};\n", out);
+				fprintf(out, "\t{ .lock = &lock_%s, .write = %s },\n", v->name,
+					mode[i] == 'w' ? "true" : "false");
+		fputs("\t{ .lock = NULL }\n};\n", out);
 	}
 	fputc('\n', out);
 }
@@ -814,7 +816,7 @@ int pass3_translate(struct session *s, FILE *out)
 		emit_probes(&x, out);
 		fwrite(x.families_text, 1, x.families_len, out);
 		emit_session_probes(&x, out);
-		fprintf(out, "static const struct ctap_family families[] = {\n%s\t{ NULL, NULL }\n};\n\n",
+		fprintf(out, "static const struct ctap_family families[] = {\n%s\t{ .start = NULL }\n};\n\n",
 			x.family_list);
 		emit_init_globals(&x, out);
 		emit_module(&x, out);

@@ -139,13 +139,14 @@ int emit_family_index(struct xlate *x, const struct derived_probe *d);
 /* d runs when the session starts or stops (kind), before those of a higher order. */
 void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xprobe_kind kind,
 			int64_t order);
-/* Arm the family with start_fn (int (void)) after the begin probes,
- * disarm it with stop_fn (void (void)) before the end probes. */
-void emit_family(struct xlate *x, const char *start_fn, const char *stop_fn);
+/* Arm the family with register_fn (int (void)) after the begin probes,
+ * disarm it with unregister_fn (void (void)) before the end probes. */
+void emit_family(struct xlate *x, const char *register_fn, const char *unregister_fn);
 /* The same for a family that is a table: closes the table's initializer
- * ("};"), then arms with start_fn(table, ARRAY_SIZE(table)) (0 or -errno)
- * and disarms with stop_fn(table, ARRAY_SIZE(table)). */
-void emit_table_family(struct xlate *x, const char *table, const char *start_fn,
-		       const char *stop_fn);
+ * ("};"), then arms with register_fn(table, ARRAY_SIZE(table)) (0 or
+ * -errno) and disarms with unregister_fn(table, ARRAY_SIZE(table)): the
+ * runtime's ctap_NAME_register() and ctap_NAME_unregister(). */
+void emit_table_family(struct xlate *x, const char *table, const char *register_fn,
+		       const char *unregister_fn);
 
 #endif /* XLATE_H */

@@ -392,10 +392,10 @@ static int register_one(struct ctap_kprobe *k)
 static int refused(struct ctap_kprobe *kps, int n, int i, int rc)
 {
 	if (kps[i].optional) {
-		ctap_oob("WARNING: probe %s registration error (rc %d)\n", kps[i].probe->pp, rc);
+		ctap_probe_refused(kps[i].probe, true, "(rc %d)", rc);
 		return 0;
 	}
-	ctap_oob("ERROR: probe %s registration error (rc %d)\n", kps[i].probe->pp, rc);
+	ctap_probe_refused(kps[i].probe, false, "(rc %d)", rc);
 	ctap_kprobes_unregister(kps, n);	/* those registered */
 	return rc;
 }

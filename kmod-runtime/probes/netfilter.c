@@ -45,7 +45,7 @@ int ctap_netfilter_register(struct ctap_nf_hook *hooks, int n)
 		h->ops.priority = h->priority;
 		ret = nf_register_net_hook(&init_net, &h->ops);
 		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (rc %d)\n", h->probe->pp, ret);
+			ctap_probe_refused(h->probe, false, "(rc %d)", ret);
 			ctap_netfilter_unregister(hooks, i);
 			return ret;
 		}

@@ -95,8 +95,8 @@ static int perf_start_cpus(struct ctap_perf *p)
 									 perf_overflow, p);
 
 		if (IS_ERR(ev)) {
-			ctap_oob("ERROR: probe %s registration error on cpu %d (rc %ld)\n",
-				 p->probe->pp, cpu, PTR_ERR(ev));
+			ctap_probe_refused(p->probe, false, "on cpu %d (rc %ld)", cpu,
+					   PTR_ERR(ev));
 			perf_release_cpus(p);
 			return PTR_ERR(ev);
 		}
@@ -302,12 +302,7 @@ static void notrace perf_on_exit(void *data, struct task_struct *p)
 	}
 }
 
-static struct {
-	const char *name;
-	void *handler;
-	struct tracepoint *tp;
-	bool registered;
-} perf_hooks[] = {
+static struct ctap_tp_hook perf_hooks[] = {
 	{ "sched_process_fork", perf_on_fork },
 	{ "sched_process_exec", perf_on_exec },
 	{ "sched_process_exit", perf_on_exit },
@@ -315,12 +310,8 @@ static struct {
 
 static void perf_unhook(void)
 {
-	for (int i = 0; i < ARRAY_SIZE(perf_hooks); i++) {
-		if (!perf_hooks[i].registered)
-			continue;
-		tracepoint_probe_unregister(perf_hooks[i].tp, perf_hooks[i].handler, NULL);
-		perf_hooks[i].registered = false;
-	}
+	for (int i = 0; i < ARRAY_SIZE(perf_hooks); i++)
+		ctap_tp_unhook(&perf_hooks[i]);
 	tracepoint_synchronize_unregister();
 	perf_hooked = false;
 }
@@ -328,18 +319,12 @@ static void perf_unhook(void)
 static int perf_hook(const struct ctap_perf *p)
 {
 	for (int i = 0; i < ARRAY_SIZE(perf_hooks); i++) {
-		int ret;
+		int ret = ctap_tp_hook(&perf_hooks[i], p->probe);
 
-		perf_hooks[i].tp = ctap_tracepoint_find(perf_hooks[i].name);
-		ret = perf_hooks[i].tp ? tracepoint_probe_register(perf_hooks[i].tp, perf_hooks[i].handler, NULL)
-				  : -ENOENT;
 		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (tracepoint %s: rc %d)\n",
-				 p->probe->pp, perf_hooks[i].name, ret);
 			perf_unhook();
 			return ret;
 		}
-		perf_hooks[i].registered = true;
 	}
 	perf_hooked = true;
 	return 0;
@@ -382,8 +367,8 @@ static int perf_start_tasks(struct ctap_perf *p)
 	if (p->path) {
 		ret = kern_path(p->path, LOOKUP_FOLLOW, &path);
 		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (cannot find '%s': rc %d)\n",
-				 p->probe->pp, p->path, ret);
+			ctap_probe_refused(p->probe, false, "(cannot find '%s': rc %d)",
+					   p->path, ret);
 			return ret;
 		}
 		p->inode = igrab(d_inode(path.dentry));
@@ -398,7 +383,7 @@ static int perf_start_tasks(struct ctap_perf *p)
 	return perf_hooked ? 0 : perf_hook(p);
 }
 
-/* After a grace period that follows its taking away (ctap_perf_stop()). */
+/* After a grace period that follows its taking away (ctap_perf_unregister()). */
 static void perf_release_tasks(struct ctap_perf_task *tasks)
 {
 	if (!tasks)
@@ -412,7 +397,7 @@ static void perf_release_tasks(struct ctap_perf_task *tasks)
 	vfree(tasks);
 }
 
-int ctap_perf_start(struct ctap_perf *ps, int n)
+int ctap_perf_register(struct ctap_perf *ps, int n)
 {
 	int ret = 0;
 
@@ -421,7 +406,7 @@ int ctap_perf_start(struct ctap_perf *ps, int n)
 	for (int i = 0; i < n && !ret; i++)
 		ret = ps[i].process ? perf_start_tasks(&ps[i]) : perf_start_cpus(&ps[i]);
 	if (ret) {
-		ctap_perf_stop(ps, n);
+		ctap_perf_unregister(ps, n);
 		return ret;
 	}
 	if (perf_hooked) {
@@ -436,7 +421,7 @@ int ctap_perf_start(struct ctap_perf *ps, int n)
  * of another family may still read a table (@perf): it is taken away,
  * then freed after a grace period (handlers run with preemption off).
  */
-void ctap_perf_stop(struct ctap_perf *ps, int n)
+void ctap_perf_unregister(struct ctap_perf *ps, int n)
 {
 	if (perf_hooked)
 		perf_unhook();

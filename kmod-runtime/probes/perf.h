@@ -37,9 +37,28 @@ struct ctap_perf {
 	bool said;			/* ... reported */
 };
 
-/* Creates the counters; a CPU's refusal is an error naming the probe. */
-int ctap_perf_start(struct ctap_perf *ps, int n);
-void ctap_perf_stop(struct ctap_perf *ps, int n);
+/**
+ * ctap_perf_register - create the perf counters of a table
+ * @ps: the table
+ * @n: its length
+ *
+ * A counter on every online CPU, or with .process one per thread of the
+ * program (claimed by the sched_process_* tracepoints; the threads
+ * running now before the begin probes).  Process context.  A CPU's
+ * refusal (no PMU under an emulated CPU) is an error naming the probe
+ * and the CPU: returns the -errno, nothing left armed.
+ */
+int ctap_perf_register(struct ctap_perf *ps, int n);
+
+/**
+ * ctap_perf_unregister - release the counters of a table
+ * @ps: the table
+ * @n: its length
+ *
+ * Returns once no overflow handler runs; the per-thread tables are freed
+ * after a grace period (another family's handler may read @perf).
+ */
+void ctap_perf_unregister(struct ctap_perf *ps, int n);
 
 /* @perf: the count of counter (its index in the table) in the current
  * thread; 0 if it has none. */

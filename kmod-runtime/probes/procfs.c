@@ -258,7 +258,7 @@ static void remove_top_if_empty(void)
 	top_unlock(&root);
 }
 
-int ctap_procfs_start(struct ctap_procfs_file *files, int n)
+int ctap_procfs_register(struct ctap_procfs_file *files, int n)
 {
 	int ret = make_dirs();
 
@@ -278,14 +278,14 @@ int ctap_procfs_start(struct ctap_procfs_file *files, int n)
 			f->pde = proc_create_data(f->name, f->mode, mod_dir, &procfs_ops, f);
 		if (!f->value.buf || !f->pde) {
 			ctap_oob("ERROR: cannot create /proc/%s/%s\n", mod_path, f->name);
-			ctap_procfs_stop(files, i + 1);
+			ctap_procfs_unregister(files, i + 1);
 			return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-void ctap_procfs_stop(struct ctap_procfs_file *files, int n)
+void ctap_procfs_unregister(struct ctap_procfs_file *files, int n)
 {
 	WRITE_ONCE(stopping, true);
 	for (int i = 0; i < n; i++)

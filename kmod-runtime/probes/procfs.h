@@ -41,8 +41,26 @@ struct ctap_procfs_file {
 	struct proc_dir_entry *pde;
 };
 
-int ctap_procfs_start(struct ctap_procfs_file *files, int n);
-void ctap_procfs_stop(struct ctap_procfs_file *files, int n);
+/**
+ * ctap_procfs_register - create the files of a table
+ * @files: the table
+ * @n: its length
+ *
+ * /proc/systemtap/MODULE/NAME for each, with its buffer (allocated here:
+ * handlers never allocate).  Process context.  A file or directory that
+ * cannot be made is an error naming it: returns the -errno, nothing made.
+ */
+int ctap_procfs_register(struct ctap_procfs_file *files, int n);
+
+/**
+ * ctap_procfs_unregister - remove the files of a table
+ * @files: the table
+ * @n: its length
+ *
+ * Wakes openers waiting (-ENODEV) and returns once no read or write of
+ * the files is in progress; /proc/systemtap goes with the last module.
+ */
+void ctap_procfs_unregister(struct ctap_procfs_file *files, int n);
 
 /* $value in a procfs probe's handler (its args[0] is the value). */
 static inline struct ctap_procfs_value *ctap_procfs_of(struct ctap_context *c)

@@ -226,8 +226,8 @@ int ctap_syscalls_register(struct ctap_syscall *scs, int n)
 	sc.enter = ctap_tracepoint_find("sys_enter");
 	sc.exit = ctap_tracepoint_find("sys_exit");
 	if ((want_enter && !sc.enter) || (want_exit && !sc.exit)) {
-		ctap_oob("ERROR: probe %s registration error (no raw_syscalls tracepoints "
-			 "in the kernel)\n", scs[0].probe->pp);
+		ctap_probe_refused(scs[0].probe, false,
+				   "(no raw_syscalls tracepoints in the kernel)");
 		return -ENOENT;
 	}
 	if (saved) {
@@ -251,7 +251,7 @@ int ctap_syscalls_register(struct ctap_syscall *scs, int n)
 	}
 	return 0;
 fail:
-	ctap_oob("ERROR: probe %s registration error (rc %d)\n", scs[0].probe->pp, ret);
+	ctap_probe_refused(scs[0].probe, false, "(rc %d)", ret);
 	ctap_syscalls_unregister(scs, n);
 	return ret;
 }

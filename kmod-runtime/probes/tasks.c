@@ -215,17 +215,13 @@ static struct kprobe exit_kp = {
 	.pre_handler = on_exit,
 };
 
-static struct {
-	const char *name;
-	void *handler;
-	struct tracepoint *tp;
-	bool registered;
-	bool syscalls;			/* only for syscall probes */
-} hooks[] = {
-	{ "sys_exit", on_sys_exit },
-	{ "sched_process_exec", on_exec },
-	{ "sys_enter", on_sys_enter, .syscalls = true },
+static struct ctap_tp_hook hooks[] = {
+	{ .name = "sys_exit", .handler = on_sys_exit },
+	{ .name = "sched_process_exec", .handler = on_exec },
+	/* only for .syscall probes */
+	{ .name = "sys_enter", .handler = on_sys_enter },
 };
+#define SYS_ENTER_HOOK	2
 
 static void release_inodes(struct ctap_task_probe *tps, int n)
 {
@@ -246,8 +242,8 @@ static int hold_inodes(struct ctap_task_probe *tps, int n)
 			continue;
 		ret = kern_path(tps[i].path, LOOKUP_FOLLOW, &path);
 		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (cannot find '%s': rc %d)\n",
-				 tps[i].probe->pp, tps[i].path, ret);
+			ctap_probe_refused(tps[i].probe, false, "(cannot find '%s': rc %d)",
+					   tps[i].path, ret);
 			release_inodes(tps, i);
 			return ret;
 		}
@@ -272,22 +268,15 @@ int ctap_tasks_register(struct ctap_task_probe *tps, int n)
 	}
 	pending_fill();
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
-		if (hooks[i].syscalls && !want_enter)
+		if (i == SYS_ENTER_HOOK && !want_enter)
 			continue;
-		hooks[i].tp = ctap_tracepoint_find(hooks[i].name);
-		ret = hooks[i].tp ? tracepoint_probe_register(hooks[i].tp, hooks[i].handler, NULL)
-				  : -ENOENT;
-		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (tracepoint %s: rc %d)\n",
-				 tps[0].probe->pp, hooks[i].name, ret);
+		ret = ctap_tp_hook(&hooks[i], tps[0].probe);
+		if (ret)
 			goto fail;
-		}
-		hooks[i].registered = true;
 	}
 	ret = register_kprobe(&exit_kp);
 	if (ret) {
-		ctap_oob("ERROR: probe %s registration error (do_exit: rc %d)\n",
-			 tps[0].probe->pp, ret);
+		ctap_probe_refused(tps[0].probe, false, "(do_exit: rc %d)", ret);
 		goto fail;
 	}
 	exit_armed = true;
@@ -304,12 +293,8 @@ void ctap_tasks_unregister(struct ctap_task_probe *tps, int n)
 		unregister_kprobe(&exit_kp);
 		exit_armed = false;
 	}
-	for (int i = 0; i < ARRAY_SIZE(hooks); i++) {
-		if (!hooks[i].registered)
-			continue;
-		tracepoint_probe_unregister(hooks[i].tp, hooks[i].handler, NULL);
-		hooks[i].registered = false;
-	}
+	for (int i = 0; i < ARRAY_SIZE(hooks); i++)
+		ctap_tp_unhook(&hooks[i]);
 	tracepoint_synchronize_unregister();
 	release_inodes(tps, n);
 	table = NULL;

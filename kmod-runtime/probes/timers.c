@@ -81,14 +81,14 @@ static void profile_stop(struct ctap_timer *t)
 	t->cpus = NULL;
 }
 
-int ctap_timers_start(struct ctap_timer *ts, int n)
+int ctap_timers_register(struct ctap_timer *ts, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (ts[i].profile) {
 			int ret = profile_start(&ts[i]);
 
 			if (ret) {
-				ctap_timers_stop(ts, i);
+				ctap_timers_unregister(ts, i);
 				return ret;
 			}
 			ts[i].armed = true;
@@ -102,7 +102,7 @@ int ctap_timers_start(struct ctap_timer *ts, int n)
 	return 0;
 }
 
-void ctap_timers_stop(struct ctap_timer *ts, int n)
+void ctap_timers_unregister(struct ctap_timer *ts, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (ts[i].armed && ts[i].profile)

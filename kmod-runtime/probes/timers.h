@@ -26,7 +26,24 @@ struct ctap_timer {
 	bool armed;
 };
 
-int ctap_timers_start(struct ctap_timer *ts, int n);
-void ctap_timers_stop(struct ctap_timer *ts, int n);
+/**
+ * ctap_timers_register - start the timers of a table
+ * @ts: the table
+ * @n: its length
+ *
+ * An hrtimer each, or with .profile one on every online CPU.  Process
+ * context.  Returns 0, or the -errno of a .profile timer's allocation,
+ * nothing left running.
+ */
+int ctap_timers_register(struct ctap_timer *ts, int n);
+
+/**
+ * ctap_timers_unregister - stop the timers of a table
+ * @ts: the table
+ * @n: its length
+ *
+ * Returns once no handler of them runs (hrtimer_cancel()).
+ */
+void ctap_timers_unregister(struct ctap_timer *ts, int n);
 
 #endif /* CTAP_TIMERS_H */

@@ -17,15 +17,14 @@ int ctap_tracepoints_register(struct ctap_tracepoint *tps, int n)
 	for (i = 0; i < n; i++) {
 		tps[i].tp = ctap_tracepoint_find(tps[i].name);
 		if (!tps[i].tp) {
-			ctap_oob("ERROR: probe %s registration error (no tracepoint '%s' "
-				 "in the kernel)\n", tps[i].probe->pp, tps[i].name);
+			ctap_probe_refused(tps[i].probe, false,
+					   "(no tracepoint '%s' in the kernel)", tps[i].name);
 			ret = -ENOENT;
 			break;
 		}
 		ret = tracepoint_probe_register(tps[i].tp, tps[i].handler, (void *)tps[i].probe);
 		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (rc %d)\n",
-				 tps[i].probe->pp, ret);
+			ctap_probe_refused(tps[i].probe, false, "(rc %d)", ret);
 			break;
 		}
 		tps[i].registered = true;

@@ -41,6 +41,46 @@ static inline struct tracepoint *ctap_tracepoint_find(const char *name)
 	return l.tp;
 }
 
+/*
+ * A family's own hook on a core kernel tracepoint (perf's
+ * sched_process_*, tasks' sys_exit and sched_process_exec): not a probe
+ * of the script, and called with no data.  Detaching is
+ * ctap_tp_unhook() on each, then one tracepoint_synchronize_unregister()
+ * for them all, before what the handlers read can go.
+ */
+struct ctap_tp_hook {
+	const char *name;		/* the kernel's: "sched_process_fork" */
+	void *handler;			/* void (*)(void *data, the tracepoint's args) */
+	struct tracepoint *tp;
+	bool registered;
+};
+
+/*
+ * Attach h; a missing tracepoint or the kernel's refusal is an error
+ * naming the probe point p the hook serves: returns the -errno.
+ */
+static inline int ctap_tp_hook(struct ctap_tp_hook *h, const struct ctap_probe *p)
+{
+	int ret;
+
+	h->tp = ctap_tracepoint_find(h->name);
+	ret = h->tp ? tracepoint_probe_register(h->tp, h->handler, NULL) : -ENOENT;
+	if (ret) {
+		ctap_probe_refused(p, false, "(tracepoint %s: rc %d)", h->name, ret);
+		return ret;
+	}
+	h->registered = true;
+	return 0;
+}
+
+static inline void ctap_tp_unhook(struct ctap_tp_hook *h)
+{
+	if (!h->registered)
+		return;
+	tracepoint_probe_unregister(h->tp, h->handler, NULL);
+	h->registered = false;
+}
+
 struct ctap_tracepoint {
 	const struct ctap_probe *probe;	/* the handler's data */
 	const char *name;		/* the kernel's: "sched_switch" */

@@ -516,7 +516,7 @@ int ctap_uprobes_register(struct ctap_uprobe *ups, int n)
 		}
 		ret = uprobe_register_one(&ups[i]);
 		if (ret) {
-			ctap_oob("ERROR: probe %s registration error (rc %d)\n", ups[i].probe->pp, ret);
+			ctap_probe_refused(ups[i].probe, false, "(rc %d)", ret);
 			ctap_uprobes_unregister(ups, i);
 			return ret;
 		}

@@ -28,21 +28,20 @@ static int start_one(struct ctap_watchpoint *w)
 	attr.bp_type = w->rw ? HW_BREAKPOINT_RW : HW_BREAKPOINT_W;
 	bp = register_wide_hw_breakpoint(&attr, watch_hit, w);
 	if (IS_ERR((void __force *)bp)) {
-		ctap_oob("ERROR: probe %s registration error (rc %ld)\n", w->probe->pp,
-			 PTR_ERR((void __force *)bp));
+		ctap_probe_refused(w->probe, false, "(rc %ld)", PTR_ERR((void __force *)bp));
 		return PTR_ERR((void __force *)bp);
 	}
 	w->bp = bp;
 	return 0;
 }
 
-int ctap_watchpoints_start(struct ctap_watchpoint *ws, int n)
+int ctap_watchpoints_register(struct ctap_watchpoint *ws, int n)
 {
 	for (int i = 0; i < n; i++) {
 		int ret = start_one(&ws[i]);
 
 		if (ret) {
-			ctap_watchpoints_stop(ws, i);
+			ctap_watchpoints_unregister(ws, i);
 			return ret;
 		}
 	}
@@ -50,7 +49,7 @@ int ctap_watchpoints_start(struct ctap_watchpoint *ws, int n)
 }
 
 /* unregister_wide_hw_breakpoint() returns once no handler of it runs. */
-void ctap_watchpoints_stop(struct ctap_watchpoint *ws, int n)
+void ctap_watchpoints_unregister(struct ctap_watchpoint *ws, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (ws[i].bp)

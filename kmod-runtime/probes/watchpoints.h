@@ -19,7 +19,24 @@ struct ctap_watchpoint {
 	struct perf_event * __percpu *bp;	/* while armed */
 };
 
-int ctap_watchpoints_start(struct ctap_watchpoint *ws, int n);
-void ctap_watchpoints_stop(struct ctap_watchpoint *ws, int n);
+/**
+ * ctap_watchpoints_register - arm the hardware watchpoints of a table
+ * @ws: the table
+ * @n: its length
+ *
+ * A debug register on every CPU for each (register_wide_hw_breakpoint()).
+ * Process context.  A refusal (no free debug register) is an error naming
+ * the probe point: returns the -errno, nothing left armed.
+ */
+int ctap_watchpoints_register(struct ctap_watchpoint *ws, int n);
+
+/**
+ * ctap_watchpoints_unregister - disarm the watchpoints of a table
+ * @ws: the table
+ * @n: its length
+ *
+ * Returns once no handler of them runs.
+ */
+void ctap_watchpoints_unregister(struct ctap_watchpoint *ws, int n);
 
 #endif /* CTAP_WATCHPOINTS_H */

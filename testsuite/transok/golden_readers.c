@@ -151,7 +151,7 @@ static void probe_2(struct ctap_context *c)
 		ctap_printf(c, "%-16s %8s\n", args, ARRAY_SIZE(args));
 	}
 	{ /* foreach, scripts/readers.stp:20 */
-		struct ctap_map_sort sort0 = { 0, -1, 'c' };
+		struct ctap_map_sort sort0 = { .column = 0, .dir = -1, .agg = 'c' };
 		int64_t lim0 = 10LL;
 
 		c->last_stmt = "keyword 'foreach' at scripts/readers.stp:20:2";
@@ -192,17 +192,17 @@ out:
 NOKPROBE_SYMBOL(probe_2);
 
 static const struct ctap_lock locks_0[] = {
-	{ &lock_reads, true },
-	{ NULL, false }
+	{ .lock = &lock_reads, .write = true },
+	{ .lock = NULL }
 };
 static const struct ctap_lock locks_1[] = {
-	{ &lock_bytes, false },
-	{ NULL, false }
+	{ .lock = &lock_bytes, .write = false },
+	{ .lock = NULL }
 };
 static const struct ctap_lock locks_2[] = {
-	{ &lock_bytes, true },
-	{ &lock_reads, true },
-	{ NULL, false }
+	{ .lock = &lock_bytes, .write = true },
+	{ .lock = &lock_reads, .write = true },
+	{ .lock = NULL }
 };
 
 static const struct ctap_probe ctap_probes[3] = {
@@ -244,12 +244,12 @@ static struct ctap_kprobe kfuncs_table[] = {
 	},
 };
 
-static int kfuncs_table_start(void)
+static int kfuncs_table_register(void)
 {
 	return ctap_kprobes_register(kfuncs_table, ARRAY_SIZE(kfuncs_table));
 }
 
-static void kfuncs_table_stop(void)
+static void kfuncs_table_unregister(void)
 {
 	ctap_kprobes_unregister(kfuncs_table, ARRAY_SIZE(kfuncs_table));
 }
@@ -260,8 +260,8 @@ static const struct ctap_probe *const session_probes[] = {
 #define N_SESSION_PROBES 1
 
 static const struct ctap_family families[] = {
-	{ kfuncs_table_start, kfuncs_table_stop },
-	{ NULL, NULL }
+	{ .start = kfuncs_table_register, .stop = kfuncs_table_unregister },
+	{ .start = NULL }
 };
 
 static void free_globals(void)

@@ -1,5 +1,5 @@
 /*
- * test_json.c - stap --json's escaping (kmod-runtime/json.c): every
+ * test_json.c - stap --json's escaping (kmod-runtime/core/json.c): every
  * line it makes must parse, whatever bytes the script printed and
  * however little room is left.  python3 -m json.tool would do for one
  * line; here the escapes are checked byte for byte, and the in-place

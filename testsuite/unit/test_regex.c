@@ -1,7 +1,7 @@
 /*
  * test_regex.c - =~ patterns: the translator's compiler
  * (translator/regex_compile.c) and the runtime's matcher
- * (kmod-runtime/regex_match.c), checked against glibc's POSIX regexec() on
+ * (kmod-runtime/core/regex_match.c), checked against glibc's POSIX regexec() on
  * hand-picked and on random patterns.
  */
 #include <regex.h>

@@ -193,7 +193,7 @@ static void perf_emit(struct xlate *x, const struct derived_probe *const *d, int
 			emit_c(x, "\t\t.path = %s,\n", gen_c_string(x, p->path));
 		emit_c(x, "\t},\n");
 	}
-	emit_table_family(x, "perf_events", "ctap_perf_start", "ctap_perf_stop");
+	emit_table_family(x, "perf_events", "ctap_perf_register", "ctap_perf_unregister");
 }
 
 const struct provider perf_provider = {

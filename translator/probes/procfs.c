@@ -216,7 +216,7 @@ static void procfs_emit(struct xlate *x, const struct derived_probe *const *d, i
 			       first_writer, nwrite);
 		emit_c(x, "\t},\n");
 	}
-	emit_table_family(x, "procfs_files", "ctap_procfs_start", "ctap_procfs_stop");
+	emit_table_family(x, "procfs_files", "ctap_procfs_register", "ctap_procfs_unregister");
 }
 
 const struct provider procfs_provider = {

@@ -165,7 +165,7 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 			emit_c(x, "\t\t.profile = true,\n");
 		emit_c(x, "\t},\n");
 	}
-	emit_table_family(x, "timers", "ctap_timers_start", "ctap_timers_stop");
+	emit_table_family(x, "timers", "ctap_timers_register", "ctap_timers_unregister");
 }
 
 const struct provider timer_provider = {

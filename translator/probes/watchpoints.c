@@ -160,7 +160,7 @@ static void watch_emit(struct xlate *x, const struct derived_probe *const *d, in
 			emit_c(x, "\t\t.rw = true,\n");
 		emit_c(x, "\t},\n");
 	}
-	emit_table_family(x, "watchpoints", "ctap_watchpoints_start", "ctap_watchpoints_stop");
+	emit_table_family(x, "watchpoints", "ctap_watchpoints_register", "ctap_watchpoints_unregister");
 }
 
 const struct provider watchpoint_provider = {
