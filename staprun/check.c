@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * check.c - staprun --check: can this kernel run ctap's modules here?
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ctl.c - the control channel: framed messages over the module's .cmd file.
  */
@@ -55,4 +56,18 @@ int ctl_recv(int fd, struct ctap_msg_hdr *hdr, char *payload, size_t size)
 	payload[hdr->len] = '\0';
 	dbug("ctl: recv type %u len %u\n", hdr->type, hdr->len);
 	return 0;
+}
+
+void ctl_open_failed(const char *modname, int err)
+{
+	if (err == -ENOENT)
+		errmsg("module '%s' is not a ctap session (it has no /sys/kernel/debug/%s/%s/%s)\n",
+		       modname, CTAP_DEBUGFS_DIR, modname, CTAP_CMD_FILE);
+	else if (err == -EPERM)
+		errmsg("session '%s' was started by another user: only they and root may stop it "
+		       "or attach to it\n", modname);
+	else if (err == -EBUSY)
+		errmsg("module '%s' is busy: another staprun is attached to it\n", modname);
+	else
+		errmsg("cannot open the control channel of '%s': %s\n", modname, strerror(-err));
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * input.c - staprun -i: the user's keystrokes to the script's input
  * probes.  SystemTap's input.char and input.line are procfs("__stdin")

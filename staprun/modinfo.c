@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * modinfo.c - the .modinfo section of a module file: "tag=value" strings,
  * NUL-separated (MODULE_INFO, MODULE_LICENSE, module_param's parmtype=,

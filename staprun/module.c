@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * module.c - insert and remove the ctap kernel module.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * output.c - the files staprun writes the script's output to: -o FILE and
  * its rotations (FILE.1, FILE.2 ...), -b's per-CPU files.
@@ -63,4 +64,16 @@ int output_file_name(char *buf, size_t size, const char *base, int fnum)
 			 : snprintf(buf, size, "%s.%d", base, fnum);
 
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int output_open_first(const char *path, bool numbered, int *dir_fd, const char **name)
+{
+	char first[NAME_MAX + 1];
+	int ret;
+
+	*dir_fd = output_dir_open(path, name);
+	if (*dir_fd < 0)
+		return *dir_fd;
+	ret = output_file_name(first, sizeof(first), *name, numbered ? 0 : -1);
+	return ret ? ret : open_output_at(*dir_fd, first);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * relay.c - read the module's relay files: trace0, or trace0 .. traceN in
  * bulk mode (one per CPU, each copied to a file of its own).

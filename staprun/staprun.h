@@ -1,10 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * staprun.h - the privileged loader's internal interfaces.
  *
- * staprun.c	options and the session loop
+ * staprun.c	the session: start, the loop, control messages, signals, stop
+ * options.c	the command line
+ * log.c	-v's debug lines and the error messages
+ * child.c	the -c command and system(), run as the user
  * trust.c	setuid: which module, which parameters; the user's uid
  * modinfo.c	a module file's .modinfo tags
  * module.c	load and unload the kernel module
+ * bundle.c	a bundle's module for the running kernel
  * output.c	the output files, as the user
  * ctl.c	the .cmd control channel (ctap_msgs.h)
  * relay.c	draining the per-CPU relay output files
@@ -12,7 +17,8 @@
  * check.c	--check: can this kernel run ctap's modules here?
  *
  * Functions return 0 or a negative errno, and print nothing unless their
- * comment says so: the caller decides what to tell the user.
+ * comment says so: the caller decides what to tell the user.  Running out
+ * of memory is one such error (-ENOMEM): nothing here exits on it.
  */
 #ifndef STAPRUN_H
 #define STAPRUN_H
@@ -26,8 +32,48 @@
 
 #include "ctap_msgs.h"
 
+/* log.c: on stderr, "staprun: " lines under -v, "ERROR: " lines always */
 extern int verbose;
 void dbug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* options.c: the command line */
+struct options {
+	const char *ko_path;	/* MODULE.ko, NAME, or -A/-d's session NAME */
+	char modname[64];	/* the kernel's name for it, from the path */
+	const char **param_args;	/* name=value, staprun's own first */
+	int nparams;
+	char buffer_arg[32];	/* ctap_buffer_mb=N */
+	const char *cmd;	/* -c */
+	pid_t target;		/* -x */
+	const char *outfile;	/* -o */
+	uint64_t fsize_max;	/* -S MB, as bytes */
+	int fnum_max;		/* -S MB,N */
+	int timeout_s;		/* -T */
+	bool bulk;		/* -b: a file per CPU */
+	int buffer_mb;		/* -s: relay buffer size */
+	bool attach, unload;	/* -A, -d: a module already loaded */
+	bool read_stdin;	/* -i: stdin goes to the input probes */
+};
+/* Fills o from argv (-V and -h print and exit): 0, or -errno with the
+ * reason said. */
+int options_parse(struct options *o, int argc, char **argv);
+
+/* child.c: the -c command */
+struct command {
+	const char *line;	/* -c CMD; NULL: none */
+	pid_t pid;		/* forked, waiting for command_start() */
+	int go_fd;		/* it execs once this is written; -1: started */
+};
+int command_fork(struct command *c, bool stdin_null);
+/* The probes are armed: the command runs (a failure said). */
+void command_start(struct command *c);
+/* Whether the command's wait status is a failure (then a warning said). */
+bool command_failed(int status);
+/* Stops the command if it has not ended, and reaps it. */
+void command_end(struct command *c);
+/* system() in the script: sh -c cmd, not waited for; out_fd closed in it. */
+int system_run(const char *cmd, int out_fd);
 
 /* modinfo.c: tag=value strings of a module file's .modinfo section */
 struct modinfo {
@@ -75,6 +121,13 @@ void module_close(struct module_file *m);
  * malloc'd); setuid, only parameters the module declares. */
 int module_params(const struct module_file *m, const char *const *args, int n, char **params,
 		  char *why, size_t size);
+/* module_open() and module_params() for the session (*params malloc'd);
+ * a refusal said to the user, setuid or not. */
+int module_prepare(const char *arg, const char *const *args, int n, struct module_file *m,
+		   char **params);
+/* Loads the module opened already (that descriptor, not the path shown
+ * again) and closes it; a refusal said, with the reason if signatures. */
+int module_insert(struct module_file *m, const char *shown, const char *params);
 
 /* module.c */
 int module_name_from_path(const char *path, char *name, size_t size);
@@ -90,6 +143,8 @@ int staprun_check(void);
 
 /* ctl.c */
 int ctl_open(const char *modname);
+/* Says why ctl_open() failed with err. */
+void ctl_open_failed(const char *modname, int err);
 int ctl_send(int fd, uint32_t type, const void *payload, uint32_t len);
 /* Reads one message; payload is NUL-terminated (size must allow it). */
 int ctl_recv(int fd, struct ctap_msg_hdr *hdr, char *payload, size_t size);
@@ -147,6 +202,9 @@ int output_dir_open(const char *path, const char **name);
 /* FILE's name number fnum under -S or after a switch (FILE.fnum); FILE
  * itself for fnum -1. */
 int output_file_name(char *buf, size_t size, const char *base, int fnum);
+/* -o FILE (not -b): *dir_fd, FILE's directory kept for the rotations, and
+ * *name in it; the fd of the first file, FILE or, numbered (-S), FILE.0. */
+int output_open_first(const char *path, bool numbered, int *dir_fd, const char **name);
 
 /* input.c */
 struct input {

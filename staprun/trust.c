@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * trust.c - what staprun does for a user when it is installed setuid root
  * (as SystemTap's packaging installs its staprun for the stapusr group).
@@ -16,8 +17,12 @@
  *    to the kernel as one value.
  *
  * Everything else staprun does on the user's behalf runs with the user's
- * uid: the -c command and system() (drop_privileges), the output files
- * (output.c, through as_user()).
+ * uid: the -c command and system() (drop_privileges, child.c), the output
+ * files (output.c, through as_user()).
+ *
+ * module_prepare() and module_insert() are the session's two calls: the
+ * module checked and opened, then loaded, each refusal said to the user
+ * with its reason.
  */
 #include "config.h"
 
@@ -49,7 +54,7 @@ void drop_privileges(void)
 	if (!setuid_run())
 		return;
 	if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid)) {
-		fprintf(stderr, "ERROR: cannot drop privileges: %s\n", strerror(errno));
+		errmsg("cannot drop privileges: %s\n", strerror(errno));
 		_exit(127);
 	}
 }
@@ -396,4 +401,35 @@ int module_params(const struct module_file *m, const char *const *args, int n, c
 	}
 	*params = out;
 	return 0;
+}
+
+int module_prepare(const char *arg, const char *const *args, int n, struct module_file *m,
+		   char **params)
+{
+	char why[PATH_MAX + 256];
+	int ret;
+
+	ret = module_open(arg, m, why, sizeof(why));
+	if (!ret)
+		ret = module_params(m, args, n, params, why, sizeof(why));
+	if (ret == -EPERM && setuid_run())
+		errmsg("staprun runs setuid: %s\n", why);
+	else if (ret)
+		errmsg("%s\n", why);
+	return ret;
+}
+
+int module_insert(struct module_file *m, const char *shown, const char *params)
+{
+	int ret;
+
+	dbug("loading %s (%s)\n", shown, params);
+	ret = module_load(m->fd, params);
+	if (ret && module_refusal(m->fd, ret))
+		errmsg("couldn't insert module '%s': %s: %s\n", shown, strerror(-ret),
+		       module_refusal(m->fd, ret));
+	else if (ret)
+		errmsg("couldn't insert module '%s': %s\n", shown, strerror(-ret));
+	module_close(m);
+	return ret;
 }

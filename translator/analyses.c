@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * analyses.c - what pass 3 needs to know about the program as a whole,
  * computed from pass 2's results (nothing here writes C):

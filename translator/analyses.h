@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * analyses.h - whole-program facts for pass 3, from pass 2's results.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * arena.c - bump allocator: blocks of at least 64 KiB, freed all at once.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * arena.h - bump allocation for everything a translation creates.
  *

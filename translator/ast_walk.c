@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ast_walk.c - visit every expression under a statement, children first;
  * and deep copies of statements (a handler of its own needs its own tree:

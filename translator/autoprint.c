@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * autoprint.c - pass 3: SystemTap's printing of unread globals at the end.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * build.c - pass 4: the module's C to a .ko, through the kernel's Kbuild,
  * or straight from the module cache.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bundle.c - build here, run there: `stap -p4 -m NAME -r K1 -r K2 ...`
  * makes one module per kernel and puts them in one file, NAME.ctap, with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bundle.h - one file of modules for several kernels (stap -p4 -m NAME
  * -r K1 -r K2 ...), which staprun loads on whichever of them runs.

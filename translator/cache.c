@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * cache.c - the cache directory, and whether what is in it can be trusted.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cache.h - where ctap keeps what it can rebuild: $CTAP_CACHE_DIR, else
  * $XDG_CACHE_HOME/ctap, else ~/.cache/ctap (the home directory from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * cast_headers.c - @cast(p, "timeval", "<sys/time.h>"): a user-space type
  * that C headers declare.  As SystemTap does, ctap compiles a file that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cast_headers.h - user-space types declared by C headers, for
  * @cast(p, "type", "<header.h>") (cast_headers.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * check.c - stap --check: what stands between this machine and a running
  * script.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * check.h - stap --check: the pre-flight check (check.c).
  */

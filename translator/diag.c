@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * diag.c - error and warning messages with file:line:column and a caret.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * elaborate.c - probe point matching: patterns, wildcards, aliases.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * elaborate.h - pass 2: resolve the script's probe points to concrete probes.
  *

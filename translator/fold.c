@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * fold.c - constant folding (pass 2, after types; off with stap -u).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fold.h - constant folding, in place, over a script's probes and functions.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * gen.c - pass 3: statements and expressions to C.
  *

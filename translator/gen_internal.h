@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gen_internal.h - what gen.c (expressions) and gen_stmt.c (statements)
  * share inside pass 3; the rest of the translator uses xlate.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * gen_stmt.c - pass 3: statements to C (gen.c writes their expressions).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kbtf.c - find, extract, cache and load the target kernel's BTF.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kbtf.h - the target kernel's types and functions, from BTF.
  *

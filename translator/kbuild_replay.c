@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kbuild_replay.c - pass 4 without make: Kbuild's own commands, recorded
  * from a build and replayed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kbuild_replay.h - pass 4 without make: Kbuild's commands, recorded once
  * per kernel tree and -D options, then replayed (kbuild_replay.c).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kfeatures.c - the target kernel's interfaces, from its BTF (kfeatures.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kimage.c - decompress the kernel ELF out of a boot image (see kimage.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kimage.h - the kernel ELF inside a compressed boot image
  * (/boot/vmlinuz-RELEASE), for what a kernel without debuginfo still

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kmodules.c - names and BTF of the target kernel's modules.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmodules.h - the target kernel's loadable modules: their names (from
  * modules.dep) and each one's BTF, split on the kernel's own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ksyms.c - the target kernel's function symbols: read from kallsyms or a
  * System.map, or decoded from the boot image's kallsyms tables (ksyms.h).

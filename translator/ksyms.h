@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ksyms.h - the target kernel's function symbols, beside its BTF.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lex.h - the script lexer: source text to an array of tokens.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * parse.c - hand-written recursive-descent parser for the SystemTap language.
  *

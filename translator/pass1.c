@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * pass1.c - parse the user script and the tapset library.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pass1.h - pass 1: the user's script and the tapset library, parsed.
  */

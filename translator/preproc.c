@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * preproc.c - conditionals and macros over the token array.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * preproc.h - the script preprocessor, a pass over the tokens of a chunk.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * pretty.c - $var$ and $var$$: a value pretty-printed from its BTF type,
  * as SystemTap prints it from DWARF.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * print.h - print the AST back as script text (stap -p1).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * printf_format.c - walks a printf format by SystemTap's grammar
  * (printf_format.h).  SystemTap 4.8 takes one flag only ("%-#x" is

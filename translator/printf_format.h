@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * printf_format.h - the grammar of printf/sprintf formats, SystemTap's:
  *

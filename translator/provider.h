@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * provider.h - probe families ("providers"), one file each in probes/.
  *

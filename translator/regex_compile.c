@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * regex_compile.c - =~ patterns, from POSIX extended regular expression
  * syntax to the runtime's NFA program (kmod-runtime/core/regex_match.c runs it).

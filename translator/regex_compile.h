@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * regex_compile.h - a POSIX extended regular expression to the program
  * that the runtime's matcher runs (kmod-runtime/core/regex_match.h).

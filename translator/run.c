@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * run.c - pass 5: run the module with staprun, on this kernel or, with
  * --vm, in a disposable QEMU guest of the target kernel.

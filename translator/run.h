@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * run.h - pass 5: run the module, with staprun here or in a QEMU guest
  * (--vm).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sdt.c - read the <sys/sdt.h> markers of an ELF file (sdt.h).
  *

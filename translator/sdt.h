@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sdt.h - the static probe markers of <sys/sdt.h> (DTRACE_PROBE,
  * STAP_PROBE) in an ELF file: its .note.stapsdt notes, one per marker.

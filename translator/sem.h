@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sem.h - pass 2, second half: symbols and types.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sem_calls.c - pass 2's function calls: the script's functions and the
  * tapsets' (loaded on demand, by name; overloads chained), and the print

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sem_handlers.c - which handler runs which probe.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sem_internal.h - what pass 2's two files share: sem.c (symbols, types,
  * statements, the walks) and sem_target.c ($vars, @cast and autocast

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sem_pure.c - which expressions have no effect but their value, calls
  * included: what dead-store elision may drop (pass 2's dead_store() and

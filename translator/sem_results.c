@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sem_results.c - what pass 2 found, as pass 3 and -p2 see it: the
  * globals, functions and handlers of the script, each $var's resolution,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sem_stats.c - pass 2's checks of statistics, histograms and regular
  * expressions: what the module would refuse or could not lay out is an

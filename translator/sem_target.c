@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sem_target.c - pass 2's $vars: a probe's context variables ($file,
  * $return, $$parms, procfs's $value), @cast and autocast chains, each

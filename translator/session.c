@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * session.c - what the passes share through the session: the target's
  * BTF (loaded once: the matcher, pass 2's $vars and -L all use it), the

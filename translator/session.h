@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * session.h - what one stap invocation was asked to do.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sign.c - stap --sign-module[=KEYDIR]: modules signed for kernels that
  * load only signed ones (module.sig_enforce=1, or Secure Boot's lockdown).

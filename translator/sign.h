@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sign.h - stap --sign-module: modules signed with the user's key pair by
  * the target kernel's scripts/sign-file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * strset.c - a set of strings and a map keyed by strings: FNV-1a, linear
  * probing, grown at 50% load.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * strset.h - a set of strings (open addressing), for "seen this name?", and
  * a map keyed by strings.

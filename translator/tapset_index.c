@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * tapset_index.c - the cached index of tapset definitions.
  *

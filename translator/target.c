@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * target.c - pass 3: $var, $var->a->b[i], @cast(p, "type")->m, &..., and
  * $$parms, $$vars, $$locals, $$return, as C.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * target_syscalls.c - syscall.NAME and syscall.NAME.return for every
  * system call of the target kernel, written from its own headers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * target_tapsets.c - tapsets written from the target kernel itself, so that
  * what differs between kernels is never a table in ctap's tapsets:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * target_tapsets.h - tapsets generated from the target kernel (its system
  * call table and declarations), in the user's cache.

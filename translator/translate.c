@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * translate.c - pass 3: the module's C file.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * tvar.c - target variables: a chain of members and indexes walked
  * through BTF into steps (tvar.h), and pass 2's table of resolutions.

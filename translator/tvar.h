@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tvar.h - target variables ($var, $var->a[i].b, @cast(p, "type")->m),
  * resolved once, in pass 2.

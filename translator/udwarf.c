@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * udwarf.c - user functions' variables from DWARF (udwarf.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * udwarf.h - a user program's function as its DWARF debug information
  * describes it (elfutils libdw): where its body starts after the

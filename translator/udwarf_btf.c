@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * udwarf_btf.c - a user program's DWARF types rewritten as BTF (libbpf's
  * btf__add_*), so that $p->next->name, $b->corner[1], $p$ and @cast walk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * udwarf_btf.h - DWARF types of a user program as BTF (udwarf_btf.c).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * uinsn.c - where a user-space program's instructions start (uinsn.h).
  *

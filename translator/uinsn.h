@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * uinsn.h - where a user-space program's instructions start, for uprobes
  * at an address or an offset the script gives.

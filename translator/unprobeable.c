@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * unprobeable.c - kernel functions that a probe must never be put on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * unprobeable.h - kernel functions a probe must never be put on (see
  * unprobeable.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * usymtab.c - the tables behind usymname(), usymdata(), umodname() and the
  * user backtraces (runtime: kmod-runtime/usyms.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * usymtab.h - user modules' symbols and unwind rows for the runtime's
  * usymname(), usymdata(), umodname() and user backtraces

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * vmroot.c - the files of this machine a --vm guest needs: the -c
  * command's program, each program or library a process() probe names, each

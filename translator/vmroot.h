@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vmroot.h - the files of this machine a --vm guest needs, at their paths.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * xlate.h - pass 3 internals shared by translate.c (the module), gen.c
  * (statements and expressions) and the providers' emit callbacks.

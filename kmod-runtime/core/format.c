@@ -19,7 +19,6 @@ struct spec {
 	char conv;
 };
 
-/* Pad and write body, with a sign/prefix that zero padding goes after. */
 /*
  * %#c: a character a reader can see, as SystemTap's pretty-printer shows
  * char members: C's letter escapes, else three octal digits.  Into out
@@ -46,6 +45,7 @@ static size_t escape_char(char c, char *out)
 	return 4;
 }
 
+/* Pad and write body, with a sign/prefix that zero padding goes after. */
 static void emit(struct ctap_out *o, const struct spec *sp, const char *prefix,
 		 const char *body, size_t len, size_t zeros)
 {

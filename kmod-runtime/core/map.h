@@ -80,14 +80,6 @@ struct ctap_map_sort {
 };
 
 /*
- * Fill out[] with the entries in the given order and return how many to
- * visit: all, or limit (foreach's "limit N") if it is smaller and >= 0.
- * Unsorted (dir 0) is the map's own order: insertion order, or the order
- * of the last sort, which reorders the map as SystemTap's does (a wrap
- * map then forgets in that order; statistics maps keep insertion order).
- * out and scratch each hold max_entries ints (per-CPU scratch, preallocated).
- */
-/*
  * One entry as SystemTap prints an unread array when the session ends:
  * name[1,"k"]=42, name[1]="v", name["k"] @count=2 @min=... and a newline.
  */
@@ -95,6 +87,14 @@ void ctap_map_print_entry(struct ctap_out *o, struct ctap_map *m, int entry, con
 /* The same entry as stap --json's {"type":"array",...} line. */
 void ctap_map_json_entry(struct ctap_out *o, struct ctap_map *m, int entry, const char *name);
 
+/*
+ * Fill out[] with the entries in the given order and return how many to
+ * visit: all, or limit (foreach's "limit N") if it is smaller and >= 0.
+ * Unsorted (dir 0) is the map's own order: insertion order, or the order
+ * of the last sort, which reorders the map as SystemTap's does (a wrap
+ * map then forgets in that order; statistics maps keep insertion order).
+ * out and scratch each hold max_entries ints (per-CPU scratch, preallocated).
+ */
 int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *out,
 		    int *scratch, int limit);
 

@@ -381,11 +381,6 @@ static int register_one(struct ctap_kprobe *k)
 }
 
 /*
- * Last to first: the kernel runs the probes on one address newest first,
- * and SystemTap's order is the script's (entry probes first declared
- * first; .return probes, whose instances unwind as a stack, the reverse).
- */
-/*
  * A probe the kernel refused (rc): a warning if it is optional, and 0 (the
  * others go on); else an error, the table undone, and rc.
  */
@@ -400,6 +395,11 @@ static int refused(struct ctap_kprobe *kps, int n, int i, int rc)
 	return rc;
 }
 
+/*
+ * Last to first: the kernel runs the probes on one address newest first,
+ * and SystemTap's order is the script's (entry probes first declared
+ * first; .return probes, whose instances unwind as a stack, the reverse).
+ */
 int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 {
 	int i, ret;

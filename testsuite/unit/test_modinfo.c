@@ -15,9 +15,6 @@
 #include "staprun.h"
 #include "unit.h"
 
-int verbose;
-void dbug(const char *fmt, ...) { (void)fmt; }
-
 static const char shstrtab[] = "\0.shstrtab\0.modinfo";
 static const char info[] = "license=GPL\0name=ctap_demo\0ctap_protocol=1\0"
 			   "parmtype=lim:long\0parmtype=label:charp";

@@ -10,9 +10,6 @@
 #include "staprun.h"
 #include "unit.h"
 
-int verbose;
-void dbug(const char *fmt, ...) { (void)fmt; }
-
 static void test_module_names(void)
 {
 	char name[16];

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * begin_end.c - begin, end, error and never.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kprobes.c - kernel.function("PATTERN") and kprobe.function("PATTERN"),
  * each [.call|.return[.maxactive(N)]]: kprobes and kretprobes on kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * netfilter.c - netfilter.hook("HOOK").pf("PF")[.priority("N")] and the
  * same with .pf first (runtime side: kmod-runtime/probes/netfilter.c): a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * perf.c - perf.type(T).config(C)[.sample(N)] (runtime side:
  * kmod-runtime/probes/perf.c); perf.sw.*, perf.hw.* and perf.hw_cache.*

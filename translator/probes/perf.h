@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perf.h - what the perf provider (perf.c) tells pass 2 and pass 3 about
  * @perf("NAME").

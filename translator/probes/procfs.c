@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * procfs.c - procfs[("NAME")][.umask(M)].read[.maxsize(N)] and
  * procfs[("NAME")][.umask(M)].write (runtime side: kmod-runtime/probes/procfs.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * providers.c - the table of probe families.  Add a provider here.
  */

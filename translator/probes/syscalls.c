@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * syscalls.c - kernel.syscall("NAME") and kernel.syscall("NAME").return,
  * NAME a glob over the target's 64-bit system calls (its unistd_64.h):

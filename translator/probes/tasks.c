@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * tasks.c - process.begin/end and process.thread.begin/end, for every
  * user process, for process("PATH") (processes running that executable:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * timers.c - timer.{ms,s,us,ns,hz,jiffies}(N)[.randomize(M)] and timer.profile
  * (runtime side: kmod-runtime/probes/timers.c).

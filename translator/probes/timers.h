@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * timers.h - what the timer provider (timers.c) shares with the other
  * clock-driven family, perf's clock samplers (perf.c).

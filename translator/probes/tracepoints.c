@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * tracepoints.c - kernel.trace("[SYSTEM:]NAME") (and SystemTap 5's
  * kernel.tracepoint spelling), with globs in both parts:

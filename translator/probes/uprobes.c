@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * uprobes.c - process("PATH").function("PATTERN")[.call|.return|.inline|
  * .exported]: uprobes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * watchpoints.c - kernel.data("SYMBOL") and kernel.data(ADDRESS), each
  * [.length(N)] then .write or .rw: hardware data breakpoints (runtime side:

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * options.c - staprun's command line: what the user asked for, checked
+ * before anything is opened, and the module parameters -b and -s become.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "staprun.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: staprun [options] MODULE.ko [name=value ...]\n"
+		"       staprun [options] NAME [name=value ...]\n"
+		"              (NAME: /lib/modules/RELEASE/systemtap/NAME.ko)\n"
+		"       staprun -A|-d NAME\n"
+		"  -v          more verbose (repeat for more)\n"
+		"  -c CMD      run CMD once the probes are armed; stop when it exits\n"
+		"  -x PID      set target() to PID\n"
+		"  -o FILE     write the output to FILE (FILE.1, FILE.2... after switch_file()\n"
+		"              or SIGUSR2)\n"
+		"  -S MB[,N]   with -o: go on in the next file once one is larger than MB\n"
+		"              megabytes (FILE.0, FILE.1...), keeping the N newest\n"
+		"  -T SECONDS  stop after SECONDS\n"
+		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
+		"  -s MB       output buffer size in MB (per CPU with -b)\n"
+		"  -i          send stdin to the script's input.char/input.line probes\n"
+		"  -A          attach to the ctap session NAME, loaded and running already\n"
+		"  -d          stop and unload the ctap session NAME, loaded and running already\n"
+		"  -V          print the version and exit\n"
+		"  -h          this help\n"
+		"  --check     (alone) report whether this kernel can run ctap's modules\n");
+}
+
+/* One option of getopt's; 0, or -EINVAL with the reason said. */
+static int parse_option(struct options *o, int opt, const char *arg)
+{
+	char *end;
+
+	switch (opt) {
+	case 'v':
+		verbose++;
+		break;
+	case 'c':
+		o->cmd = arg;
+		break;
+	case 'x':
+		o->target = strtol(arg, &end, 10);
+		if (*end || o->target <= 0) {
+			errmsg("invalid -x pid '%s'\n", arg);
+			return -EINVAL;
+		}
+		break;
+	case 'o':
+		o->outfile = arg;
+		break;
+	case 'S':
+		o->fsize_max = strtoull(arg, &end, 10);
+		if (*end == ',')
+			o->fnum_max = strtol(end + 1, &end, 10);
+		if (*end || !o->fsize_max || o->fsize_max > 1UL << 20 || o->fnum_max < 0) {
+			errmsg("invalid -S '%s' (MB[,N])\n", arg);
+			return -EINVAL;
+		}
+		o->fsize_max <<= 20;
+		break;
+	case 'T':
+		o->timeout_s = strtol(arg, &end, 10);
+		if (*end || o->timeout_s <= 0) {
+			errmsg("invalid -T timeout '%s'\n", arg);
+			return -EINVAL;
+		}
+		break;
+	case 'b':
+		o->bulk = true;
+		break;
+	case 'i':
+		o->read_stdin = true;
+		break;
+	case 's':
+		o->buffer_mb = strtol(arg, &end, 10);
+		if (*end || o->buffer_mb <= 0 || o->buffer_mb > 4095) {
+			errmsg("invalid -s buffer size '%s' (MB, 1-4095)\n", arg);
+			return -EINVAL;
+		}
+		break;
+	case 'A':
+		o->attach = true;
+		break;
+	case 'd':
+		o->unload = true;
+		break;
+	case 'V':
+		printf("ctap staprun %s\n", PACKAGE_VERSION);
+		exit(0);
+	case 'h':
+		usage(stdout);
+		exit(0);
+	default:
+		usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The options that go together, and the module named. */
+static int check_options(struct options *o, int argc, char **argv)
+{
+	if (o->fsize_max && (!o->outfile || o->bulk)) {
+		errmsg("-S needs -o FILE, without -b\n");
+		return -EINVAL;
+	}
+	if (o->cmd && o->target) {
+		errmsg("-c and -x are mutually exclusive\n");
+		return -EINVAL;
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return -EINVAL;
+	}
+	o->ko_path = argv[optind++];
+	if (module_name_from_path(o->ko_path, o->modname, sizeof(o->modname))) {
+		errmsg("invalid module name '%s'\n", o->ko_path);
+		return -EINVAL;
+	}
+	if ((o->attach || o->unload) && (o->cmd || optind < argc)) {
+		errmsg("-A and -d take a module name only\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int options_parse(struct options *o, int argc, char **argv)
+{
+	int opt, ret;
+
+	while ((opt = getopt(argc, argv, "+vc:x:o:S:T:s:ibAdVh")) != -1) {
+		ret = parse_option(o, opt, optarg);
+		if (ret)
+			return ret;
+	}
+	ret = check_options(o, argc, argv);
+	if (ret)
+		return ret;
+	/* -b and -s are parameters of the runtime's (transport.c) */
+	o->param_args = calloc(argc - optind + 2, sizeof(*o->param_args));
+	if (!o->param_args) {
+		errmsg("%s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (o->bulk)
+		o->param_args[o->nparams++] = "ctap_bulk=1";
+	if (o->buffer_mb) {
+		snprintf(o->buffer_arg, sizeof(o->buffer_arg), "ctap_buffer_mb=%d", o->buffer_mb);
+		o->param_args[o->nparams++] = o->buffer_arg;
+	}
+	for (int i = optind; i < argc; i++)
+		o->param_args[o->nparams++] = argv[i];
+	return 0;
+}
