@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include <grp.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 
 #include "staprun.h"
@@ -349,6 +350,38 @@ void module_close(struct module_file *m)
  * space goes in quotes.  Setuid, NAME must be one the module declares
  * (no dyndbg=, no async_probe=) and VALUE must be one value.
  */
+/* The runtime's relay buffer size in MB per CPU (staprun -s; transport.c). */
+#define BUFFER_PARAM	"ctap_buffer_mb"
+
+/*
+ * A user of a setuid staprun may not size the output buffers past a
+ * quarter of the machine's memory in all: the runtime allocates them for
+ * every CPU, kernel memory nothing reclaims, and 4,095 MB a CPU (what -s
+ * takes) would have the OOM killer run.  Whether value (MB a CPU) is
+ * within that; why if not.
+ */
+static bool buffer_allowed(const char *value, char *why, size_t size)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long long mb, want, have;
+	struct sysinfo si;
+	char *end;
+
+	mb = strtoull(value, &end, 10);
+	if (*end || sysinfo(&si) || cpus < 1) {
+		snprintf(why, size, "-s '%s': not a size staprun can check", value);
+		return false;
+	}
+	want = mb * cpus;
+	have = ((unsigned long long)si.totalram * si.mem_unit) >> 20;
+	if (want <= have / 4)
+		return true;
+	snprintf(why, size, "-s %llu asks for %llu MB of kernel buffers (%llu MB on each of "
+		 "%ld CPUs), more than a quarter of this machine's %llu MB", mb, want, mb, cpus,
+		 have);
+	return false;
+}
+
 static int add_param(const struct module_file *m, const char *arg, char *out, size_t osize,
 		     char *why, size_t size)
 {
@@ -375,6 +408,9 @@ static int add_param(const struct module_file *m, const char *arg, char *out, si
 			 (int)(eq - arg), arg, m->name);
 		return -EPERM;
 	}
+	if (setuid_run() && eq - arg == (int)strlen(BUFFER_PARAM) &&
+	    !strncmp(arg, BUFFER_PARAM, eq - arg) && !buffer_allowed(eq + 1, why, size))
+		return -EPERM;
 	snprintf(out + len, osize - len, "%s%.*s=%s%s%s", len ? " " : "", (int)(eq - arg), arg,
 		 quote ? "\"" : "", eq + 1, quote ? "\"" : "");
 	return 0;
