@@ -32,7 +32,7 @@ fuzz_target()
 		fuzz_srcs+=("$fz/fuzz_pass2.c" "$r/stat.c" "$r/outbuf.c" "$r/regex_match.c" "$r/map.c"
 			   "$r/json.c")
 		# shellcheck disable=SC2046
-		fuzz_flags=(-I"$t" -I"$3" -I"$3/translator" -I"$r" -include config.h
+		fuzz_flags=(-I"$t" -I"$3" -I"$3/translator" -I"$r" -I"$2/kmod-runtime" -include config.h
 			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'
 			    -DCTAP_PKGLIBEXECDIR='"/nonexistent"' -DCTAP_BUILDDIR="\"$3\""
 			    -DCTAP_SRCDIR="\"$2\"" -DCTAP_KERNEL_BUILD='""'
