@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "print.h"
-#include "probes/perf.h"
 #include "regex_compile.h"
 #include "gen_internal.h"
 #include "tvar.h"
@@ -1001,7 +1000,7 @@ void gen_fail_if(struct xlate *x, const char *cond)
  * found it). */
 static const char *perf_read(struct xlate *x, const struct expr *e)
 {
-	const struct derived_probe *d = perf_counter(x->s, e->args->str, NULL, NULL);
+	const struct derived_probe *d = provider_counter(x->s, e->args->str, NULL, NULL);
 	const char *t;
 
 	if (!d) {

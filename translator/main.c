@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyses.h"
 #include "elaborate.h"
 #include "fold.h"
 #include "sem.h"
@@ -670,6 +671,14 @@ int main(int argc, char **argv)
 	ret = pass2_elaborate(&s);
 	if (!ret)
 		ret = pass2_semantic(&s);
+	/* The checks over the whole typed program (analyses.c) come after
+	 * pass 2's own, and only when those passed: they assume every call
+	 * and global resolved.  The driver runs them so that pass 2 does not
+	 * reach into the pass-3 analyses. */
+	if (!ret)
+		ret = analyses_check_foreach(&s) ? -EINVAL : 0;
+	if (!ret)
+		ret = analyses_check_sizes(&s) ? -EINVAL : 0;
 	if (!ret && !s.unoptimized) {
 		fold_script(&s.arena, s.user);
 		for (struct script *t = s.library; t; t = t->next)

@@ -112,6 +112,12 @@ struct provider {
 	 * and type; 0, or -errno with out->why.  NULL: the family has none. */
 	int (*global_var)(struct session *s, const struct derived_probe *d, const char *name,
 			  struct global_var *out);
+	/* Pass 2 and 3: @perf("NAME") in a handler of site (NULL: any): the
+	 * counter probe of this family it reads, or NULL with *why (if why)
+	 * saying why.  NULL: the family has no counters.  Through here so
+	 * that the core names no provider. */
+	const struct derived_probe *(*counter)(struct session *s, const char *name,
+					       const struct derived_probe *site, const char **why);
 };
 
 /* What a provider's global_var gives. */
@@ -128,6 +134,11 @@ struct global_var {
 
 /* All providers, NULL-terminated (probes/providers.c). */
 extern const struct provider *const providers[];
+
+/* @perf("NAME"): the first provider's counter() that knows NAME answers
+ * (provider->counter); NULL, with *why, if none does. */
+const struct derived_probe *provider_counter(struct session *s, const char *name,
+					     const struct derived_probe *site, const char **why);
 
 /* ---- services of elaborate.c for the providers ---- */
 

@@ -19,12 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyses.h"
 #include "cast_headers.h"
 #include "elaborate.h"
 #include "kbtf.h"
 #include "print.h"
-#include "probes/perf.h"
 #include "sem.h"
 #include "sem_internal.h"
 #include "strset.h"
@@ -752,7 +750,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 			const char *why = "@perf reads a counter of the thread a probe runs in: "
 					  "use it in a probe";
 
-			if (!sc->site || !perf_counter(S->s, e->args->str, sc->site, &why))
+			if (!sc->site || !provider_counter(S->s, e->args->str, sc->site, &why))
 				sem_error(S, &e->loc, NULL, "@perf(\"%s\"): %s", e->args->str, why);
 			return T_LONG;
 		}
@@ -1528,10 +1526,6 @@ int pass2_semantic(struct session *s)
 		elide_empty_probes(S);
 	if (s->check_version)
 		check_versions(S);
-	if (!S->errors)
-		S->errors += analyses_check_foreach(s);
-	if (!S->errors)
-		S->errors += analyses_check_sizes(s);
 	return S->errors ? -EINVAL : 0;
 }
 

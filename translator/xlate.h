@@ -72,7 +72,7 @@ struct xprobe {
 	int entry;			/* its @entry part in ctap_entry_probes[], or -1 */
 };
 
-/* ---- translate.c ---- */
+/* ---- emit.c ---- */
 
 /* v is a global of the user's script (not of a tapset). */
 bool xlate_user_global(const struct xlate *x, const struct var *v);
@@ -123,7 +123,7 @@ const char *gen_target(struct xlate *x, const struct expr *e);
 /* e: an assignment to a $var or @cast (guru mode); its value. */
 const char *gen_assign_target(struct xlate *x, const struct expr *e);
 
-/* ---- services for the providers' emit callbacks (translate.c) ---- */
+/* ---- services for the providers' emit callbacks (emit.c) ---- */
 
 /* File-scope C after the probes. */
 void emit_c(struct xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

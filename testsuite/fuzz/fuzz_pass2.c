@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "diag.h"
 #include "elaborate.h"
 #include "fold.h"
@@ -62,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.btf = btf;
 	s.ksyms = ksyms;
 	diag_reset();
-	if (pass1_parse(&s) == 0 && pass2_elaborate(&s) == 0 && pass2_semantic(&s) == 0) {
+	if (pass1_parse(&s) == 0 && pass2_elaborate(&s) == 0 && pass2_semantic(&s) == 0 &&
+	    analyses_check_foreach(&s) == 0 && analyses_check_sizes(&s) == 0) {
 		fold_script(&s.arena, s.user);
 		for (struct script *t = s.library; t; t = t->next)
 			fold_script(&s.arena, t);

@@ -203,4 +203,5 @@ const struct provider perf_provider = {
 	.runtime = "probes/perf",
 	.resolve = perf_resolve,
 	.emit = perf_emit,
+	.counter = perf_counter,
 };

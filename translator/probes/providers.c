@@ -37,3 +37,26 @@ const struct provider *const providers[] = {
 
 _Static_assert(sizeof(providers) / sizeof(providers[0]) <= MAX_PROVIDERS + 1,
 	       "raise MAX_PROVIDERS (provider.h)");
+
+const struct derived_probe *provider_counter(struct session *s, const char *name,
+					     const struct derived_probe *site, const char **why)
+{
+	const char *first_why = NULL;
+
+	for (const struct provider *const *p = providers; *p; p++) {
+		const struct derived_probe *d;
+
+		if (!(*p)->counter)
+			continue;
+		d = (*p)->counter(s, name, site, why);
+		if (d)
+			return d;
+		/* Keep the first family's reason: with one family that has
+		 * counters (perf) it is the one the user needs. */
+		if (why && !first_why)
+			first_why = *why;
+	}
+	if (why)
+		*why = first_why;
+	return NULL;
+}
