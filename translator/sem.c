@@ -334,20 +334,11 @@ void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc
 	sem_set_type(S, &v->type, &v->type_loc, t, loc, v->name);
 }
 
-static bool is_one_of(const char *op, const char *const *ops)
-{
-	for (; *ops; ops++)
-		if (!strcmp(op, *ops))
-			return true;
-	return false;
-}
-
 static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 {
-	static const char *const cmp[] = { "<", ">", "<=", ">=", "==", "!=", NULL };
 	enum vtype l = sem_expr(S, sc, e->a), r = sem_expr(S, sc, e->b);
 
-	if (!strcmp(e->op, ".")) {
+	if (e->opid == OP_CONCAT) {
 		if (l != T_UNKNOWN && l != T_STRING)
 			sem_error(S, &e->a->loc, NULL, "'.' joins strings, not a %s", vtype_name(l));
 		if (r != T_UNKNOWN && r != T_STRING)
@@ -359,7 +350,7 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 			assign_type(S, sc, e->b, T_STRING, &e->loc);
 		return T_STRING;
 	}
-	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~")) {
+	if (e->opid == OP_MATCH || e->opid == OP_NOMATCH) {
 		if (l != T_UNKNOWN && l != T_STRING)
 			sem_error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
 		if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
@@ -369,7 +360,7 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 			sem_check_regex(S, e->b);
 		return T_LONG;
 	}
-	if (is_one_of(e->op, cmp)) {
+	if (lex_op_is_comparison(e->opid)) {
 		if (l != T_UNKNOWN && r != T_UNKNOWN && l != r)
 			sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) in '%s'",
 			      vtype_name(l), vtype_name(r), e->op);
@@ -400,19 +391,19 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	enum vtype r = sem_expr(S, sc, e->b), cur;
 	struct var *v = lvalue(S, sc, e->a, &cur);
 
-	if ((e->a->kind == E_TARGET || e->a->kind == E_CAST) && cur == T_LONG && strcmp(e->op, "="))
+	if ((e->a->kind == E_TARGET || e->a->kind == E_CAST) && cur == T_LONG && e->opid != OP_ASSIGN)
 		sem_error(S, &e->loc, NULL, "'%s' cannot write a target variable: assign it with '='",
 			  e->op);
 
 	/* A string $var (procfs's $value) takes '=' or '.=' of a string. */
 	if (e->a->kind == E_TARGET && cur == T_STRING &&
-	    ((strcmp(e->op, "=") && strcmp(e->op, ".=")) || (r != T_UNKNOWN && r != T_STRING))) {
+	    ((e->opid != OP_ASSIGN && e->opid != OP_ASSIGN_CONCAT) || (r != T_UNKNOWN && r != T_STRING))) {
 		sem_error(S, &e->loc, NULL, "'%s' is a string: it takes '=' or '.=' of a string",
 		      e->a->name);
 		return T_UNKNOWN;
 	}
 
-	if (!strcmp(e->op, "<<<")) {
+	if (e->opid == OP_AGG) {
 		if (v && v->global && v->global->is_array && e->a->kind == E_SYMBOL)
 			sem_error(S, &e->a->loc, sem_ident(S, v->name), "array '%s' used as statistics",
 				  v->name);
@@ -430,9 +421,9 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, NULL, "statistics are filled with '<<<', not assigned");
 		return T_UNKNOWN;
 	}
-	if (!strcmp(e->op, "=") && v && v->kind == V_LOCAL)
+	if (e->opid == OP_ASSIGN && v && v->kind == V_LOCAL)
 		sem_set_typed(S, &v->typed, sem_typed(S, sc, e->b));
-	if (!strcmp(e->op, "=")) {
+	if (e->opid == OP_ASSIGN) {
 		/* x = y with x known and y not: y takes x's type. */
 		if (r == T_UNKNOWN && cur != T_UNKNOWN && e->b->kind == E_SYMBOL)
 			sem_store(S, sem_lookup(S, sc, e->b->name, &e->b->loc), cur, &e->loc);
@@ -444,7 +435,7 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 		sem_store(S, v, r, &e->loc);
 		return r;
 	}
-	if (!strcmp(e->op, ".=")) {
+	if (e->opid == OP_ASSIGN_CONCAT) {
 		if (r != T_UNKNOWN && r != T_STRING)
 			sem_error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
 		if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
@@ -620,7 +611,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		return sem_call(S, sc, e);
 	case E_UNARY:
 	case E_POSTFIX:
-		if (!strcmp(e->op, "++") || !strcmp(e->op, "--")) {
+		if (e->opid == OP_INCR || e->opid == OP_DECR) {
 			/* A $var is written whole, by '=' (pass 3 writes it). */
 			if (e->a->kind == E_TARGET || e->a->kind == E_CAST) {
 				sem_error(S, &e->loc, NULL, "'%s' cannot be applied to a target variable: "
@@ -647,7 +638,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 			assign_type(S, sc, e->a, T_LONG, &e->loc);
 		return T_LONG;
 	case E_BINARY:
-		if (!strcmp(e->op, "&&") || !strcmp(e->op, "||")) {
+		if (e->opid == OP_AND || e->opid == OP_OR) {
 			t = sem_expr(S, sc, e->a);
 			u = sem_expr(S, sc, e->b);
 			if ((t != T_UNKNOWN && t != T_LONG) || (u != T_UNKNOWN && u != T_LONG))
@@ -786,7 +777,7 @@ static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
 	case E_HIST:
 		return false;
 	case E_UNARY:
-		if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
+		if (e->opid == OP_INCR || e->opid == OP_DECR)
 			return false;
 		break;
 	case E_CALL:
@@ -836,7 +827,7 @@ static bool dead_store(struct sem *S, struct scope *sc, const struct expr *e)
 {
 	const struct var *v;
 
-	if (S->s->unoptimized || !S->walks || e->kind != E_ASSIGN || strcmp(e->op, "=") ||
+	if (S->s->unoptimized || !S->walks || e->kind != E_ASSIGN || e->opid != OP_ASSIGN ||
 	    e->a->kind != E_SYMBOL)
 		return false;
 	v = sem_find_var(*sc->locals, e->a->name);
@@ -865,7 +856,7 @@ static void condition_reads_globals(struct sem *S, const struct expr *e)
 			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition reads only "
 				  "global variables, and '%s' is not one", e->name);
 		else if (e->kind == E_ASSIGN || ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
-			 (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+			 (e->opid == OP_INCR || e->opid == OP_DECR)))
 			sem_error(S, &e->loc, NULL, "a probe condition cannot change a variable");
 		else if (e->kind == E_CALL)
 			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition cannot call "
@@ -896,12 +887,12 @@ int sem_static_condition(const struct expr *e)
 
 	if (e->kind == E_DEFINED)
 		return e->a->vtype != T_UNKNOWN;
-	if (e->kind == E_UNARY && !strcmp(e->op, "!")) {
+	if (e->kind == E_UNARY && e->opid == OP_NOT) {
 		l = sem_static_condition(e->a);
 		return l < 0 ? -1 : !l;
 	}
-	and = e->kind == E_BINARY && !strcmp(e->op, "&&");
-	or = e->kind == E_BINARY && !strcmp(e->op, "||");
+	and = e->kind == E_BINARY && e->opid == OP_AND;
+	or = e->kind == E_BINARY && e->opid == OP_OR;
 	if (!and && !or)
 		return -1;
 	l = sem_static_condition(e->a);
