@@ -94,13 +94,13 @@ static void lock_expr(struct expr *e, void *ctx)
 	case E_ASSIGN:
 	case E_UNARY:
 	case E_POSTFIX:
-		name = e->kind == E_ASSIGN || !strcmp(e->op, "++") || !strcmp(e->op, "--") ?
+		name = e->kind == E_ASSIGN || e->opid == OP_INCR || e->opid == OP_DECR ?
 			base_name(e->a) : NULL;
 		/* Adding to scalar statistics is per CPU: a read lock keeps
 		 * only readers (who aggregate) out. */
 		if (name)
 			touch(w->ls, w->locals, name,
-			      !strcmp(e->op, "<<<") && e->a->kind == E_SYMBOL ? 'r' : 'w');
+			      e->opid == OP_AGG && e->a->kind == E_SYMBOL ? 'r' : 'w');
 		break;
 	case E_STAT:
 	case E_HIST: {
@@ -235,8 +235,8 @@ static struct var *global_named(struct counter_walk *w, const struct expr *e)
 static struct var *statement_add(struct counter_walk *w, const struct expr *e)
 {
 	bool incdec = (e->kind == E_POSTFIX || e->kind == E_UNARY) &&
-		(!strcmp(e->op, "++") || !strcmp(e->op, "--"));
-	bool add = e->kind == E_ASSIGN && (!strcmp(e->op, "+=") || !strcmp(e->op, "-="));
+		(e->opid == OP_INCR || e->opid == OP_DECR);
+	bool add = e->kind == E_ASSIGN && (e->opid == OP_ASSIGN_ADD || e->opid == OP_ASSIGN_SUB);
 
 	return incdec || add ? global_named(w, e->a) : NULL;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "lex.h"
 
 struct expr;
 struct stmt;
@@ -62,6 +63,7 @@ struct expr {
 	enum expr_kind kind : 8;
 	unsigned char vtype;	/* enum vtype, from pass 2 */
 	unsigned char pretty;	/* trailing $ count of $var$ / $var$$ */
+	unsigned char opid;	/* enum op_id of op: passes switch on it, print op */
 	bool addressof;		/* &$var->m, &@cast(p, "t")->m: the address */
 	struct loc loc;
 	struct expr *next;	/* in argument and key lists */

@@ -16,7 +16,7 @@ bool ast_pure(const struct expr *e)
 	if (e->kind == E_CALL || e->kind == E_ASSIGN || e->kind == E_EMBEDDED ||
 	    e->kind == E_AT_CALL || e->kind == E_PROBEWRITE || e->kind == E_HIST ||
 	    ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
-	     (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+	     (e->opid == OP_INCR || e->opid == OP_DECR)))
 		return false;
 	for (const struct expr *a = e->args; a; a = a->next)
 		if (!ast_pure(a))

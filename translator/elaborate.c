@@ -568,9 +568,9 @@ static const char *expr_type(struct elab *e, const struct expr *x, const struct 
 			return "string";
 		return t && !strcmp(t, "string") ? "string" : "long";
 	case E_BINARY:
-		return !strcmp(x->op, ".") ? "string" : "long";
+		return x->opid == OP_CONCAT ? "string" : "long";
 	case E_ASSIGN:
-		return !strcmp(x->op, ".=") ? "string" : expr_type(e, x->b, vars);
+		return x->opid == OP_ASSIGN_CONCAT ? "string" : expr_type(e, x->b, vars);
 	case E_TERNARY:
 		return expr_type(e, x->b, vars);
 	case E_SYMBOL:

@@ -14,41 +14,35 @@
 #include "fold.h"
 
 /* The value of a op b, or false if it cannot be folded. */
-static bool fold_binary(const char *op, int64_t a, int64_t b, int64_t *r)
+static bool fold_binary(unsigned op, int64_t a, int64_t b, int64_t *r)
 {
 	uint64_t ua = a, ub = b;
 
-	switch (op[0]) {
-	case '+': *r = (int64_t)(ua + ub); return true;
-	case '-': *r = (int64_t)(ua - ub); return true;
-	case '*': *r = (int64_t)(ua * ub); return true;
-	case '/':
-	case '%':
+	switch (op) {
+	case OP_ADD: *r = (int64_t)(ua + ub); return true;
+	case OP_SUB: *r = (int64_t)(ua - ub); return true;
+	case OP_MUL: *r = (int64_t)(ua * ub); return true;
+	case OP_DIV:
+	case OP_MOD:
 		if (b == 0 || (a == INT64_MIN && b == -1))
 			return false;
-		*r = op[0] == '/' ? a / b : a % b;
+		*r = op == OP_DIV ? a / b : a % b;
 		return true;
-	case '^': *r = a ^ b; return true;
-	case '&': *r = op[1] == '&' ? (a && b) : (a & b); return true;
-	case '|': *r = op[1] == '|' ? (a || b) : (a | b); return true;
-	case '=': *r = a == b; return op[1] == '=';
-	case '!': *r = a != b; return op[1] == '=';
-	case '<':
-		if (op[1] == '<')
-			*r = (b < 0 || b > 63) ? 0 : (int64_t)(ua << b);
-		else
-			*r = op[1] == '=' ? a <= b : a < b;
-		return op[1] != '<' || op[2] == '\0';
-	case '>':
-		if (op[1] == '>' && op[2] == '\0')
-			*r = (b < 0 || b > 63) ? (a < 0 ? -1 : 0) : a >> b;
-		else if (op[1] == '>')
-			return false;	/* >>> */
-		else
-			*r = op[1] == '=' ? a >= b : a > b;
-		return true;
+	case OP_XOR: *r = a ^ b; return true;
+	case OP_AND: *r = a && b; return true;
+	case OP_BITAND: *r = a & b; return true;
+	case OP_OR: *r = a || b; return true;
+	case OP_BITOR: *r = a | b; return true;
+	case OP_EQ: *r = a == b; return true;
+	case OP_NE: *r = a != b; return true;
+	case OP_LSHIFT: *r = (b < 0 || b > 63) ? 0 : (int64_t)(ua << b); return true;
+	case OP_LE: *r = a <= b; return true;
+	case OP_LT: *r = a < b; return true;
+	case OP_RSHIFT: *r = (b < 0 || b > 63) ? (a < 0 ? -1 : 0) : a >> b; return true;
+	case OP_GE: *r = a >= b; return true;
+	case OP_GT: *r = a > b; return true;
+	default: return false;	/* >>>, =~, !~, <<<: left for pass 3 */
 	}
-	return false;
 }
 
 static void become_number(struct expr *e, int64_t v)
@@ -72,9 +66,9 @@ static void fold_expr(struct expr *e, void *ctx)
 	switch (e->kind) {
 	case E_BINARY:
 		if (e->a->kind == E_NUMBER && e->b->kind == E_NUMBER &&
-		    fold_binary(e->op, e->a->num, e->b->num, &v))
+		    fold_binary(e->opid, e->a->num, e->b->num, &v))
 			become_number(e, v);
-		else if (!strcmp(e->op, ".") && e->a->kind == E_STRING && e->b->kind == E_STRING) {
+		else if (e->opid == OP_CONCAT && e->a->kind == E_STRING && e->b->kind == E_STRING) {
 			const char *s = arena_printf(a, "%s%s", e->a->str, e->b->str);
 			struct expr *next = e->next;
 			struct loc loc = e->loc;
@@ -89,13 +83,13 @@ static void fold_expr(struct expr *e, void *ctx)
 	case E_UNARY:
 		if (e->a->kind != E_NUMBER)
 			break;
-		if (!strcmp(e->op, "-"))
+		if (e->opid == OP_SUB)
 			become_number(e, (int64_t)(0 - (uint64_t)e->a->num));
-		else if (!strcmp(e->op, "!"))
+		else if (e->opid == OP_NOT)
 			become_number(e, !e->a->num);
-		else if (!strcmp(e->op, "~"))
+		else if (e->opid == OP_BITNOT)
 			become_number(e, ~e->a->num);
-		else if (!strcmp(e->op, "+"))
+		else if (e->opid == OP_ADD)
 			become_number(e, e->a->num);
 		break;
 	case E_TERNARY:

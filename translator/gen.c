@@ -593,16 +593,32 @@ static const char *call(struct xlate *x, const struct expr *e, bool want)
 
 /* ---- operators ---- */
 
-/* The C operator of a compound assignment: "+=" -> "+". */
-static const char *arith_of(struct xlate *x, const char *op)
+/* The operator of a compound assignment: OP_ASSIGN_ADD -> OP_ADD. */
+static unsigned arith_of(unsigned op)
 {
-	return arena_printf(x->a, "%.*s", (int)strlen(op) - 1, op);
+	switch (op) {
+	case OP_ASSIGN_ADD:	return OP_ADD;
+	case OP_ASSIGN_SUB:	return OP_SUB;
+	case OP_ASSIGN_MUL:	return OP_MUL;
+	case OP_ASSIGN_DIV:	return OP_DIV;
+	case OP_ASSIGN_MOD:	return OP_MOD;
+	case OP_ASSIGN_LSHIFT:	return OP_LSHIFT;
+	case OP_ASSIGN_RSHIFT:	return OP_RSHIFT;
+	case OP_ASSIGN_BITAND:	return OP_BITAND;
+	case OP_ASSIGN_BITOR:	return OP_BITOR;
+	case OP_ASSIGN_XOR:	return OP_XOR;
+	case OP_ASSIGN_CONCAT:	return OP_CONCAT;
+	default:		return op;
+	}
 }
 
-static const char *binop_long(struct xlate *x, const char *op, const char *a, const char *b,
+/* a OP b on longs; OP is an enum op_id, its text the C operator. */
+static const char *binop_long(struct xlate *x, unsigned opid, const char *a, const char *b,
 			      const struct loc *loc)
 {
-	if (!strcmp(op, "/") || !strcmp(op, "%")) {
+	const char *op = lex_op_text(opid);
+
+	if (opid == OP_DIV || opid == OP_MOD) {
 		/* x / 0 is a soft error; INT64_MIN / -1 would trap (ctap_sdiv wraps). */
 		if (!simple(b)) {
 			const char *t = gen_temp(x, "int64_t %s", "divisor");
@@ -613,11 +629,11 @@ static const char *binop_long(struct xlate *x, const char *op, const char *a, co
 		fail_if(x, arena_printf(x->a, "!%s", b),
 			arena_printf(x->a, "ctap_error(c, \"division by 0\", %s)",
 				     gen_where(x, loc, arena_printf(x->a, "operator '%s'", op))));
-		return arena_printf(x->a, "ctap_%s(%s, %s)", op[0] == '/' ? "sdiv" : "smod", a, b);
+		return arena_printf(x->a, "ctap_%s(%s, %s)", opid == OP_DIV ? "sdiv" : "smod", a, b);
 	}
-	if (!strcmp(op, "<<") || !strcmp(op, ">>"))
+	if (opid == OP_LSHIFT || opid == OP_RSHIFT)
 		return arena_printf(x->a, "(%s %s (%s & 63))", a, op, b);
-	if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*"))
+	if (opid == OP_ADD || opid == OP_SUB || opid == OP_MUL)
 		/* Wrapping, as SystemTap's longs do. */
 		return arena_printf(x->a, "(int64_t)((uint64_t)(%s) %s (uint64_t)(%s))", a, op, b);
 	return arena_printf(x->a, "(int64_t)(%s %s %s)", a, op, b);
@@ -627,7 +643,7 @@ static const char *binop_long(struct xlate *x, const char *op, const char *a, co
 static const char *logical(struct xlate *x, const struct expr *e)
 {
 	const char *a = gen_expr_c(x, e->a), *b, *t;
-	bool and = !strcmp(e->op, "&&");
+	bool and = e->opid == OP_AND;
 	char *stmts;
 
 	b = expr_aside(x, e->b, x->depth + 1, &stmts);
@@ -722,35 +738,35 @@ static const char *binary(struct xlate *x, const struct expr *e)
 {
 	const char *a, *b;
 
-	if (!strcmp(e->op, "&&") || !strcmp(e->op, "||"))
+	if (e->opid == OP_AND || e->opid == OP_OR)
 		return logical(x, e);
 	a = gen_expr_c(x, e->a);
-	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~"))
+	if (e->opid == OP_MATCH || e->opid == OP_NOMATCH)
 		return arena_printf(x->a, "(int64_t)%sctap_regex_match(&%s, %s)",
-				    e->op[0] == '!' ? "!" : "", regex_program(x, e->b), a);
+				    e->opid == OP_NOMATCH ? "!" : "", regex_program(x, e->b), a);
 	if (!ast_pure(e->b))
 		a = keep(x, e->a, a);
 	b = gen_expr_c(x, e->b);
-	if (!strcmp(e->op, ".")) {
+	if (e->opid == OP_CONCAT) {
 		const char *t = gen_str_temp(x, "cat");
 
 		gen_emit(x, "ctap_strcat(%s, %s, %s);", t, a, b);
 		return t;
 	}
-	if (is_string(e->a) && strchr("<>=!", e->op[0]))
+	if (is_string(e->a) && lex_op_is_comparison(e->opid))
 		return arena_printf(x->a, "(int64_t)(strcmp(%s, %s) %s 0)", a, b, e->op);
-	return binop_long(x, e->op, a, b, &e->loc);
+	return binop_long(x, e->opid, a, b, &e->loc);
 }
 
 static const char *unary(struct xlate *x, const struct expr *e)
 {
 	const char *a = gen_expr_c(x, e->a);
 
-	if (!strcmp(e->op, "-"))
+	if (e->opid == OP_SUB)
 		return arena_printf(x->a, "(int64_t)(0 - (uint64_t)(%s))", a);
-	if (!strcmp(e->op, "!"))
+	if (e->opid == OP_NOT)
 		return arena_printf(x->a, "(int64_t)!(%s)", a);
-	if (!strcmp(e->op, "~"))
+	if (e->opid == OP_BITNOT)
 		return arena_printf(x->a, "(~(%s))", a);
 	return a;
 }
@@ -791,21 +807,21 @@ static const char *long_lvalue(struct xlate *x, const struct expr *target, const
  * begin, end and error probes, where nothing runs beside, it is read and
  * set.  Returns the new value (want) or "0LL".
  */
-static const char *counter_update(struct xlate *x, const struct var *v, const char *op,
+static const char *counter_update(struct xlate *x, const struct var *v, unsigned op,
 				  const char *val, bool want, const struct loc *loc)
 {
 	const char *t;
 
-	if (!want && (!strcmp(op, "+=") || !strcmp(op, "-="))) {
-		gen_emit(x, op[0] == '-' ? "ctap_counter_add(&G.g_%s, -(%s));" :
+	if (!want && (op == OP_ASSIGN_ADD || op == OP_ASSIGN_SUB)) {
+		gen_emit(x, op == OP_ASSIGN_SUB ? "ctap_counter_add(&G.g_%s, -(%s));" :
 		     "ctap_counter_add(&G.g_%s, %s);", v->name, val);
 		return "0LL";
 	}
 	t = gen_temp(x, "int64_t %s", "val");
-	if (!strcmp(op, "="))
+	if (op == OP_ASSIGN)
 		gen_emit(x, "%s = %s;", t, val);
 	else
-		gen_emit(x, "%s = %s;", t, binop_long(x, arith_of(x, op),
+		gen_emit(x, "%s = %s;", t, binop_long(x, arith_of(op),
 			arena_printf(x->a, "ctap_counter_read(&G.g_%s)", v->name), val, loc));
 	gen_emit(x, "ctap_counter_set(&G.g_%s, %s);", v->name, t);
 	return want ? t : "0LL";
@@ -818,7 +834,7 @@ static const char *incdec(struct xlate *x, const struct expr *e, bool postfix, b
 	struct var *k = gen_counter_of(x, e->a);
 
 	if (k) {
-		const char *op = e->op[0] == '+' ? "+=" : "-=";
+		unsigned op = e->opid == OP_INCR ? OP_ASSIGN_ADD : OP_ASSIGN_SUB;
 
 		if (!want || !postfix)
 			return counter_update(x, k, op, "1", want, &e->loc);
@@ -853,7 +869,7 @@ static const char *assign_element(struct xlate *x, const struct expr *e)
 	if (!ast_pure(target))
 		val = keep(x, e->b, val);
 	s = slot(x, target, arr);
-	if (!strcmp(e->op, "<<<")) {
+	if (e->opid == OP_AGG) {
 		gen_emit(x, "ctap_stat_add(&spec_%s, ctap_map_stat(G.g_%s, %s), %s);", arr->name,
 		     arr->name, s, val);
 		return "0LL";
@@ -861,19 +877,19 @@ static const char *assign_element(struct xlate *x, const struct expr *e)
 	if (arr->type == T_STRING) {
 		const char *dst = arena_printf(x->a, "ctap_map_string(G.g_%s, %s)", arr->name, s);
 
-		if (!strcmp(e->op, ".="))
+		if (e->opid == OP_ASSIGN_CONCAT)
 			gen_emit(x, "strlcat(%s, %s, MAXSTRINGLEN);", dst, val);
 		else
 			gen_emit(x, "ctap_strcpy(%s, %s);", dst, val);
 		return dst;
 	}
-	if (!strcmp(e->op, "=")) {
+	if (e->opid == OP_ASSIGN) {
 		gen_emit(x, "*ctap_map_long(G.g_%s, %s) = %s;", arr->name, s, val);
 	} else {
 		const char *p = gen_temp(x, "int64_t *%s", "elem");
 
 		gen_emit(x, "%s = ctap_map_long(G.g_%s, %s);", p, arr->name, s);
-		gen_emit(x, "*%s = %s;", p, binop_long(x, arith_of(x, e->op),
+		gen_emit(x, "*%s = %s;", p, binop_long(x, arith_of(e->opid),
 						   arena_printf(x->a, "*%s", p), val, &e->loc));
 	}
 	return arena_printf(x->a, "(*ctap_map_long(G.g_%s, %s))", arr->name, s);
@@ -892,7 +908,7 @@ static const char *assignment(struct xlate *x, const struct expr *e, bool want)
 	    sem_tvar(x->s, target)->base == TVAR_VALUE) {
 		/* procfs's $value: pass 2 allowed only '=' and '.=' of a string. */
 		gen_emit(x, "ctap_procfs_set(c, %s, %s);", gen_expr_c(x, e->b),
-		     strcmp(e->op, ".=") ? "false" : "true");
+		     e->opid != OP_ASSIGN_CONCAT ? "false" : "true");
 		return "ctap_procfs_get(c)";
 	}
 	if (target->kind == E_TARGET || target->kind == E_CAST || target->kind == E_AUTOCAST)
@@ -906,20 +922,20 @@ static const char *assignment(struct xlate *x, const struct expr *e, bool want)
 		return "0LL";
 	val = gen_expr_c(x, e->b);
 	if (gen_counter_of(x, target))
-		return counter_update(x, v, e->op, val, want, &e->loc);
-	if (!strcmp(e->op, "<<<")) {
+		return counter_update(x, v, e->opid, val, want, &e->loc);
+	if (e->opid == OP_AGG) {
 		gen_emit(x, "ctap_pstat_add(&spec_%s, &G.g_%s, %s);", v->name, v->name, val);
 		return "0LL";
 	}
 	if (v->type == T_STRING) {
-		if (!strcmp(e->op, ".="))
+		if (e->opid == OP_ASSIGN_CONCAT)
 			gen_emit(x, "ctap_strcat(%s, %s, %s);", lv, lv, val);
 		else
 			gen_emit(x, "ctap_strcpy(%s, %s);", lv, val);
-	} else if (!strcmp(e->op, "=")) {
+	} else if (e->opid == OP_ASSIGN) {
 		gen_emit(x, "%s = %s;", lv, val);
 	} else {
-		gen_emit(x, "%s = %s;", lv, binop_long(x, arith_of(x, e->op), lv, val, &e->loc));
+		gen_emit(x, "%s = %s;", lv, binop_long(x, arith_of(e->opid), lv, val, &e->loc));
 	}
 	return lv;
 }
@@ -1032,7 +1048,7 @@ const char *gen_expr_c(struct xlate *x, const struct expr *e)
 	case E_CALL:
 		return is_print_builtin(e->name) ? print_call(x, e) : call(x, e, true);
 	case E_UNARY:
-		if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
+		if (e->opid == OP_INCR || e->opid == OP_DECR)
 			return incdec(x, e, false, true);
 		return unary(x, e);
 	case E_POSTFIX:
@@ -1074,7 +1090,7 @@ void gen_effect(struct xlate *x, const struct expr *e)
 	if (e->kind == E_CALL && !is_print_builtin(e->name))
 		call(x, e, false);
 	else if (e->kind == E_POSTFIX || (e->kind == E_UNARY &&
-		 (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+		 (e->opid == OP_INCR || e->opid == OP_DECR)))
 		incdec(x, e, e->kind == E_POSTFIX, false);
 	else if (e->kind == E_ASSIGN)
 		assignment(x, e, false);

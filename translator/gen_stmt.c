@@ -48,11 +48,11 @@ static bool cannot_fail(struct xlate *x, const struct expr *e)
 	case E_POSTFIX:
 		return cannot_fail(x, e->a);
 	case E_BINARY:
-		return e->vtype == T_LONG && strcmp(e->op, "/") && strcmp(e->op, "%") &&
+		return e->vtype == T_LONG && e->opid != OP_DIV && e->opid != OP_MOD &&
 			cannot_fail(x, e->a) && cannot_fail(x, e->b);
 	case E_ASSIGN:
-		return e->a->kind == E_SYMBOL && strcmp(e->op, "/=") && strcmp(e->op, "%=") &&
-			strcmp(e->op, "<<<") && strcmp(e->op, ".=") && cannot_fail(x, e->a) &&
+		return e->a->kind == E_SYMBOL && e->opid != OP_ASSIGN_DIV && e->opid != OP_ASSIGN_MOD &&
+			e->opid != OP_AGG && e->opid != OP_ASSIGN_CONCAT && cannot_fail(x, e->a) &&
 			cannot_fail(x, e->b);
 	case E_TERNARY:
 		return cannot_fail(x, e->a) && cannot_fail(x, e->b) && cannot_fail(x, e->c);
@@ -137,7 +137,7 @@ static const struct expr *elide(struct xlate *x, const struct expr *e)
 	if (x->s->unoptimized || e->kind != E_ASSIGN || e->a->kind != E_SYMBOL)
 		return e;
 	v = gen_find(x->sc->locals, e->a->name);
-	if (!v || v->read || v->kind == V_PARAM || !strcmp(e->op, "<<<"))
+	if (!v || v->read || v->kind == V_PARAM || e->opid == OP_AGG)
 		return e;
 	return sem_pure(x->s->sem, e->b) ? NULL : e->b;
 }

@@ -9,22 +9,15 @@
 
 #include "lex.h"
 
-/* Grouped by first character, longest first within a group. */
-#define OP(s)	{ s, sizeof(s) - 1 }
+/* In enum op_id order (lex.h), so an operator's index + 1 is its id. */
+#define OP(id, s)	{ s, sizeof(s) - 1 },
 static const struct { const char *text; size_t len; } operators[] = {
-	OP("<<<"), OP("<<="), OP("<<"), OP("<="), OP("<"),
-	OP(">>>"), OP(">>="), OP(">>"), OP(">="), OP(">"),
-	OP("=="), OP("=~"), OP("="), OP("!="), OP("!~"), OP("!"),
-	OP("&&"), OP("&="), OP("&"), OP("||"), OP("|="), OP("|"),
-	OP("++"), OP("+="), OP("+"), OP("--"), OP("-="), OP("->"), OP("-"),
-	OP("*="), OP("*"), OP("/="), OP("/"), OP("^="), OP("^"), OP(".="), OP("."),
-	OP("%="), OP("%("), OP("%?"), OP("%:"), OP("%)"), OP("%"),
-	OP("~"), OP("?"), OP(":"), OP(";"), OP(","), OP("("), OP(")"), OP("["),
-	OP("]"), OP("{"), OP("}"),
+	LEX_OPERATORS(OP)
 };
 #undef OP
 #define N_OPERATORS	(sizeof(operators) / sizeof(*operators))
 _Static_assert(N_OPERATORS <= LEX_N_OPS, "operator ids must fit LEX_N_OPS");
+_Static_assert(N_OPERATORS == OP_END - 1, "one enum op_id per operator");
 
 /* Index + 1 of the first operator starting with each byte; 0 for none. */
 static unsigned char op_first[256];
@@ -190,6 +183,11 @@ static const char *const keywords[] = {
 	"limit", "return", "delete", "while", "break", "continue", "next",
 	"string", "long", "try", "catch", "private",
 };
+
+const char *lex_op_text(unsigned id)
+{
+	return id && id <= N_OPERATORS ? operators[id - 1].text : "";
+}
 
 unsigned lex_op_id(const char *text)
 {

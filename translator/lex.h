@@ -60,7 +60,81 @@ static inline struct loc tok_loc(const struct token *t)
 
 /* Operator ids are 1..LEX_N_OPS; 0 is no operator. */
 #define LEX_N_OPS	64
+
+/* Every operator, grouped by first character and longest first within a
+ * group (the lexer matches the first that fits), with its id's name: the
+ * parser stores the id in the AST, so later passes switch on it instead of
+ * comparing text.  Unary - and + are OP_SUB and OP_ADD on an E_UNARY. */
+#define LEX_OPERATORS(X) \
+	X(OP_AGG, "<<<") \
+	X(OP_ASSIGN_LSHIFT, "<<=") \
+	X(OP_LSHIFT, "<<") \
+	X(OP_LE, "<=") \
+	X(OP_LT, "<") \
+	X(OP_URSHIFT, ">>>") \
+	X(OP_ASSIGN_RSHIFT, ">>=") \
+	X(OP_RSHIFT, ">>") \
+	X(OP_GE, ">=") \
+	X(OP_GT, ">") \
+	X(OP_EQ, "==") \
+	X(OP_MATCH, "=~") \
+	X(OP_ASSIGN, "=") \
+	X(OP_NE, "!=") \
+	X(OP_NOMATCH, "!~") \
+	X(OP_NOT, "!") \
+	X(OP_AND, "&&") \
+	X(OP_ASSIGN_BITAND, "&=") \
+	X(OP_BITAND, "&") \
+	X(OP_OR, "||") \
+	X(OP_ASSIGN_BITOR, "|=") \
+	X(OP_BITOR, "|") \
+	X(OP_INCR, "++") \
+	X(OP_ASSIGN_ADD, "+=") \
+	X(OP_ADD, "+") \
+	X(OP_DECR, "--") \
+	X(OP_ASSIGN_SUB, "-=") \
+	X(OP_ARROW, "->") \
+	X(OP_SUB, "-") \
+	X(OP_ASSIGN_MUL, "*=") \
+	X(OP_MUL, "*") \
+	X(OP_ASSIGN_DIV, "/=") \
+	X(OP_DIV, "/") \
+	X(OP_ASSIGN_XOR, "^=") \
+	X(OP_XOR, "^") \
+	X(OP_ASSIGN_CONCAT, ".=") \
+	X(OP_CONCAT, ".") \
+	X(OP_ASSIGN_MOD, "%=") \
+	X(OP_COND_OPEN, "%(") \
+	X(OP_COND_THEN, "%?") \
+	X(OP_COND_ELSE, "%:") \
+	X(OP_COND_CLOSE, "%)") \
+	X(OP_MOD, "%") \
+	X(OP_BITNOT, "~") \
+	X(OP_QUESTION, "?") \
+	X(OP_COLON, ":") \
+	X(OP_SEMICOLON, ";") \
+	X(OP_COMMA, ",") \
+	X(OP_LPAREN, "(") \
+	X(OP_RPAREN, ")") \
+	X(OP_LBRACKET, "[") \
+	X(OP_RBRACKET, "]") \
+	X(OP_LBRACE, "{") \
+	X(OP_RBRACE, "}")
+
+#define LEX_OP_ENUM(id, text)	id,
+enum op_id { OP_NONE, LEX_OPERATORS(LEX_OP_ENUM) OP_END };
+#undef LEX_OP_ENUM
+
 unsigned lex_op_id(const char *text);
+
+/* < > <= >= == !=: compare two longs or two strings. */
+static inline bool lex_op_is_comparison(unsigned op)
+{
+	return op == OP_LT || op == OP_GT || op == OP_LE || op == OP_GE ||
+	       op == OP_EQ || op == OP_NE;
+}
+/* The text of operator id (1..OP_END-1). */
+const char *lex_op_text(unsigned id);
 
 struct tokens {
 	struct token *v;

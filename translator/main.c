@@ -292,222 +292,242 @@ enum {
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
 };
 
+static const struct option longopts[] = {
+	{ "vm", optional_argument, NULL, OPT_VM },
+	{ "vm-kernel", required_argument, NULL, OPT_VM_KERNEL },
+	{ "compatible", required_argument, NULL, OPT_COMPAT },
+	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
+	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
+	{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
+	{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
+	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
+	/* SystemTap's symbol tables for backtraces: ctap's runtime asks
+	 * kallsyms, which has the kernel's and every module's. */
+	{ "all-modules", no_argument, NULL, OPT_IGNORED },
+	{ "ldd", no_argument, NULL, OPT_LDD },
+	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
+	{ "sign-module", optional_argument, NULL, OPT_SIGN },
+	{ "bundle-member", required_argument, NULL, OPT_BUNDLE_MEMBER },	/* bundle.c */
+	{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 }
+};
+
+/* The script and what shapes it: the last pass, -e, -I, -D, -G. */
+static bool script_option(struct session *s, int opt)
+{
+	switch (opt) {
+	case 'p':
+		s->last_pass = parse_number(optarg, 1, 5, "pass number");
+		return true;
+	case 'e':
+		if (s->script_text)
+			bad_option("only one -e script may be given%s", "");
+		s->script_text = optarg;
+		return true;
+	case 'I':
+		if (s->n_include_dirs == MAX_INCLUDE_DIRS)
+			bad_option("too many -I directories%s", "");
+		s->include_dirs[s->n_include_dirs++] = optarg;
+		return true;
+	case 'D':
+		if (!define_ok(optarg) || s->n_defines == MAX_DEFINES)
+			bad_option("invalid -D '%s' (expected NAME or NAME=VALUE, one line)", optarg);
+		s->defines[s->n_defines++] = optarg;
+		return true;
+	case 'G':
+		if (!is_name_value(optarg) || s->n_globals_set == MAX_DEFINES)
+			bad_option("invalid -G '%s' (expected NAME=VALUE)", optarg);
+		s->globals_set[s->n_globals_set++] = optarg;
+		return true;
+	}
+	return false;
+}
+
+/* The options that only set a flag (or are SystemTap's and mean nothing here). */
+static bool flag_option(struct session *s, int opt)
+{
+	switch (opt) {
+	case 'v':			s->verbose++; return true;
+	case 'g':			s->guru = true; return true;
+	case 'u':			s->unoptimized = true; return true;
+	case 'w':			s->suppress_warnings = true; return true;
+	case 'W':			s->warnings_as_errors = true; return true;
+	case 'k':			s->keep_tmpdir = true; return true;
+	case 'b':			s->bulk = true; return true;
+	case OPT_SKIP_BADVARS:		s->skip_badvars = true; return true;
+	case OPT_CHECK_VERSION:		s->check_version = true; return true;
+	case OPT_JSON:			s->json = true; return true;
+	case OPT_CHECK:			s->check = true; return true;
+	/* build afresh; the result still goes to the cache */
+	case OPT_DISABLE_CACHE:		s->disable_cache = true; return true;
+	case OPT_LDD:			s->ldd = true; return true;
+	case OPT_DUMP_FUNCTIONS:	s->dump = DUMP_FUNCTIONS; return true;
+	case OPT_DUMP_ALIASES:		s->dump = DUMP_ALIASES; return true;
+	case OPT_IGNORED:		return true;
+	}
+	return false;
+}
+
+/* -m NAME: a C identifier short enough for the kernel's module name. */
+static void module_name_option(struct session *s)
+{
+	for (const char *c = optarg; *c; c++)
+		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (c != optarg && *c >= '0' && *c <= '9')))
+			bad_option("invalid module name '%s' (letters, digits, '_')", optarg);
+	if (!*optarg || strlen(optarg) > 55)
+		bad_option("invalid module name '%s'", optarg);
+	s->module_name = optarg;
+}
+
+/* Which kernel, and where: -r, --vm, --vm-kernel, --sysroot, a bundle's
+ * member.  *target: the kernel named last, for set_target_kernel(). */
+static bool target_option(struct session *s, int opt, const char **target)
+{
+	switch (opt) {
+	case 'r':		/* several: a bundle (bundle.c), unless one member of it */
+		if (s->bundle_member)
+			return true;
+		if (s->n_targets == CTAP_BUNDLE_MAX_MODULES)
+			bad_option("at most 16 kernels (-r) in a bundle%s", "");
+		s->targets[s->n_targets++] = optarg;
+		*target = optarg;
+		return true;
+	case OPT_BUNDLE_MEMBER:
+		s->bundle_member = true;
+		*target = optarg;
+		return true;
+	case OPT_SYSROOT:
+		s->sysroot = optarg;
+		return true;
+	case OPT_VM:
+		s->vm = true;
+		s->vm_kernel = optarg;
+		return true;
+	case OPT_VM_KERNEL:	/* another installed kernel: its release, build
+				   tree, or /boot/vmlinuz-RELEASE */
+		s->vm = true;
+		*target = optarg;
+		if (strstr(optarg, "/vmlinuz-") && access(optarg, R_OK) == 0)
+			*target = strstr(optarg, "/vmlinuz-") + strlen("/vmlinuz-");
+		return true;
+	}
+	return false;
+}
+
+/* How the module is built and run: -m, -R, -o, -S, -c, -x, -T, -s, -d, --sign-module. */
+static bool run_option(struct session *s, int opt)
+{
+	switch (opt) {
+	case 'm':
+		module_name_option(s);
+		return true;
+	case 'R':
+		s->runtime_dir = optarg;
+		return true;
+	case 'o':
+		s->output_file = optarg;
+		return true;
+	case 'S':
+		if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) ||
+		    !isdigit((unsigned char)*optarg) || strchr(optarg, ',') != strrchr(optarg, ',')) {
+			fprintf(stderr, "stap: invalid -S '%s': MB[,N]\n", optarg);
+			exit(1);
+		}
+		s->output_size = optarg;
+		return true;
+	case 'c':
+		s->cmd = optarg;
+		return true;
+	case 'x':
+		s->target_pid = parse_number(optarg, 1, 0x7fffffff, "-x pid");
+		return true;
+	case 'T':
+		s->timeout_s = parse_number(optarg, 1, 0x7fffffff, "-T timeout");
+		return true;
+	case 's':
+		s->buffer_mb = parse_number(optarg, 1, 4095, "buffer size");
+		return true;
+	case 'd':		/* -d FILE: user symbols (usymtab.c) */
+		if (s->n_d_options < (int)(sizeof(s->d_options) / sizeof(s->d_options[0])))
+			s->d_options[s->n_d_options++] = optarg;
+		return true;
+	case OPT_SIGN:		/* sign.c */
+		s->sign = true;
+		s->sign_dir = optarg;
+		return true;
+	}
+	return false;
+}
+
+/* Compatibility and listing: --compatible, --privilege, --prologue-searching,
+ * -l, -L, and those that answer and exit (-h, -V, --dump-probe-types). */
+static bool other_option(struct session *s, int opt)
+{
+	switch (opt) {
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case 'V':
+		printf("ctap stap %s (SystemTap %s compatible)\n", PACKAGE_VERSION,
+		       COMPAT_VERSION);
+		exit(0);
+	case OPT_DUMP_TYPES:
+		dump_probe_types();
+		exit(0);
+	case 'l':
+	case 'L':
+		s->list_pattern = optarg;
+		s->list_vars = opt == 'L';
+		return true;
+	case OPT_PROLOGUE:
+		/* With DWARF, ctap always finds the prologue's end (auto
+		 * and always); never keeps the probe at the symbol. */
+		if (optarg && strcmp(optarg, "always") && strcmp(optarg, "never") &&
+		    strcmp(optarg, "auto")) {
+			fprintf(stderr, "stap: --prologue-searching: '%s' is not always, "
+				"never or auto\n", optarg);
+			exit(1);
+		}
+		s->prologue_never = optarg && !strcmp(optarg, "never");
+		return true;
+	case OPT_COMPAT:
+		if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg))
+			bad_option("invalid --compatible version '%s'", optarg);
+		s->compat_version = optarg;
+		return true;
+	case OPT_PRIVILEGE:
+		if (strcmp(optarg, "stapdev") && strcmp(optarg, "stapsys") &&
+		    strcmp(optarg, "stapusr"))
+			bad_option("invalid --privilege '%s' (stapdev, stapsys or stapusr)",
+				   optarg);
+		s->pp.privilege = optarg;
+		return true;
+	}
+	return false;
+}
+
+/* Each option by its group's function; then the script and the kernel. */
 static void parse_options(struct session *s, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "vm", optional_argument, NULL, OPT_VM },
-		{ "vm-kernel", required_argument, NULL, OPT_VM_KERNEL },
-		{ "compatible", required_argument, NULL, OPT_COMPAT },
-		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
-		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
-		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
-		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
-		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-		{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
-		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
-		{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
-		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
-		/* SystemTap's symbol tables for backtraces: ctap's runtime asks
-		 * kallsyms, which has the kernel's and every module's. */
-		{ "all-modules", no_argument, NULL, OPT_IGNORED },
-		{ "ldd", no_argument, NULL, OPT_LDD },
-		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
-		{ "sign-module", optional_argument, NULL, OPT_SIGN },
-		{ "bundle-member", required_argument, NULL, OPT_BUNDLE_MEMBER },	/* bundle.c */
-		{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
 	const char *target = NULL;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:S:c:x:T:s:bl:L:d:",
 				  longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			printf("ctap stap %s (SystemTap %s compatible)\n", PACKAGE_VERSION,
-			       COMPAT_VERSION);
-			exit(0);
-		case 'v':
-			s->verbose++;
-			break;
-		case 'p':
-			s->last_pass = parse_number(optarg, 1, 5, "pass number");
-			break;
-		case 'e':
-			if (s->script_text)
-				bad_option("only one -e script may be given%s", "");
-			s->script_text = optarg;
-			break;
-		case 'I':
-			if (s->n_include_dirs == MAX_INCLUDE_DIRS)
-				bad_option("too many -I directories%s", "");
-			s->include_dirs[s->n_include_dirs++] = optarg;
-			break;
-		case 'D':
-			if (!define_ok(optarg) || s->n_defines == MAX_DEFINES)
-				bad_option("invalid -D '%s' (expected NAME or NAME=VALUE, one line)", optarg);
-			s->defines[s->n_defines++] = optarg;
-			break;
-		case 'G':
-			if (!is_name_value(optarg) || s->n_globals_set == MAX_DEFINES)
-				bad_option("invalid -G '%s' (expected NAME=VALUE)", optarg);
-			s->globals_set[s->n_globals_set++] = optarg;
-			break;
-		case 'g':
-			s->guru = true;
-			break;
-		case 'u':
-			s->unoptimized = true;
-			break;
-		case 'w':
-			s->suppress_warnings = true;
-			break;
-		case 'W':
-			s->warnings_as_errors = true;
-			break;
-		case 'k':
-			s->keep_tmpdir = true;
-			break;
-		case 'm':
-			for (const char *c = optarg; *c; c++)
-				if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-				      (c != optarg && *c >= '0' && *c <= '9')))
-					bad_option("invalid module name '%s' (letters, digits, '_')", optarg);
-			if (!*optarg || strlen(optarg) > 55)
-				bad_option("invalid module name '%s'", optarg);
-			s->module_name = optarg;
-			break;
-		case 'r':		/* several: a bundle (bundle.c), unless one member of it */
-			if (s->bundle_member)
-				break;
-			if (s->n_targets == CTAP_BUNDLE_MAX_MODULES)
-				bad_option("at most 16 kernels (-r) in a bundle%s", "");
-			s->targets[s->n_targets++] = optarg;
-			target = optarg;
-			break;
-		case OPT_BUNDLE_MEMBER:
-			s->bundle_member = true;
-			target = optarg;
-			break;
-		case 'R':
-			s->runtime_dir = optarg;
-			break;
-		case 'o':
-			s->output_file = optarg;
-			break;
-		case 'S':
-			if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) ||
-			    !isdigit((unsigned char)*optarg) || strchr(optarg, ',') != strrchr(optarg, ',')) {
-				fprintf(stderr, "stap: invalid -S '%s': MB[,N]\n", optarg);
-				exit(1);
-			}
-			s->output_size = optarg;
-			break;
-		case 'c':
-			s->cmd = optarg;
-			break;
-		case 'x':
-			s->target_pid = parse_number(optarg, 1, 0x7fffffff, "-x pid");
-			break;
-		case 'T':
-			s->timeout_s = parse_number(optarg, 1, 0x7fffffff, "-T timeout");
-			break;
-		case 's':
-			s->buffer_mb = parse_number(optarg, 1, 4095, "buffer size");
-			break;
-		case 'b':
-			s->bulk = true;
-			break;
-		case 'l':
-		case 'L':
-			s->list_pattern = optarg;
-			s->list_vars = opt == 'L';
-			break;
-		case OPT_SYSROOT:
-			s->sysroot = optarg;
-			break;
-		case OPT_PROLOGUE:
-			/* With DWARF, ctap always finds the prologue's end (auto
-			 * and always); never keeps the probe at the symbol. */
-			if (optarg && strcmp(optarg, "always") && strcmp(optarg, "never") &&
-			    strcmp(optarg, "auto")) {
-				fprintf(stderr, "stap: --prologue-searching: '%s' is not always, "
-					"never or auto\n", optarg);
-				exit(1);
-			}
-			s->prologue_never = optarg && !strcmp(optarg, "never");
-			break;
-		case OPT_VM:
-			s->vm = true;
-			s->vm_kernel = optarg;
-			break;
-		case OPT_VM_KERNEL:	/* another installed kernel: its release, build
-					   tree, or /boot/vmlinuz-RELEASE */
-			s->vm = true;
-			target = optarg;
-			if (strstr(optarg, "/vmlinuz-") && access(optarg, R_OK) == 0)
-				target = strstr(optarg, "/vmlinuz-") + strlen("/vmlinuz-");
-			break;
-		case OPT_COMPAT:
-			if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg))
-				bad_option("invalid --compatible version '%s'", optarg);
-			s->compat_version = optarg;
-			break;
-		case OPT_PRIVILEGE:
-			if (strcmp(optarg, "stapdev") && strcmp(optarg, "stapsys") &&
-			    strcmp(optarg, "stapusr"))
-				bad_option("invalid --privilege '%s' (stapdev, stapsys or stapusr)",
-					   optarg);
-			s->pp.privilege = optarg;
-			break;
-		case OPT_DUMP_FUNCTIONS:
-			s->dump = DUMP_FUNCTIONS;
-			break;
-		case OPT_DUMP_ALIASES:
-			s->dump = DUMP_ALIASES;
-			break;
-		case OPT_DUMP_TYPES:
-			dump_probe_types();
-			exit(0);
-		case OPT_SKIP_BADVARS:
-			s->skip_badvars = true;
-			break;
-		case OPT_CHECK_VERSION:
-			s->check_version = true;
-			break;
-		case OPT_JSON:
-			s->json = true;
-			break;
-		case OPT_CHECK:
-			s->check = true;
-			break;
-		case OPT_DISABLE_CACHE:	/* build afresh; the result still goes to the cache */
-			s->disable_cache = true;
-			break;
-		case OPT_SIGN:		/* sign.c */
-			s->sign = true;
-			s->sign_dir = optarg;
-			break;
-		case 'd':		/* -d FILE: user symbols (usymtab.c) */
-			if (s->n_d_options < (int)(sizeof(s->d_options) / sizeof(s->d_options[0])))
-				s->d_options[s->n_d_options++] = optarg;
-			break;
-		case OPT_LDD:
-			s->ldd = true;
-			break;
-		case OPT_IGNORED:
-			break;
-		default:
-			fputs("Try 'stap --help' for more information.\n", stderr);
-			exit(1);
-		}
+		if (script_option(s, opt) || flag_option(s, opt) ||
+		    target_option(s, opt, &target) || run_option(s, opt) || other_option(s, opt))
+			continue;
+		fputs("Try 'stap --help' for more information.\n", stderr);
+		exit(1);
 	}
 	if (s->cmd && s->target_pid)
 		bad_option("-c and -x are mutually exclusive%s", "");

@@ -583,6 +583,7 @@ static struct expr *parse_crement(struct parser *p)
 		enter(p);
 		e = new_expr(p, E_UNARY, t);
 		e->op = t->text;
+		e->opid = t->op;
 		e->a = parse_crement(p);
 		leave(p);
 		return e;
@@ -594,6 +595,7 @@ static struct expr *parse_crement(struct parser *p)
 
 		next(p);
 		post->op = t->text;
+		post->opid = t->op;
 		post->a = e;
 		return post;
 	}
@@ -630,6 +632,7 @@ static struct expr *parse_unary(struct parser *p)
 		enter(p);
 		e = new_expr(p, E_UNARY, t);
 		e->op = t->text;
+		e->opid = t->op;
 		e->a = parse_unary(p);
 		leave(p);
 		return e;
@@ -732,6 +735,7 @@ static struct expr *parse_binary(struct parser *p, int limit)
 		} else {
 			b = new_expr(p, E_BINARY, t);
 			b->op = t->text;
+			b->opid = t->op;
 			b->a = e;
 			b->b = parse_binary(p, prio);
 			/* The pattern is compiled when the module is built. */
@@ -792,6 +796,7 @@ static struct expr *parse_expression(struct parser *p)
 
 		next(p);
 		a->op = t->text;
+		a->opid = t->op;
 		a->a = e;
 		a->b = parse_expression(p);
 		e = a;

@@ -168,29 +168,22 @@ static bool operand(struct pp *pp, const struct token *t, const char **s, long l
 	return true;
 }
 
-static bool compare(const char *op, int c)
+/* c (<0, 0, >0 as strcmp's) against 0 by comparison operator id op. */
+static bool compare(unsigned op, int c)
 {
-	if (!strcmp(op, "=="))
-		return c == 0;
-	if (!strcmp(op, "!="))
-		return c != 0;
-	if (!strcmp(op, "<"))
-		return c < 0;
-	if (!strcmp(op, "<="))
-		return c <= 0;
-	if (!strcmp(op, ">"))
-		return c > 0;
-	return c >= 0;	/* ">=" */
+	switch (op) {
+	case OP_EQ:	return c == 0;
+	case OP_NE:	return c != 0;
+	case OP_LT:	return c < 0;
+	case OP_LE:	return c <= 0;
+	case OP_GT:	return c > 0;
+	default:	return c >= 0;	/* OP_GE */
+	}
 }
 
 static bool is_cmp_op(const struct token *t)
 {
-	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
-
-	for (size_t i = 0; t->kind == TOK_OP && i < 6; i++)
-		if (!strcmp(t->text, ops[i]))
-			return true;
-	return false;
+	return t->kind == TOK_OP && lex_op_is_comparison(t->op);
 }
 
 /* comparison -> operand cmp_op operand */
@@ -242,14 +235,14 @@ static bool eval_comparison(struct pp *pp, struct range *r, bool *ok)
 		return false;
 	}
 	if (!ls)
-		return compare(opt->text, ln < rn ? -1 : ln > rn);
+		return compare(opt->op, ln < rn ? -1 : ln > rn);
 	lhs_names_version = !strncmp(lt->text, "kernel_v", 8) || !strcmp(lt->text, "systemtap_v");
 	if ((!strcmp(opt->text, "==") || !strcmp(opt->text, "!=")) && strpbrk(rs, "*?[")) {
 		bool match = fnmatch(rs, ls, 0) == 0;
 
 		return opt->text[0] == '=' ? match : !match;
 	}
-	return compare(opt->text, lhs_names_version ? strverscmp(ls, rs) : strcmp(ls, rs));
+	return compare(opt->op, lhs_names_version ? strverscmp(ls, rs) : strcmp(ls, rs));
 }
 
 /* condition -> comparison (('&&' | '||') comparison)*, && binding tighter */

@@ -14,21 +14,26 @@ enum {
 	P_CMP, P_SHIFT, P_CONCAT, P_ADD, P_MUL, P_UNARY, P_CREMENT, P_VALUE,
 };
 
-static int binary_prec(const char *op)
+static int binary_prec(unsigned op)
 {
-	static const struct { const char *op; int prec; } t[] = {
-		{ "||", P_OR }, { "&&", P_AND }, { "|", P_BITOR }, { "^", P_XOR },
-		{ "&", P_BITAND }, { "<", P_CMP }, { ">", P_CMP }, { "<=", P_CMP },
-		{ ">=", P_CMP }, { "==", P_CMP }, { "!=", P_CMP }, { "=~", P_CMP },
-		{ "!~", P_CMP }, { "<<", P_SHIFT }, { ">>", P_SHIFT }, { ">>>", P_SHIFT },
-		{ ".", P_CONCAT }, { "+", P_ADD }, { "-", P_ADD }, { "*", P_MUL },
-		{ "/", P_MUL }, { "%", P_MUL },
-	};
-
-	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++)
-		if (!strcmp(op, t[i].op))
-			return t[i].prec;
-	return P_VALUE;
+	switch (op) {
+	case OP_OR:		return P_OR;
+	case OP_AND:		return P_AND;
+	case OP_BITOR:		return P_BITOR;
+	case OP_XOR:		return P_XOR;
+	case OP_BITAND:		return P_BITAND;
+	case OP_LT: case OP_GT: case OP_LE: case OP_GE: case OP_EQ: case OP_NE:
+	case OP_MATCH: case OP_NOMATCH:
+		return P_CMP;
+	case OP_LSHIFT: case OP_RSHIFT: case OP_URSHIFT:
+		return P_SHIFT;
+	case OP_CONCAT:		return P_CONCAT;
+	case OP_ADD: case OP_SUB:
+		return P_ADD;
+	case OP_MUL: case OP_DIV: case OP_MOD:
+		return P_MUL;
+	default:		return P_VALUE;
+	}
 }
 
 static int prec(const struct expr *e)
@@ -39,11 +44,11 @@ static int prec(const struct expr *e)
 	case E_TERNARY:
 		return P_TERNARY;
 	case E_BINARY:
-		return binary_prec(e->op);
+		return binary_prec(e->opid);
 	case E_IN:
 		return P_IN;
 	case E_UNARY:
-		return strcmp(e->op, "++") && strcmp(e->op, "--") ? P_UNARY : P_CREMENT;
+		return e->opid != OP_INCR && e->opid != OP_DECR ? P_UNARY : P_CREMENT;
 	case E_POSTFIX:
 		return P_CREMENT;
 	case E_NUMBER:

@@ -332,20 +332,11 @@ void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc
 	sem_set_type(S, &v->type, &v->type_loc, t, loc, v->name);
 }
 
-static bool is_one_of(const char *op, const char *const *ops)
-{
-	for (; *ops; ops++)
-		if (!strcmp(op, *ops))
-			return true;
-	return false;
-}
-
 static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 {
-	static const char *const cmp[] = { "<", ">", "<=", ">=", "==", "!=", NULL };
 	enum vtype l = sem_expr(S, sc, e->a), r = sem_expr(S, sc, e->b);
 
-	if (!strcmp(e->op, ".")) {
+	if (e->opid == OP_CONCAT) {
 		if (l != T_UNKNOWN && l != T_STRING)
 			sem_error(S, &e->a->loc, NULL, "'.' joins strings, not a %s", vtype_name(l));
 		if (r != T_UNKNOWN && r != T_STRING)
@@ -357,7 +348,7 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 			assign_type(S, sc, e->b, T_STRING, &e->loc);
 		return T_STRING;
 	}
-	if (!strcmp(e->op, "=~") || !strcmp(e->op, "!~")) {
+	if (e->opid == OP_MATCH || e->opid == OP_NOMATCH) {
 		if (l != T_UNKNOWN && l != T_STRING)
 			sem_error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
 		if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
@@ -367,7 +358,7 @@ static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
 			sem_check_regex(S, e->b);
 		return T_LONG;
 	}
-	if (is_one_of(e->op, cmp)) {
+	if (lex_op_is_comparison(e->opid)) {
 		if (l != T_UNKNOWN && r != T_UNKNOWN && l != r)
 			sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) in '%s'",
 			      vtype_name(l), vtype_name(r), e->op);
@@ -398,19 +389,19 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 	enum vtype r = sem_expr(S, sc, e->b), cur;
 	struct var *v = lvalue(S, sc, e->a, &cur);
 
-	if ((e->a->kind == E_TARGET || e->a->kind == E_CAST) && cur == T_LONG && strcmp(e->op, "="))
+	if ((e->a->kind == E_TARGET || e->a->kind == E_CAST) && cur == T_LONG && e->opid != OP_ASSIGN)
 		sem_error(S, &e->loc, NULL, "'%s' cannot write a target variable: assign it with '='",
 			  e->op);
 
 	/* A string $var (procfs's $value) takes '=' or '.=' of a string. */
 	if (e->a->kind == E_TARGET && cur == T_STRING &&
-	    ((strcmp(e->op, "=") && strcmp(e->op, ".=")) || (r != T_UNKNOWN && r != T_STRING))) {
+	    ((e->opid != OP_ASSIGN && e->opid != OP_ASSIGN_CONCAT) || (r != T_UNKNOWN && r != T_STRING))) {
 		sem_error(S, &e->loc, NULL, "'%s' is a string: it takes '=' or '.=' of a string",
 		      e->a->name);
 		return T_UNKNOWN;
 	}
 
-	if (!strcmp(e->op, "<<<")) {
+	if (e->opid == OP_AGG) {
 		if (v && v->global && v->global->is_array && e->a->kind == E_SYMBOL)
 			sem_error(S, &e->a->loc, sem_ident(S, v->name), "array '%s' used as statistics",
 				  v->name);
@@ -428,9 +419,9 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 		sem_error(S, &e->loc, NULL, "statistics are filled with '<<<', not assigned");
 		return T_UNKNOWN;
 	}
-	if (!strcmp(e->op, "=") && v && v->kind == V_LOCAL)
+	if (e->opid == OP_ASSIGN && v && v->kind == V_LOCAL)
 		sem_set_typed(S, &v->typed, sem_typed(S, sc, e->b));
-	if (!strcmp(e->op, "=")) {
+	if (e->opid == OP_ASSIGN) {
 		/* x = y with x known and y not: y takes x's type. */
 		if (r == T_UNKNOWN && cur != T_UNKNOWN && e->b->kind == E_SYMBOL)
 			sem_store(S, sem_lookup(S, sc, e->b->name, &e->b->loc), cur, &e->loc);
@@ -442,7 +433,7 @@ static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
 		sem_store(S, v, r, &e->loc);
 		return r;
 	}
-	if (!strcmp(e->op, ".=")) {
+	if (e->opid == OP_ASSIGN_CONCAT) {
 		if (r != T_UNKNOWN && r != T_STRING)
 			sem_error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
 		if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
@@ -584,158 +575,224 @@ enum vtype sem_expr(struct sem *S, struct scope *sc, struct expr *e)
 	return t;
 }
 
-static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
+/* A variable read as a scalar. */
+static enum vtype symbol_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	struct var *v = sem_lookup(S, sc, e->name, &e->loc);
+
+	v->read = true;
+	v->rvalue = true;
+	if (v->nkeys || (v->global && v->global->is_array))
+		sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
+	v->used_as_scalar = true;
+	return v->type;
+}
+
+/* a[k], or @hist_*(s)[bucket]. */
+static enum vtype index_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	if (e->a->kind == E_HIST) {
+		if (sem_expr(S, sc, e->a) == T_HIST && sem_expr(S, sc, e->args) != T_LONG)
+			sem_error(S, &e->args->loc, NULL, "a histogram bucket index is a long");
+		return T_LONG;
+	}
+	mark_read(S, e->a->name);
+	return array_access(S, sc, e, e->a->name, e->args, false);
+}
+
+/* ++x, x--: x is read and written, a long. */
+static enum vtype crement_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	/* A $var is written whole, by '=' (pass 3 writes it). */
+	if (e->a->kind == E_TARGET || e->a->kind == E_CAST) {
+		sem_error(S, &e->loc, NULL, "'%s' cannot be applied to a target variable: "
+			  "assign it with '='", e->op);
+		return T_LONG;
+	}
+	if (e->a->kind == E_SYMBOL)	/* read, then written */
+		sem_lookup(S, sc, e->a->name, &e->a->loc)->read = true;
+	assign_type(S, sc, e->a, T_LONG, &e->loc);
+	/* Its value used (printf("%d", ++n), if (!n++)): the
+	 * global is read, and not printed at the end; as a
+	 * statement of its own (n++) it is only written. */
+	if (e != S->crement_statement && e->a->kind == E_SYMBOL)
+		mark_read(S, e->a->name);
+	else if (e != S->crement_statement && e->a->kind == E_INDEX &&
+		 e->a->a->kind == E_SYMBOL)
+		mark_read(S, e->a->a->name);
+	return T_LONG;
+}
+
+/* - + ! ~ x, ++x, x++. */
+static enum vtype unary_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	enum vtype t;
+
+	if (e->opid == OP_INCR || e->opid == OP_DECR)
+		return crement_type(S, sc, e);
+	t = sem_expr(S, sc, e->a);
+	if (t != T_UNKNOWN && t != T_LONG)
+		sem_error(S, &e->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(t));
+	if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
+		assign_type(S, sc, e->a, T_LONG, &e->loc);
+	return T_LONG;
+}
+
+/* a && b, a || b: longs; else binary(). */
+static enum vtype binary_type(struct sem *S, struct scope *sc, struct expr *e)
 {
 	enum vtype t, u;
 
-	switch (e->kind) {
-	case E_NUMBER:
-		return T_LONG;
-	case E_STRING:
-		return T_STRING;
-	case E_SYMBOL: {
-		struct var *v = sem_lookup(S, sc, e->name, &e->loc);
+	if (e->opid != OP_AND && e->opid != OP_OR)
+		return binary(S, sc, e);
+	t = sem_expr(S, sc, e->a);
+	u = sem_expr(S, sc, e->b);
+	if ((t != T_UNKNOWN && t != T_LONG) || (u != T_UNKNOWN && u != T_LONG))
+		sem_error(S, &e->loc, NULL, "'%s' needs longs", e->op);
+	/* Variables there are longs, as SystemTap infers them. */
+	if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
+		assign_type(S, sc, e->a, T_LONG, &e->loc);
+	if (u == T_UNKNOWN && e->b->kind == E_SYMBOL)
+		assign_type(S, sc, e->b, T_LONG, &e->loc);
+	return T_LONG;
+}
 
-		v->read = true;
-		v->rvalue = true;
-		if (v->nkeys || (v->global && v->global->is_array))
-			sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
-		v->used_as_scalar = true;
-		return v->type;
+/* c ? a : b: a long condition, branches of one type. */
+static enum vtype ternary_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	enum vtype t, u;
+
+	t = sem_expr(S, sc, e->a);
+	if (t != T_UNKNOWN && t != T_LONG)
+		sem_error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+	if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
+		assign_type(S, sc, e->a, T_LONG, &e->loc);
+	if (sem_static_condition(e->a) >= 0)	/* only one branch counts */
+		return sem_static_condition(e->a) ? (dead_expr(S, sc, e->c), sem_expr(S, sc, e->b)) :
+		       (dead_expr(S, sc, e->b), sem_expr(S, sc, e->c));
+	t = sem_expr(S, sc, e->b);
+	u = sem_expr(S, sc, e->c);
+	/* One branch known types the other, if it is a variable. */
+	if (t == T_UNKNOWN && u != T_UNKNOWN && e->b->kind == E_SYMBOL)
+		assign_type(S, sc, e->b, u, &e->loc);
+	if (u == T_UNKNOWN && t != T_UNKNOWN && e->c->kind == E_SYMBOL)
+		assign_type(S, sc, e->c, t, &e->loc);
+	if (t != T_UNKNOWN && u != T_UNKNOWN && t != u)
+		sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) between the branches of '?:'",
+		      vtype_name(t), vtype_name(u));
+	return t != T_UNKNOWN ? t : u;
+}
+
+/* [k] in a. */
+static enum vtype in_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	if (e->a->kind == E_HIST)
+		return T_LONG;
+	mark_read(S, e->a->name);
+	array_access(S, sc, e, e->a->name, e->args, true);
+	return T_LONG;
+}
+
+/* @cast(p, "type")->chain: p a long, the type's BTF. */
+static enum vtype cast_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	struct btf *btf;
+	__u32 id;
+	enum vtype t = sem_expr(S, sc, e->a);
+
+	if (t != T_UNKNOWN && t != T_LONG)
+		sem_error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
+	if (!(btf = cast_btf(S, e, &id)))
+		return T_UNKNOWN;
+	if (!e->chain && !e->pretty) {
+		/* The pointer itself, typed for a '->' on it later. */
+		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,
+			.btf = btf, .value_type = id, .value_is_address = true }))
+			sem_error(S, &e->loc, NULL, "out of memory");
+		return T_LONG;
 	}
+	sem_chain_indexes(S, sc, e);
+	return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
+}
+
+/* @count(s), @variance(s, shift), ... */
+static enum vtype stat_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	sem_stat_operand(S, sc, e->a, e->name);
+	if (e->b && sem_expr(S, sc, e->b) != T_LONG)
+		sem_error(S, &e->b->loc, NULL, "@variance's shift is a long");
+	return T_LONG;
+}
+
+/* @hist_linear(s, lo, hi, step), @hist_log(s). */
+static enum vtype hist_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	sem_stat_operand(S, sc, e->args, e->name);
+	sem_hist_kind(S, e);
+	for (struct expr *a = e->args->next; a; a = a->next)
+		if (a->kind != E_NUMBER)
+			sem_error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
+	sem_hist_linear_bounds(S, e);
+	return T_HIST;
+}
+
+/* @defined(x): x typed quietly, as code that never runs. */
+static enum vtype defined_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	bool report = S->report, dead = S->dead;
+
+	S->report = false;	/* an unresolvable operand just means 0 */
+	S->dead = true;		/* and it never runs (its @entry neither) */
+	sem_expr(S, sc, e->a);
+	S->report = report;
+	S->dead = dead;
+	return T_LONG;
+}
+
+/* @perf("NAME"), or another @name(...) that needs guru mode. */
+static enum vtype at_call_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	if (!strcmp(e->name, "@perf")) {
+		const char *why = "@perf reads a counter of the thread a probe runs in: "
+				  "use it in a probe";
+
+		if (!sc->site || !provider_counter(S->s, e->args->str, sc->site, &why))
+			sem_error(S, &e->loc, NULL, "@perf(\"%s\"): %s", e->args->str, why);
+		return T_LONG;
+	}
+	for (struct expr *a = e->args; a; a = a->next)
+		sem_expr(S, sc, a);
+	if (!sc->privileged && !S->s->guru)
+		sem_error(S, &e->loc, NULL, "%s needs guru mode (stap -g)", e->name);
+	return T_LONG;
+}
+
+/* One function per kind of expression; the short ones here. */
+static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
+{
+	switch (e->kind) {
+	case E_NUMBER:		return T_LONG;
+	case E_STRING:		return T_STRING;
+	case E_SYMBOL:		return symbol_type(S, sc, e);
 	case E_WILDCARD:
 		sem_error(S, &e->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
 		return T_UNKNOWN;
-	case E_INDEX:
-		if (e->a->kind == E_HIST) {
-			if (sem_expr(S, sc, e->a) == T_HIST && sem_expr(S, sc, e->args) != T_LONG)
-				sem_error(S, &e->args->loc, NULL, "a histogram bucket index is a long");
-			return T_LONG;
-		}
-		mark_read(S, e->a->name);
-		return array_access(S, sc, e, e->a->name, e->args, false);
-	case E_CALL:
-		return sem_call(S, sc, e);
+	case E_INDEX:		return index_type(S, sc, e);
+	case E_CALL:		return sem_call(S, sc, e);
 	case E_UNARY:
-	case E_POSTFIX:
-		if (!strcmp(e->op, "++") || !strcmp(e->op, "--")) {
-			/* A $var is written whole, by '=' (pass 3 writes it). */
-			if (e->a->kind == E_TARGET || e->a->kind == E_CAST) {
-				sem_error(S, &e->loc, NULL, "'%s' cannot be applied to a target variable: "
-					  "assign it with '='", e->op);
-				return T_LONG;
-			}
-			if (e->a->kind == E_SYMBOL)	/* read, then written */
-				sem_lookup(S, sc, e->a->name, &e->a->loc)->read = true;
-			assign_type(S, sc, e->a, T_LONG, &e->loc);
-			/* Its value used (printf("%d", ++n), if (!n++)): the
-			 * global is read, and not printed at the end; as a
-			 * statement of its own (n++) it is only written. */
-			if (e != S->crement_statement && e->a->kind == E_SYMBOL)
-				mark_read(S, e->a->name);
-			else if (e != S->crement_statement && e->a->kind == E_INDEX &&
-				 e->a->a->kind == E_SYMBOL)
-				mark_read(S, e->a->a->name);
-			return T_LONG;
-		}
-		t = sem_expr(S, sc, e->a);
-		if (t != T_UNKNOWN && t != T_LONG)
-			sem_error(S, &e->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(t));
-		if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
-			assign_type(S, sc, e->a, T_LONG, &e->loc);
-		return T_LONG;
-	case E_BINARY:
-		if (!strcmp(e->op, "&&") || !strcmp(e->op, "||")) {
-			t = sem_expr(S, sc, e->a);
-			u = sem_expr(S, sc, e->b);
-			if ((t != T_UNKNOWN && t != T_LONG) || (u != T_UNKNOWN && u != T_LONG))
-				sem_error(S, &e->loc, NULL, "'%s' needs longs", e->op);
-			/* Variables there are longs, as SystemTap infers them. */
-			if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
-				assign_type(S, sc, e->a, T_LONG, &e->loc);
-			if (u == T_UNKNOWN && e->b->kind == E_SYMBOL)
-				assign_type(S, sc, e->b, T_LONG, &e->loc);
-			return T_LONG;
-		}
-		return binary(S, sc, e);
-	case E_ASSIGN:
-		return assignment(S, sc, e);
-	case E_TERNARY:
-		t = sem_expr(S, sc, e->a);
-		if (t != T_UNKNOWN && t != T_LONG)
-			sem_error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
-		if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
-			assign_type(S, sc, e->a, T_LONG, &e->loc);
-		if (sem_static_condition(e->a) >= 0)	/* only one branch counts */
-			return sem_static_condition(e->a) ? (dead_expr(S, sc, e->c), sem_expr(S, sc, e->b)) :
-			       (dead_expr(S, sc, e->b), sem_expr(S, sc, e->c));
-		t = sem_expr(S, sc, e->b);
-		u = sem_expr(S, sc, e->c);
-		/* One branch known types the other, if it is a variable. */
-		if (t == T_UNKNOWN && u != T_UNKNOWN && e->b->kind == E_SYMBOL)
-			assign_type(S, sc, e->b, u, &e->loc);
-		if (u == T_UNKNOWN && t != T_UNKNOWN && e->c->kind == E_SYMBOL)
-			assign_type(S, sc, e->c, t, &e->loc);
-		if (t != T_UNKNOWN && u != T_UNKNOWN && t != u)
-			sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) between the branches of '?:'",
-			      vtype_name(t), vtype_name(u));
-		return t != T_UNKNOWN ? t : u;
-	case E_IN:
-		if (e->a->kind == E_HIST)
-			return T_LONG;
-		mark_read(S, e->a->name);
-		array_access(S, sc, e, e->a->name, e->args, true);
-		return T_LONG;
-	case E_TARGET:
-		return sem_target_var(S, sc, e);
-	case E_CAST: {
-		struct btf *btf;
-		__u32 id;
-
-		t = sem_expr(S, sc, e->a);
-		if (t != T_UNKNOWN && t != T_LONG)
-			sem_error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
-		if (!(btf = cast_btf(S, e, &id)))
-			return T_UNKNOWN;
-		if (!e->chain && !e->pretty) {
-			/* The pointer itself, typed for a '->' on it later. */
-			if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,
-				.btf = btf, .value_type = id, .value_is_address = true }))
-				sem_error(S, &e->loc, NULL, "out of memory");
-			return T_LONG;
-		}
-		sem_chain_indexes(S, sc, e);
-		return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
-	}
-	case E_AUTOCAST:
-		return sem_autocast(S, sc, e);
-	case E_ATVAR:
-		return sem_atvar(S, sc, e);
-	case E_STAT:
-		sem_stat_operand(S, sc, e->a, e->name);
-		if (e->b && sem_expr(S, sc, e->b) != T_LONG)
-			sem_error(S, &e->b->loc, NULL, "@variance's shift is a long");
-		return T_LONG;
-	case E_HIST:
-		sem_stat_operand(S, sc, e->args, e->name);
-		sem_hist_kind(S, e);
-		for (struct expr *a = e->args->next; a; a = a->next)
-			if (a->kind != E_NUMBER)
-				sem_error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
-		sem_hist_linear_bounds(S, e);
-		return T_HIST;
-	case E_DEFINED: {
-		bool report = S->report, dead = S->dead;
-
-		S->report = false;	/* an unresolvable operand just means 0 */
-		S->dead = true;		/* and it never runs (its @entry neither) */
-		sem_expr(S, sc, e->a);
-		S->report = report;
-		S->dead = dead;
-		return T_LONG;
-	}
-	case E_ENTRY:
-		return entry_operand(S, sc, e);
+	case E_POSTFIX:		return unary_type(S, sc, e);
+	case E_BINARY:		return binary_type(S, sc, e);
+	case E_ASSIGN:		return assignment(S, sc, e);
+	case E_TERNARY:		return ternary_type(S, sc, e);
+	case E_IN:		return in_type(S, sc, e);
+	case E_TARGET:		return sem_target_var(S, sc, e);
+	case E_CAST:		return cast_type(S, sc, e);
+	case E_AUTOCAST:	return sem_autocast(S, sc, e);
+	case E_ATVAR:		return sem_atvar(S, sc, e);
+	case E_STAT:		return stat_type(S, sc, e);
+	case E_HIST:		return hist_type(S, sc, e);
+	case E_DEFINED:		return defined_type(S, sc, e);
+	case E_ENTRY:		return entry_operand(S, sc, e);
 	case E_PROBEWRITE:
 		sem_expr(S, sc, e->a);
 		return T_LONG;
@@ -745,20 +802,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		return T_LONG;
 	case E_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
 		return T_LONG;
-	case E_AT_CALL:
-		if (!strcmp(e->name, "@perf")) {
-			const char *why = "@perf reads a counter of the thread a probe runs in: "
-					  "use it in a probe";
-
-			if (!sc->site || !provider_counter(S->s, e->args->str, sc->site, &why))
-				sem_error(S, &e->loc, NULL, "@perf(\"%s\"): %s", e->args->str, why);
-			return T_LONG;
-		}
-		for (struct expr *a = e->args; a; a = a->next)
-			sem_expr(S, sc, a);
-		if (!sc->privileged && !S->s->guru)
-			sem_error(S, &e->loc, NULL, "%s needs guru mode (stap -g)", e->name);
-		return T_LONG;
+	case E_AT_CALL:		return at_call_type(S, sc, e);
 	}
 	return T_UNKNOWN;
 }
@@ -784,7 +828,7 @@ static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
 	case E_HIST:
 		return false;
 	case E_UNARY:
-		if (!strcmp(e->op, "++") || !strcmp(e->op, "--"))
+		if (e->opid == OP_INCR || e->opid == OP_DECR)
 			return false;
 		break;
 	case E_CALL:
@@ -834,7 +878,7 @@ static bool dead_store(struct sem *S, struct scope *sc, const struct expr *e)
 {
 	const struct var *v;
 
-	if (S->s->unoptimized || !S->walks || e->kind != E_ASSIGN || strcmp(e->op, "=") ||
+	if (S->s->unoptimized || !S->walks || e->kind != E_ASSIGN || e->opid != OP_ASSIGN ||
 	    e->a->kind != E_SYMBOL)
 		return false;
 	v = sem_find_var(*sc->locals, e->a->name);
@@ -863,7 +907,7 @@ static void condition_reads_globals(struct sem *S, const struct expr *e)
 			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition reads only "
 				  "global variables, and '%s' is not one", e->name);
 		else if (e->kind == E_ASSIGN || ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
-			 (!strcmp(e->op, "++") || !strcmp(e->op, "--"))))
+			 (e->opid == OP_INCR || e->opid == OP_DECR)))
 			sem_error(S, &e->loc, NULL, "a probe condition cannot change a variable");
 		else if (e->kind == E_CALL)
 			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition cannot call "
@@ -894,12 +938,12 @@ int sem_static_condition(const struct expr *e)
 
 	if (e->kind == E_DEFINED)
 		return e->a->vtype != T_UNKNOWN;
-	if (e->kind == E_UNARY && !strcmp(e->op, "!")) {
+	if (e->kind == E_UNARY && e->opid == OP_NOT) {
 		l = sem_static_condition(e->a);
 		return l < 0 ? -1 : !l;
 	}
-	and = e->kind == E_BINARY && !strcmp(e->op, "&&");
-	or = e->kind == E_BINARY && !strcmp(e->op, "||");
+	and = e->kind == E_BINARY && e->opid == OP_AND;
+	or = e->kind == E_BINARY && e->opid == OP_OR;
 	if (!and && !or)
 		return -1;
 	l = sem_static_condition(e->a);

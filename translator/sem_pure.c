@@ -66,12 +66,12 @@ static bool expr_pure(struct sem *S, struct sem_function *f, const struct expr *
 		return true;
 	switch (e->kind) {
 	case E_ASSIGN:
-		if (e->a->kind != E_SYMBOL || !is_local(f, e->a->name) || !strcmp(e->op, "<<<"))
+		if (e->a->kind != E_SYMBOL || !is_local(f, e->a->name) || e->opid == OP_AGG)
 			return false;
 		return expr_pure(S, f, e->b);
 	case E_UNARY:
 	case E_POSTFIX:
-		if ((!strcmp(e->op, "++") || !strcmp(e->op, "--")) &&
+		if ((e->opid == OP_INCR || e->opid == OP_DECR) &&
 		    (e->a->kind != E_SYMBOL || !is_local(f, e->a->name)))
 			return false;
 		break;

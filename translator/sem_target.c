@@ -327,6 +327,7 @@ static struct expr *add_load_bias(struct sem *S, struct scope *sc, struct expr *
 	bias->vtype = T_LONG;
 	sum->kind = E_BINARY;
 	sum->op = "+";
+	sum->opid = OP_ADD;
 	sum->a = addr;
 	sum->b = bias;
 	sum->loc = addr->loc;
@@ -400,7 +401,7 @@ const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struc
 		v = sem_find_var(*sc->locals, e->name);
 		return v && v->typed && !v->typed->conflict ? v->typed : NULL;
 	case E_ASSIGN:
-		return !strcmp(e->op, "=") ? sem_typed(S, sc, e->b) : NULL;
+		return e->opid == OP_ASSIGN ? sem_typed(S, sc, e->b) : NULL;
 	case E_TERNARY:
 		a = sem_typed(S, sc, e->b);
 		b = sem_typed(S, sc, e->c);

@@ -135,7 +135,7 @@ const char *gen_assign_target(struct xlate *x, const struct expr *e)
 		gen_error(x, &e->loc, "%s cannot be written", expr_text(x->a, target));
 		return "0LL";
 	}
-	if (strcmp(e->op, "=")) {
+	if (e->opid != OP_ASSIGN) {
 		gen_error(x, &e->loc, "only '=' writes %s", expr_text(x->a, target));
 		return "0LL";
 	}
