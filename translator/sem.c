@@ -1276,6 +1276,26 @@ static bool ran_by_elided(const struct derived_probe *d, void *arg)
 	return sem_handler_for(S, d)->elided;
 }
 
+/*
+ * The probes left after dropping elided ones, numbered again from 0 in
+ * order (their handlers' cache with them).  Pass 3 names each probe by
+ * its number (ctap_probes[seq]) in an array of the probes left: a hole
+ * made "&ctap_probes[1]" of a one-probe module's only probe.
+ */
+static void renumber_probes(struct sem *S)
+{
+	int i = 0;
+
+	for (struct derived_probe *d = elab_probes(S->s); d; d = d->next, i++) {
+		/* i <= d->seq: the list is in the order the numbers were given */
+		if (d->seq < S->nhandler_of)
+			S->handler_of[i] = S->handler_of[d->seq];
+		d->seq = i;
+	}
+	for (; i < S->nhandler_of; i++)
+		S->handler_of[i] = NULL;
+}
+
 static void elide_empty_probes(struct sem *S)
 {
 	struct sem_handler **hp = &S->handlers;
@@ -1302,6 +1322,7 @@ static void elide_empty_probes(struct sem *S)
 	}
 	S->handlers_tail = hp;
 	elab_filter(S->s, ran_by_elided, S);
+	renumber_probes(S);
 	if (!elab_probes(S->s)) {
 		diag_error("semantic", NULL, NULL, "no probes found");
 		S->errors++;
