@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -35,6 +34,7 @@
 #include "kbuild_replay.h"
 #include "kfeatures.h"
 #include "sign.h"
+#include "spawn.h"
 
 /* Runtime files every module is built from (paths under the runtime dir):
  * the portable core's units, listed once in kmod-runtime/core/units.mk,
@@ -279,31 +279,13 @@ static void keep_runtime(const char *cached, const char *dir)
 /* Run make; its output goes to DIR/build.log (and to stderr with -vv). */
 static int run_make(struct session *s, const char *dir)
 {
-	char log[4096], jobs[32];
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	pid_t pid;
-	int status, fd;
+	const char *log = arena_printf(&s->arena, "%s/build.log", dir);
+	const char *argv[] = { "make", "-s", "-C", s->kernel_build,
+			       arena_printf(&s->arena, "M=%s", dir),
+			       arena_printf(&s->arena, "-j%ld", n > 0 ? n : 1), "modules", NULL };
 
-	snprintf(log, sizeof(log), "%s/build.log", dir);
-	snprintf(jobs, sizeof(jobs), "-j%ld", n > 0 ? n : 1);
-	pid = fork();
-	if (pid < 0)
-		return fail_errno();
-	if (pid == 0) {
-		char m[4200];
-
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		snprintf(m, sizeof(m), "M=%s", dir);
-		execlp("make", "make", "-s", "-C", s->kernel_build, m, jobs, "modules", (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return fail_errno();
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	return spawn_logged(argv, NULL, log, false, NULL) ? -EIO : 0;
 }
 
 /* The compiler's messages, with -v all of the log. */

@@ -31,11 +31,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cache.h"
 #include "kbuild_replay.h"
+#include "spawn.h"
 
 /* The .cmd files of the steps, in order (%s: the module's name); the
  * optional ones only some kernels' Kbuild has. */
@@ -192,28 +192,15 @@ void kbuild_record(struct session *s, const char *dir, const char *name, const c
 }
 
 /* One command, by /bin/sh in the kernel tree with $CTAP_BUILD_DIR the
- * build directory; its output to log. */
-static int run_step(const char *build, const char *dir, const char *cmd, const char *log)
+ * build directory; its output added to log. */
+static int run_step(struct session *s, const char *dir, const char *cmd, const char *log)
 {
-	pid_t pid = fork();
-	int status;
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	/* What Kbuild's make exports and its tools read: 6.12's objtool
+	 * wants the source architecture (ctap targets x86_64 only). */
+	const char *env[] = { arena_printf(&s->arena, "%s=%s", DIR_VAR, dir), "SRCARCH=x86", NULL };
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		FILE *out = freopen(log, "a", stdout);
-
-		/* What Kbuild's make exports and its tools read: 6.12's objtool
-		 * wants the source architecture (ctap targets x86_64 only). */
-		if (!out || dup2(STDOUT_FILENO, STDERR_FILENO) < 0 || chdir(build) ||
-		    setenv(DIR_VAR, dir, 1) || setenv("SRCARCH", "x86", 1))
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	return spawn_logged(argv, s->kernel_build, log, true, env) ? -EIO : 0;
 }
 
 int kbuild_replay(struct session *s, const char *dir, const char *name, const char *path)
@@ -241,7 +228,7 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 
 		line[strcspn(line, "\n")] = '\0';
 		cmd = replace(&s->arena, expand_dir(&s->arena, line), NAME_MARK, name);
-		ret = run_step(s->kernel_build, dir, cmd, log);
+		ret = run_step(s, dir, cmd, log);
 		if (ret)
 			goto out;
 		n++;

@@ -27,6 +27,7 @@
 
 #include "cache.h"
 #include "run.h"
+#include "spawn.h"
 #include "vmroot.h"
 
 /*
@@ -220,20 +221,6 @@ static const char *absolute(struct session *s, const char *path)
 	return arena_printf(&s->arena, "%s/%s", cwd, path);
 }
 
-/* The file at path, to the descriptor fd (the guest's output to ours). */
-static void copy_out(const char *path, int fd)
-{
-	char buf[65536];
-	ssize_t n;
-	int in = open(path, O_RDONLY | O_CLOEXEC);
-
-	while (in >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(fd, buf, n) != n)
-			break;
-	if (in >= 0)
-		close(in);
-}
-
 /* The last lines of the harness's log, to stderr: why the guest did not run. */
 static void log_tail(const char *path, int lines)
 {
@@ -268,36 +255,18 @@ static void log_tail(const char *path, int lines)
  */
 static int run_harness(struct session *s, const char *dir, const char **argv)
 {
-	const char *log = arena_printf(&s->arena, "%s/guest.log", dir);
+	const char *log = arena_printf(&s->arena, "%s/guest.log", dir), *env[3];
 	char cache[4096];
-	pid_t pid;
-	int status, fd;
 
 	/* The cache's own directory ("ROOT/."), checked to be the user's alone. */
 	if (cache_path(cache, sizeof(cache), ".")) {
 		fprintf(stderr, "stap: --vm: the module cache cannot be used safely\n");
 		return -1;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || chdir(dir))
-			_exit(127);
-		fd = open("/dev/null", O_RDONLY);
-		if (fd < 0 || dup2(fd, 0) < 0)
-			_exit(127);
-		if (setenv("CTAP_STAPRUN", staprun_path(s), 1) || setenv("CTAP_CACHE", cache, 1))
-			_exit(127);
-		execv(argv[0], (char *const *)argv);
-		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	env[0] = arena_printf(&s->arena, "CTAP_STAPRUN=%s", staprun_path(s));
+	env[1] = arena_printf(&s->arena, "CTAP_CACHE=%s", cache);
+	env[2] = NULL;
+	return spawn_logged(argv, dir, log, false, env);
 }
 
 /*
@@ -369,8 +338,8 @@ static int vm_boot(struct session *s, const char *ko, const char *line, int time
 		return -1;
 	}
 	fflush(NULL);
-	copy_out(arena_printf(&s->arena, "%s/out/run.stdout", *dir), STDOUT_FILENO);
-	copy_out(arena_printf(&s->arena, "%s/out/run.stderr", *dir), STDERR_FILENO);
+	spawn_copy_file(arena_printf(&s->arena, "%s/out/run.stdout", *dir), STDOUT_FILENO);
+	spawn_copy_file(arena_printf(&s->arena, "%s/out/run.stderr", *dir), STDERR_FILENO);
 	return atoi(st + 3);
 }
 

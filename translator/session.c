@@ -293,6 +293,19 @@ const char *session_define_line(struct session *s, const char *d)
 	return arena_printf(&s->arena, "#define %.*s %s\n", (int)(eq - d), d, eq + 1);
 }
 
+int session_mkdirs(char *path, mode_t mode)
+{
+	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(path, mode) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
 char *session_mkdtemp(struct session *s, const char *prefix)
 {
 	const char *t = getenv("TMPDIR");

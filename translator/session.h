@@ -7,6 +7,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "arena.h"
 #include "ast.h"
@@ -122,6 +123,9 @@ void session_free(struct session *s);
 /* A new directory for pass 4 or 5 ("$TMPDIR/PREFIXXXXXXX", /tmp by
  * default, which main() checked), arena memory; NULL with errno. */
 char *session_mkdtemp(struct session *s, const char *prefix);
+/* mkdir -p of every directory of path up to its last '/' (mode for those
+ * made; those there are kept): 0, or the first failure's -errno. */
+int session_mkdirs(char *path, mode_t mode);
 /* Removes the directory tree of a session_mkdtemp() (no shell, no
  * symlink followed): 0 or -errno. */
 int session_rmtree(const char *dir);

@@ -15,16 +15,15 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sign.h"
+#include "spawn.h"
 
 #define KEY_FILE	"signing_key.pem"
 #define CERT_FILE	"signing_key.x509"
@@ -57,44 +56,6 @@ static int private_enough(const char *path, mode_t forbidden)
 	if (S_ISLNK(st.st_mode) || st.st_uid != getuid() || (st.st_mode & forbidden))
 		return -EPERM;
 	return 0;
-}
-
-/* argv run with stdout and stderr to log (a file in the key directory
- * kept when it fails); its exit status, or -1. */
-static int run(const char *const *argv, const char *log)
-{
-	pid_t pid;
-	int status, fd;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-			_exit(127);
-		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || dup2(fd, 0) < 0)
-			_exit(127);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* A tool's log, to stderr. */
-static void print_file(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	int c;
-
-	while (f && (c = getc(f)) != EOF)
-		putc(c, stderr);
-	if (f)
-		fclose(f);
 }
 
 /* openssl's request: a certificate for signing code, not a CA. */
@@ -136,7 +97,7 @@ static int make_key(struct session *s, const char *dir)
 		return -1;
 	}
 	mask = umask(077);	/* the private key: the user's alone */
-	ret = run(argv, log);
+	ret = spawn_logged(argv, NULL, log, false, NULL);
 	umask(mask);
 	unlink(conf);
 	if (ret) {
@@ -163,13 +124,9 @@ int sign_prepare(struct session *s)
 			"name one: --sign-module=DIR\n");
 		return -1;
 	}
-	/* the default's parents too (~/.config/ctap), as the user's */
-	for (char *p = arena_printf(&s->arena, "%s/", dir), *q = strchr(p + 1, '/'); q;
-	     q = strchr(q + 1, '/')) {
-		*q = '\0';
-		mkdir(p, 0700);
-		*q = '/';
-	}
+	/* the default's parents too (~/.config/ctap), as the user's; what
+	 * could not be made is said by the check below */
+	session_mkdirs(arena_printf(&s->arena, "%s/", dir), 0700);
 	ret = private_enough(dir, 022);
 	if (ret) {
 		fprintf(stderr, "stap: --sign-module: %s is not a directory of yours alone: %s\n",
@@ -201,10 +158,11 @@ int sign_module(struct session *s, const char *ko)
 			"this kernel has it)\n", tool);
 		return -1;
 	}
-	ret = run(argv, log);
+	ret = spawn_logged(argv, NULL, log, false, NULL);
 	if (ret) {
 		fprintf(stderr, "stap: --sign-module: sign-file failed (exit %d):\n", ret);
-		print_file(log);
+		fflush(stderr);
+		spawn_copy_file(log, STDERR_FILENO);
 		return -1;
 	}
 	unlink(log);

@@ -43,20 +43,6 @@ struct vmroot {
 	int failed;
 };
 
-/* mkdir -p of path's parent directories under the root. */
-static int make_parents(char *path)
-{
-	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			*p = '/';
-			return -errno;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
 /* The file here (followed if a symlink: the guest gets its contents) to
  * to, a new file; its permission bits but set-id ones. */
 static int copy_file(const char *from, const char *to)
@@ -151,7 +137,7 @@ static bool ship(struct vmroot *v, const char *path, const char *what)
 		return false;
 	}
 	to = arena_printf(&s->arena, "%s%s", v->root, path);
-	ret = make_parents(to);
+	ret = session_mkdirs(to, 0755);
 	if (!ret)
 		ret = copy_file(file, to);
 	if (ret && ret != -EEXIST) {
@@ -200,7 +186,7 @@ int vmroot_build(struct session *s, const char *root, const char **cwd)
 	if (getcwd(here, sizeof(here)) && here[0] == '/') {
 		*cwd = arena_strndup(&s->arena, here, strlen(here));
 		dir = arena_printf(&s->arena, "%s%s/", root, here);
-		ret = make_parents(dir);
+		ret = session_mkdirs(dir, 0755);
 		if (ret) {
 			fprintf(stderr, "stap: --vm: cannot make %s for the guest: %s\n", dir,
 				strerror(-ret));
