@@ -139,7 +139,8 @@ static int hash_one(const char *path, const char *rel, void *ctx)
 	return 0;
 }
 
-/* The hash of ctap's version, the runtime sources and the target kernel
+/* The hash of ctap's version, how pass 4 builds (the replay's format),
+ * the runtime sources and the target kernel
  * (with what its BTF says of its interfaces: features). */
 static uint64_t base_key(struct session *s, const char *features)
 {
@@ -148,6 +149,7 @@ static uint64_t base_key(struct session *s, const char *features)
 	struct stat st;
 
 	h = hash_bytes(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+	h = hash_bytes(h, KBUILD_REPLAY_FORMAT, sizeof(KBUILD_REPLAY_FORMAT));
 	for_runtime_files(session_runtime_dir(s), "", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "core", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "probes", hash_one, &h);

@@ -22,11 +22,14 @@
  * Kbuild left are recorded, the optional ones only when there.  One step
  * is not a .cmd line: where the build tree has a vmlinux (6.12's headers
  * ship one), Kbuild adds the module's own BTF after linking; a replayed
- * module has none, which only BPF programs would read.
+ * module has none, which only BPF programs would read.  Another is
+ * recorded all the same: 5.10's objtool, which writes the ORC data the
+ * kernel's unwinder needs, runs outside the compile step's .cmd line.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,9 +172,50 @@ static char *mark_name(struct arena *a, const char *cmd, const char *name)
 	return arena_printf(a, "%s%s", out, p);
 }
 
+/*
+ * Kbuild's objtool command for dir/script.o, when the compile step's .cmd
+ * line does not run it (5.10 runs objtool as a command of its own, which
+ * no .cmd file keeps; 6.1+ appends it to the compile command).  Without
+ * it a replayed module has no ORC data for the script's code, and the
+ * kernel's unwinder stops at its first frame: backtraces from a handler
+ * came back empty.  Kbuild is asked once, at recording time, to compile
+ * script.o again with its commands shown (about a second); NULL where it
+ * runs no objtool.
+ */
+static char *objtool_cmd(struct session *s, const char *dir)
+{
+	const char *log = arena_printf(&s->arena, "%s/objtool.log", dir);
+	const char *argv[] = { "make", "-C", s->kernel_build,
+			       arena_printf(&s->arena, "M=%s", dir), "V=1", "-B", "script.o", NULL };
+	const char *target = arena_printf(&s->arena, " %s/script.o", dir);
+	char *line = NULL, *found = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (spawn_logged(argv, NULL, log, false, NULL))
+		return NULL;
+	f = fopen(log, "r");
+	if (!f)
+		return NULL;
+	while (!found && getline(&line, &cap, f) > 0) {
+		char *cmd = line + strspn(line, " \t"), *end;
+
+		cmd[strcspn(cmd, "\n")] = '\0';
+		end = cmd + strlen(cmd);
+		if (strstr(cmd, "/objtool ") && !strchr(cmd, ';') &&
+		    end - cmd > (ptrdiff_t)strlen(target) &&
+		    !strcmp(end - strlen(target), target))
+			found = arena_printf(&s->arena, "%s", cmd);
+	}
+	free(line);
+	fclose(f);
+	unlink(log);
+	return found;
+}
+
 void kbuild_record(struct session *s, const char *dir, const char *name, const char *path)
 {
-	char *text = "", file[4200];
+	char *text = KBUILD_REPLAY_FORMAT "\n", file[4200];
 
 	for (size_t i = 0; i < NSTEPS; i++) {
 		char *cmd;
@@ -187,6 +231,13 @@ void kbuild_record(struct session *s, const char *dir, const char *name, const c
 		if (!cmd)
 			return;
 		text = arena_printf(&s->arena, "%s%s\n", text, cmd);
+		if (!strcmp(steps[i].cmd, ".script.o.cmd") && !strstr(cmd, "objtool")) {
+			char *objtool = objtool_cmd(s, dir);
+
+			if (objtool)
+				text = arena_printf(&s->arena, "%s%s\n", text,
+						    replace(&s->arena, objtool, dir, DIR_MARK));
+		}
 	}
 	cache_store(path, text, strlen(text));
 }
@@ -223,6 +274,8 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 		goto out;
 	fclose(empty);
 	snprintf(log, sizeof(log), "%s/build.log", dir);
+	if (getline(&line, &cap, f) <= 0 || strcmp(line, KBUILD_REPLAY_FORMAT "\n"))
+		goto out;
 	while (getline(&line, &cap, f) > 0) {
 		const char *cmd;
 

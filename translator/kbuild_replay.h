@@ -8,6 +8,12 @@
 
 #include "session.h"
 
+/* The first line of a recording.  A recording made before 5.10's objtool
+ * step was recorded has none: it is not replayed, but recorded again; and
+ * build.c's cache keys include it, so the modules such a replay made are
+ * built again too. */
+#define KBUILD_REPLAY_FORMAT	"# ctap kbuild replay 2"
+
 /* After Kbuild built module name in dir: its commands into the cache
  * file path (nothing if they are not what this file expects). */
 void kbuild_record(struct session *s, const char *dir, const char *name, const char *path);
