@@ -78,6 +78,9 @@ struct ctap_msg_start {
 	 * SystemTap's sign) and its abbreviation ("CET"), NUL-terminated. */
 	__s32 tz_gmtoff;
 	char tz_name[CTAP_TZ_NAME_LEN];
+	/* staprun -N (stap --target-namespaces): the process whose pid and
+	 * user namespaces ns_pid(), ns_uid()... answer in; 0: staprun's own. */
+	__s32 ns_pid;
 };
 
 #endif /* CTAP_MSGS_H */

@@ -160,6 +160,9 @@ struct ctap_probe {
 	/* Where this probe passes its handler's $vars, when the probes of
 	 * one handler pass them at different argument positions. */
 	const unsigned char *args_of;
+	/* Runs for no task in particular (an interval timer, a procfs
+	 * file): stap --cgroup does not filter it (scope.h). */
+	bool any_task;
 };
 
 struct ctap_context {
@@ -278,6 +281,7 @@ struct ctap_module {
 	size_t context_size;
 	int (*init_globals)(void);
 	void (*free_globals)(void);
+	const char *cgroup_path;	/* stap --cgroup, or NULL (scope.c) */
 };
 
 /*

@@ -203,13 +203,13 @@ static __poll_t ctl_poll(struct file *file, poll_table *wait)
 
 /* ---- session state ---- */
 
-static int ctap_start(s32 target)
+static int ctap_start(s32 target, s32 ns_pid)
 {
 	int ret = -EBUSY;
 
 	mutex_lock(&cl.state_lock);
 	if (cl.state == CTAP_LOADED) {
-		ret = cl.ops->start(target);
+		ret = cl.ops->start(target, ns_pid);
 		cl.state = ret ? CTAP_STOPPED : CTAP_RUNNING;
 	}
 	mutex_unlock(&cl.state_lock);
@@ -280,7 +280,7 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		cl.tz_gmtoff = start.tz_gmtoff;
 		memcpy(cl.tz_name, start.tz_name, sizeof(cl.tz_name));
 		cl.tz_name[sizeof(cl.tz_name) - 1] = '\0';
-		result = ctap_start(start.target);
+		result = ctap_start(start.target, start.ns_pid);
 		ctl_queue(CTAP_MSG_START, &result, sizeof(result), true);
 		break;
 	case CTAP_MSG_EXIT:

@@ -17,6 +17,7 @@
 #include <linux/sched/signal.h>
 
 #include "ctap_runtime.h"
+#include "scope.h"
 
 enum { S_LOADED, S_STARTING, S_RUNNING, S_STOPPING, S_STOPPED };
 
@@ -217,7 +218,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	unsigned long flags = 0;
 	cycles_t start;
 
-	if (!state_allows(p))
+	if (!state_allows(p) || ctap_scope_excludes(p))
 		return;
 	start = get_cycles();
 	if (irqs_off)
@@ -294,18 +295,24 @@ static void disarm(void)
 		sess.m->families[--sess.armed].stop();
 }
 
-static int session_start(s32 target)
+static int session_start(s32 target, s32 ns_pid)
 {
 	int ret;
 
 	sess.target = target;
 	sess.staprun = task_tgid_vnr(current);	/* START comes from staprun's write */
+	ret = ctap_scope_start(sess.m, ns_pid);
+	if (ret) {
+		atomic_set(&sess.state, S_STOPPED);
+		return ret;
+	}
 	atomic_set(&sess.state, S_STARTING);
 	run_kind(CTAP_PROBE_BEGIN);
 	for (sess.armed = 0; sess.armed < sess.m->nfamilies; sess.armed++) {
 		ret = sess.m->families[sess.armed].start();
 		if (ret) {
 			disarm();
+			ctap_scope_stop(NULL);
 			atomic_set(&sess.state, S_STOPPED);
 			return ret;
 		}
@@ -323,6 +330,7 @@ static void session_stop(void)
 	disarm();
 	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
 	atomic_set(&sess.state, S_STOPPED);
+	ctap_scope_stop(sess.m);
 	errors = atomic_read(&sess.errors);
 	skipped = atomic_read(&sess.skipped);
 	if (errors || skipped)

@@ -14,8 +14,9 @@
 #include <linux/compiler.h>
 
 struct ctap_transport_ops {
-	/* Arm the probes and run the begin probes.  Returns 0 or -errno. */
-	int (*start)(s32 target);
+	/* Arm the probes and run the begin probes, for target() target and
+	 * the namespaces of process ns_pid (0: staprun's).  0 or -errno. */
+	int (*start)(s32 target, s32 ns_pid);
 	/* Disarm the probes and run the end probes.  Called at most once. */
 	void (*stop)(void);
 };

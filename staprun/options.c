@@ -28,6 +28,7 @@ static void usage(FILE *f)
 		"  -S MB[,N]   with -o: go on in the next file once one is larger than MB\n"
 		"              megabytes (FILE.0, FILE.1...), keeping the N newest\n"
 		"  -T SECONDS  stop after SECONDS\n"
+		"  -N PID      ns_pid(), ns_uid()... in the namespaces of process PID\n"
 		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
 		"  -s MB       output buffer size in MB (per CPU with -b)\n"
 		"  -i          send stdin to the script's input.char/input.line probes\n"
@@ -54,6 +55,13 @@ static int parse_option(struct options *o, int opt, const char *arg)
 		o->target = strtol(arg, &end, 10);
 		if (*end || o->target <= 0) {
 			errmsg("invalid -x pid '%s'\n", arg);
+			return -EINVAL;
+		}
+		break;
+	case 'N':
+		o->ns_pid = strtol(arg, &end, 10);
+		if (*end || o->ns_pid <= 0) {
+			errmsg("invalid -N pid '%s'\n", arg);
 			return -EINVAL;
 		}
 		break;
@@ -140,7 +148,7 @@ int options_parse(struct options *o, int argc, char **argv)
 {
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "+vc:x:o:S:T:s:ibAdVh")) != -1) {
+	while ((opt = getopt(argc, argv, "+vc:x:N:o:S:T:s:ibAdVh")) != -1) {
 		ret = parse_option(o, opt, optarg);
 		if (ret)
 			return ret;

@@ -299,7 +299,7 @@ static int run_session(struct session *s)
 
 static int start_session(struct session *s)
 {
-	struct ctap_msg_start start = { .target = s->target };
+	struct ctap_msg_start start = { .target = s->target, .ns_pid = s->opt.ns_pid };
 	struct ctap_msg_hdr hdr;
 	char payload[CTAP_MSG_MAX_PAYLOAD + 1];
 	time_t now = time(NULL);

@@ -46,6 +46,7 @@ struct options {
 	char buffer_arg[32];	/* ctap_buffer_mb=N */
 	const char *cmd;	/* -c */
 	pid_t target;		/* -x */
+	pid_t ns_pid;		/* -N: the target namespaces' process */
 	const char *outfile;	/* -o */
 	uint64_t fsize_max;	/* -S MB, as bytes */
 	int fnum_max;		/* -S MB,N */

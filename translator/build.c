@@ -42,7 +42,7 @@
  * (session_runtime_families()). */
 static const char *const runtime_objs[] = {
 #include "core_units.h"
-	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", NULL
+	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", "scope", NULL
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)

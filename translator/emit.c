@@ -59,6 +59,11 @@ void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xpr
 	x->probes[d->seq].order = order;
 }
 
+void emit_any_task_probe(struct xlate *x, const struct derived_probe *d)
+{
+	x->probes[d->seq].any_task = true;
+}
+
 void emit_family(struct xlate *x, const char *register_fn, const char *unregister_fn)
 {
 	fprintf(x->family_list_f, "\t{ .start = %s, .stop = %s },\n", register_fn, unregister_fn);

@@ -92,7 +92,11 @@ static void usage(FILE *f)
 		"  --json     output as JSON, one object per line: what each statement\n"
 		"             prints, histograms, the globals printed at the end\n"
 		"  --check    pre-flight check: can scripts run here (or, with --vm, in\n"
-		"             the guest)?  What to do about each thing that fails\n");
+		"             the guest)?  What to do about each thing that fails\n"
+		"  --target-namespaces=PID  ns_pid(), ns_uid()... as seen in the pid and\n"
+		"             user namespaces of process PID (a container's)\n"
+		"  --cgroup=PATH  run the probes of tasks only for tasks in cgroup v2 PATH\n"
+		"             (as cgroup_path() prints it) or below it\n");
 }
 
 static void bad_option(const char *fmt, const char *arg)
@@ -290,6 +294,7 @@ enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
+	OPT_TARGET_NS, OPT_CGROUP,
 };
 
 static const struct option longopts[] = {
@@ -311,6 +316,8 @@ static const struct option longopts[] = {
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 	{ "sign-module", optional_argument, NULL, OPT_SIGN },
+	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "bundle-member", required_argument, NULL, OPT_BUNDLE_MEMBER },	/* bundle.c */
 	{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -423,7 +430,23 @@ static bool target_option(struct session *s, int opt, const char **target)
 	return false;
 }
 
-/* How the module is built and run: -m, -R, -o, -S, -c, -x, -T, -s, -d, --sign-module. */
+/* --cgroup=PATH: a cgroup v2 path from the hierarchy's root, as
+ * cgroup_path() prints it ("/", "/system.slice/x.service"). */
+static void cgroup_option(struct session *s)
+{
+	if (optarg[0] != '/' || strlen(optarg) > 1024 || strstr(optarg, "//") ||
+	    strstr(optarg, "/./") || strstr(optarg, "/../") ||
+	    (strlen(optarg) > 1 && optarg[strlen(optarg) - 1] == '/'))
+		bad_option("invalid --cgroup '%s': a path from the cgroup v2 root, "
+			   "as cgroup_path() prints it", optarg);
+	for (const char *c = optarg; *c; c++)
+		if (*c < ' ' || *c == '"' || *c == '\\' || *c == 0x7f)
+			bad_option("invalid --cgroup '%s'", optarg);
+	s->cgroup_path = optarg;
+}
+
+/* How the module is built and run: -m, -R, -o, -S, -c, -x, -T, -s, -d,
+ * --sign-module, --target-namespaces, --cgroup. */
 static bool run_option(struct session *s, int opt)
 {
 	switch (opt) {
@@ -463,6 +486,12 @@ static bool run_option(struct session *s, int opt)
 	case OPT_SIGN:		/* sign.c */
 		s->sign = true;
 		s->sign_dir = optarg;
+		return true;
+	case OPT_TARGET_NS:	/* kmod-runtime/scope.c */
+		s->target_ns_pid = parse_number(optarg, 1, 0x7fffffff, "--target-namespaces pid");
+		return true;
+	case OPT_CGROUP:	/* kmod-runtime/scope.c */
+		cgroup_option(s);
 		return true;
 	}
 	return false;

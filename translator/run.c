@@ -72,6 +72,10 @@ static int staprun_args(struct session *s, const char **argv, const char *ko, co
 		argv[n++] = "-x";
 		argv[n++] = arena_printf(&s->arena, "%d", s->target_pid);
 	}
+	if (s->target_ns_pid) {
+		argv[n++] = "-N";
+		argv[n++] = arena_printf(&s->arena, "%d", s->target_ns_pid);
+	}
 	if (s->output_file) {
 		argv[n++] = "-o";
 		argv[n++] = s->output_file;

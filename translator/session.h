@@ -54,6 +54,8 @@ struct session {
 	const char *output_size;	/* -S MB[,N]: staprun's file rotation */
 	const char *cmd;		/* -c */
 	int target_pid;			/* -x */
+	int target_ns_pid;		/* --target-namespaces, or 0 */
+	const char *cgroup_path;	/* --cgroup, or NULL */
 	int timeout_s;			/* -T */
 	int buffer_mb;			/* -s */
 	const char *kernel_build;	/* build tree of the target kernel */

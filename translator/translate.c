@@ -508,6 +508,8 @@ static void emit_probes(struct xlate *x, FILE *out)
 		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);
 		if (d->is_return)
 			fprintf(out, "\t\t.type = CTAP_PROBE_RETURN,\n");
+		if (p->any_task && x->s->cgroup_path)
+			fprintf(out, "\t\t.any_task = true,\n");
 		if (p->order == INT64_MIN)	/* init; no literal spells it */
 			fprintf(out, "\t\t.order = S64_MIN,\n");
 		else if (p->order)
@@ -651,12 +653,15 @@ static void emit_module(struct xlate *x, FILE *out)
 		"\t.name = %s,\n\t.probes = session_probes,\n\t.nprobes = N_SESSION_PROBES,\n"
 		"\t.families = families,\n\t.nfamilies = ARRAY_SIZE(families) - 1,\n"
 		"\t.context_size = sizeof(struct context),\n\t.init_globals = init_globals,\n"
-		"\t.free_globals = free_globals,\n};\n\n"
+		"\t.free_globals = free_globals,\n%s};\n\n"
 		"static int __init ctap_init(void)\n{\n\treturn ctap_module_init(&ctap_module_desc);\n}\n\n"
 		"static void __exit ctap_cleanup(void)\n{\n\tctap_module_exit();\n}\n\n"
 		"module_init(ctap_init);\nmodule_exit(ctap_cleanup);\nMODULE_LICENSE(\"GPL\");\n"
 		"MODULE_DESCRIPTION(\"ctap script %s\");\n",
-		gen_c_string(x, session_module_name(x->s)), x->s->user->src->name);
+		gen_c_string(x, session_module_name(x->s)),
+		x->s->cgroup_path ?
+			arena_printf(x->a, "\t.cgroup_path = %s,\n", gen_c_string(x, x->s->cgroup_path)) : "",
+		x->s->user->src->name);
 }
 
 static void free_scopes(struct xscope *sc, int n)

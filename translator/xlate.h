@@ -70,6 +70,7 @@ struct xprobe {
 	enum xprobe_kind kind;
 	int64_t order;			/* begin(N), end(N), error(N): N */
 	int entry;			/* its @entry part in ctap_entry_probes[], or -1 */
+	bool any_task;			/* runs for no task in particular (--cgroup) */
 };
 
 /* ---- emit.c ---- */
@@ -137,6 +138,9 @@ const char *emit_entry_probe(struct xlate *x, const struct derived_probe *d, con
 const char *emit_probe_ref(struct xlate *x, const struct derived_probe *d);
 /* d's index in its family's table: in the d[] its provider's emit() gets. */
 int emit_family_index(struct xlate *x, const struct derived_probe *d);
+/* Probe d runs for no task in particular (an interval timer, a procfs
+ * file's read): --cgroup does not filter it by the current task. */
+void emit_any_task_probe(struct xlate *x, const struct derived_probe *d);
 /* d runs when the session starts or stops (kind), before those of a higher order. */
 void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xprobe_kind kind,
 			int64_t order);

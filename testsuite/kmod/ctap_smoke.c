@@ -59,7 +59,7 @@ static int smoke_pre(struct kprobe *p, struct pt_regs *regs)
 
 static struct kprobe smoke_kp = { .pre_handler = smoke_pre };
 
-static int smoke_start(s32 target)
+static int smoke_start(s32 target, s32 ns_pid)
 {
 	int ret;
 

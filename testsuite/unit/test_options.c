@@ -45,6 +45,10 @@ static void test_values(void)
 	CHECK_INT(parse(&o, "-s 4096 m.ko"), -EINVAL, "-s over 4095 MB refused");
 	CHECK_INT(parse(&o, "-T 3x m.ko"), -EINVAL, "-T with trailing text refused");
 	CHECK_INT(parse(&o, "-T 0 m.ko"), -EINVAL, "-T 0 refused");
+	CHECK_INT(parse(&o, "-N 77 m.ko"), 0, "-N");
+	CHECK_INT(o.ns_pid, 77, "-N's pid");
+	CHECK_INT(parse(&o, "-N 0 m.ko"), -EINVAL, "-N 0 refused");
+	CHECK_INT(parse(&o, "-N 7x m.ko"), -EINVAL, "-N with trailing text refused");
 }
 
 static void test_combinations(void)

@@ -151,6 +151,10 @@ static void procfs_emit(struct xlate *x, const struct derived_probe *const *d, i
 	bool *done = arena_alloc(x->a, n + 1);
 
 	memset(done, 0, n + 1);
+	/* A read or write of the file is the control channel of the script,
+	 * whichever task does it: --cgroup does not filter it. */
+	for (int i = 0; i < n; i++)
+		emit_any_task_probe(x, d[i]);
 	for (int i = 0; i < n; i++) {
 		const struct procfs_point *p = d[i]->data;
 		int nwrite = 0;

@@ -164,6 +164,8 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 			emit_c(x, "\t\t.randomize_ns = %lldULL,\n", (long long)t->randomize_ns);
 		if (t->profile)
 			emit_c(x, "\t\t.profile = true,\n");
+		else
+			emit_any_task_probe(x, d[i]);
 		emit_c(x, "\t},\n");
 	}
 	emit_table_family(x, "timers", "ctap_timers_register", "ctap_timers_unregister");
