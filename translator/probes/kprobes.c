@@ -436,7 +436,7 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	free(funcs);
 	if (skipped && wild && elab_session(e)->verbose)
 		fprintf(stderr, "%s(\"%s\"): %d functions skipped: a probe may not go "
-			"there (see translator/unprobeable.c)\n", family, glob, skipped);
+			"there (see translator/kernel/unprobeable.c)\n", family, glob, skipped);
 	if (added || (skipped && !wild))
 		return added ? added : -EINVAL;
 	/* Without a symbol table kprobe.function tries a name BTF does not
