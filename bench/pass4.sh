@@ -111,7 +111,7 @@ ctap $((ctap_rss / 1024)) MiB, SystemTap 4.8 $((stap_rss / 1024)) MiB.
 Every run: ctap first $(printf '%s ' "${ctap_first[@]}")s; cold $(printf '%s ' "${ctap_cold[@]}")s; warm $(printf '%s ' "${ctap_warm[@]}")s;
 SystemTap cold $(printf '%s ' "${stap_cold[@]}")s; warm $(printf '%s ' "${stap_warm[@]}")s.
 A cold build does not run make: it replays the commands Kbuild ran for the
-first build (\`translator/kbuild_replay.c\`), which saves what
+first build (\`translator/build/kbuild_replay.c\`), which saves what
 \`make -C <build tree> M=...\` spends with nothing to compile: $(ms "$noop") ms here.
 EOT
 cat "$here/results-pass4.md"

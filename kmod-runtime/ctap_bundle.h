@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ctap_bundle.h - the file `stap -p4 -m NAME -r K1 -r K2...` writes and
- * staprun loads from (translator/bundle.c has its layout): modules for
+ * staprun loads from (translator/build/bundle.c has its layout): modules for
  * several kernels, one manifest.
  */
 #ifndef CTAP_BUNDLE_H

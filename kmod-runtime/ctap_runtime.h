@@ -39,7 +39,7 @@
 #include <linux/random.h>
 #include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
 
-#include "ctap_kernel.h"	/* CTAP_HAVE_*: written by stap -p4 (translator/kfeatures.c) */
+#include "ctap_kernel.h"	/* CTAP_HAVE_*: written by stap -p4 (translator/kernel/kfeatures.c) */
 #include "core/ctap_limits.h"
 #include "core/portable.h"
 #include "core/outbuf.h"
@@ -409,7 +409,7 @@ struct ctap_stat *ctap_pstat_aggregate(const struct ctap_stat_spec *spec, struct
 
 /*
  * Counters: long scalar globals that event probes only add to and only
- * begin, end and error probes read or set (translator/analyses.c).  An add
+ * begin, end and error probes read or set (translator/gen/analyses.c).  An add
  * goes to this CPU's slot, one instruction and no lock; a read sums.
  */
 struct ctap_counter {

@@ -117,7 +117,7 @@ static inline int64_t ctap_kread(struct ctap_context *c, unsigned long addr, int
 }
 
 /* ctap_kread() of the current task's user memory: a user program's
- * $p->member (its DWARF types, translator/udwarf_btf.c). */
+ * $p->member (its DWARF types, translator/user/udwarf_btf.c). */
 static inline int64_t ctap_uread(struct ctap_context *c, unsigned long addr, int size,
 				 bool is_signed, const char *where)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bundle.c - a bundle of modules for several kernels (stap -p4 -m NAME -r
- * K1 -r K2 ..., translator/bundle.c): the one made for the running kernel,
+ * K1 -r K2 ..., translator/build/bundle.c): the one made for the running kernel,
  * by release and build id, is what gets loaded.
  *
  * The manifest is read bounded (CTAP_BUNDLE_MAX_HEADER bytes, at most

@@ -191,7 +191,7 @@ static void set_target_kernel(struct session *s, const char *arg)
 		uname(&u);
 		arg = arena_printf(&s->arena, "/lib/modules/%s/build", u.release);
 	}
-	s->kernel_build = arg;
+	s->opt.kernel_build = arg;
 	snprintf(path, sizeof(path), "%s/include/generated/utsrelease.h", arg);
 	f = fopen(path, "r");
 	if (f) {
@@ -199,21 +199,21 @@ static void set_target_kernel(struct session *s, const char *arg)
 
 		while (fgets(line, sizeof(line), f))
 			if (sscanf(line, "#define UTS_RELEASE \"%199[^\"]\"", rel) == 1)
-				s->kernel_release = arena_strndup(&s->arena, rel, strlen(rel));
+				s->opt.kernel_release = arena_strndup(&s->arena, rel, strlen(rel));
 		fclose(f);
 	}
 	/* -r RELEASE without its build tree is still a request for RELEASE. */
-	if (!s->kernel_release && release)
-		s->kernel_release = release;
-	if (!s->kernel_release) {
+	if (!s->opt.kernel_release && release)
+		s->opt.kernel_release = release;
+	if (!s->opt.kernel_release) {
 		struct utsname u;
 
 		uname(&u);
-		s->kernel_release = arena_strndup(&s->arena, u.release, strlen(u.release));
+		s->opt.kernel_release = arena_strndup(&s->arena, u.release, strlen(u.release));
 	}
-	root = kernel_root(s, s->kernel_release);
-	s->kernel_image = arena_printf(&s->arena, "%s/boot/vmlinuz-%s", root, s->kernel_release);
-	s->kernel_moddir = arena_printf(&s->arena, "%s/lib/modules/%s", root, s->kernel_release);
+	root = kernel_root(s, s->opt.kernel_release);
+	s->opt.kernel_image = arena_printf(&s->arena, "%s/boot/vmlinuz-%s", root, s->opt.kernel_release);
+	s->opt.kernel_moddir = arena_printf(&s->arena, "%s/lib/modules/%s", root, s->opt.kernel_release);
 	s->pp.kconfig_path = arena_printf(&s->arena, "%s/.config", arg);
 }
 
@@ -223,16 +223,16 @@ static void check_vm_kernel(struct session *s)
 {
 	char path[4200];
 
-	snprintf(path, sizeof(path), "%s/Makefile", s->kernel_build);
+	snprintf(path, sizeof(path), "%s/Makefile", s->opt.kernel_build);
 	if (access(path, R_OK)) {
 		fprintf(stderr, "stap: --vm: no build tree for kernel %s at %s "
-			"(install linux-headers-%s)\n", s->kernel_release, s->kernel_build,
-			s->kernel_release);
+			"(install linux-headers-%s)\n", s->opt.kernel_release, s->opt.kernel_build,
+			s->opt.kernel_release);
 		exit(1);
 	}
-	if (access(s->kernel_image, R_OK)) {
+	if (access(s->opt.kernel_image, R_OK)) {
 		fprintf(stderr, "stap: --vm: no kernel image %s to boot (install linux-image-%s, "
-			"or testsuite/kernels --install)\n", s->kernel_image, s->kernel_release);
+			"or testsuite/kernels --install)\n", s->opt.kernel_image, s->opt.kernel_release);
 		exit(1);
 	}
 }
@@ -283,7 +283,7 @@ static int check_tmpdir(void)
 /* -W: the warnings so far are errors; says so. */
 static bool warnings_failed(const struct session *s)
 {
-	if (!s->warnings_as_errors || !diag_warnings())
+	if (!s->opt.warnings_as_errors || !diag_warnings())
 		return false;
 	fprintf(stderr, "%d warning%s treated as errors (-W)\n", diag_warnings(),
 		diag_warnings() == 1 ? "" : "s");
@@ -332,27 +332,27 @@ static bool script_option(struct session *s, int opt)
 {
 	switch (opt) {
 	case 'p':
-		s->last_pass = parse_number(optarg, 1, 5, "pass number");
+		s->opt.last_pass = parse_number(optarg, 1, 5, "pass number");
 		return true;
 	case 'e':
-		if (s->script_text)
+		if (s->opt.script_text)
 			bad_option("only one -e script may be given%s", "");
-		s->script_text = optarg;
+		s->opt.script_text = optarg;
 		return true;
 	case 'I':
-		if (s->n_include_dirs == MAX_INCLUDE_DIRS)
+		if (s->opt.n_include_dirs == MAX_INCLUDE_DIRS)
 			bad_option("too many -I directories%s", "");
-		s->include_dirs[s->n_include_dirs++] = optarg;
+		s->opt.include_dirs[s->opt.n_include_dirs++] = optarg;
 		return true;
 	case 'D':
-		if (!define_ok(optarg) || s->n_defines == MAX_DEFINES)
+		if (!define_ok(optarg) || s->opt.n_defines == MAX_DEFINES)
 			bad_option("invalid -D '%s' (expected NAME or NAME=VALUE, one line)", optarg);
-		s->defines[s->n_defines++] = optarg;
+		s->opt.defines[s->opt.n_defines++] = optarg;
 		return true;
 	case 'G':
-		if (!is_name_value(optarg) || s->n_globals_set == MAX_DEFINES)
+		if (!is_name_value(optarg) || s->opt.n_globals_set == MAX_DEFINES)
 			bad_option("invalid -G '%s' (expected NAME=VALUE)", optarg);
-		s->globals_set[s->n_globals_set++] = optarg;
+		s->opt.globals_set[s->opt.n_globals_set++] = optarg;
 		return true;
 	}
 	return false;
@@ -362,22 +362,22 @@ static bool script_option(struct session *s, int opt)
 static bool flag_option(struct session *s, int opt)
 {
 	switch (opt) {
-	case 'v':			s->verbose++; return true;
-	case 'g':			s->guru = true; return true;
-	case 'u':			s->unoptimized = true; return true;
-	case 'w':			s->suppress_warnings = true; return true;
-	case 'W':			s->warnings_as_errors = true; return true;
-	case 'k':			s->keep_tmpdir = true; return true;
-	case 'b':			s->bulk = true; return true;
-	case OPT_SKIP_BADVARS:		s->skip_badvars = true; return true;
-	case OPT_CHECK_VERSION:		s->check_version = true; return true;
-	case OPT_JSON:			s->json = true; return true;
-	case OPT_CHECK:			s->check = true; return true;
+	case 'v':			s->opt.verbose++; return true;
+	case 'g':			s->opt.guru = true; return true;
+	case 'u':			s->opt.unoptimized = true; return true;
+	case 'w':			s->opt.suppress_warnings = true; return true;
+	case 'W':			s->opt.warnings_as_errors = true; return true;
+	case 'k':			s->opt.keep_tmpdir = true; return true;
+	case 'b':			s->opt.bulk = true; return true;
+	case OPT_SKIP_BADVARS:		s->opt.skip_badvars = true; return true;
+	case OPT_CHECK_VERSION:		s->opt.check_version = true; return true;
+	case OPT_JSON:			s->opt.json = true; return true;
+	case OPT_CHECK:			s->opt.check = true; return true;
 	/* build afresh; the result still goes to the cache */
-	case OPT_DISABLE_CACHE:		s->disable_cache = true; return true;
-	case OPT_LDD:			s->ldd = true; return true;
-	case OPT_DUMP_FUNCTIONS:	s->dump = DUMP_FUNCTIONS; return true;
-	case OPT_DUMP_ALIASES:		s->dump = DUMP_ALIASES; return true;
+	case OPT_DISABLE_CACHE:		s->opt.disable_cache = true; return true;
+	case OPT_LDD:			s->opt.ldd = true; return true;
+	case OPT_DUMP_FUNCTIONS:	s->opt.dump = DUMP_FUNCTIONS; return true;
+	case OPT_DUMP_ALIASES:		s->opt.dump = DUMP_ALIASES; return true;
 	case OPT_IGNORED:		return true;
 	}
 	return false;
@@ -392,7 +392,7 @@ static void module_name_option(struct session *s)
 			bad_option("invalid module name '%s' (letters, digits, '_')", optarg);
 	if (!*optarg || strlen(optarg) > 55)
 		bad_option("invalid module name '%s'", optarg);
-	s->module_name = optarg;
+	s->opt.module_name = optarg;
 }
 
 /* Which kernel, and where: -r, --vm, --vm-kernel, --sysroot, a bundle's
@@ -401,27 +401,27 @@ static bool target_option(struct session *s, int opt, const char **target)
 {
 	switch (opt) {
 	case 'r':		/* several: a bundle (bundle.c), unless one member of it */
-		if (s->bundle_member)
+		if (s->opt.bundle_member)
 			return true;
-		if (s->n_targets == CTAP_BUNDLE_MAX_MODULES)
+		if (s->opt.n_targets == CTAP_BUNDLE_MAX_MODULES)
 			bad_option("at most 16 kernels (-r) in a bundle%s", "");
-		s->targets[s->n_targets++] = optarg;
+		s->opt.targets[s->opt.n_targets++] = optarg;
 		*target = optarg;
 		return true;
 	case OPT_BUNDLE_MEMBER:
-		s->bundle_member = true;
+		s->opt.bundle_member = true;
 		*target = optarg;
 		return true;
 	case OPT_SYSROOT:
-		s->sysroot = optarg;
+		s->opt.sysroot = optarg;
 		return true;
 	case OPT_VM:
-		s->vm = true;
-		s->vm_kernel = optarg;
+		s->opt.vm = true;
+		s->opt.vm_kernel = optarg;
 		return true;
 	case OPT_VM_KERNEL:	/* another installed kernel: its release, build
 				   tree, or /boot/vmlinuz-RELEASE */
-		s->vm = true;
+		s->opt.vm = true;
 		*target = optarg;
 		if (strstr(optarg, "/vmlinuz-") && access(optarg, R_OK) == 0)
 			*target = strstr(optarg, "/vmlinuz-") + strlen("/vmlinuz-");
@@ -442,7 +442,7 @@ static void cgroup_option(struct session *s)
 	for (const char *c = optarg; *c; c++)
 		if (*c < ' ' || *c == '"' || *c == '\\' || *c == 0x7f)
 			bad_option("invalid --cgroup '%s'", optarg);
-	s->cgroup_path = optarg;
+	s->opt.cgroup_path = optarg;
 }
 
 /* How the module is built and run: -m, -R, -o, -S, -c, -x, -T, -s, -d,
@@ -454,10 +454,10 @@ static bool run_option(struct session *s, int opt)
 		module_name_option(s);
 		return true;
 	case 'R':
-		s->runtime_dir = optarg;
+		s->opt.runtime_dir = optarg;
 		return true;
 	case 'o':
-		s->output_file = optarg;
+		s->opt.output_file = optarg;
 		return true;
 	case 'S':
 		if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) ||
@@ -465,30 +465,30 @@ static bool run_option(struct session *s, int opt)
 			fprintf(stderr, "stap: invalid -S '%s': MB[,N]\n", optarg);
 			exit(1);
 		}
-		s->output_size = optarg;
+		s->opt.output_size = optarg;
 		return true;
 	case 'c':
-		s->cmd = optarg;
+		s->opt.cmd = optarg;
 		return true;
 	case 'x':
-		s->target_pid = parse_number(optarg, 1, 0x7fffffff, "-x pid");
+		s->opt.target_pid = parse_number(optarg, 1, 0x7fffffff, "-x pid");
 		return true;
 	case 'T':
-		s->timeout_s = parse_number(optarg, 1, 0x7fffffff, "-T timeout");
+		s->opt.timeout_s = parse_number(optarg, 1, 0x7fffffff, "-T timeout");
 		return true;
 	case 's':
-		s->buffer_mb = parse_number(optarg, 1, 4095, "buffer size");
+		s->opt.buffer_mb = parse_number(optarg, 1, 4095, "buffer size");
 		return true;
 	case 'd':		/* -d FILE: user symbols (usymtab.c) */
-		if (s->n_d_options < (int)(sizeof(s->d_options) / sizeof(s->d_options[0])))
-			s->d_options[s->n_d_options++] = optarg;
+		if (s->opt.n_d_options < (int)(sizeof(s->opt.d_options) / sizeof(s->opt.d_options[0])))
+			s->opt.d_options[s->opt.n_d_options++] = optarg;
 		return true;
 	case OPT_SIGN:		/* sign.c */
-		s->sign = true;
-		s->sign_dir = optarg;
+		s->opt.sign = true;
+		s->opt.sign_dir = optarg;
 		return true;
 	case OPT_TARGET_NS:	/* kmod-runtime/scope.c */
-		s->target_ns_pid = parse_number(optarg, 1, 0x7fffffff, "--target-namespaces pid");
+		s->opt.target_ns_pid = parse_number(optarg, 1, 0x7fffffff, "--target-namespaces pid");
 		return true;
 	case OPT_CGROUP:	/* kmod-runtime/scope.c */
 		cgroup_option(s);
@@ -514,8 +514,8 @@ static bool other_option(struct session *s, int opt)
 		exit(0);
 	case 'l':
 	case 'L':
-		s->list_pattern = optarg;
-		s->list_vars = opt == 'L';
+		s->opt.list_pattern = optarg;
+		s->opt.list_vars = opt == 'L';
 		return true;
 	case OPT_PROLOGUE:
 		/* With DWARF, ctap always finds the prologue's end (auto
@@ -526,12 +526,12 @@ static bool other_option(struct session *s, int opt)
 				"never or auto\n", optarg);
 			exit(1);
 		}
-		s->prologue_never = optarg && !strcmp(optarg, "never");
+		s->opt.prologue_never = optarg && !strcmp(optarg, "never");
 		return true;
 	case OPT_COMPAT:
 		if (!*optarg || strspn(optarg, "0123456789.") != strlen(optarg))
 			bad_option("invalid --compatible version '%s'", optarg);
-		s->compat_version = optarg;
+		s->opt.compat_version = optarg;
 		return true;
 	case OPT_PRIVILEGE:
 		if (strcmp(optarg, "stapdev") && strcmp(optarg, "stapsys") &&
@@ -558,22 +558,22 @@ static void parse_options(struct session *s, int argc, char **argv)
 		fputs("Try 'stap --help' for more information.\n", stderr);
 		exit(1);
 	}
-	if (s->cmd && s->target_pid)
+	if (s->opt.cmd && s->opt.target_pid)
 		bad_option("-c and -x are mutually exclusive%s", "");
-	if (!s->script_text && !s->list_pattern && !s->dump && !s->check) {
+	if (!s->opt.script_text && !s->opt.list_pattern && !s->opt.dump && !s->opt.check) {
 		if (optind >= argc) {
 			fputs("stap: a script must be specified (FILE, - or -e SCRIPT)\n", stderr);
 			fputs("Try 'stap --help' for more information.\n", stderr);
 			exit(1);
 		}
-		s->script_file = argv[optind++];
+		s->opt.script_file = argv[optind++];
 	}
-	s->args.argv = argv + optind;
-	s->args.argc = argc - optind;
-	if (s->n_targets > 1 && (s->last_pass != 4 || !s->module_name || s->vm))
+	s->opt.args.argv = argv + optind;
+	s->opt.args.argc = argc - optind;
+	if (s->opt.n_targets > 1 && (s->opt.last_pass != 4 || !s->opt.module_name || s->opt.vm))
 		bad_option("several kernels (-r) make a bundle of modules: with -p4 and -m NAME%s", "");
 	set_target_kernel(s, target);
-	if (s->vm && !s->vm_kernel && !s->check)
+	if (s->opt.vm && !s->opt.vm_kernel && !s->opt.check)
 		check_vm_kernel(s);
 }
 
@@ -630,36 +630,37 @@ static int passes_3_to_5(struct session *s)
 	c_out = open_memstream(&c_text, &c_len);
 	ret = pass3_translate(s, c_out);
 	fclose(c_out);
-	if (s->verbose)
+	if (s->opt.verbose)
 		clock_report(&clk, "Pass 3: translated to C");
 	if (ret) {
 		fputs("Pass 3: translation failed.  [man error::pass3]\n", stderr);
 		goto out;
 	}
-	if (s->last_pass == 3) {
+	if (s->opt.last_pass == 3) {
 		fwrite(c_text, 1, c_len, stdout);
 		goto out;
 	}
 	clock_start(&clk);
 	ret = pass4_build(s, c_text, c_len, &ko);
-	if (s->verbose)
+	if (s->opt.verbose)
 		clock_report(&clk, arena_printf(&s->arena, "Pass 4: compiled C into \"%s\"",
 						ko ? ko : "?"));
 	if (ret)
 		goto out;
-	if (s->last_pass == 4) {
-		if (s->bundle_member && bundle_note_kernel(s, s->module_name)) {
+	if (s->opt.last_pass == 4) {
+		if (s->opt.bundle_member && bundle_note_kernel(s, s->opt.module_name)) {
 			ret = -1;
 			goto out;
 		}
 		/* -m NAME: the copy in the current directory (pass4_build()) */
-		printf("%s\n", s->module_name ? arena_printf(&s->arena, "%s.ko", s->module_name) : ko);
+		printf("%s\n", s->opt.module_name ?
+		       arena_printf(&s->arena, "%s.ko", s->opt.module_name) : ko);
 		goto out;
 	}
 	free(c_text);
 	c_text = NULL;
 	ret = pass5_run(s, ko);
-	if (ret && s->verbose)
+	if (ret && s->opt.verbose)
 		fputs("Pass 5: run failed.  [man error::pass5]\n", stderr);
 	return ret;
 out:
@@ -670,7 +671,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct session s = {
-		.last_pass = 5,
+		.opt.last_pass = 5,
 		.pp = { .arch = "x86_64", .runtime = "kernel", .privilege = "stapdev" },
 	};
 	struct pass_clock clk;
@@ -679,17 +680,17 @@ int main(int argc, char **argv)
 	parse_options(&s, argc, argv);
 	if (check_tmpdir())
 		return 1;
-	if (s.n_targets > 1)
+	if (s.opt.n_targets > 1)
 		return bundle_build(&s, argc, argv);
-	if (s.check)
+	if (s.opt.check)
 		return check_run(&s);
-	s.pp.kernel_release = s.kernel_release;
-	s.pp.compat_version = s.compat_version ? s.compat_version : COMPAT_VERSION;
-	s.pp.guru = s.guru;
+	s.pp.kernel_release = s.opt.kernel_release;
+	s.pp.compat_version = s.opt.compat_version ? s.opt.compat_version : COMPAT_VERSION;
+	s.pp.guru = s.opt.guru;
 
 	clock_start(&clk);
 	ret = pass1_parse(&s);
-	if (s.verbose)
+	if (s.opt.verbose)
 		clock_report(&clk, arena_printf(&s.arena, "Pass 1: parsed user script and %d library scripts",
 						s.n_library));
 	if (!ret && warnings_failed(&s))
@@ -698,19 +699,19 @@ int main(int argc, char **argv)
 		fputs("Pass 1: parse failed.  [man error::pass1]\n", stderr);
 		goto out;
 	}
-	if (s.list_pattern) {
+	if (s.opt.list_pattern) {
 		ret = pass2_list(&s, stdout);
 		goto out;
 	}
-	if (s.dump == DUMP_FUNCTIONS) {
+	if (s.opt.dump == DUMP_FUNCTIONS) {
 		ret = sem_dump_functions(&s, stdout);
 		goto out;
 	}
-	if (s.dump == DUMP_ALIASES) {
+	if (s.opt.dump == DUMP_ALIASES) {
 		pass2_dump_aliases(&s, stdout);
 		goto out;
 	}
-	if (s.last_pass == 1) {
+	if (s.opt.last_pass == 1) {
 		fputs("# parse tree dump\n", stdout);
 		print_script(stdout, s.user);
 		goto out;
@@ -728,14 +729,14 @@ int main(int argc, char **argv)
 		ret = analyses_check_foreach(&s) ? -EINVAL : 0;
 	if (!ret)
 		ret = analyses_check_sizes(&s) ? -EINVAL : 0;
-	if (!ret && !s.unoptimized) {
+	if (!ret && !s.opt.unoptimized) {
 		fold_script(&s.arena, s.user);
 		for (struct script *t = s.library; t; t = t->next)
 			fold_script(&s.arena, t);
 	}
 	if (!ret && warnings_failed(&s))
 		ret = -1;
-	if (s.verbose && !ret) {
+	if (s.opt.verbose && !ret) {
 		/* SystemTap's counts: concrete probes, functions, embeds, globals */
 		int probes = 0, functions = 0, embeds = 0, globals = 0;
 		char what[160];
@@ -753,14 +754,14 @@ int main(int argc, char **argv)
 			 functions == 1 ? "" : "s", embeds, embeds == 1 ? "" : "s", globals,
 			 globals == 1 ? "" : "s");
 		clock_report(&clk, what);
-	} else if (s.verbose) {
+	} else if (s.opt.verbose) {
 		clock_report(&clk, "Pass 2: analyzed script");
 	}
 	if (ret) {
 		fputs("Pass 2: analysis failed.  [man error::pass2]\n", stderr);
 		goto out;
 	}
-	if (s.last_pass == 2) {
+	if (s.opt.last_pass == 2) {
 		sem_print(&s, stdout);
 		pass2_print(&s, stdout);
 		goto out;

@@ -25,23 +25,23 @@
 
 struct btf *session_btf(struct session *s)
 {
-	const char *release = s->kernel_release;
+	const char *release = s->opt.kernel_release;
 	int ret;
 
 	if (s->btf || s->btf_failed)
 		return s->btf;
-	ret = kbtf_load(release, s->kernel_build, s->kernel_image, &s->btf);
+	ret = kbtf_load(release, s->opt.kernel_build, s->opt.kernel_image, &s->btf);
 	s->btf_failed = ret != 0;
 	if (ret == -ENOENT)
 		diag_error("semantic", NULL, NULL, "no BTF for kernel %s: it is not the running "
 			   "kernel, %s/vmlinux and %s do not exist (install "
-			   "linux-image-%s)", release, s->kernel_build, s->kernel_image, release);
+			   "linux-image-%s)", release, s->opt.kernel_build, s->opt.kernel_image, release);
 	else if (ret == -ENODATA)
 		diag_error("semantic", NULL, NULL, "no BTF for kernel %s: no .BTF section in "
 			   "%s (a kernel built without CONFIG_DEBUG_INFO_BTF?)",
-			   release, s->kernel_image);
+			   release, s->opt.kernel_image);
 	else if (ret)
-		diag_error("semantic", NULL, NULL, "the .BTF of %s does not parse", s->kernel_image);
+		diag_error("semantic", NULL, NULL, "the .BTF of %s does not parse", s->opt.kernel_image);
 	/* An error even where points are optional (-l): nothing was checked. */
 	if (ret)
 		diag_error("semantic", NULL, NULL, "kernel probe points cannot be resolved "
@@ -52,7 +52,7 @@ struct btf *session_btf(struct session *s)
 struct btf *session_btf_quiet(struct session *s)
 {
 	if (!s->btf && !s->btf_failed)
-		s->btf_failed = kbtf_load(s->kernel_release, s->kernel_build, s->kernel_image,
+		s->btf_failed = kbtf_load(s->opt.kernel_release, s->opt.kernel_build, s->opt.kernel_image,
 					  &s->btf) != 0;
 	return s->btf;
 }
@@ -63,12 +63,12 @@ struct ksyms *session_ksyms(struct session *s)
 
 	if (s->ksyms || s->ksyms_failed)
 		return s->ksyms;
-	ret = ksyms_load(s->kernel_release, s->kernel_build, s->kernel_image, &s->ksyms);
+	ret = ksyms_load(s->opt.kernel_release, s->opt.kernel_build, s->opt.kernel_image, &s->ksyms);
 	s->ksyms_failed = ret != 0;
-	if (ret && s->verbose)
+	if (ret && s->opt.verbose)
 		fprintf(stderr, "no symbol table for kernel %s (%s): kernel functions "
-			"are those its BTF describes\n", s->kernel_release, strerror(-ret));
-	else if (!ret && s->verbose > 1)
+			"are those its BTF describes\n", s->opt.kernel_release, strerror(-ret));
+	else if (!ret && s->opt.verbose > 1)
 		fprintf(stderr, "%d kernel functions from %s\n", s->ksyms->n, s->ksyms->source);
 	return s->ksyms;
 }
@@ -91,7 +91,8 @@ int session_module_btf(struct session *s, const char *name, struct btf **btf)
 	if (!m && base) {
 		m = arena_new(&s->arena, struct module_btf);
 		m->name = arena_strndup(&s->arena, name, strlen(name));
-		m->err = kmod_btf(&s->arena, s->kernel_release, s->kernel_moddir, name, base, &m->btf);
+		m->err = kmod_btf(&s->arena, s->opt.kernel_release, s->opt.kernel_moddir, name, base,
+				  &m->btf);
 		m->next = s->module_btfs;
 		s->module_btfs = m;
 	}
@@ -152,9 +153,9 @@ long long session_define(const struct session *s, const char *name, long long fa
 {
 	size_t len = strlen(name);
 
-	for (int i = 0; i < s->n_defines; i++)
-		if (!strncmp(s->defines[i], name, len) && s->defines[i][len] == '=')
-			fallback = strtoll(s->defines[i] + len + 1, NULL, 0);
+	for (int i = 0; i < s->opt.n_defines; i++)
+		if (!strncmp(s->opt.defines[i], name, len) && s->opt.defines[i][len] == '=')
+			fallback = strtoll(s->opt.defines[i] + len + 1, NULL, 0);
 	return fallback;
 }
 
@@ -162,11 +163,11 @@ const char *session_module_name(struct session *s)
 {
 	uint64_t h = 14695981039346656037ull;
 
-	if (s->module_name)
-		return s->module_name;
+	if (s->opt.module_name)
+		return s->opt.module_name;
 	h = fnv1a(h, s->user->src->text, s->user->src->len);
-	for (int i = 0; i < s->n_defines; i++)
-		h = fnv1a(h, s->defines[i], strlen(s->defines[i]) + 1);
+	for (int i = 0; i < s->opt.n_defines; i++)
+		h = fnv1a(h, s->opt.defines[i], strlen(s->opt.defines[i]) + 1);
 	return arena_printf(&s->arena, "stap_%016llx", (unsigned long long)h);
 }
 
@@ -249,8 +250,8 @@ const char *session_runtime_dir(struct session *s)
 {
 	const char *env = getenv("SYSTEMTAP_RUNTIME"), *installed;
 
-	if (s->runtime_dir)
-		return s->runtime_dir;
+	if (s->opt.runtime_dir)
+		return s->opt.runtime_dir;
 	if (env && *env)
 		return env;
 	installed = session_data_dir(s, "runtime");

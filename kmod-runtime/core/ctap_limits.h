@@ -2,7 +2,7 @@
 /*
  * ctap_limits.h - limits the translator and the runtime must agree on.
  *
- * Included by both (translator/sem.h, xlate.h; ctap_runtime.h, map.h,
+ * Included by both (translator/sem/sem.h, xlate.h; ctap_runtime.h, map.h,
  * target.h here), so it includes nothing: plain constants only.
  */
 #ifndef CTAP_LIMITS_H
@@ -15,7 +15,7 @@
 #define CTAP_ENTRY_ARGS	6
 
 /* MAXACTION when -D does not set it: the translator leaves out the count
- * in handlers that cannot run out (translator/gen.c, gen_unbudgeted()). */
+ * in handlers that cannot run out (translator/gen/gen.c, gen_unbudgeted()). */
 #define CTAP_MAXACTION_DEFAULT	1000
 
 /* MAXSTRINGLEN and MAXMAPENTRIES when -D does not set them. */

@@ -105,7 +105,7 @@ int ctap_map_sorted(struct ctap_map *m, const struct ctap_map_sort *sort, int *o
  * the insertion order (a read lock will do).  The map must not change
  * during the walk (pass 2 sees to it), nor be walked sorted again: a
  * foreach over the same array inside a foreach over it uses
- * ctap_map_sorted() instead (translator/analyses.c).
+ * ctap_map_sorted() instead (translator/gen/analyses.c).
  */
 int ctap_map_walk_first(struct ctap_map *m, const struct ctap_map_sort *sort);
 int ctap_map_walk_next(const struct ctap_map *m, const struct ctap_map_sort *sort, int e);

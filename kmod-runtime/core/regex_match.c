@@ -3,7 +3,7 @@
  * regex_match.c - the =~ and !~ operators: running a compiled pattern.
  *
  * The translator parsed the POSIX extended regular expression and checked
- * it in pass 2 (translator/regex_compile.c); what reaches the module is a
+ * it in pass 2 (translator/sem/regex_compile.c); what reaches the module is a
  * program of at most CTAP_REGEX_MAX_INST instructions.  It runs as a
  * Thompson NFA simulation: the set of live instructions is a bitmap, the
  * string is read once, left to right.  No recursion and no backtracking: a

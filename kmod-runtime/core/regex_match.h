@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * regex_match.h - =~ and !~ (see regex_match.c).  The translator compiles each pattern
- * (translator/regex_compile.c) into the program below and writes it into
+ * (translator/sem/regex_compile.c) into the program below and writes it into
  * the module as constant data; the runtime only runs programs.  Portable:
  * the host unit tests and the fuzz target run the same matcher.
  */

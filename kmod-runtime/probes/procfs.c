@@ -20,7 +20,7 @@
 #define TOP_DIR		"systemtap"
 
 /* TOP_DIR/module: the name at run time, so that the runtime object is
- * the same for every module (translator/build.c caches it). */
+ * the same for every module (translator/build/build.c caches it). */
 static char mod_path[sizeof(TOP_DIR) + MODULE_NAME_LEN + 1];
 
 static bool stopping;		/* a waiting open gives up */

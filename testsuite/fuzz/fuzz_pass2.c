@@ -45,11 +45,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session s = {
-		.last_pass = 2,
-		.kernel_release = getenv("KERNEL_RELEASE"),
-		.kernel_build = getenv("KERNEL_BUILD"),
-		.kernel_image = image,
-		.kernel_moddir = moddir,
+		.opt.last_pass = 2,
+		.opt.kernel_release = getenv("KERNEL_RELEASE"),
+		.opt.kernel_build = getenv("KERNEL_BUILD"),
+		.opt.kernel_image = image,
+		.opt.kernel_moddir = moddir,
 		.pp = { .arch = "x86_64", .runtime = "kernel", .privilege = "stapdev",
 			.compat_version = "4.8",
 			.max_expansion = 20000 },	/* the limit, not its size, is under test */
@@ -58,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memcpy(text, data, size);
 	text[size] = '\0';
-	s.script_text = text;
-	s.pp.kernel_release = s.kernel_release;
+	s.opt.script_text = text;
+	s.pp.kernel_release = s.opt.kernel_release;
 	s.btf = btf;
 	s.ksyms = ksyms;
 	diag_reset();

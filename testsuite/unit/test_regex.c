@@ -1,6 +1,6 @@
 /*
  * test_regex.c - =~ patterns: the translator's compiler
- * (translator/regex_compile.c) and the runtime's matcher
+ * (translator/sem/regex_compile.c) and the runtime's matcher
  * (kmod-runtime/core/regex_match.c), checked against glibc's POSIX regexec() on
  * hand-picked and on random patterns.
  */

@@ -434,9 +434,9 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 		added++;
 	}
 	free(funcs);
-	if (skipped && wild && elab_session(e)->verbose)
+	if (skipped && wild && elab_session(e)->opt.verbose)
 		fprintf(stderr, "%s(\"%s\"): %d functions skipped: a probe may not go "
-			"there (see translator/unprobeable.c)\n", family, glob, skipped);
+			"there (see translator/kernel/unprobeable.c)\n", family, glob, skipped);
 	if (added || (skipped && !wild))
 		return added ? added : -EINVAL;
 	/* Without a symbol table kprobe.function tries a name BTF does not
@@ -463,7 +463,7 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 {
 	int fi = vars ? 1 : 2;
 	const char *mglob = m->comps[fi - 1]->arg->str, *fglob = m->comps[fi]->arg->str;
-	const char *moddir = elab_session(e)->kernel_moddir, *suffix, **mods;
+	const char *moddir = elab_session(e)->opt.kernel_moddir, *suffix, **mods;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	bool wild = strpbrk(mglob, "*?[") || strpbrk(fglob, "*?[");
 	int64_t maxactive = 0;
@@ -546,7 +546,7 @@ static int statement_resolve(struct elab *e, const struct pp_match *m)
 
 	if (m->comps[1]->arg->kind == E_STRING)
 		return resolve(e, m, "kernel.statement", false);
-	if (!elab_session(e)->guru) {
+	if (!elab_session(e)->opt.guru) {
 		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
 		return -EINVAL;
 	}

@@ -155,7 +155,7 @@ static bool lookup(const struct name_value *t, const char *s, long min, long max
  * identifier), else NULL. */
 static const char *guru_name(struct elab *e, const char *s)
 {
-	if (!elab_session(e)->guru || (!isalpha((unsigned char)*s) && *s != '_'))
+	if (!elab_session(e)->opt.guru || (!isalpha((unsigned char)*s) && *s != '_'))
 		return NULL;
 	for (const char *c = s; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_')

@@ -76,7 +76,7 @@ static const char *process_parts(struct elab *e, const struct pp_match *m, struc
 				if (!p->path)
 					return NULL;	/* said why */
 				suffix = arena_printf(a, "%s.process(\"%s\")", suffix, p->path);
-			} else if (!elab_session(e)->cmd && !elab_session(e)->target_pid) {
+			} else if (!elab_session(e)->opt.cmd && !elab_session(e)->opt.target_pid) {
 				elab_error(e, m, ".process without a path is the target process: "
 					   "name one with -c or -x (or give the path)");
 				return NULL;

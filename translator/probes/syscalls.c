@@ -105,10 +105,10 @@ static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
 	if (st)
 		return st;
 	st = arena_new(a, struct syscall_state);
-	st->n = target_syscall_names(a, s->kernel_build, s->pp.arch, &st->names);
+	st->n = target_syscall_names(a, s->opt.kernel_build, s->pp.arch, &st->names);
 	if (st->n) {
-		st->decls = target_syscall_decls(a, target_headers_dir(a, s->kernel_build),
-						 s->kernel_build, st->n);
+		st->decls = target_syscall_decls(a, target_headers_dir(a, s->opt.kernel_build),
+						 s->opt.kernel_build, st->n);
 		type_params(a, btf, st);
 	}
 	*slot = st;

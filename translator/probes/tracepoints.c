@@ -365,9 +365,9 @@ static const struct tp_index *header_index(struct elab *e, const struct btf *btf
 	*state = ix = arena_new(a, struct tp_index);
 	memset(ix, 0, sizeof(*ix));
 	find_classes(a, btf, ix);
-	if (!s->kernel_build)
+	if (!s->opt.kernel_build)
 		return ix;
-	dir = target_headers_dir(a, s->kernel_build);
+	dir = target_headers_dir(a, s->opt.kernel_build);
 	scan_dir(a, ix, arena_printf(a, "%s/include/trace/events", dir));
 	if (!strcmp(s->pp.arch, "x86_64"))
 		scan_dir(a, ix, arena_printf(a, "%s/arch/x86/include/asm/trace", dir));
@@ -530,7 +530,7 @@ static int tracepoint_resolve(struct elab *e, const struct pp_match *m)
 		added++;
 	}
 	free(tds);
-	if (skipped && wild && elab_session(e)->verbose)
+	if (skipped && wild && elab_session(e)->opt.verbose)
 		fprintf(stderr, "kernel.trace(\"%s\"): %d tracepoints skipped: a probe may not "
 			"go there\n", glob, skipped);
 	if (added)

@@ -99,7 +99,7 @@ struct uprobe_point {
 /* The file a process("...") names, as the target sees it (absolute). */
 const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name)
 {
-	const char *sysroot = elab_session(e)->sysroot;
+	const char *sysroot = elab_session(e)->opt.sysroot;
 	char *path, *dirs, *dir, *save = NULL;
 
 	if (name[0] == '/') {
@@ -476,7 +476,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int added = 0;
-	struct udwarf *dw = udwarf_open(elf, file, elab_session(e)->sysroot);
+	struct udwarf *dw = udwarf_open(elf, file, elab_session(e)->opt.sysroot);
 	Elf32_Word type;
 	Elf *syms = udwarf_symbol_table(elf, dw, &type);
 
@@ -528,7 +528,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 				continue;
 			}
 			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
-							    elab_session(e)->prologue_never, &fn);
+							    elab_session(e)->opt.prologue_never, &fn);
 			where = name;
 			if (f->file) {
 				/* By file and line: DWARF's, and SystemTap's pp() */
@@ -609,7 +609,7 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	}
 	if (!name || sdt_file_offset(elf, addr, true, &off))
 		return 0;
-	dw = udwarf_open(elf, file, elab_session(e)->sysroot);
+	dw = udwarf_open(elf, file, elab_session(e)->opt.sysroot);
 	if (!insn_starts(e, m, elf, dw, name, &sym, addr)) {
 		udwarf_close(dw);
 		return -EINVAL;
@@ -835,7 +835,7 @@ out:
  * (under --sysroot, there), as SystemTap expands it. */
 static int resolve_wildcard(struct elab *e, const struct pp_match *m, const char *pattern)
 {
-	const char *sysroot = elab_session(e)->sysroot;
+	const char *sysroot = elab_session(e)->opt.sysroot;
 	size_t skip = sysroot ? strlen(sysroot) : 0;
 	glob_t g;
 	int added = 0, files = 0;
@@ -877,17 +877,17 @@ static const char *target_program(struct elab *e, const struct pp_match *m)
 	char link[64], exe[4096];
 	ssize_t n;
 
-	if (s->cmd) {
-		size_t len = strcspn(s->cmd, " \t");
+	if (s->opt.cmd) {
+		size_t len = strcspn(s->opt.cmd, " \t");
 
-		return process_target_path(e, m, arena_strndup(elab_arena(e), s->cmd, len));
+		return process_target_path(e, m, arena_strndup(elab_arena(e), s->opt.cmd, len));
 	}
-	if (s->target_pid && !s->sysroot) {
-		snprintf(link, sizeof(link), "/proc/%d/exe", s->target_pid);
+	if (s->opt.target_pid && !s->opt.sysroot) {
+		snprintf(link, sizeof(link), "/proc/%d/exe", s->opt.target_pid);
 		n = readlink(link, exe, sizeof(exe) - 1);
 		if (n > 0)
 			return arena_strndup(elab_arena(e), exe, n);
-		elab_error(e, m, "cannot find the program of process %d: %s", s->target_pid,
+		elab_error(e, m, "cannot find the program of process %d: %s", s->opt.target_pid,
 			   strerror(errno));
 		return NULL;
 	}
@@ -898,7 +898,7 @@ static const char *target_program(struct elab *e, const struct pp_match *m)
 /* The probes of m in one file, path as the target names it. */
 static int resolve_path(struct elab *e, const struct pp_match *m, const char *path, bool quiet)
 {
-	const char *sysroot = elab_session(e)->sysroot;
+	const char *sysroot = elab_session(e)->opt.sysroot;
 
 	return resolve_file(e, m, path, sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path)
 					      : path, quiet);
@@ -911,7 +911,7 @@ static int resolve_library(struct elab *e, const struct pp_match *m, const char 
 {
 	struct session *s = elab_session(e);
 	const char *paths[USYMS_MAX_MODULES];
-	const char *file = s->sysroot ? arena_printf(elab_arena(e), "%s%s", s->sysroot, prog) : prog;
+	const char *file = s->opt.sysroot ? arena_printf(elab_arena(e), "%s%s", s->opt.sysroot, prog) : prog;
 	int n = usyms_needed(s, file, paths, USYMS_MAX_MODULES), added = 0, libs = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -953,7 +953,7 @@ static bool written_wildcard(const struct pp_match *m)
  */
 static const char *pid_program(struct elab *e, const struct pp_match *m, long long pid)
 {
-	const char *sysroot = elab_session(e)->sysroot;
+	const char *sysroot = elab_session(e)->opt.sysroot;
 	char exe[PATH_MAX];
 	ssize_t n;
 
@@ -981,7 +981,7 @@ static int resolve_absolute(struct elab *e, const struct pp_match *m)
 	struct uprobe_point *u;
 	long long pid;
 
-	if (!elab_session(e)->guru) {
+	if (!elab_session(e)->opt.guru) {
 		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
 		return -EINVAL;
 	}
@@ -1025,7 +1025,7 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 	}
 
 	/* "probe **" means the path-less forms only if there is a target. */
-	if (!name && !s->cmd && !s->target_pid && written_wildcard(m))
+	if (!name && !s->opt.cmd && !s->opt.target_pid && written_wildcard(m))
 		return 0;
 
 	if (name && name[0] == '/' && strpbrk(name, "*?[") && !lib)
@@ -1035,8 +1035,8 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 		return -EINVAL;	/* said why */
 	/* Without a path under -x PID: process(PID), as SystemTap makes it
 	 * (under -c the pid is not known yet: every process of the program). */
-	if (!name && !s->cmd && s->target_pid)
-		return resolve_pid(e, m, path, lib, s->target_pid);
+	if (!name && !s->opt.cmd && s->opt.target_pid)
+		return resolve_pid(e, m, path, lib, s->opt.target_pid);
 	if (lib)
 		return resolve_library(e, m, path, lib);
 	return resolve_path(e, m, path, false);
@@ -1211,13 +1211,13 @@ static int process_global_var(struct session *s, const struct derived_probe *d,
 			      const char *spec, struct global_var *out)
 {
 	const struct uprobe_point *u = d->data;
-	const char *file = !u->path || !s->sysroot ? u->path :
-			   arena_printf(&s->arena, "%s%s", s->sysroot, u->path);
+	const char *file = !u->path || !s->opt.sysroot ? u->path :
+			   arena_printf(&s->arena, "%s%s", s->opt.sysroot, u->path);
 	const char *at = strchr(spec, '@');
 	const char *name = at ? arena_strndup(&s->arena, spec, at - spec) : spec;
 	int fd = file ? open(file, O_RDONLY | O_CLOEXEC) : -1, ret = -ENOENT;
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	struct udwarf *dw = elf ? udwarf_open(elf, file, s->sysroot) : NULL;
+	struct udwarf *dw = elf ? udwarf_open(elf, file, s->opt.sysroot) : NULL;
 	GElf_Ehdr eh;
 
 	memset(out, 0, sizeof(*out));

@@ -51,7 +51,7 @@ static bool exported(struct session *s, const char *name)
 	bool found = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/Module.symvers", s->kernel_build ? s->kernel_build : "");
+	snprintf(path, sizeof(path), "%s/Module.symvers", s->opt.kernel_build ? s->opt.kernel_build : "");
 	f = fopen(path, "re");
 	if (!f)
 		return false;
@@ -95,7 +95,7 @@ static int watch_resolve(struct elab *e, const struct pp_match *m)
 				elab_error(e, m, "'%s' is neither a symbol the kernel exports (%s/"
 					   "Module.symvers) nor a data symbol defined once in its "
 					   "symbol table; watch an address instead", w->symbol,
-					   elab_session(e)->kernel_build);
+					   elab_session(e)->opt.kernel_build);
 				return -EINVAL;
 			}
 			w->relocated = true;

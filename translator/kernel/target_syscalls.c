@@ -399,7 +399,7 @@ char *target_syscalls(struct arena *a, const char *headers, const char *build,
 		free(decls);
 		return NULL;
 	}
-	fprintf(f, "// syscalls.stp - written by ctap (translator/target_syscalls.c) from\n"
+	fprintf(f, "// syscalls.stp - written by ctap (translator/kernel/target_syscalls.c) from\n"
 		"// %s/include/linux/syscalls.h and\n// %s:\n"
 		"// syscall.NAME and syscall.NAME.return for each x86_64 system call,\n"
 		"// where no tapset defines them.\n\n", headers, table);

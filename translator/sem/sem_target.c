@@ -280,7 +280,7 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		}
 		return sem_resolve_tvar(S, sc, e, &t, v->btf_id, v->btf);
 	}
-	if (S->s->skip_badvars) {
+	if (S->s->opt.skip_badvars) {
 		/* As SystemTap's --skip-badvars: the whole $var (chain and all) is 0. */
 		e->kind = E_NUMBER;
 		e->num = 0;

@@ -92,11 +92,11 @@ int bundle_note_kernel(struct session *s, const char *name)
 
 	elf_version(EV_CURRENT);
 	snprintf(id, sizeof(id), "-");
-	if (kimage_elf(s->kernel_image, &image, &size) == 0)
+	if (kimage_elf(s->opt.kernel_image, &image, &size) == 0)
 		elf_build_id(image, size, id, sizeof(id));
 	free(image);
 	f = fopen(path, "we");
-	if (!f || fprintf(f, "%s %s\n", s->kernel_release, id) < 0 || fclose(f)) {
+	if (!f || fprintf(f, "%s %s\n", s->opt.kernel_release, id) < 0 || fclose(f)) {
 		fprintf(stderr, "stap: cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
@@ -203,17 +203,17 @@ fail:
 int bundle_build(struct session *s, int argc, char **argv)
 {
 	struct member m[CTAP_BUNDLE_MAX_MODULES] = { 0 };
-	const char *name = s->module_name;
+	const char *name = s->opt.module_name;
 	char *top = session_mkdtemp(s, "ctapbundle");
-	int n = s->n_targets, started = 0, done = 0, ret = 0;
+	int n = s->opt.n_targets, started = 0, done = 0, ret = 0;
 
 	if (!top) {
 		fprintf(stderr, "stap: cannot create a directory: %s\n", strerror(errno));
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
-		m[i].target = s->targets[i];
-		m[i].arg = arena_printf(&s->arena, "--bundle-member=%s", s->targets[i]);
+		m[i].target = s->opt.targets[i];
+		m[i].arg = arena_printf(&s->arena, "--bundle-member=%s", s->opt.targets[i]);
 		m[i].dir = arena_printf(&s->arena, "%s/%d", top, i);
 		if (mkdir(m[i].dir, 0700)) {
 			ret = -1;
@@ -237,7 +237,7 @@ int bundle_build(struct session *s, int argc, char **argv)
 		ret = write_bundle(s, m, n, name);
 	for (int i = 0; i < n; i++)
 		free(m[i].ko);
-	if (s->keep_tmpdir)
+	if (s->opt.keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", top);
 	else
 		session_rmtree(top);

@@ -134,7 +134,7 @@ static const struct expr *elide(struct xlate *x, const struct expr *e)
 {
 	const struct var *v;
 
-	if (x->s->unoptimized || e->kind != E_ASSIGN || e->a->kind != E_SYMBOL)
+	if (x->s->opt.unoptimized || e->kind != E_ASSIGN || e->a->kind != E_SYMBOL)
 		return e;
 	v = gen_find(x->sc->locals, e->a->name);
 	if (!v || v->read || v->kind == V_PARAM || e->opid == OP_AGG)
@@ -435,7 +435,7 @@ static void catch_begin(struct xlate *x, struct xcatch *k, const char *comment)
 	gen_emit(x, "{ /* %s */", comment);
 	x->depth++;
 	x->err = k->label;
-	if (x->s->json)	/* how deep in printing statements the try starts */
+	if (x->s->opt.json)	/* how deep in printing statements the try starts */
 		gen_emit(x, "const int %s_json = c->json_depth;", k->label);
 }
 
@@ -461,7 +461,7 @@ static bool catch_handler(struct xlate *x, struct xcatch *k, const char *error_t
 		gen_emit(x, "ctap_strcpy(%s, c->last_error);", error_to);
 	gen_emit(x, "c->last_error = NULL;");
 	gen_emit(x, "c->last_stmt = NULL;");
-	if (x->s->json)
+	if (x->s->opt.json)
 		gen_emit(x, "ctap_json_unwind(c, %s_json);", k->label);
 	return true;
 }
@@ -531,7 +531,7 @@ void gen_stmt(struct xlate *x, const struct stmt *s, int depth)
 		break;
 	case S_EXPR: {
 		const struct expr *e = elide(x, s->e);
-		bool json = x->s->json && calls_something(e);
+		bool json = x->s->opt.json && calls_something(e);
 
 		if (!e)
 			break;	/* gone, as SystemTap's: no action, no statement */

@@ -75,7 +75,7 @@ static char *syscall_table(struct arena *a, const char *dir, const struct syscal
 
 	if (!max64 || !(f = open_memstream(&text, len)))
 		return NULL;
-	fprintf(f, "// syscall_table.stp - written by ctap (translator/target_tapsets.c) from\n"
+	fprintf(f, "// syscall_table.stp - written by ctap (translator/kernel/target_tapsets.c) from\n"
 		"// %s/unistd_{64,32}.h: the target kernel's system call numbers.\n\n%%{\n"
 		"#include <linux/compat.h>\n\n", dir);
 	table(f, "ctap_syscalls_64", n64, max64);

@@ -463,7 +463,7 @@ static void print_hist(struct xlate *x, const struct expr *h, bool newline)
 {
 	const char *agg = nonempty(x, h->args);
 
-	if (x->s->json) {	/* a line of its own; no newline to add */
+	if (x->s->opt.json) {	/* a line of its own; no newline to add */
 		gen_emit(x, "ctap_json_hist_print(c, %s, &spec_%s, %s);",
 		     gen_c_string(x, gen_stat_name(h->args)), gen_stat_name(h->args), agg);
 		return;

@@ -185,7 +185,7 @@ static char *mark_name(struct arena *a, const char *cmd, const char *name)
 static char *objtool_cmd(struct session *s, const char *dir)
 {
 	const char *log = arena_printf(&s->arena, "%s/objtool.log", dir);
-	const char *argv[] = { "make", "-C", s->kernel_build,
+	const char *argv[] = { "make", "-C", s->opt.kernel_build,
 			       arena_printf(&s->arena, "M=%s", dir), "V=1", "-B", "script.o", NULL };
 	const char *target = arena_printf(&s->arena, " %s/script.o", dir);
 	char *line = NULL, *found = NULL;
@@ -251,7 +251,7 @@ static int run_step(struct session *s, const char *dir, const char *cmd, const c
 	 * wants the source architecture (ctap targets x86_64 only). */
 	const char *env[] = { arena_printf(&s->arena, "%s=%s", DIR_VAR, dir), "SRCARCH=x86", NULL };
 
-	return spawn_logged(argv, s->kernel_build, log, true, env) ? -EIO : 0;
+	return spawn_logged(argv, s->opt.kernel_build, log, true, env) ? -EIO : 0;
 }
 
 int kbuild_replay(struct session *s, const char *dir, const char *name, const char *path)

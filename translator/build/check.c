@@ -65,16 +65,16 @@ static void check_build_tree(struct check *c)
 	struct session *s = c->s;
 	char path[4200];
 
-	snprintf(path, sizeof(path), "%s/Makefile", s->kernel_build);
+	snprintf(path, sizeof(path), "%s/Makefile", s->opt.kernel_build);
 	if (access(path, R_OK)) {
 		line(c, "FAIL", arena_printf(&s->arena, "target kernel %s: no build tree at %s",
-					     s->kernel_release, s->kernel_build),
+					     s->opt.kernel_release, s->opt.kernel_build),
 		     arena_printf(&s->arena, "apt-get install linux-headers-%s (or -r DIR)",
-				  s->kernel_release));
+				  s->opt.kernel_release));
 		return;
 	}
-	line(c, " ok ", arena_printf(&s->arena, "target kernel %s: build tree %s", s->kernel_release,
-				     s->kernel_build), NULL);
+	line(c, " ok ", arena_printf(&s->arena, "target kernel %s: build tree %s", s->opt.kernel_release,
+				     s->opt.kernel_build), NULL);
 }
 
 /* The options the probe families rest on, and what is lost without each. */
@@ -117,20 +117,20 @@ static void check_btf(struct check *c)
 {
 	struct session *s = c->s;
 	struct btf *btf = NULL;
-	int ret = kbtf_load(s->kernel_release, s->kernel_build, s->kernel_image, &btf);
+	int ret = kbtf_load(s->opt.kernel_release, s->opt.kernel_build, s->opt.kernel_image, &btf);
 
 	if (ret) {
-		line(c, "FAIL", arena_printf(&s->arena, "BTF of %s: %s", s->kernel_release,
+		line(c, "FAIL", arena_printf(&s->arena, "BTF of %s: %s", s->opt.kernel_release,
 					     ret == -ENOENT ? "none found" :
 					     ret == -ENODATA ? "the image has no .BTF section" :
 					     "it does not parse"),
 		     arena_printf(&s->arena, "apt-get install linux-image-%s (its /boot/vmlinuz "
-				  "carries the BTF)", s->kernel_release));
+				  "carries the BTF)", s->opt.kernel_release));
 		return;
 	}
 	line(c, " ok ", arena_printf(&s->arena, "BTF of %s: %u types; kernel interfaces: %s",
-				     s->kernel_release, btf__type_cnt(btf),
-				     kfeatures_names(&s->arena, btf, s->kernel_build)), NULL);
+				     s->opt.kernel_release, btf__type_cnt(btf),
+				     kfeatures_names(&s->arena, btf, s->opt.kernel_build)), NULL);
 	kbtf_forget(btf);
 	btf__free(btf);
 }
@@ -191,7 +191,7 @@ static bool on_path(struct check *c, const char *prog)
 static void kbuild_cc(struct check *c, const char *want, char *cc, size_t size)
 {
 	char line[512], *word;
-	FILE *f = fopen(arena_printf(&c->s->arena, "%s/.kernelvariables", c->s->kernel_build), "r");
+	FILE *f = fopen(arena_printf(&c->s->arena, "%s/.kernelvariables", c->s->opt.kernel_build), "r");
 
 	snprintf(cc, size, "gcc");
 	if (want && sscanf(want, "\"%63[A-Za-z0-9._+-]", cc) != 1)
@@ -253,17 +253,17 @@ static void check_cache(struct check *c)
 static void check_vm(struct check *c)
 {
 	struct session *s = c->s;
-	const char *image = s->kernel_image;
+	const char *image = s->opt.kernel_image;
 	const char *harness = session_libexec(s, "guest-run");
 
 	if (!on_path(c, "qemu-system-x86_64"))
-		line(c, s->vm ? "FAIL" : "warn", "--vm: no qemu-system-x86_64",
+		line(c, s->opt.vm ? "FAIL" : "warn", "--vm: no qemu-system-x86_64",
 		     "apt-get install qemu-system-x86");
 	else if (access(image, R_OK))
-		line(c, s->vm ? "FAIL" : "warn", arena_printf(&s->arena, "--vm: no %s to boot", image),
-		     arena_printf(&s->arena, "apt-get install linux-image-%s", s->kernel_release));
+		line(c, s->opt.vm ? "FAIL" : "warn", arena_printf(&s->arena, "--vm: no %s to boot", image),
+		     arena_printf(&s->arena, "apt-get install linux-image-%s", s->opt.kernel_release));
 	else if (!harness || access(harness, X_OK))
-		line(c, s->vm ? "FAIL" : "warn", arena_printf(&s->arena, "--vm: the guest harness "
+		line(c, s->opt.vm ? "FAIL" : "warn", arena_printf(&s->arena, "--vm: the guest harness "
 							      "is not installed (%s/guest-run)",
 							      CTAP_PKGLIBEXECDIR),
 		     "make install installs it with stap");
@@ -278,7 +278,7 @@ int check_run(struct session *s)
 	struct utsname u;
 	int target;
 
-	printf("translator (kernel %s):\n", s->kernel_release);
+	printf("translator (kernel %s):\n", s->opt.kernel_release);
 	check_build_tree(&c);
 	check_config(&c);
 	check_btf(&c);
@@ -286,11 +286,11 @@ int check_run(struct session *s)
 	check_cache(&c);
 	check_vm(&c);
 	uname(&u);
-	if (!s->vm && strcmp(u.release, s->kernel_release))
+	if (!s->opt.vm && strcmp(u.release, s->opt.kernel_release))
 		line(&c, "warn", arena_printf(&s->arena, "the target kernel is not the running one (%s): "
 					      "its modules cannot load here", u.release),
 		     "stap --vm runs them in a guest of the target; -r picks another target");
-	printf("\n%s:\n", s->vm ? "the guest (stap --vm)" : "this host (staprun --check)");
+	printf("\n%s:\n", s->opt.vm ? "the guest (stap --vm)" : "this host (staprun --check)");
 	fflush(stdout);
 	target = run_check_target(s);
 	return c.failures || target ? 1 : 0;

@@ -508,7 +508,7 @@ static void emit_probes(struct xlate *x, FILE *out)
 		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);
 		if (d->is_return)
 			fprintf(out, "\t\t.type = CTAP_PROBE_RETURN,\n");
-		if (p->any_task && x->s->cgroup_path)
+		if (p->any_task && x->s->opt.cgroup_path)
 			fprintf(out, "\t\t.any_task = true,\n");
 		if (p->order == INT64_MIN)	/* init; no literal spells it */
 			fprintf(out, "\t\t.order = S64_MIN,\n");
@@ -589,9 +589,9 @@ static void emit_header(struct xlate *x, FILE *out)
 		" * Written against kmod-runtime/ctap_runtime.h; docs/translator.md\n"
 		" * explains the layout.\n */\n",
 		session_module_name(x->s), gen_c_comment(x->a, x->s->user->src->name),
-		x->s->kernel_release);
-	for (int i = 0; i < x->s->n_defines; i++)
-		fputs(session_define_line(x->s, x->s->defines[i]), out);
+		x->s->opt.kernel_release);
+	for (int i = 0; i < x->s->opt.n_defines; i++)
+		fputs(session_define_line(x->s, x->s->opt.defines[i]), out);
 	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n\n",
 		analyses_max_nesting(x->s));
 	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n", out);
@@ -659,8 +659,9 @@ static void emit_module(struct xlate *x, FILE *out)
 		"module_init(ctap_init);\nmodule_exit(ctap_cleanup);\nMODULE_LICENSE(\"GPL\");\n"
 		"MODULE_DESCRIPTION(\"ctap script %s\");\n",
 		gen_c_string(x, session_module_name(x->s)),
-		x->s->cgroup_path ?
-			arena_printf(x->a, "\t.cgroup_path = %s,\n", gen_c_string(x, x->s->cgroup_path)) : "",
+		x->s->opt.cgroup_path ?
+			arena_printf(x->a, "\t.cgroup_path = %s,\n",
+				     gen_c_string(x, x->s->opt.cgroup_path)) : "",
 		x->s->user->src->name);
 }
 

@@ -71,7 +71,7 @@ void usyms_add_option(struct session *s, const char *arg)
 		return;		/* "kernel" or a kernel module */
 	if (arg[0] != '/' && getcwd(cwd, sizeof(cwd)))
 		path = arena_printf(&s->arena, "%s/%s", cwd, arg);
-	usyms_add(s, path, s->sysroot ? arena_printf(&s->arena, "%s%s", s->sysroot, path) : path);
+	usyms_add(s, path, s->opt.sysroot ? arena_printf(&s->arena, "%s%s", s->opt.sysroot, path) : path);
 }
 
 const char *usyms_path(struct session *s, int i)
@@ -490,8 +490,9 @@ int usyms_needed(struct session *s, const char *file, const char **paths, int ma
 			for (const char *const *dir = lib_dirs; *dir; dir++) {
 				const char *path = arena_printf(&s->arena, "%s/%s", *dir, lib);
 
-				if (access(arena_printf(&s->arena, "%s%s", s->sysroot ? s->sysroot : "",
-							path), R_OK) == 0) {
+				const char *root = s->opt.sysroot ? s->opt.sysroot : "";
+
+				if (access(arena_printf(&s->arena, "%s%s", root, path), R_OK) == 0) {
 					paths[n++] = path;
 					break;
 				}
@@ -511,7 +512,7 @@ static void add_needed(struct session *s, const char *file)
 	int n = usyms_needed(s, file, paths, USYMS_MAX_MODULES);
 
 	for (int i = 0; i < n; i++)
-		usyms_add(s, paths[i], s->sysroot ? arena_printf(&s->arena, "%s%s", s->sysroot,
+		usyms_add(s, paths[i], s->opt.sysroot ? arena_printf(&s->arena, "%s%s", s->opt.sysroot,
 								 paths[i]) : paths[i]);
 }
 
@@ -587,9 +588,9 @@ void usyms_emit(struct xlate *x)
 
 	if (!needed(s, "pragma:vma"))
 		return;
-	for (int i = 0; i < s->n_d_options; i++)
-		usyms_add_option(s, s->d_options[i]);
-	if (s->ldd)
+	for (int i = 0; i < s->opt.n_d_options; i++)
+		usyms_add_option(s, s->opt.d_options[i]);
+	if (s->opt.ldd)
 		for (struct umod_note *u = s->umods; u; u = u->next)
 			add_needed(s, u->file);
 	emit_c(x, "/* ---- user modules: usymname(), print_ubacktrace()... ---- */\n\n");
@@ -599,7 +600,7 @@ void usyms_emit(struct xlate *x)
 		memset(m, 0, sizeof(*m));
 		m->path = u->path;
 		m->file = u->file;
-		m->ok = read_umod(x->a, m, s->sysroot, with_lines) == 0;
+		m->ok = read_umod(x->a, m, s->opt.sysroot, with_lines) == 0;
 		if (m->ok)
 			emit_umod(x, n, m);
 		n++;

@@ -112,10 +112,10 @@ static int tapset_dirs(struct session *s, const char **dirs, int max)
 		lib = session_data_dir(s, "tapset");
 	if (!lib)
 		lib = CTAP_PKGDATADIR "/tapset";
-	for (int i = 0; i < s->n_include_dirs && n + TAPSET_SUBDIRS <= max; i++)
-		n = add_tapset_dir(s, dirs, n, s->include_dirs[i]);
-	if (n < max && (target = target_tapsets_dir(&s->arena, s->kernel_release,
-						       s->kernel_build, s->pp.arch)))
+	for (int i = 0; i < s->opt.n_include_dirs && n + TAPSET_SUBDIRS <= max; i++)
+		n = add_tapset_dir(s, dirs, n, s->opt.include_dirs[i]);
+	if (n < max && (target = target_tapsets_dir(&s->arena, s->opt.kernel_release,
+						       s->opt.kernel_build, s->pp.arch)))
 		dirs[n++] = s->target_tapsets = target;
 	if (n + TAPSET_SUBDIRS <= max)
 		n = add_tapset_dir(s, dirs, n, lib);
@@ -198,7 +198,7 @@ static struct script *parse_file(struct session *s, const char *path, bool tapse
 		return NULL;
 	}
 	/* Tapsets see the script arguments too (SystemTap's argv.stp uses @1). */
-	scr = parse_script(&s->arena, src, &s->args, &s->pp, tapset);
+	scr = parse_script(&s->arena, src, &s->opt.args, &s->pp, tapset);
 	if (scr && tapset)
 		hide_private_globals(&s->arena, scr);
 	return scr;
@@ -378,11 +378,11 @@ int pass1_parse(struct session *s)
 {
 	const char *dirs[MAX_TAPSET_DIRS];
 	int ndirs = tapset_dirs(s, dirs, MAX_TAPSET_DIRS);
-	bool all = !s->script_text && !s->script_file;	/* -l, -L, --dump-* */
+	bool all = !s->opt.script_text && !s->opt.script_file;	/* -l, -L, --dump-* */
 	struct library lib = { 0 };
 	int ret = 0;
 
-	if (s->verbose >= 2) {
+	if (s->opt.verbose >= 2) {
 		fputs("Searched for library scripts in:", stderr);
 		for (int i = 0; i < ndirs; i++)
 			fprintf(stderr, " %s", dirs[i]);
@@ -391,16 +391,16 @@ int pass1_parse(struct session *s)
 
 	parse_macros(s, dirs, ndirs);
 	open_library(s, &lib, dirs, ndirs);
-	if (s->script_text) {
-		struct source *src = source_from_string(&s->arena, "<input>", s->script_text);
+	if (s->opt.script_text) {
+		struct source *src = source_from_string(&s->arena, "<input>", s->opt.script_text);
 
-		s->user = parse_script(&s->arena, src, &s->args, &s->pp, false);
-	} else if (s->script_file && in_library(&lib, s->script_file)) {
+		s->user = parse_script(&s->arena, src, &s->opt.args, &s->pp, false);
+	} else if (s->opt.script_file && in_library(&lib, s->opt.script_file)) {
 		diag_error("parse", NULL, NULL, "tapset file '%s' cannot be run directly as a script",
-			   s->script_file);
+			   s->opt.script_file);
 		ret = -1;
-	} else if (s->script_file) {
-		s->user = parse_file(s, s->script_file, false);
+	} else if (s->opt.script_file) {
+		s->user = parse_file(s, s->opt.script_file, false);
 		if (!s->user)
 			ret = -1;
 	}

@@ -90,7 +90,7 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 	if (arrays)
 		fputs("\tconst struct ctap_map_sort by_value = { .column = 0, .dir = -1, .agg = 'c' };\n",
 		      out);
-	if (stats && !x->s->json)
+	if (stats && !x->s->opt.json)
 		fputs("\tstruct ctap_stat *_g;\n", out);
 	if (arrays)
 		fputs("\tint e;\n", out);
@@ -104,8 +104,8 @@ bool emit_autoprint(struct xlate *x, FILE *out)
 			vs[n++] = v;
 	while (n--) {
 		if (vs[n]->nkeys)
-			autoprint_array(out, vs[n], x->s->json);
-		else if (x->s->json)
+			autoprint_array(out, vs[n], x->s->opt.json);
+		else if (x->s->opt.json)
 			autoprint_json_scalar(out, vs[n]);
 		else
 			autoprint_scalar(out, vs[n]);

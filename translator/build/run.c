@@ -68,38 +68,38 @@ static int staprun_args(struct session *s, const char **argv, const char *ko, co
 		argv[n++] = "-c";
 		argv[n++] = cmd;
 	}
-	if (s->target_pid) {
+	if (s->opt.target_pid) {
 		argv[n++] = "-x";
-		argv[n++] = arena_printf(&s->arena, "%d", s->target_pid);
+		argv[n++] = arena_printf(&s->arena, "%d", s->opt.target_pid);
 	}
-	if (s->target_ns_pid) {
+	if (s->opt.target_ns_pid) {
 		argv[n++] = "-N";
-		argv[n++] = arena_printf(&s->arena, "%d", s->target_ns_pid);
+		argv[n++] = arena_printf(&s->arena, "%d", s->opt.target_ns_pid);
 	}
-	if (s->output_file) {
+	if (s->opt.output_file) {
 		argv[n++] = "-o";
-		argv[n++] = s->output_file;
+		argv[n++] = s->opt.output_file;
 	}
-	if (s->output_size) {
+	if (s->opt.output_size) {
 		argv[n++] = "-S";
-		argv[n++] = s->output_size;
+		argv[n++] = s->opt.output_size;
 	}
-	if (s->timeout_s) {
+	if (s->opt.timeout_s) {
 		argv[n++] = "-T";
-		argv[n++] = arena_printf(&s->arena, "%d", s->timeout_s);
+		argv[n++] = arena_printf(&s->arena, "%d", s->opt.timeout_s);
 	}
-	if (s->bulk)
+	if (s->opt.bulk)
 		argv[n++] = "-b";
 	if (s->read_stdin)
 		argv[n++] = "-i";
-	if (s->buffer_mb) {
+	if (s->opt.buffer_mb) {
 		argv[n++] = "-s";
-		argv[n++] = arena_printf(&s->arena, "%d", s->buffer_mb);
+		argv[n++] = arena_printf(&s->arena, "%d", s->opt.buffer_mb);
 	}
 	argv[n++] = ko;
 	/* -G NAME=VALUE: module parameters of the script's globals. */
-	for (int i = 0; i < s->n_globals_set; i++)
-		argv[n++] = s->globals_set[i];
+	for (int i = 0; i < s->opt.n_globals_set; i++)
+		argv[n++] = s->opt.globals_set[i];
 	argv[n] = NULL;
 	return n;
 }
@@ -129,10 +129,10 @@ static const char *vm_output_base(struct session *s)
 {
 	const char *slash;
 
-	if (!s->output_file)
+	if (!s->opt.output_file)
 		return "stpd";
-	slash = strrchr(s->output_file, '/');
-	return slash ? slash + 1 : s->output_file;
+	slash = strrchr(s->opt.output_file, '/');
+	return slash ? slash + 1 : s->opt.output_file;
 }
 
 /* Copy one file that came back from the guest to the host, refusing to
@@ -188,8 +188,9 @@ static bool staprun_output_name(const char *name, const char *base)
  */
 static int vm_outputs(struct session *s, const char *dir)
 {
-	const char *base = vm_output_base(s), *slash = s->output_file ? strrchr(s->output_file, '/') : NULL;
-	const char *host_dir = slash ? arena_strndup(&s->arena, s->output_file, slash - s->output_file + 1) : "";
+	const char *out = s->opt.output_file;
+	const char *base = vm_output_base(s), *slash = out ? strrchr(out, '/') : NULL;
+	const char *host_dir = slash ? arena_strndup(&s->arena, out, slash - out + 1) : "";
 	const char *files = arena_printf(&s->arena, "%s/out/run.files", dir);
 	DIR *d = opendir(files);
 	struct dirent *de;
@@ -208,8 +209,8 @@ static int vm_outputs(struct session *s, const char *dir)
 		closedir(d);
 	if (ret)
 		return 1;
-	if (!copied && !s->bulk) {
-		fprintf(stderr, "stap: the guest wrote no output file %s\n", s->output_file);
+	if (!copied && !s->opt.bulk) {
+		fprintf(stderr, "stap: the guest wrote no output file %s\n", s->opt.output_file);
 		return 1;
 	}
 	return 0;
@@ -311,12 +312,12 @@ static int vm_boot(struct session *s, const char *ko, const char *line, int time
 	fprintf(f, "# timeout: %d\ncd %s 2>/dev/null || cd /root 2>/dev/null || cd /\n%s\n",
 		timeout_s, cwd ? shell_quote(s, cwd) : "/root", line);
 	fclose(f);
-	if (s->verbose)
-		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU, %s)\n", s->kernel_release,
+	if (s->opt.verbose)
+		fprintf(stderr, "Pass 5: starting the guest kernel %s (QEMU, %s)\n", s->opt.kernel_release,
 			harness);
 	argv[n++] = harness;
 	argv[n++] = "-k";
-	argv[n++] = absolute(s, s->kernel_build);
+	argv[n++] = absolute(s, s->opt.kernel_build);
 	argv[n++] = "-o";
 	argv[n++] = arena_printf(&s->arena, "%s/out", *dir);
 	if (ko) {
@@ -351,7 +352,7 @@ static int vm_done(struct session *s, char *dir, int rc)
 {
 	if (!dir)
 		return rc;
-	if (s->keep_tmpdir) {
+	if (s->opt.keep_tmpdir) {
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
 		return rc;
 	}
@@ -362,24 +363,24 @@ static int vm_done(struct session *s, char *dir, int rc)
 static int run_vm(struct session *s, const char *ko)
 {
 	const char *argv[32 + MAX_DEFINES], *name = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
-	const char *output_file = s->output_file;
-	bool files = s->output_file || s->bulk;
+	const char *output_file = s->opt.output_file;
+	bool files = s->opt.output_file || s->opt.bulk;
 	char *line = "", *dir = NULL;
 	int n, rc;
 
-	if (s->vm_kernel) {
+	if (s->opt.vm_kernel) {
 		fprintf(stderr, "stap: --vm=%s: only the target kernel's own image is supported; "
-			"use --vm-kernel=RELEASE or -r to pick the kernel\n", s->vm_kernel);
+			"use --vm-kernel=RELEASE or -r to pick the kernel\n", s->opt.vm_kernel);
 		return 1;
 	}
 	/* Nobody can press Ctrl-C in the guest: without -c, the session ends
 	 * at exit() or after -T seconds, 60 unless given. */
-	if (!s->cmd && !s->timeout_s)
-		s->timeout_s = 60;
+	if (!s->opt.cmd && !s->opt.timeout_s)
+		s->opt.timeout_s = 60;
 	/* -o/-b write into $CTAP_OUT (guest-init), whose files come back. */
-	if (files && !s->output_file)
-		s->output_file = "stpd";
-	n = staprun_args(s, argv, arena_printf(&s->arena, "/ctap/modules/%s", name), s->cmd);
+	if (files && !s->opt.output_file)
+		s->opt.output_file = "stpd";
+	n = staprun_args(s, argv, arena_printf(&s->arena, "/ctap/modules/%s", name), s->opt.cmd);
 	for (int i = 0; i < n; i++) {
 		const char *w = !i ? "/ctap/bin/staprun" :
 				files && !strcmp(argv[i - 1], "-o") ?
@@ -388,8 +389,8 @@ static int run_vm(struct session *s, const char *ko)
 
 		line = arena_printf(&s->arena, "%s%s%s", line, i ? " " : "", w);
 	}
-	s->output_file = output_file;
-	rc = vm_boot(s, ko, line, s->timeout_s ? s->timeout_s + 30 : 600, &dir);
+	s->opt.output_file = output_file;
+	rc = vm_boot(s, ko, line, s->opt.timeout_s ? s->opt.timeout_s + 30 : 600, &dir);
 	if (rc < 0)
 		return vm_done(s, dir, 1);
 	if (files && vm_outputs(s, dir) && !rc)
@@ -402,7 +403,7 @@ int run_check_target(struct session *s)
 	char *dir = NULL;
 	int rc;
 
-	if (!s->vm) {
+	if (!s->opt.vm) {
 		const char *argv[] = { staprun_path(s), "--check", NULL };
 		pid_t pid;
 		int status;
@@ -426,10 +427,10 @@ int pass5_run(struct session *s, const char *ko)
 {
 	const char *argv[32 + MAX_DEFINES];
 
-	if (s->vm)
+	if (s->opt.vm)
 		return run_vm(s, ko);
-	staprun_args(s, argv, ko, s->cmd);
-	if (s->verbose)
+	staprun_args(s, argv, ko, s->opt.cmd);
+	if (s->opt.verbose)
 		fprintf(stderr, "Pass 5: starting run.\n");
 	fflush(NULL);
 	execv(staprun_path(s), (char *const *)argv);

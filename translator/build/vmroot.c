@@ -118,7 +118,7 @@ static const char *interpreter(struct session *s, const char *file)
 static bool ship(struct vmroot *v, const char *path, const char *what)
 {
 	struct session *s = v->s;
-	const char *file = s->sysroot ? arena_printf(&s->arena, "%s%s", s->sysroot, path) : path;
+	const char *file = s->opt.sysroot ? arena_printf(&s->arena, "%s%s", s->opt.sysroot, path) : path;
 	const char *needed[USYMS_MAX_MODULES], *interp;
 	char *to;
 	int n, ret;
@@ -146,7 +146,7 @@ static bool ship(struct vmroot *v, const char *path, const char *what)
 		v->failed = 1;
 		return true;
 	}
-	if (s->verbose > 1)
+	if (s->opt.verbose > 1)
 		fprintf(stderr, "Pass 5: the guest gets %s (%s)\n", path, what);
 	interp = interpreter(s, file);
 	if (interp)
@@ -160,7 +160,7 @@ static bool ship(struct vmroot *v, const char *path, const char *what)
 /* The -c command's program, when named by a path: absolute, from cwd. */
 static const char *command_program(struct session *s, const char *cwd)
 {
-	const char *cmd = s->cmd;
+	const char *cmd = s->opt.cmd;
 	size_t len;
 
 	cmd += strspn(cmd, " \t");
@@ -193,7 +193,7 @@ int vmroot_build(struct session *s, const char *root, const char **cwd)
 			return -1;
 		}
 	}
-	program = s->cmd && *cwd ? command_program(s, *cwd) : NULL;
+	program = s->opt.cmd && *cwd ? command_program(s, *cwd) : NULL;
 	/* without it, the guest's run could only fail: not booted */
 	if (program && !ship(&v, program, "the -c command's program"))
 		v.failed = 1;

@@ -939,7 +939,7 @@ void elab_filter(struct session *s, bool (*drop)(const struct derived_probe *d, 
 int pass2_list(struct session *s, FILE *out)
 {
 	struct elab *e = arena_new(&s->arena, struct elab);
-	const char *text = arena_printf(&s->arena, "probe %s {}", s->list_pattern);
+	const char *text = arena_printf(&s->arena, "probe %s {}", s->opt.list_pattern);
 	struct source *src = source_from_string(&s->arena, "<list>", text);
 	struct script *scr = parse_script(&s->arena, src, NULL, &s->pp, false);
 	struct derived_probe **v;
@@ -967,7 +967,7 @@ int pass2_list(struct session *s, FILE *out)
 		if (i && !strcmp(v[i]->name, v[i - 1]->name))
 			continue;
 		fputs(v[i]->name, out);
-		for (struct probe_var *pv = v[i]->vars; s->list_vars && pv; pv = pv->next)
+		for (struct probe_var *pv = v[i]->vars; s->opt.list_vars && pv; pv = pv->next)
 			fprintf(out, " %s:%s", pv->name, pv->type);
 		fputc('\n', out);
 	}

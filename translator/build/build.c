@@ -153,10 +153,10 @@ static uint64_t base_key(struct session *s, const char *features)
 	for_runtime_files(session_runtime_dir(s), "", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "core", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "probes", hash_one, &h);
-	h = hash_bytes(h, s->kernel_build, strlen(s->kernel_build) + 1);
-	h = hash_bytes(h, s->kernel_release, strlen(s->kernel_release) + 1);
+	h = hash_bytes(h, s->opt.kernel_build, strlen(s->opt.kernel_build) + 1);
+	h = hash_bytes(h, s->opt.kernel_release, strlen(s->opt.kernel_release) + 1);
 	h = hash_bytes(h, features, strlen(features) + 1);
-	snprintf(path, sizeof(path), "%s/Module.symvers", s->kernel_build);
+	snprintf(path, sizeof(path), "%s/Module.symvers", s->opt.kernel_build);
 	if (stat(path, &st) == 0) {
 		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
 		h = hash_bytes(h, &st.st_mtime, sizeof(st.st_mtime));
@@ -169,8 +169,8 @@ static uint64_t runtime_key(struct session *s, uint64_t base)
 {
 	uint64_t h = hash_bytes(base, "runtime", 8);
 
-	for (int i = 0; i < s->n_defines; i++)
-		h = hash_bytes(h, s->defines[i], strlen(s->defines[i]) + 1);
+	for (int i = 0; i < s->opt.n_defines; i++)
+		h = hash_bytes(h, s->opt.defines[i], strlen(s->opt.defines[i]) + 1);
 	for (const char **o = session_runtime_families(s); *o; o++)
 		h = hash_bytes(h, *o, strlen(*o) + 1);
 	return h;
@@ -224,8 +224,8 @@ static int write_defines(struct session *s, const char *dir)
 	char path[4096];
 	char *text = "/* stap's -D options (written by stap -p4). */\n";
 
-	for (int i = 0; i < s->n_defines; i++)
-		text = arena_printf(&s->arena, "%s%s", text, session_define_line(s, s->defines[i]));
+	for (int i = 0; i < s->opt.n_defines; i++)
+		text = arena_printf(&s->arena, "%s%s", text, session_define_line(s, s->opt.defines[i]));
 	snprintf(path, sizeof(path), "%s/ctap_defines.h", dir);
 	return write_file(path, text, strlen(text));
 }
@@ -283,7 +283,7 @@ static int run_make(struct session *s, const char *dir)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *log = arena_printf(&s->arena, "%s/build.log", dir);
-	const char *argv[] = { "make", "-s", "-C", s->kernel_build,
+	const char *argv[] = { "make", "-s", "-C", s->opt.kernel_build,
 			       arena_printf(&s->arena, "M=%s", dir),
 			       arena_printf(&s->arena, "-j%ld", n > 0 ? n : 1), "modules", NULL };
 
@@ -301,7 +301,7 @@ static void show_log(struct session *s, const char *dir, bool failed)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
-		if (failed || s->verbose > 1 || strstr(line, "warning:"))
+		if (failed || s->opt.verbose > 1 || strstr(line, "warning:"))
 			fputs(line, stderr);
 	fclose(f);
 }
@@ -374,7 +374,7 @@ static int replay_build(struct session *s, const char *dir, const char *name, co
 	char from[4200], to[4200];
 	int ret;
 
-	if (s->disable_cache)
+	if (s->opt.disable_cache)
 		return -ENOENT;
 	snprintf(from, sizeof(from), "%s/runtime.o_shipped", dir);
 	snprintf(to, sizeof(to), "%s/runtime.o", dir);
@@ -391,7 +391,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	const char *name = session_module_name(s);
 	char cached[4096], runtime[4096], path[4200], tmp[4300], *dir;
 	const char *features = kfeatures_header(&s->arena, session_btf_quiet(s),
-						 s->kernel_build);
+						 s->opt.kernel_build);
 	uint64_t base = base_key(s, features);	/* reads every runtime file: once */
 	uint64_t key = hash_bytes(base, c_text, len);
 	bool cacheable, shipped;
@@ -400,7 +400,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 
 	/* --sign-module: a signed module is another module, keyed on the
 	 * certificate it is signed for. */
-	if (s->sign) {
+	if (s->opt.sign) {
 		size_t cert_len;
 		char *cert;
 
@@ -424,8 +424,8 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 		return ret;
 	}
 	ret = -EIO;	/* until the module is in the cache */
-	if (cache_file_ok(cached) == 0 && !s->keep_tmpdir && !s->disable_cache) {
-		if (s->verbose)
+	if (cache_file_ok(cached) == 0 && !s->opt.keep_tmpdir && !s->opt.disable_cache) {
+		if (s->opt.verbose)
 			fprintf(stderr, "Pass 3: using cached %s\nPass 4: using cached %s\n", cached, cached);
 		ret = 0;
 		goto found;
@@ -454,17 +454,17 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	cacheable = cache_path(runtime, sizeof(runtime),
 			       arena_printf(&s->arena, "runtime/%016llx.o",
 					    (unsigned long long)runtime_key(s, base))) == 0;
-	shipped = cacheable && !s->disable_cache && ship_runtime(runtime, dir);
+	shipped = cacheable && !s->opt.disable_cache && ship_runtime(runtime, dir);
 	if (!shipped && (write_defines(s, dir) || write_runtime_unit(s, dir)))
 		goto out;
-	if (s->verbose > 1)
+	if (s->opt.verbose > 1)
 		fprintf(stderr, "Pass 4: %s (%s)\n", shipped ? "using the cached runtime object" :
 			"compiling the runtime", session_runtime_dir(s));
 	/* With the runtime's object, Kbuild's recorded commands do the rest
 	 * (kbuild_replay.c); else, or if they fail, Kbuild itself. */
 	replay = arena_printf(&s->arena, "%.*s.kbuild", (int)strlen(runtime) - 2, runtime);
 	if (shipped && replay_build(s, dir, name, replay) == 0) {
-		if (s->verbose > 1)
+		if (s->opt.verbose > 1)
 			fprintf(stderr, "Pass 4: replayed Kbuild's commands (%s)\n", replay);
 	} else if (run_make(s, dir)) {
 		show_log(s, dir, true);
@@ -477,7 +477,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	if (cacheable && !shipped)
 		keep_runtime(runtime, dir);
 	snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
-	if (s->sign && sign_module(s, path))
+	if (s->opt.sign && sign_module(s, path))
 		goto out;
 	/* Into the cache atomically: a concurrent stap sees all or nothing. */
 	snprintf(tmp, sizeof(tmp), "%s.%d", cached, (int)getpid());
@@ -488,7 +488,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	}
 	ret = 0;
 out:
-	if (s->keep_tmpdir)
+	if (s->opt.keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", dir);
 	else
 		session_rmtree(dir);
@@ -498,7 +498,7 @@ found:
 	*ko = arena_strndup(&s->arena, cached, strlen(cached));
 	/* -m NAME: the module also goes to the current directory, as
 	 * SystemTap's; pass 5 still loads the cache's copy. */
-	if (s->module_name) {
+	if (s->opt.module_name) {
 		ret = copy_here(cached, arena_printf(&s->arena, "%s.ko", name));
 		if (ret)
 			return ret;

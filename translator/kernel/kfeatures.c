@@ -201,7 +201,7 @@ static void test_all(struct arena *a, const struct btf *btf, const char *build_d
 const char *kfeatures_header(struct arena *a, const struct btf *btf, const char *build_dir)
 {
 	char *text = "/* The target kernel's interfaces, from its BTF and Module.symvers\n"
-		     " * (stap -p4, translator/kfeatures.c). */\n";
+		     " * (stap -p4, translator/kernel/kfeatures.c). */\n";
 	bool have[N_FEATURES];
 
 	if (!btf)

@@ -226,7 +226,7 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 	if (e->kind == E_TARGET) {
 		const struct probe_var *pv = sc->site && !e->chain ? sem_probe_var(sc->site, e->name) : NULL;
 
-		if (!S->s->guru && !(pv && pv->writable))
+		if (!S->s->opt.guru && !(pv && pv->writable))
 			sem_error(S, &e->loc, sem_ident(S, e->name),
 			      "writing to target variable '%s' needs guru mode (stap -g)", e->name);
 		S->lvalue_target = e;	/* written, not read */
@@ -238,7 +238,7 @@ static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum 
 	if ((e->kind == E_CAST || e->kind == E_AUTOCAST) && e->chain) {
 		const struct tvar *t;
 
-		if (!S->s->guru)
+		if (!S->s->opt.guru)
 			sem_error(S, &e->loc, NULL, "writing to %s needs guru mode (stap -g)",
 				  e->kind == E_CAST ? "@cast memory" : "memory through '->'");
 		S->lvalue_target = e;
@@ -762,7 +762,7 @@ static enum vtype at_call_type(struct sem *S, struct scope *sc, struct expr *e)
 	}
 	for (struct expr *a = e->args; a; a = a->next)
 		sem_expr(S, sc, a);
-	if (!sc->privileged && !S->s->guru)
+	if (!sc->privileged && !S->s->opt.guru)
 		sem_error(S, &e->loc, NULL, "%s needs guru mode (stap -g)", e->name);
 	return T_LONG;
 }
@@ -797,7 +797,7 @@ static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
 		sem_expr(S, sc, e->a);
 		return T_LONG;
 	case E_CONST:
-		if (!sc->privileged && !S->s->guru)
+		if (!sc->privileged && !S->s->opt.guru)
 			sem_error(S, &e->loc, NULL, "@const needs guru mode (stap -g)");
 		return T_LONG;
 	case E_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
@@ -858,7 +858,7 @@ static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
  * -u keeps everything, as SystemTap's. */
 static bool elide_expr(struct sem *S, struct scope *sc, struct expr **e)
 {
-	if (!*e || S->s->unoptimized || !no_effect(S, sc, *e))
+	if (!*e || S->s->opt.unoptimized || !no_effect(S, sc, *e))
 		return false;
 	if ((*e)->loc.src == S->s->user->src)
 		diag_warning(&(*e)->loc, "Eliding side-effect-free expression");
@@ -878,7 +878,7 @@ static bool dead_store(struct sem *S, struct scope *sc, const struct expr *e)
 {
 	const struct var *v;
 
-	if (S->s->unoptimized || !S->walks || e->kind != E_ASSIGN || e->opid != OP_ASSIGN ||
+	if (S->s->opt.unoptimized || !S->walks || e->kind != E_ASSIGN || e->opid != OP_ASSIGN ||
 	    e->a->kind != E_SYMBOL)
 		return false;
 	v = sem_find_var(*sc->locals, e->a->name);
@@ -1300,7 +1300,7 @@ static void elide_empty_probes(struct sem *S)
 {
 	struct sem_handler **hp = &S->handlers;
 
-	if (S->s->unoptimized)
+	if (S->s->opt.unoptimized)
 		return;
 	for (struct sem_handler *h = S->handlers; h; h = h->next)
 		h->elided = handler_empty(S, h);
@@ -1316,7 +1316,7 @@ static void elide_empty_probes(struct sem *S)
 		}
 		*hp = h->next;
 		/* One warning for a probe of many handlers: diag shows it once. */
-		if (!S->s->suppress_warnings)
+		if (!S->s->opt.suppress_warnings)
 			diag_warning(&h->probe->loc, "Probe '%s' has been elided",
 				     h->probe->points->components->name);
 	}
@@ -1332,8 +1332,8 @@ static void elide_empty_probes(struct sem *S)
 /* -G NAME=VALUE: NAME is a global of the script, VALUE fits its type. */
 static void check_global_settings(struct sem *S)
 {
-	for (int i = 0; i < S->s->n_globals_set; i++) {
-		const char *set = S->s->globals_set[i], *eq = strchr(set, '=');
+	for (int i = 0; i < S->s->opt.n_globals_set; i++) {
+		const char *set = S->s->opt.globals_set[i], *eq = strchr(set, '=');
 		const char *name = arena_strndup(S->a, set, eq - set), *val = eq + 1;
 		struct var *v = sem_global_var(S, name);
 		char *end;
@@ -1362,12 +1362,12 @@ static void check_global_settings(struct sem *S)
  * (perhaps none, dead_store()) does not matter. */
 static bool unread(struct sem *S, const struct var *v)
 {
-	return v->kind == V_LOCAL && v->written && !v->read && !S->s->unoptimized;
+	return v->kind == V_LOCAL && v->written && !v->read && !S->s->opt.unoptimized;
 }
 
 static void warn_unread(struct sem *S, const struct var *v)
 {
-	if (unread(S, v) && !S->s->suppress_warnings && v->decl.src == S->s->user->src)
+	if (unread(S, v) && !S->s->opt.suppress_warnings && v->decl.src == S->s->user->src)
 		diag_warning(&v->decl, "Eliding assignments to '%s', which is never read", v->name);
 }
 
@@ -1381,7 +1381,7 @@ static void final_checks(struct sem *S)
 	for (struct var *v = S->globals; v; v = v->next) {
 		if (v->type == T_UNKNOWN && v->used)
 			sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for global '%s'", v->name);
-		if (!v->used && !S->s->suppress_warnings && !S->s->unoptimized && v->global &&
+		if (!v->used && !S->s->opt.suppress_warnings && !S->s->opt.unoptimized && v->global &&
 		    !v->global->private)
 			diag_warning(&v->decl, "Eliding unused variable '%s'", v->name);
 	}
@@ -1398,8 +1398,8 @@ static void final_checks(struct sem *S)
 				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for local '%s'%s",
 				      v->name, v->written ? "" : " (never assigned)");
 	for (struct sem_function *f = S->functions; f; f = f->next)
-		if (!f->used && f->script == S->s->user && !S->s->suppress_warnings &&
-		    !S->s->unoptimized && S->report)
+		if (!f->used && f->script == S->s->user && !S->s->opt.suppress_warnings &&
+		    !S->s->opt.unoptimized && S->report)
 			diag_warning(&f->fn->loc, "Eliding unused function '%s'", f->fn->name);
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		for (struct var *v = f->locals; v; v = v->next)
@@ -1589,7 +1589,7 @@ int pass2_semantic(struct session *s)
 	final_checks(S);
 	if (!S->errors)
 		elide_empty_probes(S);
-	if (s->check_version)
+	if (s->opt.check_version)
 		check_versions(S);
 	return S->errors ? -EINVAL : 0;
 }

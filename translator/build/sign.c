@@ -34,8 +34,8 @@ static const char *key_dir(struct session *s)
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	struct passwd *pw;
 
-	if (s->sign_dir && *s->sign_dir)
-		return s->sign_dir;
+	if (s->opt.sign_dir && *s->opt.sign_dir)
+		return s->opt.sign_dir;
 	if (xdg && *xdg == '/')
 		return arena_printf(&s->arena, "%s/ctap/signing", xdg);
 	if (!home || !*home) {
@@ -148,7 +148,7 @@ int sign_prepare(struct session *s)
 
 int sign_module(struct session *s, const char *ko)
 {
-	const char *tool = arena_printf(&s->arena, "%s/scripts/sign-file", s->kernel_build);
+	const char *tool = arena_printf(&s->arena, "%s/scripts/sign-file", s->opt.kernel_build);
 	const char *log = arena_printf(&s->arena, "%s.sign.log", ko);
 	const char *argv[] = { tool, "sha256", s->sign_key, s->sign_cert, ko, NULL };
 	int ret;
@@ -166,7 +166,7 @@ int sign_module(struct session *s, const char *ko)
 		return -1;
 	}
 	unlink(log);
-	if (s->verbose > 1)
+	if (s->opt.verbose > 1)
 		fprintf(stderr, "Pass 4: signed with %s\n", s->sign_cert);
 	return 0;
 }

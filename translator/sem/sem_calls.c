@@ -95,7 +95,7 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 		/* Only a 'next' in an earlier overload of the same arity reaches
 		 * a later one. */
 		else if (scr == S->s->user && !o->fn->embedded && !has_next(o->fn->body) &&
-			 !S->s->suppress_warnings)
+			 !S->s->opt.suppress_warnings)
 			diag_warning(&fn->loc, "unreachable overload: '%s' with %d parameter%s is "
 				     "defined before at line %d without 'next'", fn->name, f->nparams,
 				     f->nparams == 1 ? "" : "s", o->fn->loc.line);
@@ -265,7 +265,7 @@ enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e)
 		return T_UNKNOWN;
 	}
 	/* A tapset function marked guru (printk) only for -g scripts. */
-	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !S->s->guru &&
+	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !S->s->opt.guru &&
 	    !sc->privileged)
 		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' needs guru mode (stap -g)",
 			  e->name);

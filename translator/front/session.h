@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * session.h - what one stap invocation was asked to do.
+ * session.h - what one stap invocation was asked to do (struct stap_options,
+ * s->opt: the command line, set by main.c) and what its passes compute and
+ * share (the rest of struct session: the scripts, the kernel's BTF and
+ * symbols, pass 2's results).
  */
 #ifndef SESSION_H
 #define SESSION_H
@@ -25,8 +28,10 @@ struct umod_note;
 #define MAX_INCLUDE_DIRS	32
 #define MAX_DEFINES		64
 
-struct session {
-	struct arena arena;
+/* What the invocation asked for: set by main.c from the command line (and
+ * the target kernel named there), read-only afterwards but for the --vm
+ * defaults run.c gives -T and -o for the guest's staprun. */
+struct stap_options {
 	int last_pass;			/* -p: stop after this pass (1-5) */
 	int verbose;			/* -v */
 	const char *script_file;	/* FILE or "-" */
@@ -42,13 +47,11 @@ struct session {
 	bool disable_cache;		/* --disable-cache: no cached module or runtime is reused */
 	bool sign;			/* --sign-module[=DIR] (sign.c) */
 	const char *sign_dir;		/* its DIR, or NULL: the default */
-	const char *sign_key, *sign_cert;	/* the key pair's files, once prepared */
 	bool skip_badvars;		/* --skip-badvars: a $var not there reads 0 */
 	bool check_version;		/* --check-version */
 	bool json;			/* --json: output as JSON lines (docs/json.md) */
 	bool check;			/* --check: the pre-flight check (check.c) */
 	bool bulk;			/* -b */
-	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
 	const char *module_name;	/* -m */
 	const char *output_file;	/* -o */
 	const char *output_size;	/* -S MB[,N]: staprun's file rotation */
@@ -62,7 +65,6 @@ struct session {
 	const char *targets[16];	/* every -r: several make a bundle (bundle.c) */
 	int n_targets;
 	bool bundle_member;		/* --bundle-member: one kernel's module of a bundle */
-	const char *target_tapsets;	/* their directory (target_tapsets.c), or NULL */
 	const char *kernel_release;
 	const char *kernel_image;	/* its boot image: /boot/vmlinuz-RELEASE, or an
 					   unpacked kernel's (kernel_root()) */
@@ -72,9 +74,6 @@ struct session {
 	const char *d_options[64];	/* -d FILE|MODULE */
 	int n_d_options;
 	bool ldd;			/* --ldd: -d for the libraries they need too */
-	struct umod_note *umods;	/* user modules for usymtab.c's tables */
-	struct strset target_files;	/* the programs process() probes name, as the
-					   target names them: --vm ships them (vmroot.c) */
 	bool prologue_never;		/* --prologue-searching=never: user function
 					   probes at the symbol, not after the prologue */
 	const char *list_pattern;	/* -l / -L */
@@ -83,6 +82,19 @@ struct session {
 	const char *vm_kernel;		/* --vm[=IMAGE] */
 	bool vm;
 	enum { DUMP_NONE, DUMP_FUNCTIONS, DUMP_ALIASES } dump;	/* --dump-* */
+};
+
+struct session {
+	struct arena arena;
+	struct stap_options opt;	/* the command line: s->opt.verbose */
+
+	/* What the passes compute and share. */
+	const char *sign_key, *sign_cert;	/* the key pair's files, once prepared */
+	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
+	const char *target_tapsets;	/* their directory (target_tapsets.c), or NULL */
+	struct umod_note *umods;	/* user modules for usymtab.c's tables */
+	struct strset target_files;	/* the programs process() probes name, as the
+					   target names them: --vm ships them (vmroot.c) */
 
 	struct pp_env pp;
 	struct script *user;		/* the user's script */
