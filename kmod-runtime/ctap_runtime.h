@@ -163,6 +163,11 @@ struct ctap_probe {
 	/* Runs for no task in particular (an interval timer, a procfs
 	 * file): stap --cgroup does not filter it (scope.h). */
 	bool any_task;
+	/* stap -t (STP_TIMING): 1 + its row of the probe hit report, 0 if it
+	 * has none; where the probe is (x.stp:3:1), what it came from. */
+	int timing;
+	const char *location;
+	const char *derivation;
 };
 
 struct ctap_context {
@@ -282,6 +287,9 @@ struct ctap_module {
 	int (*init_globals)(void);
 	void (*free_globals)(void);
 	const char *cgroup_path;	/* stap --cgroup, or NULL (scope.c) */
+	/* stap -t: the probes of the hit report, row i at timed[i] */
+	const struct ctap_probe *timed;
+	int ntimed;
 };
 
 /*
