@@ -170,6 +170,8 @@ struct ctap_probe {
 	const char *derivation;
 };
 
+#define CTAP_CALLED	8	/* calls an error report names */
+
 struct ctap_context {
 	atomic_t busy;
 	/* The probe that runs, for pp(), ppfunc(), is_return(): */
@@ -184,6 +186,11 @@ struct ctap_context {
 	 * at x.stp:4:12").  A set last_error unwinds the handler. */
 	const char *last_error;
 	const char *last_stmt;
+	/* The script-function calls the error unwound through, innermost
+	 * first ("function f, called from x.stp:3:20"), the first CTAP_CALLED
+	 * of ncalled; written only on the error path. */
+	const char *called[CTAP_CALLED];
+	int ncalled;
 	char error_buf[MAXSTRINGLEN];
 	char quote_buf[MAXSTRINGLEN];	/* user_buffer_quoted()'s bytes */
 	/* tokenize(): the string being split, and where the rest starts
@@ -238,6 +245,14 @@ static inline void ctap_error(struct ctap_context *c, const char *msg, const cha
 {
 	c->last_error = msg;
 	c->last_stmt = where;
+}
+
+/* An error unwinds through the call of a script function at where. */
+static inline void ctap_error_called(struct ctap_context *c, const char *where)
+{
+	if (c->ncalled < CTAP_CALLED)
+		c->called[c->ncalled] = where;
+	c->ncalled++;
 }
 
 /* ---- session ---- */

@@ -166,12 +166,26 @@ static bool state_allows(const struct ctap_probe *p)
 	}
 }
 
+/*
+ * The ERROR line is SystemTap 4.8's; an error in a script function adds
+ * the calls it unwound through, innermost first, and the probe (SystemTap
+ * 5.x names that chain too).  Lines that start with a space: staprun
+ * prints them as they come, and scripts that grep ERROR: see no change.
+ */
 static void report_error(struct ctap_context *c)
 {
+	int i;
+
 	if (c->last_stmt)
 		ctap_oob("ERROR: %s near %s\n", c->last_error, c->last_stmt);
 	else
 		ctap_oob("ERROR: %s\n", c->last_error);
+	for (i = 0; i < min(c->ncalled, CTAP_CALLED); i++)
+		ctap_oob(" in %s\n", c->called[i]);
+	if (c->ncalled > CTAP_CALLED)
+		ctap_oob(" ... and %d calls more\n", c->ncalled - CTAP_CALLED);
+	if (c->ncalled)
+		ctap_oob(" in probe %s\n", c->probe->pp);
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
 }
@@ -310,6 +324,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	c->nargs = nargs;
 	c->last_error = NULL;
 	c->last_stmt = NULL;
+	c->ncalled = 0;
 	c->actions = p->kind == CTAP_PROBE_EVENT ? MAXACTION : MAXACTION_INTERRUPTIBLE;
 	/* c->nesting is 0: every call in generated code decrements what it
 	 * incremented, errors included. */
