@@ -163,7 +163,14 @@ struct ctap_probe {
 	/* Runs for no task in particular (an interval timer, a procfs
 	 * file): stap --cgroup does not filter it (scope.h). */
 	bool any_task;
+	/* stap -t (STP_TIMING): 1 + its row of the probe hit report, 0 if it
+	 * has none; where the probe is (x.stp:3:1), what it came from. */
+	int timing;
+	const char *location;
+	const char *derivation;
 };
+
+#define CTAP_CALLED	8	/* calls an error report names */
 
 struct ctap_context {
 	atomic_t busy;
@@ -179,6 +186,11 @@ struct ctap_context {
 	 * at x.stp:4:12").  A set last_error unwinds the handler. */
 	const char *last_error;
 	const char *last_stmt;
+	/* The script-function calls the error unwound through, innermost
+	 * first ("function f, called from x.stp:3:20"), the first CTAP_CALLED
+	 * of ncalled; written only on the error path. */
+	const char *called[CTAP_CALLED];
+	int ncalled;
 	char error_buf[MAXSTRINGLEN];
 	char quote_buf[MAXSTRINGLEN];	/* user_buffer_quoted()'s bytes */
 	/* tokenize(): the string being split, and where the rest starts
@@ -235,6 +247,14 @@ static inline void ctap_error(struct ctap_context *c, const char *msg, const cha
 	c->last_stmt = where;
 }
 
+/* An error unwinds through the call of a script function at where. */
+static inline void ctap_error_called(struct ctap_context *c, const char *where)
+{
+	if (c->ncalled < CTAP_CALLED)
+		c->called[c->ncalled] = where;
+	c->ncalled++;
+}
+
 /* ---- session ---- */
 
 /* target(): the -c command's or -x pid, 0 if none. */
@@ -282,6 +302,9 @@ struct ctap_module {
 	int (*init_globals)(void);
 	void (*free_globals)(void);
 	const char *cgroup_path;	/* stap --cgroup, or NULL (scope.c) */
+	/* stap -t: the probes of the hit report, row i at timed[i] */
+	const struct ctap_probe *timed;
+	int ntimed;
 };
 
 /*

@@ -166,12 +166,26 @@ static bool state_allows(const struct ctap_probe *p)
 	}
 }
 
+/*
+ * The ERROR line is SystemTap 4.8's; an error in a script function adds
+ * the calls it unwound through, innermost first, and the probe (SystemTap
+ * 5.x names that chain too).  Lines that start with a space: staprun
+ * prints them as they come, and scripts that grep ERROR: see no change.
+ */
 static void report_error(struct ctap_context *c)
 {
+	int i;
+
 	if (c->last_stmt)
 		ctap_oob("ERROR: %s near %s\n", c->last_error, c->last_stmt);
 	else
 		ctap_oob("ERROR: %s\n", c->last_error);
+	for (i = 0; i < min(c->ncalled, CTAP_CALLED); i++)
+		ctap_oob(" in %s\n", c->called[i]);
+	if (c->ncalled > CTAP_CALLED)
+		ctap_oob(" ... and %d calls more\n", c->ncalled - CTAP_CALLED);
+	if (c->ncalled)
+		ctap_oob(" in probe %s\n", c->probe->pp);
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
 }
@@ -200,6 +214,75 @@ static bool overloaded(struct ctap_context *c, cycles_t start)
 	return true;
 #endif
 }
+
+#ifdef STP_TIMING
+/*
+ * stap -t: each probe's cost in cycles, from its entry to its handler's
+ * end, a statistic per CPU (core/stat.h's arithmetic, SystemTap's
+ * variance), and SystemTap's "probe hit report" when the session ends.
+ * Without -t none of this is compiled and a hit costs nothing more.
+ */
+static struct ctap_pstat *timing;
+static const struct ctap_stat_spec timing_spec;	/* no histogram, no shift */
+
+static int timing_init(const struct ctap_module *m)
+{
+	timing = kcalloc(m->ntimed, sizeof(*timing), GFP_KERNEL);
+	if (!timing)
+		return -ENOMEM;
+	for (int i = 0; i < m->ntimed; i++)
+		if (ctap_pstat_init(&timing[i]))
+			return -ENOMEM;		/* timing_free() frees the others */
+	return 0;
+}
+
+static void timing_free(const struct ctap_module *m)
+{
+	if (!timing)
+		return;
+	for (int i = 0; i < m->ntimed; i++)
+		ctap_pstat_free(&timing[i]);
+	kfree(timing);
+	timing = NULL;
+}
+
+/* Interrupts or preemption are still off: this CPU's statistic. */
+static void timing_add(const struct ctap_probe *p, cycles_t start)
+{
+	if (p->timing)
+		ctap_pstat_add(&timing_spec, &timing[p->timing - 1], get_cycles() - start);
+}
+
+/* One line per probe that ran, in the probes' order; no handler runs now. */
+static void timing_report(const struct ctap_module *m)
+{
+	static const char head[] = "----- probe hit report: \n";
+	static const char tail[] = "----- refresh report:\n";
+	char line[512];
+
+	ctap_write(head, sizeof(head) - 1);
+	for (int i = 0; i < m->ntimed; i++) {
+		const struct ctap_probe *p = &m->timed[i];
+		struct ctap_stat *st = ctap_pstat_aggregate(&timing_spec, &timing[i]);
+		int n;
+
+		if (!st->count)
+			continue;
+		n = scnprintf(line, sizeof(line), "%s, (%s), hits: %lld, cycles: %lldmin/%lldavg/"
+			      "%lldmax, variance: %lld,%s, index: %d\n", p->pp, p->location,
+			      st->count, st->min, ctap_stat_avg(st), st->max,
+			      ctap_stat_variance(&timing_spec, st), p->derivation, i);
+		ctap_write(line, n);
+	}
+	ctap_write(tail, sizeof(tail) - 1);
+	ctap_drain_output();
+}
+#else
+static inline int timing_init(const struct ctap_module *m) { return 0; }
+static inline void timing_free(const struct ctap_module *m) { }
+static inline void timing_add(const struct ctap_probe *p, cycles_t start) { }
+static inline void timing_report(const struct ctap_module *m) { }
+#endif
 
 /*
  * notrace: the ftrace entry path (probes/kprobes.c) relies on nothing
@@ -241,11 +324,13 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	c->nargs = nargs;
 	c->last_error = NULL;
 	c->last_stmt = NULL;
+	c->ncalled = 0;
 	c->actions = p->kind == CTAP_PROBE_EVENT ? MAXACTION : MAXACTION_INTERRUPTIBLE;
 	/* c->nesting is 0: every call in generated code decrements what it
 	 * incremented, errors included. */
 	p->handler(c);
 	unlock_globals(p);
+	timing_add(p, start);
 	/* Most handlers print nothing: two loads decide it. */
 	if (unlikely(c->out.len || c->out.truncated))
 		ctap_handler_output(c);
@@ -330,6 +415,7 @@ static void session_stop(void)
 	disarm();
 	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
 	atomic_set(&sess.state, S_STOPPED);
+	timing_report(sess.m);
 	ctap_scope_stop(sess.m);
 	errors = atomic_read(&sess.errors);
 	skipped = atomic_read(&sess.skipped);
@@ -400,9 +486,12 @@ int ctap_module_init(const struct ctap_module *m)
 		if (cpu_possible(cpu))
 			per_cpu(this_context, cpu) = c;
 	}
+	ret = timing_init(m);
+	if (ret)
+		goto out_timing;
 	ret = m->init_globals();
 	if (ret)
-		goto out_contexts;
+		goto out_timing;
 	ret = ctap_transport_init(m->name, &session_ops, false, CTAP_SUBBUF_SIZE, CTAP_N_SUBBUFS);
 	if (ret)
 		goto out_globals;
@@ -410,7 +499,8 @@ int ctap_module_init(const struct ctap_module *m)
 
 out_globals:
 	m->free_globals();
-out_contexts:
+out_timing:
+	timing_free(m);
 	ctap_free(sess.contexts);
 out:
 	return ret;
@@ -420,5 +510,6 @@ void ctap_module_exit(void)
 {
 	ctap_transport_exit();	/* stops the session if it still runs */
 	sess.m->free_globals();
+	timing_free(sess.m);
 	ctap_free(sess.contexts);
 }

@@ -56,6 +56,7 @@ static void usage(FILE *f)
 		"  -G VAR=VAL set a global at load time\n"
 		"  -g         guru mode (embedded C, writing $vars)\n"
 		"  -u         unoptimized translation\n"
+		"  -t         time each probe; report hits and cycles at the end\n"
 		"  -w / -W    suppress warnings / treat warnings as errors\n"
 		"  -k         keep the temporary directory\n"
 		"  -m NAME    name the module NAME\n"
@@ -365,6 +366,7 @@ static bool flag_option(struct session *s, int opt)
 	case 'v':			s->opt.verbose++; return true;
 	case 'g':			s->opt.guru = true; return true;
 	case 'u':			s->opt.unoptimized = true; return true;
+	case 't':			s->opt.timing = true; return true;
 	case 'w':			s->opt.suppress_warnings = true; return true;
 	case 'W':			s->opt.warnings_as_errors = true; return true;
 	case 'k':			s->opt.keep_tmpdir = true; return true;
@@ -550,7 +552,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	const char *target = NULL;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:S:c:x:T:s:bl:L:d:",
+	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:gutwWkm:r:R:o:S:c:x:T:s:bl:L:d:",
 				  longopts, NULL)) != -1) {
 		if (script_option(s, opt) || flag_option(s, opt) ||
 		    target_option(s, opt, &target) || run_option(s, opt) || other_option(s, opt))
@@ -560,6 +562,12 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	if (s->opt.cmd && s->opt.target_pid)
 		bad_option("-c and -x are mutually exclusive%s", "");
+	/* -t is SystemTap's -DSTP_TIMING: both units see it (ctap_defines.h). */
+	if (s->opt.timing) {
+		if (s->opt.n_defines == MAX_DEFINES)
+			bad_option("too many -D options with -t%s", "");
+		s->opt.defines[s->opt.n_defines++] = "STP_TIMING";
+	}
 	if (!s->opt.script_text && !s->opt.list_pattern && !s->opt.dump && !s->opt.check) {
 		if (optind >= argc) {
 			fputs("stap: a script must be specified (FILE, - or -e SCRIPT)\n", stderr);

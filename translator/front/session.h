@@ -44,6 +44,7 @@ struct stap_options {
 	const char *globals_set[MAX_DEFINES];		/* -G */
 	int n_globals_set;
 	bool guru, unoptimized, suppress_warnings, warnings_as_errors, keep_tmpdir;
+	bool timing;			/* -t: STP_TIMING, the probe hit report */
 	bool disable_cache;		/* --disable-cache: no cached module or runtime is reused */
 	bool sign;			/* --sign-module[=DIR] (sign.c) */
 	const char *sign_dir;		/* its DIR, or NULL: the default */

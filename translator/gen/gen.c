@@ -587,7 +587,17 @@ static const char *call(struct xlate *x, const struct expr *e, bool want)
 		x->depth--;
 		gen_emit(x, "}");
 	}
-	fail_if(x, "c->last_error", NULL);
+	/* An error in a script function: this call site joins the chain the
+	 * error reports ("called from"), on the error path only.  An
+	 * embedded-C function's error (error() itself) names no frame. */
+	if (f->fn->embedded) {
+		fail_if(x, "c->last_error", NULL);
+		return result;
+	}
+	fail_if(x, "c->last_error", arena_printf(x->a, "ctap_error_called(c, %s)",
+		gen_c_string(x, arena_printf(x->a, "function %s, called from %s:%d:%d", e->name,
+					     e->loc.src ? e->loc.src->name : "?",
+					     e->loc.line, e->loc.col))));
 	return result;
 }
 

@@ -461,6 +461,7 @@ static bool catch_handler(struct xlate *x, struct xcatch *k, const char *error_t
 		gen_emit(x, "ctap_strcpy(%s, c->last_error);", error_to);
 	gen_emit(x, "c->last_error = NULL;");
 	gen_emit(x, "c->last_stmt = NULL;");
+	gen_emit(x, "c->ncalled = 0;");
 	if (x->s->opt.json)
 		gen_emit(x, "ctap_json_unwind(c, %s_json);", k->label);
 	return true;

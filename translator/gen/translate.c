@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analyses.h"
+#include "print.h"
 #include "translate.h"
 #include "usymtab.h"
 #include "xlate.h"
@@ -489,6 +490,21 @@ static void emit_slot_tables(struct xlate *x, FILE *out)
 	}
 }
 
+/*
+ * stap -t: the probe's row in the hit report, where the user wrote it and
+ * the point it derives from, as SystemTap's report names them.
+ */
+static void emit_timing_fields(struct xlate *x, FILE *out, const struct derived_probe *d, int i)
+{
+	const struct loc *l = &d->probe->loc;
+
+	fprintf(out, "\t\t.timing = %d,\n\t\t.location = %s,\n\t\t.derivation = %s,\n", i + 1,
+		gen_c_string(x, arena_printf(x->a, "%s:%d:%d", l->src ? l->src->name : "?",
+					     l->line, l->col)),
+		gen_c_string(x, arena_printf(x->a, " from: %s",
+					     probe_point_text(x->a, d->written))));
+}
+
 static void emit_probes(struct xlate *x, FILE *out)
 {
 	emit_slot_tables(x, out);
@@ -516,6 +532,8 @@ static void emit_probes(struct xlate *x, FILE *out)
 			fprintf(out, "\t\t.order = %lldLL,\n", (long long)p->order);
 		if (sem_handler_of(x->s, d)->nslots)
 			fprintf(out, "\t\t.args_of = args_of_%d,\n", i);
+		if (x->s->opt.timing)
+			emit_timing_fields(x, out, d, i);
 		fprintf(out, "\t\t.handler = probe_%d,\n\t\t.locks = locks_%d,\n"
 			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1,\n\t},\n",
 			p->handler, p->handler, p->handler);
@@ -653,15 +671,16 @@ static void emit_module(struct xlate *x, FILE *out)
 		"\t.name = %s,\n\t.probes = session_probes,\n\t.nprobes = N_SESSION_PROBES,\n"
 		"\t.families = families,\n\t.nfamilies = ARRAY_SIZE(families) - 1,\n"
 		"\t.context_size = sizeof(struct context),\n\t.init_globals = init_globals,\n"
-		"\t.free_globals = free_globals,\n%s};\n\n"
+		"\t.free_globals = free_globals,\n%s%s};\n\n"
 		"static int __init ctap_init(void)\n{\n\treturn ctap_module_init(&ctap_module_desc);\n}\n\n"
 		"static void __exit ctap_cleanup(void)\n{\n\tctap_module_exit();\n}\n\n"
 		"module_init(ctap_init);\nmodule_exit(ctap_cleanup);\nMODULE_LICENSE(\"GPL\");\n"
 		"MODULE_DESCRIPTION(\"ctap script %s\");\n",
 		gen_c_string(x, session_module_name(x->s)),
 		x->s->opt.cgroup_path ?
-			arena_printf(x->a, "\t.cgroup_path = %s,\n",
-				     gen_c_string(x, x->s->opt.cgroup_path)) : "",
+			arena_printf(x->a, "\t.cgroup_path = %s,\n", gen_c_string(x, x->s->opt.cgroup_path)) : "",
+		x->s->opt.timing ? arena_printf(x->a, "\t.timed = ctap_probes,\n\t.ntimed = %d,\n",
+					     x->nprobes) : "",
 		x->s->user->src->name);
 }
 

@@ -1,0 +1,7 @@
+	"core/outbuf",
+	"core/json",
+	"core/stat",
+	"core/format",
+	"core/map",
+	"core/regex_match",
+	"core/quote",
