@@ -71,6 +71,9 @@ static void usage(FILE *f)
 		"  -T SECS    stop after SECS seconds\n"
 		"  -s MB      output buffer size in megabytes\n"
 		"  -b         bulk (per-CPU) output files\n"
+		"  -F         flight recorder: start the session and leave it running; with\n"
+		"             -o, staprun writes FILE as a daemon (its pid printed); else\n"
+		"             the newest output waits in the module for staprun -A NAME\n"
 		"  -l PROBE   list matching probe points\n"
 		"  -L PROBE   list matching probe points and their context variables\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
@@ -459,6 +462,9 @@ static bool run_option(struct session *s, int opt)
 	case 'o':
 		s->output_file = optarg;
 		return true;
+	case 'F':
+		s->flight = true;
+		return true;
 	case 'S':
 		if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) ||
 		    !isdigit((unsigned char)*optarg) || strchr(optarg, ',') != strrchr(optarg, ',')) {
@@ -550,7 +556,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	const char *target = NULL;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:S:c:x:T:s:bl:L:d:",
+	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:guwWkm:r:R:o:S:c:x:T:s:bFl:L:d:",
 				  longopts, NULL)) != -1) {
 		if (script_option(s, opt) || flag_option(s, opt) ||
 		    target_option(s, opt, &target) || run_option(s, opt) || other_option(s, opt))
@@ -560,6 +566,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	if (s->cmd && s->target_pid)
 		bad_option("-c and -x are mutually exclusive%s", "");
+	if (s->flight && (s->cmd || s->vm))
+		bad_option("-F runs the session in the background: not with -c or --vm%s", "");
 	if (!s->script_text && !s->list_pattern && !s->dump && !s->check) {
 		if (optind >= argc) {
 			fputs("stap: a script must be specified (FILE, - or -e SCRIPT)\n", stderr);

@@ -48,6 +48,7 @@ struct session {
 	bool json;			/* --json: output as JSON lines (docs/json.md) */
 	bool check;			/* --check: the pre-flight check (check.c) */
 	bool bulk;			/* -b */
+	bool flight;			/* -F: staprun -L, or -D with -o */
 	bool read_stdin;		/* a procfs("__stdin") probe: staprun -i */
 	const char *module_name;	/* -m */
 	const char *output_file;	/* -o */
