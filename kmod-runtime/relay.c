@@ -6,11 +6,12 @@
  * When the buffers are full the data is dropped and counted (every
  * write), never blocks a probe.  While no staprun is attached (staprun -L,
  * the flight recorder, or a staprun killed) the channel overwrites the
- * oldest sub-buffer instead, as SystemTap's does, so that the buffers hold
- * the newest output for the next staprun -A.  Normally the channel has one global
- * buffer (trace0) whose writers are serialised by out_lock, so that
- * output appears in the order the probes produced it, whatever CPU they
- * ran on.  In bulk mode each CPU has its own buffer (trace<cpu>) with its
+ * oldest sub-buffer instead, as SystemTap's does, so that the buffers
+ * hold the newest output for the next staprun -A.
+ *
+ * Normally the channel has one global buffer (trace0) whose writers are
+ * serialised by out_lock, so that output appears in the order the probes
+ * produced it, whatever CPU they ran on.  In bulk mode each CPU has its own buffer (trace<cpu>) with its
  * own lock, which only its CPU and the reader take; staprun merges.
  * staprun reads through trace_read(), which takes a buffer's lock to find
  * what was written and to mark it read (relay's read takes none).  The
