@@ -19,6 +19,7 @@ static void usage(FILE *f)
 		"Usage: staprun [options] MODULE.ko [name=value ...]\n"
 		"       staprun [options] NAME [name=value ...]\n"
 		"              (NAME: /lib/modules/RELEASE/systemtap/NAME.ko)\n"
+		"       staprun -L|-D [options] MODULE.ko [name=value ...]\n"
 		"       staprun -A|-d NAME\n"
 		"  -v          more verbose (repeat for more)\n"
 		"  -c CMD      run CMD once the probes are armed; stop when it exits\n"
