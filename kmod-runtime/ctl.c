@@ -299,7 +299,10 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
  * any user, so the real uid decides.  Only the user who loaded the module
  * (or root) may stop it or attach to it.  One staprun at a time: a second
  * one (-A, -d beside a live session) is told the channel is busy rather
- * than stealing the first one's messages.
+ * than stealing the first one's messages.  While nobody has the file open
+ * (staprun -L, a staprun gone) the output overwrites its oldest part
+ * (relay.c), as SystemTap's flight recorder: the attach turns that off
+ * before staprun reads.
  */
 static int ctl_open(struct inode *inode, struct file *file)
 {
@@ -307,11 +310,15 @@ static int ctl_open(struct inode *inode, struct file *file)
 
 	if (!uid_eq(uid, cl.owner) && !uid_eq(uid, GLOBAL_ROOT_UID))
 		return -EPERM;
-	return atomic_cmpxchg(&cl.cmd_open, 0, 1) ? -EBUSY : 0;
+	if (atomic_cmpxchg(&cl.cmd_open, 0, 1))
+		return -EBUSY;
+	ctap_relay_overwrite(false);
+	return 0;
 }
 
 static int ctl_release(struct inode *inode, struct file *file)
 {
+	ctap_relay_overwrite(true);
 	atomic_set(&cl.cmd_open, 0);
 	return 0;
 }

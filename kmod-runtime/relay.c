@@ -4,10 +4,14 @@
  * mode, read by staprun (its relay.c).
  *
  * When the buffers are full the data is dropped and counted (every
- * write), never blocks a probe.  Normally the channel has one global
- * buffer (trace0) whose writers are serialised by out_lock, so that
- * output appears in the order the probes produced it, whatever CPU they
- * ran on.  In bulk mode each CPU has its own buffer (trace<cpu>) with its
+ * write), never blocks a probe.  While no staprun is attached (staprun -L,
+ * the flight recorder, or a staprun killed) the channel overwrites the
+ * oldest sub-buffer instead, as SystemTap's does, so that the buffers
+ * hold the newest output for the next staprun -A.
+ *
+ * Normally the channel has one global buffer (trace0) whose writers are
+ * serialised by out_lock, so that output appears in the order the probes
+ * produced it, whatever CPU they ran on.  In bulk mode each CPU has its own buffer (trace<cpu>) with its
  * own lock, which only its CPU and the reader take; staprun merges.
  * staprun reads through trace_read(), which takes a buffer's lock to find
  * what was written and to mark it read (relay's read takes none).  The
@@ -37,6 +41,7 @@ static struct {
 	spinlock_t out_lock;		/* serialises writers of the global buffer */
 	atomic_long_t dropped;
 	atomic_long_t cut;		/* prints cut at the handler's buffer */
+	bool overwrite;			/* nobody attached: keep the newest */
 	struct mutex read_lock;		/* one reader of the output at a time */
 
 	/* While the session stops, output the buffer has no room for waits
@@ -88,7 +93,7 @@ static bool relay_write_counted(struct rchan *chan, const void *data, size_t len
 		return false;
 	/* Full already (the last switch failed) and still full: the switch
 	 * would fail again, at ten times the cost of asking. */
-	if (buf->offset == chan->subbuf_size + 1 && relay_buf_full(buf))
+	if (buf->offset == chan->subbuf_size + 1 && !rl.overwrite && relay_buf_full(buf))
 		return false;
 	if (buf->offset + len > chan->subbuf_size && !relay_switch_subbuf(buf, len))
 		return false;
@@ -172,6 +177,24 @@ void ctap_write_cut(void)
 }
 
 /*
+ * After overwrite mode the writer may have come round to (or past) the
+ * oldest unread sub-buffer: reading starts at the oldest one it has not
+ * touched again, the one after the sub-buffer it writes, if it writes.
+ * The buffer's lock is held.
+ */
+static void skip_overwritten(struct rchan_buf *buf)
+{
+	size_t n = buf->chan->n_subbufs;
+	size_t ready = buf->subbufs_produced - buf->subbufs_consumed;
+	bool writing = buf->offset <= buf->chan->subbuf_size;
+
+	if (ready > n || (ready == n && writing)) {
+		buf->subbufs_consumed = buf->subbufs_produced - n + writing;
+		buf->bytes_consumed = 0;
+	}
+}
+
+/*
  * Where the next unread bytes of buf are (*from) and how many, at most len
  * (0: none), stepping over sub-buffers read to their end; the buffer's
  * lock is held.  The sub-buffer being written is read up to where writing
@@ -184,6 +207,7 @@ static size_t relay_peek(struct rchan_buf *buf, size_t len, const char **from)
 {
 	size_t size = buf->chan->subbuf_size;
 
+	skip_overwritten(buf);
 	for (;;) {
 		size_t sub = buf->subbufs_consumed % buf->chan->n_subbufs;
 		bool writing = buf->subbufs_consumed == buf->subbufs_produced;
@@ -210,7 +234,9 @@ static size_t relay_peek(struct rchan_buf *buf, size_t len, const char **from)
  * read() of trace<N>: never blocks; 0 when nothing is there.  The bytes are
  * copied out without the lock: writers append past them, and cannot come
  * back to their sub-buffer before it is marked read (no-overwrite mode),
- * which happens after the copy.  One reader at a time.
+ * which happens after the copy.  One reader at a time, and only the
+ * attached staprun's: in overwrite mode (nobody attached) writers do come
+ * back, so a read then returns nothing and the output stays for -A.
  */
 static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
 			  loff_t *ppos)
@@ -221,7 +247,7 @@ static ssize_t trace_read(struct file *filp, char __user *ubuf, size_t count,
 	ssize_t done = 0;
 
 	mutex_lock(&rl.read_lock);
-	while (done < count) {
+	while (done < count && !READ_ONCE(rl.overwrite)) {
 		const char *from;
 		size_t n;
 
@@ -263,11 +289,38 @@ static int remove_buf_file(struct dentry *dentry)
 }
 
 /* No-overwrite mode: a full buffer drops new data rather than old (the
- * write that found it full is counted by ctap_write). */
+ * write that found it full is counted by ctap_write).  Overwrite mode
+ * (nobody attached) reuses the oldest sub-buffer. */
 static int subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
 			size_t prev_padding)
 {
-	return !relay_buf_full(buf);
+	return rl.overwrite || !relay_buf_full(buf);
+}
+
+/*
+ * staprun attaches (false) or goes (true).  Set under every buffer's lock,
+ * which writers hold while they switch sub-buffers: once this returns with
+ * false, no writer overwrites what the attached reader copies.
+ */
+void ctap_relay_overwrite(bool on)
+{
+	unsigned long flags;
+	int cpu;
+
+	/* Process context: the guards cannot refuse. */
+	if (!rl.bulk) {
+		guard_lock(&rl.out_lock, HELD_OUT, &flags);
+		WRITE_ONCE(rl.overwrite, on);
+		guard_unlock(&rl.out_lock, HELD_OUT, flags);
+		return;
+	}
+	for_each_possible_cpu(cpu) {
+		spinlock_t *lock = per_cpu_ptr(&bulk_lock, cpu);
+
+		guard_lock(lock, HELD_OUT, &flags);
+		WRITE_ONCE(rl.overwrite, on);
+		guard_unlock(lock, HELD_OUT, flags);
+	}
 }
 
 /* not const: relay_open() takes it so in older kernels */

@@ -76,6 +76,8 @@ static inline void guard_unlock(spinlock_t *lock, unsigned int bit, unsigned lon
 /* The relay channel in dir: one global buffer, or one per CPU (bulk). */
 int ctap_relay_open(struct dentry *dir, bool bulk, size_t subbuf_size, size_t n_subbufs);
 void ctap_relay_close(void);
+/* Overwrite the oldest output while no staprun is attached (ctl.c). */
+void ctap_relay_overwrite(bool on);
 /* Around the end probes: what the buffer cannot hold waits in a spill. */
 void ctap_relay_spill_begin(void);
 void ctap_relay_spill_end(void);

@@ -19,6 +19,7 @@ static void usage(FILE *f)
 		"Usage: staprun [options] MODULE.ko [name=value ...]\n"
 		"       staprun [options] NAME [name=value ...]\n"
 		"              (NAME: /lib/modules/RELEASE/systemtap/NAME.ko)\n"
+		"       staprun -L|-D [options] MODULE.ko [name=value ...]\n"
 		"       staprun -A|-d NAME\n"
 		"  -v          more verbose (repeat for more)\n"
 		"  -c CMD      run CMD once the probes are armed; stop when it exits\n"
@@ -32,6 +33,9 @@ static void usage(FILE *f)
 		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
 		"  -s MB       output buffer size in MB (per CPU with -b)\n"
 		"  -i          send stdin to the script's input.char/input.line probes\n"
+		"  -L          load and start the module, then detach, leaving it running (the\n"
+		"              flight recorder: its buffers keep the newest output for -A)\n"
+		"  -D          with -o or -b: go on in the background as a daemon (its pid printed)\n"
 		"  -A          attach to the ctap session NAME, loaded and running already\n"
 		"  -d          stop and unload the ctap session NAME, loaded and running already\n"
 		"  -V          print the version and exit\n"
@@ -98,6 +102,12 @@ static int parse_option(struct options *o, int opt, const char *arg)
 			return -EINVAL;
 		}
 		break;
+	case 'L':
+		o->load_only = true;
+		break;
+	case 'D':
+		o->daemon = true;
+		break;
 	case 'A':
 		o->attach = true;
 		break;
@@ -117,8 +127,34 @@ static int parse_option(struct options *o, int opt, const char *arg)
 	return 0;
 }
 
-/* The options that go together, and the module named. */
-static int check_options(struct options *o, int argc, char **argv)
+/*
+ * -L and -D leave no terminal behind: no -c command or stdin to serve,
+ * and -D's output must go to files.  -L keeps the output in the module.
+ */
+static int check_detach(const struct options *o)
+{
+	if (o->load_only && o->daemon) {
+		errmsg("-L and -D are mutually exclusive\n");
+		return -EINVAL;
+	}
+	if ((o->load_only || o->daemon) && (o->cmd || o->read_stdin || o->attach || o->unload)) {
+		errmsg("-%c cannot be used with -c, -i, -A or -d\n", o->load_only ? 'L' : 'D');
+		return -EINVAL;
+	}
+	if (o->load_only && (o->outfile || o->bulk || o->timeout_s)) {
+		errmsg("-L keeps the output in the module's buffers for -A: "
+		       "-o, -b and -T need -D instead\n");
+		return -EINVAL;
+	}
+	if (o->daemon && !o->outfile && !o->bulk) {
+		errmsg("-D needs -o FILE (or -b): a daemon has no terminal to print to\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The options that go together. */
+static int check_options(struct options *o)
 {
 	if (o->fsize_max && (!o->outfile || o->bulk)) {
 		errmsg("-S needs -o FILE, without -b\n");
@@ -128,6 +164,12 @@ static int check_options(struct options *o, int argc, char **argv)
 		errmsg("-c and -x are mutually exclusive\n");
 		return -EINVAL;
 	}
+	return check_detach(o);
+}
+
+/* The module named, and what goes with -A, -d. */
+static int check_module(struct options *o, int argc, char **argv)
+{
 	if (optind >= argc) {
 		usage(stderr);
 		return -EINVAL;
@@ -148,12 +190,14 @@ int options_parse(struct options *o, int argc, char **argv)
 {
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "+vc:x:N:o:S:T:s:ibAdVh")) != -1) {
+	while ((opt = getopt(argc, argv, "+vc:x:N:o:S:T:s:ibLDAdVh")) != -1) {
 		ret = parse_option(o, opt, optarg);
 		if (ret)
 			return ret;
 	}
-	ret = check_options(o, argc, argv);
+	ret = check_options(o);
+	if (!ret)
+		ret = check_module(o, argc, argv);
 	if (ret)
 		return ret;
 	/* -b and -s are parameters of the runtime's (transport.c) */

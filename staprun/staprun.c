@@ -3,7 +3,9 @@
  * staprun - load a ctap module, stream its output, stop it, unload it.
  *
  *   staprun [-v] [-c CMD | -x PID] [-o FILE] [-b] [-T SECONDS] MODULE.ko [name=value ...]
- *   staprun -A NAME     attach to a ctap session still running (after staprun died)
+ *   staprun -L MODULE.ko    start it and leave it running (the flight recorder)
+ *   staprun -D -o FILE MODULE.ko    the session as a daemon (its pid printed)
+ *   staprun -A NAME     attach to a ctap session still running (-L, or staprun died)
  *   staprun -d NAME     stop and unload a ctap session still running
  *
  * Installed setuid root, what it may load and reach for a user is trust.c's.
@@ -48,6 +50,7 @@ struct session {
 	bool errors;
 	bool exit_requested;	/* exit() ran in a begin probe */
 	bool stop_sent;		/* EXIT went to the module */
+	bool detach_asked;	/* SIGQUIT: leave the module running */
 	uint64_t lost_at_stop;	/* relay.lost then */
 	bool failure_told;	/* the output's failure is reported */
 	unsigned long warned[MAX_WARNINGS];	/* hashes of warnings printed */
@@ -225,6 +228,10 @@ static bool handle_signal(struct session *s)
 			ask_switch(s);
 			continue;
 		}
+		if (si.ssi_signo == SIGQUIT) {	/* SystemTap's detach */
+			s->detach_asked = true;
+			continue;
+		}
 		if (si.ssi_signo != SIGCHLD) {
 			dbug("signal %u\n", si.ssi_signo);
 			stop = true;
@@ -249,7 +256,8 @@ static bool handle_signal(struct session *s)
 /*
  * Copy output until the module reports EXIT.  The session ends from our side
  * by sending EXIT once; if the module never answers, give up after a while
- * rather than hang (the unload afterwards still cleans up).
+ * rather than hang (the unload afterwards still cleans up).  Returns 1
+ * when SIGQUIT asked to detach before that: the module runs on.
  */
 static int run_session(struct session *s)
 {
@@ -274,6 +282,8 @@ static int run_session(struct session *s)
 			stopped = handle_ctl(s);
 		if (pfd[1].revents & POLLIN)
 			want_exit = handle_signal(s);
+		if (s->detach_asked && !s->stop_sent)
+			return relay_drain(&s->relay) < 0 ? -EIO : 1;
 		if ((deadline && now_ms() >= deadline) || stop_now || output_failed(s))
 			want_exit = true;
 		if (want_exit && request_stop(s))
@@ -375,7 +385,7 @@ static int setup_signals(struct session *s)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGQUIT);	/* stops cleanly too, rather than core */
+	sigaddset(&mask, SIGQUIT);	/* detaches, as SystemTap's */
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGUSR2);	/* the next output file */
 	sigprocmask(SIG_BLOCK, &mask, NULL);
@@ -479,6 +489,21 @@ static int open_relay(struct session *s)
 	return ret;
 }
 
+/*
+ * -L, or SIGQUIT: the module runs on without staprun.  Closing the control
+ * file puts its output in overwrite mode until staprun -A attaches (the
+ * flight recorder); under -L what the begin probes printed is left for
+ * that.  An exit() in a begin probe instead ran the session to its end.
+ * A -c command goes on as it is.
+ */
+static int leave_running(struct session *s)
+{
+	relay_close_all(&s->relay);
+	close(s->ctl_fd);
+	detach_say(s->modname);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct session s = { .cmd = { .go_fd = -1 }, .out_fd = STDOUT_FILENO, .ctl_fd = -1,
@@ -519,10 +544,22 @@ int main(int argc, char **argv)
 			;
 		goto out_unload;
 	}
+	if (s.opt.load_only && !s.exit_requested)
+		return leave_running(&s);
+	if (s.opt.daemon && (ret = detach_daemon())) {
+		errmsg("cannot go on as a daemon: %s; stopping the session\n", strerror(-ret));
+		s.errors = true;
+		s.exit_requested = true;
+	}
 	if (s.opt.read_stdin && (ret = input_start(&s.input, s.modname)))
 		errmsg("cannot send stdin to %s: %s\n", s.input.path, strerror(-ret));
 	command_start(&s.cmd);
-	if (run_session(&s))
+	ret = run_session(&s);
+	if (ret == 1) {
+		input_stop(&s.input);
+		return leave_running(&s);
+	}
+	if (ret)
 		s.errors = true;
 	input_stop(&s.input);
 

@@ -15,6 +15,7 @@
  * relay.c	draining the per-CPU relay output files
  * input.c	-i: stdin to the module's input probes
  * check.c	--check: can this kernel run ctap's modules here?
+ * detach.c	-L and -D: the session goes on without a terminal
  *
  * Functions return 0 or a negative errno, and print nothing unless their
  * comment says so: the caller decides what to tell the user.  Running out
@@ -54,6 +55,8 @@ struct options {
 	bool bulk;		/* -b: a file per CPU */
 	int buffer_mb;		/* -s: relay buffer size */
 	bool attach, unload;	/* -A, -d: a module already loaded */
+	bool load_only;		/* -L: start it, then detach */
+	bool daemon;		/* -D: go on in the background */
 	bool read_stdin;	/* -i: stdin goes to the input probes */
 };
 /* Fills o from argv (-V and -h print and exit): 0, or -errno with the
@@ -138,6 +141,13 @@ int module_load(int fd, const char *params);
 const char *module_refusal(int fd, int err);
 int module_unload(const char *name);
 bool module_is_loaded(const char *name);
+
+/* detach.c */
+/* -L: tells the user how to attach again (SystemTap's words). */
+void detach_say(const char *modname);
+/* -D: the caller goes on as a daemon (0); staprun's own process prints
+ * the daemon's pid and exits.  -errno (fork) if it cannot. */
+int detach_daemon(void);
 
 /* check.c: staprun --check's report on stdout; 0 if modules can run here. */
 int staprun_check(void);

@@ -72,6 +72,9 @@ static void usage(FILE *f)
 		"  -T SECS    stop after SECS seconds\n"
 		"  -s MB      output buffer size in megabytes\n"
 		"  -b         bulk (per-CPU) output files\n"
+		"  -F         flight recorder: start the session and leave it running; with\n"
+		"             -o, staprun writes FILE as a daemon (its pid printed); else\n"
+		"             the newest output waits in the module for staprun -A NAME\n"
 		"  -l PROBE   list matching probe points\n"
 		"  -L PROBE   list matching probe points and their context variables\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
@@ -461,6 +464,9 @@ static bool run_option(struct session *s, int opt)
 	case 'o':
 		s->opt.output_file = optarg;
 		return true;
+	case 'F':
+		s->opt.flight = true;
+		return true;
 	case 'S':
 		if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) ||
 		    !isdigit((unsigned char)*optarg) || strchr(optarg, ',') != strrchr(optarg, ',')) {
@@ -552,7 +558,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	const char *target = NULL;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:gutwWkm:r:R:o:S:c:x:T:s:bl:L:d:",
+	while ((opt = getopt_long(argc, argv, "hVvp:e:I:D:G:gutwWkm:r:R:o:S:c:x:T:s:bFl:L:d:",
 				  longopts, NULL)) != -1) {
 		if (script_option(s, opt) || flag_option(s, opt) ||
 		    target_option(s, opt, &target) || run_option(s, opt) || other_option(s, opt))
@@ -568,6 +574,8 @@ static void parse_options(struct session *s, int argc, char **argv)
 			bad_option("too many -D options with -t%s", "");
 		s->opt.defines[s->opt.n_defines++] = "STP_TIMING";
 	}
+	if (s->opt.flight && (s->opt.cmd || s->opt.vm))
+		bad_option("-F runs the session in the background: not with -c or --vm%s", "");
 	if (!s->opt.script_text && !s->opt.list_pattern && !s->opt.dump && !s->opt.check) {
 		if (optind >= argc) {
 			fputs("stap: a script must be specified (FILE, - or -e SCRIPT)\n", stderr);

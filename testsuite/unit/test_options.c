@@ -65,6 +65,25 @@ static void test_combinations(void)
 	CHECK(o.attach && !o.unload, "-A sets attach only");
 }
 
+/* -L and -D leave no terminal behind: what needs one is refused. */
+static void test_detach(void)
+{
+	struct options o;
+
+	CHECK_INT(parse(&o, "-L -s 2 -x 5 m.ko"), 0, "-L with -s and -x");
+	CHECK(o.load_only && !o.daemon, "-L sets load_only");
+	CHECK_INT(parse(&o, "-D -o f -S 1,2 -T 9 m.ko"), 0, "-D with -o, -S and -T");
+	CHECK(o.daemon && !o.load_only, "-D sets daemon");
+	CHECK_INT(parse(&o, "-D -b m.ko"), 0, "-D with -b's files");
+	CHECK_INT(parse(&o, "-D m.ko"), -EINVAL, "-D without -o or -b refused");
+	CHECK_INT(parse(&o, "-L -D -o f m.ko"), -EINVAL, "-L with -D refused");
+	CHECK_INT(parse(&o, "-L -o f m.ko"), -EINVAL, "-L with -o refused (output stays in the module)");
+	CHECK_INT(parse(&o, "-L -T 3 m.ko"), -EINVAL, "-L with -T refused");
+	CHECK_INT(parse(&o, "-L -c true m.ko"), -EINVAL, "-L with -c refused");
+	CHECK_INT(parse(&o, "-D -o f -i m.ko"), -EINVAL, "-D with -i refused");
+	CHECK_INT(parse(&o, "-L -A m"), -EINVAL, "-L with -A refused");
+}
+
 static void test_params(void)
 {
 	struct options o;
@@ -85,6 +104,7 @@ int main(void)
 {
 	test_values();
 	test_combinations();
+	test_detach();
 	test_params();
 	return unit_done();
 }

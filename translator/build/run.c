@@ -64,6 +64,10 @@ static int staprun_args(struct session *s, const char **argv, const char *ko, co
 	int n = 0;
 
 	argv[n++] = "staprun";
+	/* -F: SystemTap's flight recorder, staprun -D with -o (a daemon
+	 * writing the file), else -L (the output kept in the module for -A) */
+	if (s->opt.flight)
+		argv[n++] = s->opt.output_file || s->opt.bulk ? "-D" : "-L";
 	if (cmd) {
 		argv[n++] = "-c";
 		argv[n++] = cmd;

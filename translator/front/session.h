@@ -53,6 +53,7 @@ struct stap_options {
 	bool json;			/* --json: output as JSON lines (docs/json.md) */
 	bool check;			/* --check: the pre-flight check (check.c) */
 	bool bulk;			/* -b */
+	bool flight;			/* -F: staprun -L, or -D with -o */
 	const char *module_name;	/* -m */
 	const char *output_file;	/* -o */
 	const char *output_size;	/* -S MB[,N]: staprun's file rotation */
