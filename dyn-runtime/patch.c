@@ -172,7 +172,10 @@ static int build(struct ctapdyn_probe *p, const struct ctapdyn_func *f, bool hav
 	return ret;
 }
 
-/* Make p live: int3, (tail, first byte), each step synced. */
+/*
+ * Make p live: int3, (tail, first byte), each step synced; before the
+ * tail, threads stopped inside the covered bytes are moved out (sweep.c).
+ */
 static int install(struct ctapdyn_probe *p)
 {
 	uint8_t jmp[CTAPDYN_JMP_LEN] = { 0xe9 };
@@ -184,6 +187,11 @@ static int install(struct ctapdyn_probe *p)
 	ctapdyn__text_sync();
 	if (ret || p->method == CTAPDYN_INT3)
 		return ret;
+	if (ctapdyn__sweep(p)) {	/* stay a breakpoint: it touches no other byte */
+		p->method = CTAPDYN_INT3;
+		p->reason = CTAPDYN_R_THREADS;
+		return 0;
+	}
 	ret = ctapdyn__text_write(p->addr + 1, jmp + 1, CTAPDYN_JMP_LEN - 1);
 	ctapdyn__text_sync();
 	if (!ret)
@@ -232,6 +240,7 @@ static int insert(void *addr, ctapdyn_handler_t handler, ctapdyn_handler_t ret_h
 	have_f = find_func(p->addr, o, &f);
 	if ((!have_f || p->addr == f.start) && ctapdyn__is_endbr64(addr))
 		p->addr += 4;	/* IBT: an indirect call must still land on endbr64 */
+	p->at_entry = (have_f && p->req == f.start) || ret_handler;
 	ret = plan(p, &f, have_f, o && (o->flags & CTAPDYN_F_INT3));
 	if (!ret)
 		ret = check_overlap(p->addr, p->method == CTAPDYN_JMP ? p->displaced : 1);
@@ -313,6 +322,7 @@ int ctapdyn_probe_info(int id, struct ctapdyn_probe_info *info)
 	*info = (struct ctapdyn_probe_info){
 		.method = p->method, .reason = p->reason, .addr = p->addr,
 		.displaced = p->displaced, .trampoline = (uintptr_t)p->tramp,
+		.at_entry = p->at_entry,
 		.skipped = __atomic_load_n(&p->skipped, __ATOMIC_RELAXED),
 		.ret_skipped = __atomic_load_n(&p->ret_skipped, __ATOMIC_RELAXED),
 	};
@@ -337,6 +347,7 @@ const char *ctapdyn_reason_str(enum ctapdyn_reason reason)
 		[CTAPDYN_R_BRANCH_TARGET] = "a branch target in the patched bytes",
 		[CTAPDYN_R_INDIRECT_JMP] = "the function jumps through a table",
 		[CTAPDYN_R_UNRELOCATABLE] = "an instruction that cannot move",
+		[CTAPDYN_R_THREADS] = "a thread that may be inside did not answer",
 	};
 
 	if ((unsigned int)reason >= sizeof(names) / sizeof(names[0]))

@@ -39,6 +39,7 @@ enum ctapdyn_reason {
 	CTAPDYN_R_BRANCH_TARGET,	/* a branch of the function lands in the 5 bytes */
 	CTAPDYN_R_INDIRECT_JMP,		/* the function jumps through a table: targets unknown */
 	CTAPDYN_R_UNRELOCATABLE,	/* an instruction in the 5 bytes cannot move */
+	CTAPDYN_R_THREADS,		/* a thread that may be inside them did not answer */
 };
 
 /* Options of ctapdyn_probe_insert_opts(); zero-initialise, set sz. */
@@ -56,6 +57,8 @@ struct ctapdyn_probe_info {
 	uintptr_t addr;		/* the patched byte: after an endbr64 at function entry */
 	unsigned int displaced;	/* bytes of original instructions moved out */
 	uintptr_t trampoline;
+	int at_entry;		/* 1: a function's entry, where only xmm0-7 (ymm) are
+				   live and saved; 0: all vector state is (xsave) */
 	uint64_t skipped;	/* hits not handled: the thread was already in a handler */
 	uint64_t ret_skipped;	/* return probes not armed: shadow stack full */
 };

@@ -22,6 +22,13 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
+/* Where each moved instruction starts, before and after the move. */
+struct ctapdyn_bounds {
+	unsigned int n;
+	uint8_t orig[CTAPDYN_MAX_DISPLACED];	/* offsets from addr */
+	uint8_t moved[CTAPDYN_MAX_DISPLACED];	/* offsets from ool */
+};
+
 struct ctapdyn_probe {
 	uintptr_t addr;			/* the patched byte */
 	uintptr_t req;			/* what the caller asked for (regs->ip) */
@@ -31,10 +38,12 @@ struct ctapdyn_probe {
 	enum ctapdyn_method method;
 	enum ctapdyn_reason reason;
 	bool live;
+	bool at_entry;			/* only the ABI's live vectors are saved */
 	unsigned int displaced;		/* original bytes moved out */
 	uint8_t orig[CTAPDYN_MAX_DISPLACED];
 	uint8_t *tramp;			/* entry: saves, calls, runs the moved code */
 	uint8_t *ool;			/* the moved code (+ jump back) in tramp */
+	struct ctapdyn_bounds bounds;
 	uint64_t skipped, ret_skipped;
 };
 
@@ -65,7 +74,7 @@ HIDDEN int ctapdyn__plan(uintptr_t addr, const struct ctapdyn_func *f, bool jmp,
 			 const uint8_t *code, unsigned int *displaced,
 			 enum ctapdyn_reason *reason);
 HIDDEN int ctapdyn__relocate(const uint8_t *code, uintptr_t from, unsigned int len,
-			     uint8_t *out, uintptr_t to, size_t room);
+			     uint8_t *out, uintptr_t to, size_t room, struct ctapdyn_bounds *b);
 HIDDEN bool ctapdyn__is_endbr64(const uint8_t *code);
 
 /* tramp.c */
@@ -79,6 +88,10 @@ HIDDEN void ctapdyn__text_sync(void);
 
 /* trap.c */
 HIDDEN int ctapdyn__trap_init(void);
+
+/* sweep.c */
+HIDDEN int ctapdyn__sweep(struct ctapdyn_probe *p);
+HIDDEN bool ctapdyn__sweep_answer(const siginfo_t *si, void *uc);
 
 /* retprobe.c */
 HIDDEN void ctapdyn__ret_entry(struct ctapdyn_regs *regs, struct ctapdyn_probe *p);

@@ -245,10 +245,11 @@ static int relocate_one(const uint8_t *code, uintptr_t from, const ZydisDecodedI
 /*
  * The len bytes of instructions at code (from address `from`) rewritten
  * to run at `to`, into out (room bytes): how many bytes, or -EOPNOTSUPP
- * (cannot move), -ERANGE (a target beyond rel32 from `to`), -ENOSPC.
+ * (cannot move), -ERANGE (a target beyond rel32 from `to`), -ENOSPC;
+ * *b gets where each instruction starts before and after.
  */
 int ctapdyn__relocate(const uint8_t *code, uintptr_t from, unsigned int len,
-		      uint8_t *out, uintptr_t to, size_t room)
+		      uint8_t *out, uintptr_t to, size_t room, struct ctapdyn_bounds *b)
 {
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	ZydisDecodedInstruction in;
@@ -256,6 +257,7 @@ int ctapdyn__relocate(const uint8_t *code, uintptr_t from, unsigned int len,
 	size_t n = 0;
 	uint8_t buf[32];
 
+	b->n = 0;
 	while (at < len) {
 		if (decode(code + at, len - at, &in, ops))
 			return -EINVAL;
@@ -266,6 +268,8 @@ int ctapdyn__relocate(const uint8_t *code, uintptr_t from, unsigned int len,
 			return k;
 		if (n + k > room)
 			return -ENOSPC;
+		b->orig[b->n] = at;
+		b->moved[b->n++] = n;
 		memcpy(out + n, buf, k);
 		n += k;
 		at += in.length;

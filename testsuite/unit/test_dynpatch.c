@@ -15,6 +15,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -34,6 +35,8 @@ int t_movrip(int x);		/* mov t_bias(%rip) first: x + t_bias */
 int t_loop(int n);		/* a loop head 2 bytes in: n + (n-1) + ... + 1 */
 int t_jcc(int x);		/* test; js; x < 0 ? -1 : x + 1 */
 int t_call(int x);		/* push; call t_helper: x + 100 */
+long t_vec(long x);		/* x in xmm2, doubled there: 2 * x */
+long t_mid(long nr);		/* mov; syscall; ret: a thread waits inside the 5 bytes */
 __asm__(
 	"	.text\n"
 	"	.globl t_short\n	.type t_short,@function\n"
@@ -60,6 +63,13 @@ __asm__(
 	"t_call:\n	endbr64\n	pushq %rbx\n	call t_helper\n	popq %rbx\n	ret\n"
 	"	.size t_call,.-t_call\n"
 	"t_helper:\n	leal 100(%rdi),%eax\n	ret\n"
+	"	.globl t_vec\n	.type t_vec,@function\n"
+	"t_vec:\n	endbr64\n	movq %rdi,%xmm2\n	paddq %xmm2,%xmm2\n"
+	"	movq %xmm2,%rax\n	ret\n"
+	"	.size t_vec,.-t_vec\n"
+	"	.globl t_mid\n	.type t_mid,@function\n"
+	"t_mid:\n	endbr64\n	movl %edi,%eax\n	syscall\n	ret\n"
+	"	.size t_mid,.-t_mid\n"
 	"	.data\n"
 	"t_table:\n	.long 10, 20, 30, 40\n"
 	"t_bias:\n	.long 5\n"
@@ -82,9 +92,24 @@ static void count(struct ctapdyn_regs *r, void *data)
 /* Clobbers what a compiled handler may: flags, xmm/ymm, then vzeroupper. */
 static void clobber(struct ctapdyn_regs *r, void *data)
 {
-	__asm__ volatile("vpcmpeqd %%ymm0,%%ymm0,%%ymm0\n\tvpcmpeqd %%ymm1,%%ymm1,%%ymm1\n\t"
-			 "vzeroupper\n\tcmpl $0,%%eax" ::: "xmm0", "xmm1", "cc");
+	if (__builtin_cpu_supports("avx2"))
+		__asm__ volatile("vpcmpeqd %%ymm0,%%ymm0,%%ymm0\n\tvpcmpeqd %%ymm1,%%ymm1,%%ymm1\n\t"
+				 "vpcmpeqd %%ymm2,%%ymm2,%%ymm2\n\tvzeroupper"
+				 ::: "xmm0", "xmm1", "xmm2");
+	else
+		__asm__ volatile("pcmpeqd %%xmm0,%%xmm0\n\tpcmpeqd %%xmm1,%%xmm1\n\t"
+				 "pcmpeqd %%xmm2,%%xmm2" ::: "xmm0", "xmm1", "xmm2");
+	__asm__ volatile("cmpl $0,%%esp" ::: "cc");
 	count(r, data);
+}
+
+/* The probe's at_entry: 1 where only the ABI's vector registers are kept. */
+static int at_entry(int id)
+{
+	struct ctapdyn_probe_info info = { .at_entry = -1 };
+
+	ctapdyn_probe_info(id, &info);
+	return info.at_entry;
 }
 
 /* A probe at fn: id, its method checked against want. */
@@ -152,6 +177,13 @@ static void test_shapes(void)
 	CHECK_INT(t_jcc(5), 6, "t_jcc(5) unchanged");
 	CHECK_INT(t_jcc(-5), -1, "t_jcc(-5) unchanged (jcc moved, flags kept)");
 	CHECK_INT(h.n, 2, "t_jcc hits");
+	CHECK_INT(at_entry(id), 0, "a statement probe keeps all vector state");
+	ctapdyn_probe_remove(id);
+
+	h.n = 0;
+	id = probe((char *)t_vec + 9, clobber, &h, CTAPDYN_JMP, "statement probe, xmm2 live");
+	CHECK_INT(t_vec(21), 42, "t_vec(21) unchanged with xmm2 clobbered");
+	CHECK_INT(h.n, 1, "t_vec hits");
 	ctapdyn_probe_remove(id);
 
 	h.n = 0;
@@ -190,6 +222,7 @@ static void test_args(void)
 	id = probe(dmul, clobber, &h, CTAPDYN_JMP, "dmul (xmm arguments)");
 	CHECK(dmul(1.5, 4.0) == 6.0, "dmul(1.5, 4.0) unchanged with xmm0/xmm1 clobbered");
 	CHECK_INT(h.n, 1, "dmul hits");
+	CHECK_INT(at_entry(id), 1, "an entry probe keeps the ABI's xmm0-7");
 	ctapdyn_probe_remove(id);
 }
 
@@ -311,6 +344,57 @@ static void test_reentry(void)
 	CHECK_INT(h.ax, 42, "the handler's call returned");
 	ctapdyn_probe_info(id, &info);
 	CHECK_INT(info.skipped, 1, "skipped counted");
+	ctapdyn_probe_remove(id);
+}
+
+/*
+ * A thread blocked in pause() inside the 5 bytes a jump covers (its
+ * syscall returns to t_mid + 8): the jump goes in, and it comes back
+ * to the moved copy of the ret, not to the middle of the jump.
+ */
+static long mid_ret = 1, mid_tid;
+
+static void wake(int sig)
+{
+}
+
+static void *mid_thread(void *arg)
+{
+	__atomic_store_n(&mid_tid, syscall(SYS_gettid), __ATOMIC_RELEASE);
+	__atomic_store_n(&mid_ret, t_mid(SYS_pause), __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void test_thread_inside(void)
+{
+	char path[64], line[256] = "";
+	struct hits h = { 0 };
+	pthread_t th;
+	int id;
+
+	signal(SIGUSR1, wake);
+	pthread_create(&th, NULL, mid_thread, NULL);
+	for (int i = 0; i < 2000 && strncmp(line, "34 ", 3); i++) {	/* in pause() */
+		FILE *f;
+
+		usleep(1000);
+		snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall",
+			 __atomic_load_n(&mid_tid, __ATOMIC_ACQUIRE));
+		f = fopen(path, "r");
+		if (f && !fgets(line, sizeof(line), f))
+			line[0] = 0;
+		if (f)
+			fclose(f);
+	}
+	CHECK(!strncmp(line, "34 ", 3), "a thread waits in pause() inside t_mid's 5 bytes");
+	id = probe(t_mid, count, &h, CTAPDYN_JMP, "t_mid, a thread inside");
+	pthread_kill(th, SIGUSR1);	/* pause() returns, to t_mid + 8 */
+	for (int i = 0; i < 2000 && __atomic_load_n(&mid_ret, __ATOMIC_ACQUIRE) == 1; i++)
+		usleep(1000);
+	pthread_join(th, NULL);
+	CHECK_INT(mid_ret, -EINTR, "it came back from pause() through the moved ret");
+	CHECK_INT(t_mid(SYS_getpid), getpid(), "t_mid(SYS_getpid) unchanged");
+	CHECK_INT(h.n, 1, "t_mid hits");
 	ctapdyn_probe_remove(id);
 }
 
@@ -516,14 +600,38 @@ static void bench(void)
 		close(fd);
 }
 
+/*
+ * CTAPDYN_BENCH_LOOP=N: only N probed calls in bench_loop(), for
+ * valgrind --tool=callgrind --toggle-collect=bench_loop to count the
+ * instructions per hit (bench/dynpatch-insns).
+ */
+__attribute__((noipa)) void bench_loop(long n)
+{
+	for (long i = 0; i < n; i++)
+		bench_f();
+}
+
+static int bench_only(long n)
+{
+	int id = ctapdyn_probe_insert(bench_f, bench_inc, NULL);
+
+	bench_loop(n);
+	ctapdyn_probe_remove(id);
+	printf("# %ld calls, %ld hits\n", n, bench_n);
+	return bench_n != n;
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("CTAPDYN_BENCH_LOOP"))
+		return bench_only(atol(getenv("CTAPDYN_BENCH_LOOP")));
 	test_reads();
 	test_shapes();
 	test_args();
 	test_retprobes();
 	test_reentry();
+	test_thread_inside();
 	test_threads(0, "jump");
 	test_threads(CTAPDYN_F_INT3, "breakpoint");
 	bench();
