@@ -15,6 +15,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -314,9 +315,20 @@ static void test_retprobes(void)
 	d = (struct ret_hits){ 0 };
 	CHECK_INT(dive(3, 0), 3, "dive(3) after a longjmp past probed frames");
 	CHECK_INT(d.returns, 4, "dive: 4 returns after");
-	ctapdyn_probe_remove(id);
 	ctapdyn_stats(&st1);
 	CHECK_INT(st1.unwound - st0.unwound, 11, "11 shadow frames dropped");
+
+	struct ctapdyn_probe_info info;
+
+	d = (struct ret_hits){ 0 };
+	CHECK_INT(dive(99, 0), 99, "dive(99): 100 frames, deeper than the shadow stack");
+	CHECK_INT(d.entries, 100, "dive: 100 entries");
+	CHECK_INT(d.returns, 64, "dive: 64 returns (the shadow stack's depth)");
+	ctapdyn_probe_info(id, &info);
+	ctapdyn_stats(&st1);
+	CHECK_INT(info.ret_skipped, 36, "36 return probes skipped, counted");
+	CHECK_INT(st1.shadow_full - st0.shadow_full, 36, "and in the stats");
+	ctapdyn_probe_remove(id);
 }
 
 /* A handler that calls the function it probes: the inner hit is skipped. */
@@ -601,9 +613,10 @@ static void bench(void)
 }
 
 /*
- * CTAPDYN_BENCH_LOOP=N: only N probed calls in bench_loop(), for
+ * CTAPDYN_BENCH_LOOP=N: only N probed calls in bench_loop() (with
+ * CTAPDYN_BENCH_BASE set, unprobed), for
  * valgrind --tool=callgrind --toggle-collect=bench_loop to count the
- * instructions per hit (bench/dynpatch-insns).
+ * instructions per hit (bench/dynpatch-cost.sh).
  */
 __attribute__((noipa)) void bench_loop(long n)
 {
@@ -611,21 +624,22 @@ __attribute__((noipa)) void bench_loop(long n)
 		bench_f();
 }
 
-static int bench_only(long n)
+static int bench_only(long n, bool probed)
 {
-	int id = ctapdyn_probe_insert(bench_f, bench_inc, NULL);
+	int id = probed ? ctapdyn_probe_insert(bench_f, bench_inc, NULL) : -1;
 
 	bench_loop(n);
-	ctapdyn_probe_remove(id);
+	if (probed)
+		ctapdyn_probe_remove(id);
 	printf("# %ld calls, %ld hits\n", n, bench_n);
-	return bench_n != n;
+	return bench_n != (probed ? n : 0);
 }
 
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getenv("CTAPDYN_BENCH_LOOP"))
-		return bench_only(atol(getenv("CTAPDYN_BENCH_LOOP")));
+		return bench_only(atol(getenv("CTAPDYN_BENCH_LOOP")), !getenv("CTAPDYN_BENCH_BASE"));
 	test_reads();
 	test_shapes();
 	test_args();
