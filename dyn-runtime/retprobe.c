@@ -53,13 +53,20 @@ void ctapdyn__ret_entry(struct ctapdyn_regs *regs, struct ctapdyn_probe *p)
 	*slot = (uint64_t)ctapdyn__ret_tramp;
 }
 
-/* From the return trampoline: the return handler; the real return address. */
+/*
+ * From the return trampoline: the return handler; the real return
+ * address.  The thread is busy throughout: a signal handler arriving
+ * between reading the frame and popping it must not push over it.
+ */
 uint64_t ctapdyn__ret_dispatch(struct ctapdyn_regs *regs)
 {
 	struct ctapdyn_thread *t = &ctapdyn__thread;
 	uint64_t entry_sp = regs->sp - 8;
+	int busy = t->busy;
 	struct ctapdyn_shadow f;
 
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	while (t->depth && t->shadow[t->depth - 1].sp < entry_sp)
 		drop_frame(t);
 	if (!t->depth || t->shadow[t->depth - 1].sp != entry_sp)
@@ -67,13 +74,13 @@ uint64_t ctapdyn__ret_dispatch(struct ctapdyn_regs *regs)
 	f = t->shadow[--t->depth];
 	regs->ip = f.ret;
 	regs->orig_ax = (uint64_t)-1;
-	if (t->busy) {
+	if (busy) {
 		__atomic_add_fetch(&f.probe->skipped, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&ctapdyn__stats.reentered, 1, __ATOMIC_RELAXED);
 	} else {
-		t->busy = 1;
 		f.probe->ret_handler(regs, f.probe->data);
-		t->busy = 0;
 	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = busy;
 	return f.ret;
 }

@@ -38,6 +38,8 @@ int t_jcc(int x);		/* test; js; x < 0 ? -1 : x + 1 */
 int t_call(int x);		/* push; call t_helper: x + 100 */
 long t_vec(long x);		/* x in xmm2, doubled there: 2 * x */
 long t_mid(long nr);		/* mov; syscall; ret: a thread waits inside the 5 bytes */
+long t_tail(long x);		/* a tail call: jmp t_tail2 */
+long t_tail2(long x);		/* x + 7 */
 __asm__(
 	"	.text\n"
 	"	.globl t_short\n	.type t_short,@function\n"
@@ -71,6 +73,12 @@ __asm__(
 	"	.globl t_mid\n	.type t_mid,@function\n"
 	"t_mid:\n	endbr64\n	movl %edi,%eax\n	syscall\n	ret\n"
 	"	.size t_mid,.-t_mid\n"
+	"	.globl t_tail\n	.type t_tail,@function\n"
+	"t_tail:\n	endbr64\n	jmp t_tail2\n"
+	"	.size t_tail,.-t_tail\n"
+	"	.globl t_tail2\n	.type t_tail2,@function\n"
+	"t_tail2:\n	endbr64\n	leaq 7(%rdi),%rax\n	ret\n"
+	"	.size t_tail2,.-t_tail2\n"
 	"	.data\n"
 	"t_table:\n	.long 10, 20, 30, 40\n"
 	"t_bias:\n	.long 5\n"
@@ -329,6 +337,17 @@ static void test_retprobes(void)
 	CHECK_INT(info.ret_skipped, 36, "36 return probes skipped, counted");
 	CHECK_INT(st1.shadow_full - st0.shadow_full, 36, "and in the stats");
 	ctapdyn_probe_remove(id);
+
+	struct ret_hits a = { 0 }, b = { 0 };
+	int ida = ctapdyn_retprobe_insert(t_tail, fib_entry, fib_return, &a);
+	int idb = ctapdyn_retprobe_insert(t_tail2, fib_entry, fib_return, &b);
+
+	CHECK(ida >= 0 && idb >= 0, "return probes on t_tail and t_tail2 (%d %d)", ida, idb);
+	CHECK_INT(t_tail(5), 12, "t_tail(5), a tail call to t_tail2, unchanged");
+	CHECK(a.returns == 1 && b.returns == 1 && a.sum == 12 && b.sum == 12,
+	      "both returns ran, with 12 (%ld %ld)", a.returns, b.returns);
+	ctapdyn_probe_remove(ida);
+	ctapdyn_probe_remove(idb);
 }
 
 /* A handler that calls the function it probes: the inner hit is skipped. */
