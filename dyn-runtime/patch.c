@@ -75,6 +75,8 @@ static int init(void)
 	if (!ret)
 		ret = ctapdyn__fault_init();
 	if (!ret)
+		ret = ctapdyn__sweep_init();
+	if (!ret)
 		done = 1;
 	return ret;
 }

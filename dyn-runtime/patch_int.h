@@ -91,7 +91,7 @@ HIDDEN int ctapdyn__trap_init(void);
 
 /* sweep.c */
 HIDDEN int ctapdyn__sweep(struct ctapdyn_probe *p);
-HIDDEN bool ctapdyn__sweep_answer(const siginfo_t *si, void *uc);
+HIDDEN int ctapdyn__sweep_init(void);
 
 /* retprobe.c */
 HIDDEN void ctapdyn__ret_entry(struct ctapdyn_regs *regs, struct ctapdyn_probe *p);

@@ -9,13 +9,18 @@
  * voluntary schedule for the same reason.)  So after the int3 is in and
  * before the rest is written, every other thread is asked where it is:
  * a thread blocked in a system call answers through
- * /proc/self/task/TID/syscall (its user pc), any other gets a SIGTRAP
- * of our own (rt_tgsigqueueinfo, SI_QUEUE, a marker in si_uid) and its
- * handler moves it, if it stands on one of the covered instructions
- * after the first, to that instruction's moved copy in the trampoline.
- * A thread that does not answer within CTAPDYN_SWEEP_MS (SIGTRAP
- * blocked, or a debugger holding it) leaves the probe a breakpoint,
- * which touches only the first byte.
+ * /proc/self/task/TID/syscall (its user pc), any other gets a signal
+ * (rt_tgsigqueueinfo, SI_QUEUE, a marker in si_uid) whose handler moves
+ * it, if it stands on one of the covered instructions after the first,
+ * to that instruction's moved copy in the trampoline.  The signal is
+ * real-time, SIGRTMAX - 3: a SIGTRAP, as first written, is a standard
+ * signal, which does not queue, and merged with a thread's int3 trap
+ * pending at the same time (one of the two was lost, and the thread
+ * ran on into the int3's following bytes: test_dynpatch's t_multi
+ * hung).  Other senders of that signal go to the handler that was there
+ * before.  A thread that does not answer within CTAPDYN_SWEEP_MS (the
+ * signal blocked, or a debugger holding it) leaves the probe a
+ * breakpoint, which touches only the first byte.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -33,6 +38,9 @@
 
 #define CTAPDYN_SWEEP_MS	500
 #define SWEEP_MARK		0xc7a9d15eu	/* si_uid of our requests */
+#define SWEEP_SIG		(SIGRTMAX - 3)
+
+static struct sigaction old_sweep;
 
 static struct {
 	struct ctapdyn_probe *p;	/* the jump going in */
@@ -69,12 +77,12 @@ static bool ask(pid_t pid, pid_t tid, uintptr_t gen)
 	siginfo_t si;
 
 	memset(&si, 0, sizeof(si));
-	si.si_signo = SIGTRAP;
+	si.si_signo = SWEEP_SIG;
 	si.si_code = SI_QUEUE;
 	si.si_pid = pid;
 	si.si_uid = SWEEP_MARK;
 	si.si_value.sival_ptr = (void *)gen;
-	return !syscall(SYS_rt_tgsigqueueinfo, pid, tid, SIGTRAP, &si);
+	return !syscall(SYS_rt_tgsigqueueinfo, pid, tid, SWEEP_SIG, &si);
 }
 
 static bool wait_answers(unsigned long asked)
@@ -116,20 +124,35 @@ int ctapdyn__sweep(struct ctapdyn_probe *p)
 	return wait_answers(asked) ? 0 : -ETIMEDOUT;
 }
 
-/* In the SIGTRAP handler: true if si is a sweep request (answered). */
-bool ctapdyn__sweep_answer(const siginfo_t *si, void *ctx)
+/* A sweep request: move the thread out of the covered bytes, answer. */
+static void on_sweep(int sig, siginfo_t *si, void *ctx)
 {
 	greg_t *g = ((ucontext_t *)ctx)->uc_mcontext.gregs;
 	struct ctapdyn_probe *p = req.p;
 	uintptr_t pc = (uintptr_t)g[REG_RIP];
 
-	if (si->si_code != SI_QUEUE || si->si_pid != getpid() || si->si_uid != SWEEP_MARK)
-		return false;
+	if (si->si_code != SI_QUEUE || si->si_pid != getpid() || si->si_uid != SWEEP_MARK) {
+		if (old_sweep.sa_flags & SA_SIGINFO)
+			old_sweep.sa_sigaction(sig, si, ctx);
+		else if (old_sweep.sa_handler != SIG_IGN && old_sweep.sa_handler != SIG_DFL)
+			old_sweep.sa_handler(sig);
+		return;	/* under SIG_DFL it would have ended the process: ignored */
+	}
 	/* moving is right for any sweep's probe: trampolines stay */
 	for (unsigned int k = 1; p && covered(p, pc) && k < p->bounds.n; k++)
 		if (pc == p->addr + p->bounds.orig[k])
 			g[REG_RIP] = (greg_t)(p->ool + p->bounds.moved[k]);
 	if ((uintptr_t)si->si_value.sival_ptr == __atomic_load_n(&req.gen, __ATOMIC_ACQUIRE))
 		__atomic_add_fetch(&req.answers, 1, __ATOMIC_RELEASE);
-	return true;
+}
+
+int ctapdyn__sweep_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sweep;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SWEEP_SIG, &sa, &old_sweep) ? -errno : 0;
 }

@@ -56,8 +56,6 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	struct ctapdyn_probe *p = ctapdyn__probe_at(at);
 	struct ctapdyn_regs regs;
 
-	if (ctapdyn__sweep_answer(si, ctx))
-		return;
 	if (!p) {
 		chain(sig, si, ctx);
 		return;

@@ -38,6 +38,7 @@ int t_jcc(int x);		/* test; js; x < 0 ? -1 : x + 1 */
 int t_call(int x);		/* push; call t_helper: x + 100 */
 long t_vec(long x);		/* x in xmm2, doubled there: 2 * x */
 long t_mid(long nr);		/* mov; syscall; ret: a thread waits inside the 5 bytes */
+long t_multi(long x);		/* lea; inc: 3 * x + 1, two instructions in the 5 bytes */
 long t_tail(long x);		/* a tail call: jmp t_tail2 */
 long t_tail2(long x);		/* x + 7 */
 __asm__(
@@ -73,6 +74,9 @@ __asm__(
 	"	.globl t_mid\n	.type t_mid,@function\n"
 	"t_mid:\n	endbr64\n	movl %edi,%eax\n	syscall\n	ret\n"
 	"	.size t_mid,.-t_mid\n"
+	"	.globl t_multi\n	.type t_multi,@function\n"
+	"t_multi:\n	endbr64\n	leaq (%rdi,%rdi,2),%rax\n	incq %rax\n	ret\n"
+	"	.size t_multi,.-t_multi\n"
 	"	.globl t_tail\n	.type t_tail,@function\n"
 	"t_tail:\n	endbr64\n	jmp t_tail2\n"
 	"	.size t_tail,.-t_tail\n"
@@ -440,6 +444,7 @@ __attribute__((noipa)) long work(long x)
 static struct hits work_hits;
 static pthread_barrier_t start, done;
 static volatile int phase;	/* 0: call until told, 1: exact count, 2: stop */
+static long (*work_fn)(long);	/* 3 * x + 1 */
 static long calls[THREADS], bad[THREADS];
 
 static void *worker(void *arg)
@@ -450,23 +455,26 @@ static void *worker(void *arg)
 		pthread_barrier_wait(&start);
 		if (round == 0) {	/* free-running while main patches */
 			for (long i = 0; __atomic_load_n(&phase, __ATOMIC_ACQUIRE) == 0; i++, calls[t]++)
-				bad[t] += work(i) != 3 * i + 1;
+				bad[t] += work_fn(i) != 3 * i + 1;
 		} else {		/* exactly 100000 calls with the probe in */
 			for (long i = 0; i < 100000; i++)
-				bad[t] += work(i) != 3 * i + 1;
+				bad[t] += work_fn(i) != 3 * i + 1;
 		}
 		pthread_barrier_wait(&done);
 	}
 	return NULL;
 }
 
-static void test_threads(unsigned int flags, const char *how)
+static void test_threads(long (*fn)(long), unsigned int flags, const char *how)
 {
 	struct ctapdyn_opts o = { .sz = sizeof(o), .flags = flags };
 	pthread_t th[THREADS];
 	long total = 0, nbad = 0;
 	int id = -1, cycles = 0;
 
+	struct ctapdyn_probe_info info = { 0 };
+
+	work_fn = fn;
 	memset(calls, 0, sizeof(calls));
 	memset(bad, 0, sizeof(bad));
 	work_hits.n = 0;
@@ -477,7 +485,7 @@ static void test_threads(unsigned int flags, const char *how)
 		pthread_create(&th[t], NULL, worker, (void *)t);
 	pthread_barrier_wait(&start);
 	for (; cycles < 200; cycles++) {
-		id = ctapdyn_probe_insert_opts(work, count, &work_hits, &o);
+		id = ctapdyn_probe_insert_opts(fn, count, &work_hits, &o);
 		usleep(100);	/* the workers get to the probe */
 		if (id < 0 || ctapdyn_probe_remove(id))
 			break;
@@ -490,7 +498,10 @@ static void test_threads(unsigned int flags, const char *how)
 	CHECK(work_hits.n > 0 && work_hits.n <= total, "%s: %ld hits of %ld calls while patching",
 	      how, work_hits.n, total);
 
-	id = ctapdyn_probe_insert_opts(work, count, &work_hits, &o);
+	id = ctapdyn_probe_insert_opts(fn, count, &work_hits, &o);
+	ctapdyn_probe_info(id, &info);
+	CHECK_INT(info.method, flags & CTAPDYN_F_INT3 ? CTAPDYN_INT3 : CTAPDYN_JMP,
+		  "the probe is a jump (1) or a breakpoint (2) as asked");
 	work_hits.n = 0;
 	pthread_barrier_wait(&start);
 	pthread_barrier_wait(&done);
@@ -665,8 +676,9 @@ int main(void)
 	test_retprobes();
 	test_reentry();
 	test_thread_inside();
-	test_threads(0, "jump");
-	test_threads(CTAPDYN_F_INT3, "breakpoint");
+	test_threads(work, 0, "jump");
+	test_threads(t_multi, 0, "jump over two instructions (sweep)");
+	test_threads(work, CTAPDYN_F_INT3, "breakpoint");
 	bench();
 	return unit_done();
 }
