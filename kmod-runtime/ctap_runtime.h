@@ -23,6 +23,14 @@
 #ifndef CTAP_RUNTIME_H
 #define CTAP_RUNTIME_H
 
+#ifdef CTAP_USERSPACE
+/*
+ * stap --runtime=dyninst: the same generated C against libc.  The one
+ * place the kernel's headers are swapped for dyn-runtime/'s stand-ins
+ * (rwlock_t, per-CPU slots, module_init, ...), found on -I.
+ */
+#include <ctap_platform.h>
+#else
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -38,8 +46,10 @@
 #include <linux/ctype.h>
 #include <linux/random.h>
 #include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
-
 #include "ctap_kernel.h"	/* CTAP_HAVE_*: written by stap -p4 (translator/kernel/kfeatures.c) */
+/* Memory shared with traced processes: in a module, ordinary memory. */
+#define CTAP_SHARED
+#endif
 #include "core/ctap_limits.h"
 #include "core/portable.h"
 #include "core/outbuf.h"

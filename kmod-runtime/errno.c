@@ -6,7 +6,9 @@
  * the uapi ones only (not ERESTARTSYS and the other kernel-internal
  * codes, nor ERFKILL and EHWPOISON), no aliases (35 is EDEADLK).
  */
+#ifndef CTAP_USERSPACE
 #include <linux/errno.h>
+#endif
 
 #include "ctap_runtime.h"
 

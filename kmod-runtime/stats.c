@@ -7,7 +7,9 @@
  * Apart from session.c so that the life of a module does not hold the
  * glue of every value type; the arithmetic stays in core/.
  */
+#ifndef CTAP_USERSPACE
 #include <linux/percpu.h>
+#endif
 
 #include "ctap_runtime.h"
 

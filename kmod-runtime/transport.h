@@ -10,8 +10,10 @@
 #ifndef CTAP_TRANSPORT_H
 #define CTAP_TRANSPORT_H
 
+#ifndef CTAP_USERSPACE
 #include <linux/types.h>
 #include <linux/compiler.h>
+#endif
 
 struct ctap_transport_ops {
 	/* Arm the probes and run the begin probes, for target() target and

@@ -100,7 +100,10 @@ static void usage(FILE *f)
 		"  --target-namespaces=PID  ns_pid(), ns_uid()... as seen in the pid and\n"
 		"             user namespaces of process PID (a container's)\n"
 		"  --cgroup=PATH  run the probes of tasks only for tasks in cgroup v2 PATH\n"
-		"             (as cgroup_path() prints it) or below it\n");
+		"             (as cgroup_path() prints it) or below it\n"
+		"  --runtime=dyninst, --dyninst  build a user-space module (NAME.so) that\n"
+		"             stapdyn runs as an ordinary user: begin, end, error, timer\n"
+		"             probes (docs/userspace.md)\n");
 }
 
 static void bad_option(const char *fmt, const char *arg)
@@ -298,7 +301,7 @@ enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
-	OPT_TARGET_NS, OPT_CGROUP,
+	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST,
 };
 
 static const struct option longopts[] = {
@@ -325,6 +328,8 @@ static const struct option longopts[] = {
 	{ "bundle-member", required_argument, NULL, OPT_BUNDLE_MEMBER },	/* bundle.c */
 	{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "dyninst", no_argument, NULL, OPT_DYNINST },	/* SystemTap's alias */
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -377,6 +382,12 @@ static bool flag_option(struct session *s, int opt)
 	case OPT_SKIP_BADVARS:		s->opt.skip_badvars = true; return true;
 	case OPT_CHECK_VERSION:		s->opt.check_version = true; return true;
 	case OPT_JSON:			s->opt.json = true; return true;
+	case OPT_DYNINST:		s->opt.dyninst = true; return true;
+	case OPT_RUNTIME:
+		if (strcmp(optarg, "kernel") && strcmp(optarg, "dyninst"))
+			bad_option("invalid --runtime '%s' (kernel or dyninst)", optarg);
+		s->opt.dyninst = !strcmp(optarg, "dyninst");
+		return true;
 	case OPT_CHECK:			s->opt.check = true; return true;
 	/* build afresh; the result still goes to the cache */
 	case OPT_DISABLE_CACHE:		s->opt.disable_cache = true; return true;
@@ -670,7 +681,8 @@ static int passes_3_to_5(struct session *s)
 		}
 		/* -m NAME: the copy in the current directory (pass4_build()) */
 		printf("%s\n", s->opt.module_name ?
-		       arena_printf(&s->arena, "%s.ko", s->opt.module_name) : ko);
+		       arena_printf(&s->arena, "%s.%s", s->opt.module_name,
+				    s->opt.dyninst ? "so" : "ko") : ko);
 		goto out;
 	}
 	free(c_text);
@@ -703,6 +715,9 @@ int main(int argc, char **argv)
 	s.pp.kernel_release = s.opt.kernel_release;
 	s.pp.compat_version = s.opt.compat_version ? s.opt.compat_version : COMPAT_VERSION;
 	s.pp.guru = s.opt.guru;
+	/* %( runtime == "dyninst" %? ... %): the tapsets' user-space bodies */
+	if (s.opt.dyninst)
+		s.pp.runtime = "dyninst";
 
 	clock_start(&clk);
 	ret = pass1_parse(&s);

@@ -231,6 +231,7 @@ const char *session_data_dir(struct session *s, const char *sub)
 {
 	static const struct { const char *installed, *source; } dirs[] = {
 		{ "tapset", "tapsets" }, { "runtime", "kmod-runtime" },
+		{ "dyn-runtime", "dyn-runtime" },
 	};
 	const char *source = NULL;
 

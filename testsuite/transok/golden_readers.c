@@ -17,10 +17,10 @@
 static struct {
 	struct ctap_pstat g_bytes;
 	struct ctap_map *g_reads;
-} G __maybe_unused;
+} G CTAP_SHARED __maybe_unused;
 
 static DEFINE_RWLOCK(lock_bytes);
-static struct ctap_stat_spec spec_bytes = { .type = CTAP_HIST_NONE };
+static struct ctap_stat_spec spec_bytes CTAP_SHARED = { .type = CTAP_HIST_NONE };
 static DEFINE_RWLOCK(lock_reads);
 static const struct ctap_map_spec mspec_reads = {
 	.nkeys = 1,

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "dyn_build.h"
 #include "cache.h"
 #include "kbuild_replay.h"
 #include "kfeatures.h"
@@ -397,6 +398,9 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	bool cacheable, shipped;
 	const char *replay;
 	int ret;
+
+	if (s->opt.dyninst)		/* a shared object, not a kernel module */
+		return dyn_build(s, c_text, len, ko);
 
 	/* --sign-module: a signed module is another module, keyed on the
 	 * certificate it is signed for. */

@@ -35,9 +35,9 @@
  * side, or in the build tree), else the install path.  Always an absolute
  * path: execv() of a bare "staprun" would run one in the current directory.
  */
-static const char *staprun_path(struct session *s)
+static const char *tool_path(struct session *s, const char *tool, const char *var)
 {
-	const char *env = getenv("SYSTEMTAP_STAPRUN");
+	const char *env = getenv(var);
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
@@ -48,14 +48,14 @@ static const char *staprun_path(struct session *s)
 
 		self[n] = '\0';
 		*strrchr(self, '/') = '\0';
-		beside = arena_printf(&s->arena, "%s/staprun", self);
-		built = arena_printf(&s->arena, "%s/../staprun/staprun", self);
+		beside = arena_printf(&s->arena, "%s/%s", self, tool);
+		built = arena_printf(&s->arena, "%s/../%s/%s", self, tool, tool);
 		if (access(beside, X_OK) == 0)
 			return beside;
 		if (access(built, X_OK) == 0)
 			return built;
 	}
-	return CTAP_BINDIR "/staprun";
+	return arena_printf(&s->arena, "%s/%s", CTAP_BINDIR, tool);
 }
 
 /* staprun's arguments for this session, the module path last. */
@@ -272,7 +272,7 @@ static int run_harness(struct session *s, const char *dir, const char **argv)
 		fprintf(stderr, "stap: --vm: the module cache cannot be used safely\n");
 		return -1;
 	}
-	env[0] = arena_printf(&s->arena, "CTAP_STAPRUN=%s", staprun_path(s));
+	env[0] = arena_printf(&s->arena, "CTAP_STAPRUN=%s", tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"));
 	env[1] = arena_printf(&s->arena, "CTAP_CACHE=%s", cache);
 	env[2] = NULL;
 	return spawn_logged(argv, dir, log, false, env);
@@ -408,7 +408,7 @@ int run_check_target(struct session *s)
 	int rc;
 
 	if (!s->opt.vm) {
-		const char *argv[] = { staprun_path(s), "--check", NULL };
+		const char *argv[] = { tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"), "--check", NULL };
 		pid_t pid;
 		int status;
 
@@ -434,10 +434,20 @@ int pass5_run(struct session *s, const char *ko)
 	if (s->opt.vm)
 		return run_vm(s, ko);
 	staprun_args(s, argv, ko, s->opt.cmd);
+	/* --runtime=dyninst: stapdyn takes staprun's options (stapdyn/). */
+	if (s->opt.dyninst) {
+		if (s->opt.verbose)
+			fprintf(stderr, "Pass 5: starting run.\n");
+		fflush(NULL);
+		argv[0] = "stapdyn";
+		execv(tool_path(s, "stapdyn", "SYSTEMTAP_STAPDYN"), (char *const *)argv);
+		fprintf(stderr, "stap: cannot run stapdyn: %s\n", strerror(errno));
+		return 1;
+	}
 	if (s->opt.verbose)
 		fprintf(stderr, "Pass 5: starting run.\n");
 	fflush(NULL);
-	execv(staprun_path(s), (char *const *)argv);
+	execv(tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"), (char *const *)argv);
 	fprintf(stderr, "stap: cannot run staprun: %s\n", strerror(errno));
 	return 1;
 }

@@ -51,6 +51,8 @@ struct stap_options {
 	bool skip_badvars;		/* --skip-badvars: a $var not there reads 0 */
 	bool check_version;		/* --check-version */
 	bool json;			/* --json: output as JSON lines (docs/json.md) */
+	bool dyninst;			/* --runtime=dyninst: a user-space module run by stapdyn
+					   (docs/userspace.md) */
 	bool check;			/* --check: the pre-flight check (check.c) */
 	bool bulk;			/* -b */
 	bool flight;			/* -F: staprun -L, or -D with -o */

@@ -84,7 +84,9 @@ static void emit_globals(struct xlate *x, FILE *out)
 			else
 				fprintf(out, "\t%s;\n", c_type_decl(v->type, arena_printf(x->a, "g_%s", v->name)));
 		}
-		fputs("} G __maybe_unused;\n\n", out);
+		/* CTAP_SHARED: in the user-space runtime, memory that stapdyn and
+		 * the traced processes share (dyn-runtime/shm.c); nothing in a module. */
+		fputs("} G CTAP_SHARED __maybe_unused;\n\n", out);
 	}
 	for (struct var *v = sem_globals(x->s); v; v = v->next) {
 		if (!emitted(v))
@@ -96,7 +98,8 @@ static void emit_globals(struct xlate *x, FILE *out)
 			const char *type = !h ? "CTAP_HIST_NONE" :
 				!strcmp(h->name, "@hist_log") ? "CTAP_HIST_LOG" : "CTAP_HIST_LINEAR";
 
-			fprintf(out, "static struct ctap_stat_spec spec_%s = { .type = %s", v->name, type);
+			fprintf(out, "static struct ctap_stat_spec spec_%s CTAP_SHARED = { .type = %s",
+				v->name, type);
 			if (h && !strcmp(h->name, "@hist_linear")) {
 				const struct expr *a = h->args->next;
 

@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "provider.h"
+#include "session.h"
 #include "timers.h"
 #include "xlate.h"
 
@@ -111,6 +112,12 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 	char name[128];
 
 	if (!strcmp(m->pattern_text, "timer.profile")) {
+		/* It samples what every CPU runs: the kernel's view. */
+		if (elab_session(e)->opt.dyninst) {
+			elab_error(e, m, "probe point 'timer.profile' is not available with "
+				   "--runtime=dyninst (it needs the kernel)");
+			return -EINVAL;
+		}
 		d = elab_add(e, m, "timer.profile");
 		t = arena_new(elab_arena(e), struct timer_point);
 		t->interval_ns = 1000000000 / HZ_OF_TARGET;
@@ -173,6 +180,7 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 
 const struct provider timer_provider = {
 	.name = "timer",
+	.user = true,
 	.patterns = patterns,
 	.runtime = "probes/timers",
 	.resolve = timer_resolve,

@@ -750,7 +750,11 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 		m->pattern = p->index;
 		m->pattern_text = p->text;
 		m->ncomps = p->n;
-		if (p->provider) {
+		if (p->provider && e->s->opt.dyninst && !p->provider->user) {
+			elab_error(e, m, "probe point '%s' is not available with --runtime=dyninst "
+				   "(it needs the kernel)", p->text);
+			r = -EINVAL;
+		} else if (p->provider) {
 			r = p->provider->resolve(e, m);
 		} else if (e->listing) {
 			struct derived_probe *d = elab_add(e, m, p->text);

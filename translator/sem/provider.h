@@ -101,6 +101,10 @@ struct provider {
 	 * NAME.h and links NAME.o when a script uses the family.  NULL: it
 	 * runs from the session (begin, end). */
 	const char *runtime;
+	/* It works in user space too (--runtime=dyninst, dyn-runtime/): a
+	 * family without it is refused in pass 2 there, as SystemTap refuses
+	 * the kernel's probes under stapdyn. */
+	bool user;
 	/* Append the concrete probes of m; returns how many, or -EINVAL
 	 * after reporting why (elab_error). */
 	int (*resolve)(struct elab *e, const struct pp_match *m);

@@ -269,6 +269,13 @@ enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e)
 	    !sc->privileged)
 		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' needs guru mode (stap -g)",
 			  e->name);
+	/* Under --runtime=dyninst only embedded C written for user space
+	 * (a tapset body marked dyninst, SystemTap's per-runtime tapsets)
+	 * can run: the others read the kernel's own structures. */
+	if (S->s->opt.dyninst && f->fn->embedded && !strstr(f->fn->embedded, "/* dyninst */"))
+		sem_error(S, &e->loc, sem_ident(S, e->name),
+			  "function '%s' is not available with --runtime=dyninst (it needs the kernel)",
+			  e->name);
 	for (a = e->args; a; a = a->next)
 		nargs++;
 	bool arity_ok = false;

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dyn_internal.h - between the user-space runtime's units.
+ */
+#ifndef CTAP_DYN_INTERNAL_H
+#define CTAP_DYN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ctap_dyn_shm;
+extern struct ctap_dyn_shm *ctap_dyn_shm;
+
+/* shm.c */
+int ctap_dyn_map_shared(bool first);
+void ctap_dyn_emit(unsigned int chan, const void *data, size_t len);
+void ctap_dyn_wake(void);
+
+#endif /* CTAP_DYN_INTERNAL_H */

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - the life of a --runtime=dyninst module, as
+ * kmod-runtime/session.c's in the kernel: handler slots, the common probe
+ * entry, soft errors, start and stop, and the entry points stapdyn calls
+ * (dyn_abi.h).  States as there: LOADED, STARTING, RUNNING, STOPPING,
+ * STOPPED.
+ *
+ * Where the kernel has a context per CPU, here each thread that runs a
+ * handler takes a slot for the session (ctap_dyn_slot, from a counter in
+ * the shared segment so that stapdyn's threads and a target's never
+ * share one); a context is the slot's.  No handler interrupts another of
+ * its slot but a signal handler could: the busy count skips it, counted.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <time.h>
+
+#include "ctap_runtime.h"
+#include "dyn_abi.h"
+#include "dyn_internal.h"
+
+enum { S_LOADED, S_STARTING, S_RUNNING, S_STOPPING, S_STOPPED };
+
+__thread int ctap_dyn_slot = -1;
+
+/*
+ * In the shared section: a target process that runs a handler sees the
+ * session's state, its contexts and counts as stapdyn does.  m points
+ * into this process's copy of the module, so it is not shared.
+ */
+static struct {
+	char *contexts;			/* CTAP_DYN_SLOTS * context size, in the segment */
+	size_t context_size;
+	atomic_t state;
+	atomic_t errors, skipped;
+	s32 target;
+	s32 stapdyn;
+	int armed;			/* families started */
+} sess CTAP_SHARED;
+static const struct ctap_module *module;
+
+static struct ctap_dyn_param *params;
+
+void ctap_dyn_param_register(struct ctap_dyn_param *p)
+{
+	p->next = params;
+	params = p;
+}
+
+/* stapdyn's NAME=VALUE: 0, or -ENOENT for a name the script lacks. */
+int ctap_dyn_set_param(const char *name, const char *value)
+{
+	for (struct ctap_dyn_param *p = params; p; p = p->next) {
+		if (strcmp(p->name, name))
+			continue;
+		if (p->is_string)
+			*(const char **)p->value = strdup(value);
+		else
+			*(long *)p->value = strtol(value, NULL, 0);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+s32 ctap_target(void)
+{
+	return sess.target;
+}
+
+s32 ctap_staprun_pid(void)
+{
+	return sess.stapdyn;
+}
+
+struct inode *ctap_exe_inode(void)
+{
+	return NULL;
+}
+
+void ctap_request_exit(void)
+{
+	__atomic_store_n(&((struct ctap_dyn_shm *)ctap_dyn_shm)->exit_requested, 1,
+			 __ATOMIC_SEQ_CST);
+	ctap_dyn_wake();
+}
+
+void ctap_exit(void)
+{
+	int s = atomic_read(&sess.state);
+
+	if ((s == S_STARTING || s == S_RUNNING) &&
+	    atomic_cmpxchg(&sess.state, s, S_STOPPING) == s)
+		ctap_request_exit();
+}
+
+bool ctap_arming_interrupted(void)
+{
+	return false;	/* arming a timer table is one thread start */
+}
+
+__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+	c->last_stmt = NULL;
+}
+
+void ctap_add_skipped(unsigned long n)
+{
+	atomic_add((int)n, &sess.skipped);
+}
+
+static void skip(void)
+{
+	if (atomic_inc_return(&sess.skipped) > MAXSKIPPED) {
+		ctap_oob("ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n");
+		ctap_exit();
+	}
+}
+
+/* The calling thread's context, its slot taken on first use; NULL when
+ * all CTAP_DYN_SLOTS are taken (the hit is skipped). */
+static struct ctap_context *this_context(void)
+{
+	struct ctap_dyn_shm *shm = ctap_dyn_shm;
+
+	if (ctap_dyn_slot < 0) {
+		int slot = __atomic_fetch_add(&shm->next_slot, 1, __ATOMIC_SEQ_CST);
+
+		if (slot >= CTAP_DYN_SLOTS)
+			return NULL;
+		ctap_dyn_slot = slot;
+	}
+	return (struct ctap_context *)(sess.contexts + ctap_dyn_slot * sess.context_size);
+}
+
+/* Globals' locks, in the one order; false (nothing held) after MAXTRYLOCK. */
+static bool lock_globals(const struct ctap_probe *p)
+{
+	int i, tries;
+
+	for (i = 0; i < p->nlocks; i++) {
+		for (tries = 0; ; tries++) {
+			if (p->locks[i].write ? write_trylock(p->locks[i].lock) :
+			    read_trylock(p->locks[i].lock))
+				break;
+			if (tries == MAXTRYLOCK)
+				goto fail;
+			usleep(TRYLOCKDELAY);
+		}
+	}
+	return true;
+fail:
+	while (i--)
+		p->locks[i].write ? write_unlock(p->locks[i].lock) : read_unlock(p->locks[i].lock);
+	return false;
+}
+
+static void unlock_globals(const struct ctap_probe *p)
+{
+	for (int i = p->nlocks - 1; i >= 0; i--)
+		p->locks[i].write ? write_unlock(p->locks[i].lock) : read_unlock(p->locks[i].lock);
+}
+
+static bool state_allows(const struct ctap_probe *p)
+{
+	int s = atomic_read(&sess.state);
+
+	switch (p->kind) {
+	case CTAP_PROBE_BEGIN:
+		return s == S_STARTING;
+	case CTAP_PROBE_END:
+	case CTAP_PROBE_ERROR:
+		return true;
+	default:
+		return s == S_RUNNING;
+	}
+}
+
+static void report_error(struct ctap_context *c)
+{
+	if (c->last_stmt)
+		ctap_oob("ERROR: %s near %s\n", c->last_error, c->last_stmt);
+	else
+		ctap_oob("ERROR: %s\n", c->last_error);
+	if (atomic_inc_return(&sess.errors) > MAXERRORS)
+		ctap_exit();
+}
+
+void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
+		       const unsigned long *args, int nargs, unsigned long addr)
+{
+	struct ctap_context *c;
+
+	if (!state_allows(p))
+		return;
+	c = this_context();
+	if (!c) {
+		skip();
+		return;
+	}
+	if (atomic_inc_return(&c->busy) != 1) {
+		skip();
+		goto out;
+	}
+	if (!lock_globals(p)) {
+		skip();
+		goto out;
+	}
+	c->probe = p;
+	c->regs = regs;
+	c->probe_addr = addr;
+	c->args = args;
+	c->nargs = nargs;
+	c->last_error = NULL;
+	c->last_stmt = NULL;
+	c->actions = p->kind == CTAP_PROBE_EVENT ? MAXACTION : MAXACTION_INTERRUPTIBLE;
+	p->handler(c);
+	unlock_globals(p);
+	if (unlikely(c->out.len || c->out.truncated))
+		ctap_handler_output(c);
+	if (unlikely(c->last_error))
+		report_error(c);
+out:
+	atomic_dec(&c->busy);
+}
+
+void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
+{
+	char why[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	ctap_oob("%s: probe %s registration error %s\n", optional ? "WARNING" : "ERROR",
+		 p->pp, why);
+}
+
+static void run_kind(enum ctap_probe_kind kind)
+{
+	for (int i = 0; i < module->nprobes; i++)
+		if (module->probes[i]->kind == kind)
+			ctap_probe_run(module->probes[i], NULL, NULL, 0);
+}
+
+static void disarm(void)
+{
+	while (sess.armed > 0)
+		module->families[--sess.armed].stop();
+}
+
+/* stapdyn: run the begin probes, arm the rest; 0 or -errno. */
+int ctap_dyn_start(int32_t target, int32_t stapdyn_pid)
+{
+	int ret;
+
+	sess.target = target;
+	sess.stapdyn = stapdyn_pid;
+	atomic_set(&sess.state, S_STARTING);
+	run_kind(CTAP_PROBE_BEGIN);
+	for (sess.armed = 0; sess.armed < module->nfamilies; sess.armed++) {
+		ret = module->families[sess.armed].start();
+		if (ret) {
+			disarm();
+			atomic_set(&sess.state, S_STOPPED);
+			return ret;
+		}
+	}
+	atomic_cmpxchg(&sess.state, S_STARTING, S_RUNNING);
+	return 0;
+}
+
+/* stapdyn: disarm, run the end (or error) probes. */
+void ctap_dyn_stop(void)
+{
+	if (atomic_read(&sess.state) == S_STOPPED || atomic_read(&sess.state) == S_LOADED)
+		return;
+	atomic_set(&sess.state, S_STOPPING);
+	disarm();
+	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
+	atomic_set(&sess.state, S_STOPPED);
+}
+
+/* The end-of-run line staprun prints, from the module's own counts. */
+void ctap_dyn_report(void)
+{
+	int errors = atomic_read(&sess.errors), skipped = atomic_read(&sess.skipped);
+	unsigned long dropped = ctap_transport_dropped();
+
+	if (dropped)
+		ctap_notice("WARNING: %lu output writes were dropped: the output buffer was "
+			    "full (a larger -s helps)\n", dropped);
+	if (errors || skipped)
+		ctap_notice("WARNING: Number of errors: %d, skipped probes: %d\n", errors, skipped);
+}
+
+int ctap_module_init(const struct ctap_module *m)
+{
+	size_t bytes = (size_t)CTAP_DYN_SLOTS * m->context_size;
+	int ret;
+
+	module = m;
+	sess.context_size = m->context_size;
+	atomic_set(&sess.state, S_LOADED);
+	if (!ctap_dyn_shm) {
+		fprintf(stderr, "ERROR: %s: no shared segment (run it with stapdyn)\n", m->name);
+		return -ENODEV;
+	}
+	ret = ctap_dyn_map_shared(true);
+	if (ret)
+		return ret;
+	if (ctap_reserve(bytes))
+		return -ENOMEM;
+	sess.contexts = ctap_alloc(bytes);
+	if (!sess.contexts)
+		return -ENOMEM;
+	for (int i = 0; i < CTAP_DYN_SLOTS; i++) {
+		struct ctap_context *c = (struct ctap_context *)(sess.contexts + i * m->context_size);
+
+		ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
+	}
+	return m->init_globals();
+}
+
+void ctap_module_exit(void)
+{
+	ctap_dyn_stop();
+	module->free_globals();
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * transport.c - kmod-runtime/transport.h's interface in user space: what
+ * handlers write goes into the shared segment's ring (shm.c), which
+ * stapdyn drains to stdout (or -o) and stderr.  A record is written
+ * whole or dropped and counted; stapdyn reports the drops at the end.
+ */
+#define _GNU_SOURCE
+#include <time.h>
+
+#include "ctap_runtime.h"
+#include "dyn_abi.h"
+#include "dyn_internal.h"
+
+static unsigned long cut;	/* prints cut short by a full handler buffer */
+
+void ctap_write(const void *data, size_t len)
+{
+	ctap_dyn_emit(CTAP_DYN_OUT, data, len);
+}
+
+void ctap_write_cut(void)
+{
+	__atomic_add_fetch(&cut, 1, __ATOMIC_RELAXED);
+}
+
+/* The ring is drained by stapdyn as it fills: nothing to push here. */
+void ctap_drain_output(void)
+{
+}
+
+static void vemit(unsigned int chan, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+
+	if (n > 0)
+		ctap_dyn_emit(chan, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+void ctap_print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vemit(CTAP_DYN_OUT, fmt, ap);
+	va_end(ap);
+}
+
+void ctap_oob(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vemit(CTAP_DYN_ERR, fmt, ap);
+	va_end(ap);
+}
+
+void ctap_notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vemit(CTAP_DYN_ERR, fmt, ap);
+	va_end(ap);
+}
+
+/* system(): as staprun, the command runs beside the session, its output
+ * straight to stapdyn's stdout; the handler does not wait for it. */
+void ctap_system(const char *cmd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pid_t grandchild = fork();
+
+		if (grandchild == 0) {
+			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+			_exit(127);
+		}
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+void ctap_switch_file(void)
+{
+	/* -o rotation (-S) is staprun's; stapdyn writes one file. */
+}
+
+s32 ctap_tz_gmtoff(void)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	return (s32)-tm.tm_gmtoff;	/* SystemTap's sign: seconds west */
+}
+
+const char *ctap_tz_name(void)
+{
+	tzset();
+	return tzname[0];
+}
+
+unsigned long ctap_transport_dropped(void)
+{
+	return ctap_dyn_shm ? (unsigned long)ctap_dyn_shm->dropped : 0;
+}

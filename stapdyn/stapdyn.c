@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stapdyn.c - run a --runtime=dyninst module (NAME.so), as SystemTap's
+ * stapdyn: stapdyn MODULE.so [-c CMD] [-x PID] [-o FILE] [-T SEC] [-v]
+ * [NAME=VALUE...].  As an ordinary user: nothing here needs privilege.
+ *
+ * The session: load the module (module.c), set -G globals, init, fork a
+ * -c command (held), run the begin probes and arm the timers, let the
+ * command go, then drain the shared output ring until ^C, SIGTERM,
+ * exit(), the command's end or -T; then the end probes, the last output
+ * and the end-of-run report, as staprun's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stapdyn.h"
+
+struct opts {
+	const char *cmd, *output, *module;
+	pid_t target;
+	int verbose, timeout_s;
+	size_t seg_mb;
+	char **params;
+	int nparams;
+};
+
+static void usage(void)
+{
+	fputs("usage: stapdyn [-v] [-c CMD | -x PID] [-o FILE] [-T SEC] [-s MB] MODULE.so "
+	      "[NAME=VALUE...]\n", stderr);
+	exit(1);
+}
+
+static void parse(struct opts *o, int argc, char **argv)
+{
+	int c;
+
+	/* -b, -S, -i: staprun's, which stap passes; no meaning here yet. */
+	while ((c = getopt(argc, argv, "vc:x:o:T:s:bS:i")) != -1) {
+		switch (c) {
+		case 'v': o->verbose++; break;
+		case 'c': o->cmd = optarg; break;
+		case 'x': o->target = (pid_t)atoi(optarg); break;
+		case 'o': o->output = optarg; break;
+		case 'T': o->timeout_s = atoi(optarg); break;
+		case 's': o->seg_mb = (size_t)atoi(optarg) + 64; break;
+		case 'b': case 'S': case 'i': break;
+		default: usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	o->module = argv[optind++];
+	o->params = argv + optind;
+	o->nparams = argc - optind;
+}
+
+/* ---- the output ring's reader ---- */
+
+static int out_fd = STDOUT_FILENO;
+static bool saw_error;
+
+static bool ring_trylock(struct ctap_dyn_shm *h)
+{
+	int unlocked = 0;
+
+	return __atomic_compare_exchange_n(&h->ring_lock, &unlocked, 1, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+static void ring_read(struct ctap_dyn_shm *h, uint64_t pos, void *dst, size_t len)
+{
+	const char *ring = (const char *)h + h->ring_off;
+	uint64_t at = pos % h->ring_size, first = h->ring_size - at;
+
+	if (first >= len) {
+		memcpy(dst, ring + at, len);
+	} else {
+		memcpy(dst, ring + at, first);
+		memcpy((char *)dst + first, ring, len - first);
+	}
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Everything written so far, to stdout (-o) and stderr. */
+static void drain(struct ctap_dyn_shm *h)
+{
+	static char buf[65536];
+
+	for (int tries = 0; !ring_trylock(h); tries++) {
+		if (tries > 1000)
+			return;		/* a writer stopped holding it: next time */
+		usleep(10);
+	}
+	while (h->tail < h->head) {
+		struct ctap_dyn_rec r;
+		size_t len;
+
+		ring_read(h, h->tail, &r, sizeof(r));
+		len = r.len < sizeof(buf) ? r.len : sizeof(buf);
+		ring_read(h, h->tail + sizeof(r), buf, len);
+		h->tail += sizeof(r) + ((r.len + 7) & ~7u);
+		if (r.chan == CTAP_DYN_ERR) {
+			if (!strncmp(buf, "ERROR:", 6))
+				saw_error = true;
+			write_all(STDERR_FILENO, buf, len);
+		} else {
+			write_all(out_fd, buf, len);
+		}
+	}
+	__atomic_store_n(&h->ring_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Sleep until a record, an exit request or 20 ms (to look at signals). */
+static void wait_wake(struct ctap_dyn_shm *h, uint32_t seen)
+{
+	struct timespec t = { 0, 20 * 1000 * 1000 };
+
+	syscall(SYS_futex, &h->wake, FUTEX_WAIT, seen, &t, NULL, 0);
+}
+
+/* ---- the session ---- */
+
+static sigset_t stops;
+
+/* True when the session should end: a stop signal, the -c command's
+ * end (*status), exit() or the time limit. */
+static bool should_stop(struct ctap_dyn_shm *h, pid_t child, int *status, time_t deadline)
+{
+	struct timespec zero = { 0, 0 };
+	int sig;
+
+	while ((sig = sigtimedwait(&stops, NULL, &zero)) > 0) {
+		if (sig != SIGCHLD)
+			return true;
+		if (child > 0 && waitpid(child, status, WNOHANG) == child)
+			return true;
+	}
+	if (child > 0 && waitpid(child, status, WNOHANG) == child)
+		return true;
+	if (__atomic_load_n(&h->exit_requested, __ATOMIC_SEQ_CST))
+		return true;
+	return deadline && time(NULL) >= deadline;
+}
+
+static int run(struct opts *o, struct dyn_module *m)
+{
+	pid_t child = 0;
+	int status = -1, ret;
+	time_t deadline = o->timeout_s ? time(NULL) + o->timeout_s : 0;
+
+	for (int i = 0; i < o->nparams; i++) {
+		char *eq = strchr(o->params[i], '=');
+
+		if (!eq) {
+			fprintf(stderr, "ERROR: '%s' is not NAME=VALUE\n", o->params[i]);
+			return 1;
+		}
+		*eq = '\0';
+		if (m->set_param(o->params[i], eq + 1))
+			fprintf(stderr, "WARNING: the script has no global '%s'\n", o->params[i]);
+	}
+	if (m->init())
+		return 1;
+	if (o->cmd) {
+		char abs[PATH_MAX];
+
+		/* LD_PRELOAD wants the module's path as the child will see it. */
+		child = child_fork(o->cmd, realpath(o->module, abs) ? abs : o->module);
+		if (child < 0) {
+			fprintf(stderr, "ERROR: cannot fork the -c command: %s\n", strerror(-child));
+			return 1;
+		}
+	}
+	ret = m->start(child > 0 ? child : o->target, getpid());
+	if (ret) {
+		drain(m->shm);
+		return 1;
+	}
+	child_go();
+	for (;;) {
+		uint32_t seen = __atomic_load_n(&m->shm->wake, __ATOMIC_SEQ_CST);
+
+		drain(m->shm);
+		if (should_stop(m->shm, child, &status, deadline))
+			break;
+		wait_wake(m->shm, seen);
+	}
+	m->stop();
+	drain(m->shm);
+	m->report();
+	drain(m->shm);
+	if (o->verbose && m->shm->attached)
+		fprintf(stderr, "stapdyn: the module was mapped in %d target process%s (last pid %d)\n",
+			m->shm->attached, m->shm->attached == 1 ? "" : "es", m->shm->attached_pid);
+	if (child > 0 && status == -1) {
+		/* The session ended first: the command goes with it. */
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+		status = -1;
+	}
+	ret = saw_error ? 1 : 0;
+	if (status != -1 && child_failed(status))
+		ret = 1;
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .seg_mb = 64 };
+	struct dyn_module m = { .fd = -1 };
+	int ret;
+
+	parse(&o, argc, argv);
+	if (o.output) {
+		out_fd = open(o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (out_fd < 0) {
+			fprintf(stderr, "ERROR: cannot open %s: %s\n", o.output, strerror(errno));
+			return 1;
+		}
+	}
+	/* Stop signals are read, not delivered: the handlers never race them. */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGQUIT);
+	sigaddset(&stops, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &stops, NULL);
+	if (module_load(&m, o.module, o.seg_mb, o.verbose))
+		return 1;
+	ret = run(&o, &m);
+	m.exit();
+	module_unload(&m);
+	return ret;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stapdyn.h - between stapdyn's units (docs/userspace.md).
+ */
+#ifndef STAPDYN_H
+#define STAPDYN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../dyn-runtime/dyn_abi.h"
+
+struct dyn_module {
+	void *handle;
+	struct ctap_dyn_shm *shm;
+	int fd;
+	ctap_dyn_init_fn init;
+	ctap_dyn_exit_fn exit;
+	ctap_dyn_start_fn start;
+	ctap_dyn_stop_fn stop;
+	ctap_dyn_param_fn set_param;
+	ctap_dyn_report_fn report;
+};
+
+/* module.c: the segment, then the module in it; 0 or -errno (said why). */
+int module_load(struct dyn_module *m, const char *path, size_t seg_mb, int verbose);
+void module_unload(struct dyn_module *m);
+
+/* child.c: -c CMD, held until child_go(); the module on LD_PRELOAD. */
+pid_t child_fork(const char *cmd, const char *module);
+void child_go(void);
+bool child_failed(int status);
+
+#endif /* STAPDYN_H */
