@@ -1093,6 +1093,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 		if (!s->e)
 			break;
 		t = sem_expr(S, sc, s->e);
+		sc->fn->value_return = s->loc;
 		if (t == T_STATS || t == T_HIST)
 			sem_error(S, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
 		else
@@ -1401,6 +1402,13 @@ static void final_checks(struct sem *S)
 		if (!f->used && f->script == S->s->user && !S->s->opt.suppress_warnings &&
 		    !S->s->opt.unoptimized && S->report)
 			diag_warning(&f->fn->loc, "Eliding unused function '%s'", f->fn->name);
+	/* Its value comes only from itself (return f(n - 1)): nothing says
+	 * what it is, and pass 3 could not give it a return slot. */
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		if (f->used && f->ret == T_UNKNOWN && f->value_return.src)
+			sem_error(S, &f->value_return, NULL,
+				  "unresolved return type of function '%s' (declare it: function %s:long (...))",
+				  f->fn->name, f->fn->name);
 	for (struct sem_function *f = S->functions; f; f = f->next)
 		for (struct var *v = f->locals; v; v = v->next)
 			if (v->type == T_UNKNOWN && !f->fn->embedded && !unread(S, v) &&

@@ -64,6 +64,7 @@ struct sem_function {
 	enum vtype ret;
 	struct loc ret_loc;
 	struct typed_value *ret_typed;	/* returns a typed pointer (autocast), or NULL */
+	struct loc value_return;	/* a "return EXPR" of it (src NULL: none) */
 	bool used;
 	unsigned char purity;		/* sem_pure.c's, once asked */
 };
