@@ -17,7 +17,8 @@ fuzz_target()
 	case $1 in
 	pass1)
 		fuzz_srcs=("$fz/fuzz_parse.c" "$t/util/arena.c" "$t/util/diag.c" "$t/front/lex.c"
-			   "$t/front/preproc.c" "$t/front/parse.c" "$t/front/printf_format.c"
+			   "$t/front/preproc.c" "$t/front/parse.c" "$t/front/parse_expr.c"
+			   "$t/front/printf_format.c"
 			   "$t/front/print.c" "$t/util/strset.c")
 		fuzz_flags=("${ti[@]}" -I"$3" -include config.h)
 		;;
