@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sem.c - symbols and types (pass 2).
+ * sem.c - symbols and types (pass 2): variables, statements, and the
+ * walks that infer types; an expression's type is sem_expr.c's.
  *
  * Types are inferred by walking every handler and function again and
  * again: each walk can only make unknown types known, so the walks stop
@@ -19,9 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cast_headers.h"
 #include "elaborate.h"
-#include "kbtf.h"
 #include "print.h"
 #include "sem.h"
 #include "sem_internal.h"
@@ -183,94 +182,9 @@ struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
 	return v;
 }
 
-/* Global name's value is read, not only written: SystemTap does not
- * print it when the session ends. */
-static void mark_read(struct sem *S, const char *name)
-{
-	struct var *v = sem_global_var(S, name);
-
-	if (v)
-		v->rvalue = true;
-}
-
-/* The target of an assignment, ++, --, or delete. */
-
-static struct var *lvalue(struct sem *S, struct scope *sc, struct expr *e, enum vtype *type)
-{
-	struct var *v;
-
-	if (e->pretty) {
-		sem_error(S, &e->loc, NULL, "a pretty-printed value ($...$) cannot be assigned");
-		*type = T_UNKNOWN;
-		return NULL;
-	}
-
-	if (e->kind == E_SYMBOL) {
-		v = sem_lookup(S, sc, e->name, &e->loc);
-		if (v->nkeys || (v->global && v->global->is_array))
-			sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
-		*type = v->type;
-		return v;
-	}
-	if (e->kind == E_INDEX && e->a->kind == E_SYMBOL) {
-		/* arr[k] = v, arr[k]++ write arr without reading it. */
-		v = sem_global_var(S, e->a->name);
-		bool was_read = v && v->rvalue;
-
-		*type = sem_expr(S, sc, e);
-		v = sem_global_var(S, e->a->name);
-		if (v)
-			v->rvalue = was_read;
-		return v;
-	}
-	if (e->kind == E_TARGET) {
-		const struct probe_var *pv = sc->site && !e->chain ? sem_probe_var(sc->site, e->name) : NULL;
-
-		if (!S->s->opt.guru && !(pv && pv->writable))
-			sem_error(S, &e->loc, sem_ident(S, e->name),
-			      "writing to target variable '%s' needs guru mode (stap -g)", e->name);
-		S->lvalue_target = e;	/* written, not read */
-		*type = sem_expr(S, sc, e);
-		S->lvalue_target = NULL;
-		return NULL;
-	}
-	/* @cast(p, "t")->m = v, p->m = v (autocast): memory, in guru mode. */
-	if ((e->kind == E_CAST || e->kind == E_AUTOCAST) && e->chain) {
-		const struct tvar *t;
-
-		if (!S->s->opt.guru)
-			sem_error(S, &e->loc, NULL, "writing to %s needs guru mode (stap -g)",
-				  e->kind == E_CAST ? "@cast memory" : "memory through '->'");
-		S->lvalue_target = e;
-		*type = sem_expr(S, sc, e);
-		S->lvalue_target = NULL;
-		t = tvar_map_get(S->tvars, e);
-		if (t && t->base == TVAR_TYPED)
-			sem_error(S, &e->loc, NULL, "writing through a variable's pointer is not "
-				  "supported: write @cast(p, \"type\")->member = value");
-		return NULL;
-	}
-
-	sem_error(S, &e->loc, NULL, "expected a variable or array element to assign");
-	*type = sem_expr(S, sc, e);
-	return NULL;
-}
-
-static void assign_type(struct sem *S, struct scope *sc, struct expr *target, enum vtype t,
-			const struct loc *loc)
-{
-	enum vtype cur;
-	struct var *v = lvalue(S, sc, target, &cur);
-
-	if (!v)
-		return;
-	v->written = true;
-	sem_set_type(S, &v->type, &v->type_loc, t, loc, v->name);
-}
-
 /* arr[k1, k2]: arr is a global array of that arity; the key types unify. */
-static enum vtype array_access(struct sem *S, struct scope *sc, const struct expr *at,
-			       const char *name, struct expr *keys, bool wildcards_ok)
+enum vtype sem_array_access(struct sem *S, struct scope *sc, const struct expr *at,
+			    const char *name, struct expr *keys, bool wildcards_ok)
 {
 	struct var *v = sem_global_var(S, name);
 	int n = 0;
@@ -316,495 +230,11 @@ static enum vtype array_access(struct sem *S, struct scope *sc, const struct exp
 		if (t == T_STATS || t == T_HIST)
 			sem_error(S, &k->loc, NULL, "array keys are longs or strings, not %s", vtype_name(t));
 		else if (t == T_UNKNOWN && v->keys[i] != T_UNKNOWN && k->kind == E_SYMBOL)
-			assign_type(S, sc, k, v->keys[i], &k->loc);	/* the key types it */
+			sem_assign_type(S, sc, k, v->keys[i], &k->loc);	/* the key types it */
 		else
 			sem_set_type(S, &v->keys[i], NULL, t, &k->loc, name);
 	}
 	return v->type;
-}
-
-/* The target of an assignment is evaluated once: its errors appear once. */
-void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc)
-{
-	if (!v)
-		return;
-	v->written = true;
-	sem_set_type(S, &v->type, &v->type_loc, t, loc, v->name);
-}
-
-static enum vtype binary(struct sem *S, struct scope *sc, struct expr *e)
-{
-	enum vtype l = sem_expr(S, sc, e->a), r = sem_expr(S, sc, e->b);
-
-	if (e->opid == OP_CONCAT) {
-		if (l != T_UNKNOWN && l != T_STRING)
-			sem_error(S, &e->a->loc, NULL, "'.' joins strings, not a %s", vtype_name(l));
-		if (r != T_UNKNOWN && r != T_STRING)
-			sem_error(S, &e->b->loc, NULL, "'.' joins strings, not a %s", vtype_name(r));
-		/* A variable joined is a string, as SystemTap infers it. */
-		if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
-			assign_type(S, sc, e->a, T_STRING, &e->loc);
-		if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
-			assign_type(S, sc, e->b, T_STRING, &e->loc);
-		return T_STRING;
-	}
-	if (e->opid == OP_MATCH || e->opid == OP_NOMATCH) {
-		if (l != T_UNKNOWN && l != T_STRING)
-			sem_error(S, &e->a->loc, NULL, "'%s' matches a string, not a %s", e->op, vtype_name(l));
-		if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
-			assign_type(S, sc, e->a, T_STRING, &e->loc);
-		/* The parser made sure it is a literal. */
-		if (e->b->kind == E_STRING)
-			sem_check_regex(S, e->b);
-		return T_LONG;
-	}
-	if (lex_op_is_comparison(e->opid)) {
-		if (l != T_UNKNOWN && r != T_UNKNOWN && l != r)
-			sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) in '%s'",
-			      vtype_name(l), vtype_name(r), e->op);
-		if (l == T_STATS || l == T_HIST || r == T_STATS || r == T_HIST)
-			sem_error(S, &e->loc, NULL, "'%s' compares longs or strings", e->op);
-		/* One side known types the other, if it is a variable. */
-		if (l == T_UNKNOWN && r != T_UNKNOWN && e->a->kind == E_SYMBOL)
-			assign_type(S, sc, e->a, r, &e->loc);
-		if (r == T_UNKNOWN && l != T_UNKNOWN && e->b->kind == E_SYMBOL)
-			assign_type(S, sc, e->b, l, &e->loc);
-		return T_LONG;
-	}
-	/* Arithmetic, bitwise, logical: longs. */
-	if (l != T_UNKNOWN && l != T_LONG)
-		sem_error(S, &e->a->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(l));
-	if (r != T_UNKNOWN && r != T_LONG)
-		sem_error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
-	if (l == T_UNKNOWN && e->a->kind == E_SYMBOL)
-		assign_type(S, sc, e->a, T_LONG, &e->loc);
-	if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
-		assign_type(S, sc, e->b, T_LONG, &e->loc);
-	return T_LONG;
-}
-
-
-static enum vtype assignment(struct sem *S, struct scope *sc, struct expr *e)
-{
-	enum vtype r = sem_expr(S, sc, e->b), cur;
-	struct var *v = lvalue(S, sc, e->a, &cur);
-
-	if ((e->a->kind == E_TARGET || e->a->kind == E_CAST) && cur == T_LONG && e->opid != OP_ASSIGN)
-		sem_error(S, &e->loc, NULL, "'%s' cannot write a target variable: assign it with '='",
-			  e->op);
-
-	/* A string $var (procfs's $value) takes '=' or '.=' of a string. */
-	if (e->a->kind == E_TARGET && cur == T_STRING &&
-	    ((e->opid != OP_ASSIGN && e->opid != OP_ASSIGN_CONCAT) || (r != T_UNKNOWN && r != T_STRING))) {
-		sem_error(S, &e->loc, NULL, "'%s' is a string: it takes '=' or '.=' of a string",
-		      e->a->name);
-		return T_UNKNOWN;
-	}
-
-	if (e->opid == OP_AGG) {
-		if (v && v->global && v->global->is_array && e->a->kind == E_SYMBOL)
-			sem_error(S, &e->a->loc, sem_ident(S, v->name), "array '%s' used as statistics",
-				  v->name);
-		if (r != T_UNKNOWN && r != T_LONG)
-			sem_error(S, &e->b->loc, NULL, "'<<<' adds a long to statistics, not a %s", vtype_name(r));
-		sem_store(S, v, T_STATS, &e->loc);
-		return T_UNKNOWN;	/* no value */
-	}
-	if (r == T_STATS || r == T_HIST) {
-		sem_error(S, &e->b->loc, NULL, "a %s cannot be assigned; use @count, @sum, ...",
-		      vtype_name(r));
-		return T_UNKNOWN;
-	}
-	if (cur == T_STATS) {
-		sem_error(S, &e->loc, NULL, "statistics are filled with '<<<', not assigned");
-		return T_UNKNOWN;
-	}
-	if (e->opid == OP_ASSIGN && v && v->kind == V_LOCAL)
-		sem_set_typed(S, &v->typed, sem_typed(S, sc, e->b));
-	if (e->opid == OP_ASSIGN) {
-		/* x = y with x known and y not: y takes x's type. */
-		if (r == T_UNKNOWN && cur != T_UNKNOWN && e->b->kind == E_SYMBOL)
-			sem_store(S, sem_lookup(S, sc, e->b->name, &e->b->loc), cur, &e->loc);
-		if (r == T_UNKNOWN) {
-			if (v)
-				v->written = true;
-			return cur;
-		}
-		sem_store(S, v, r, &e->loc);
-		return r;
-	}
-	if (e->opid == OP_ASSIGN_CONCAT) {
-		if (r != T_UNKNOWN && r != T_STRING)
-			sem_error(S, &e->b->loc, NULL, "'.=' appends a string, not a %s", vtype_name(r));
-		if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)
-			assign_type(S, sc, e->b, T_STRING, &e->loc);
-		sem_store(S, v, T_STRING, &e->loc);
-		return T_STRING;
-	}
-	if (r != T_UNKNOWN && r != T_LONG)
-		sem_error(S, &e->b->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(r));
-	if (r == T_UNKNOWN && e->b->kind == E_SYMBOL)	/* x += y: y is a long */
-		assign_type(S, sc, e->b, T_LONG, &e->loc);
-	sem_store(S, v, T_LONG, &e->loc);
-	return T_LONG;
-}
-
-static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e);
-
-/* Every expression's type stays on it, for code generation (pass 3). */
-/*
- * @entry(X) in a .return probe: X is evaluated when the function is entered
- * (the kretprobe's entry handler) and saved with the instance.  Recorded
- * once per handler (type inference visits it again).
- */
-static enum vtype entry_operand(struct sem *S, struct scope *sc, struct expr *e)
-{
-	struct sem_handler *h = sc->handler;
-	const char *runtime;
-	enum vtype t;
-	int i;
-
-	if (!sc->site || !sc->site->is_return) {
-		sem_error(S, &e->loc, NULL, "@entry is only meaningful in .return probes");
-		return sem_expr(S, sc, e->a);
-	}
-	/* Only kretprobes, uretprobes and system call returns have an entry
-	 * to run it in. */
-	runtime = sc->site->provider->runtime ? sc->site->provider->runtime : "";
-	if (strcmp(runtime, "probes/kprobes") && strcmp(runtime, "probes/syscalls") &&
-	    strcmp(runtime, "probes/uprobes")) {
-		sem_error(S, &e->loc, NULL, "@entry is not supported in %s yet", sc->site->name);
-		return sem_expr(S, sc, e->a);
-	}
-	t = sem_expr(S, sc, e->a);
-	if (t == T_STATS || t == T_HIST) {
-		sem_error(S, &e->loc, NULL, "@entry saves a long or a string, not a %s", vtype_name(t));
-		return T_UNKNOWN;
-	}
-	/* In a branch @defined rules out, nothing runs at entry either. */
-	if (S->dead)
-		return t;
-	for (i = 0; i < h->nentries && h->entries[i] != e; i++)
-		;
-	if (i == h->nentries) {
-		const struct expr **v = arena_alloc(S->a, (h->nentries + 1) * sizeof(*v));
-
-		if (h->nentries)
-			memcpy(v, h->entries, h->nentries * sizeof(*v));
-		v[h->nentries++] = e;
-		h->entries = v;
-		h->entry_args = true;	/* the saved area follows the arguments */
-	}
-	return t;
-}
-
-/* A branch not taken (sem_static_condition): checked without errors. */
-static enum vtype dead_expr(struct sem *S, struct scope *sc, struct expr *e)
-{
-	bool report = S->report, dead = S->dead;
-	enum vtype t;
-
-	S->report = false;
-	S->dead = true;
-	t = sem_expr(S, sc, e);
-	S->report = report;
-	S->dead = dead;
-	return t;
-}
-
-/*
- * The BTF and type of @cast(p, "type"[, "module"]).  A module's BTF holds
- * the kernel's types too; "kernel" and "kernel<header.h>" (any header) are
- * the kernel.  "m1:m2:..." is SystemTap's search path: the first that has
- * the type.  NULL after an error.
- */
-static struct btf *cast_btf(struct sem *S, struct expr *e, __u32 *id)
-{
-	const char *path = e->module ? e->module : "kernel", *end;
-	struct btf *btf = NULL;
-	int err = 0;
-
-	if (!session_btf(S->s))
-		return NULL;
-	for (; *path; path = *end ? end + 1 : end) {
-		const char *m;
-
-		end = strchr(path, ':') ? strchr(path, ':') : path + strlen(path);
-		m = arena_strndup(S->a, path, end - path);
-		if (m[0] == '<') {
-			const char *why;
-
-			err = cast_header_type(S->s, m, e->str, id, &why);
-			if (!err)
-				return session_user_btf(S->s);
-			if (err == -ENOENT)
-				err = 0;	/* they compiled; the type is not there */
-			else if (!strchr(e->module, ':')) {
-				sem_error(S, &e->loc, NULL, "@cast: cannot read the types of %s: %s", m,
-					  why ? why : strerror(-err));
-				return NULL;
-			}
-			continue;
-		}
-		if (!strncmp(m, "kernel", 6) || strpbrk(m, "/<")) {
-			btf = session_btf(S->s);
-			err = 0;
-		} else if ((err = session_module_btf(S->s, m, &btf))) {
-			continue;
-		}
-		if (!kbtf_find_type(btf, e->str, id))
-			return btf;
-	}
-	if (err && !strchr(e->module, ':'))
-		sem_error(S, &e->loc, NULL, "@cast: no BTF for module '%s' (%s)", e->module,
-			  err == -ENOENT ? "no such module of this kernel" : strerror(-err));
-	else
-		sem_error(S, &e->loc, NULL, "@cast: no type '%s' in %s", e->str,
-			  !e->module || !strncmp(e->module, "kernel", 6) ? "the kernel's BTF" :
-			  e->module[0] == '<' ? arena_printf(S->a, "the headers %s", e->module) :
-			  strchr(e->module, ':') ? arena_printf(S->a, "the BTF of any of '%s'", e->module) :
-			  arena_printf(S->a, "module %s's BTF", e->module));
-	return NULL;
-}
-
-enum vtype sem_expr(struct sem *S, struct scope *sc, struct expr *e)
-{
-	enum vtype t = expr_type(S, sc, e);
-
-	e->vtype = t;
-	return t;
-}
-
-/* A variable read as a scalar. */
-static enum vtype symbol_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	struct var *v = sem_lookup(S, sc, e->name, &e->loc);
-
-	v->read = true;
-	v->rvalue = true;
-	if (v->nkeys || (v->global && v->global->is_array))
-		sem_error(S, &e->loc, sem_ident(S, e->name), "array '%s' used as a scalar", e->name);
-	v->used_as_scalar = true;
-	return v->type;
-}
-
-/* a[k], or @hist_*(s)[bucket]. */
-static enum vtype index_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	if (e->a->kind == E_HIST) {
-		if (sem_expr(S, sc, e->a) == T_HIST && sem_expr(S, sc, e->args) != T_LONG)
-			sem_error(S, &e->args->loc, NULL, "a histogram bucket index is a long");
-		return T_LONG;
-	}
-	mark_read(S, e->a->name);
-	return array_access(S, sc, e, e->a->name, e->args, false);
-}
-
-/* ++x, x--: x is read and written, a long. */
-static enum vtype crement_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	/* A $var is written whole, by '=' (pass 3 writes it). */
-	if (e->a->kind == E_TARGET || e->a->kind == E_CAST) {
-		sem_error(S, &e->loc, NULL, "'%s' cannot be applied to a target variable: "
-			  "assign it with '='", e->op);
-		return T_LONG;
-	}
-	if (e->a->kind == E_SYMBOL)	/* read, then written */
-		sem_lookup(S, sc, e->a->name, &e->a->loc)->read = true;
-	assign_type(S, sc, e->a, T_LONG, &e->loc);
-	/* Its value used (printf("%d", ++n), if (!n++)): the
-	 * global is read, and not printed at the end; as a
-	 * statement of its own (n++) it is only written. */
-	if (e != S->crement_statement && e->a->kind == E_SYMBOL)
-		mark_read(S, e->a->name);
-	else if (e != S->crement_statement && e->a->kind == E_INDEX &&
-		 e->a->a->kind == E_SYMBOL)
-		mark_read(S, e->a->a->name);
-	return T_LONG;
-}
-
-/* - + ! ~ x, ++x, x++. */
-static enum vtype unary_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	enum vtype t;
-
-	if (e->opid == OP_INCR || e->opid == OP_DECR)
-		return crement_type(S, sc, e);
-	t = sem_expr(S, sc, e->a);
-	if (t != T_UNKNOWN && t != T_LONG)
-		sem_error(S, &e->loc, NULL, "'%s' needs a long, not a %s", e->op, vtype_name(t));
-	if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
-		assign_type(S, sc, e->a, T_LONG, &e->loc);
-	return T_LONG;
-}
-
-/* a && b, a || b: longs; else binary(). */
-static enum vtype binary_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	enum vtype t, u;
-
-	if (e->opid != OP_AND && e->opid != OP_OR)
-		return binary(S, sc, e);
-	t = sem_expr(S, sc, e->a);
-	u = sem_expr(S, sc, e->b);
-	if ((t != T_UNKNOWN && t != T_LONG) || (u != T_UNKNOWN && u != T_LONG))
-		sem_error(S, &e->loc, NULL, "'%s' needs longs", e->op);
-	/* Variables there are longs, as SystemTap infers them. */
-	if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
-		assign_type(S, sc, e->a, T_LONG, &e->loc);
-	if (u == T_UNKNOWN && e->b->kind == E_SYMBOL)
-		assign_type(S, sc, e->b, T_LONG, &e->loc);
-	return T_LONG;
-}
-
-/* c ? a : b: a long condition, branches of one type. */
-static enum vtype ternary_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	enum vtype t, u;
-
-	t = sem_expr(S, sc, e->a);
-	if (t != T_UNKNOWN && t != T_LONG)
-		sem_error(S, &e->a->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
-	if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
-		assign_type(S, sc, e->a, T_LONG, &e->loc);
-	if (sem_static_condition(e->a) >= 0)	/* only one branch counts */
-		return sem_static_condition(e->a) ? (dead_expr(S, sc, e->c), sem_expr(S, sc, e->b)) :
-		       (dead_expr(S, sc, e->b), sem_expr(S, sc, e->c));
-	t = sem_expr(S, sc, e->b);
-	u = sem_expr(S, sc, e->c);
-	/* One branch known types the other, if it is a variable. */
-	if (t == T_UNKNOWN && u != T_UNKNOWN && e->b->kind == E_SYMBOL)
-		assign_type(S, sc, e->b, u, &e->loc);
-	if (u == T_UNKNOWN && t != T_UNKNOWN && e->c->kind == E_SYMBOL)
-		assign_type(S, sc, e->c, t, &e->loc);
-	if (t != T_UNKNOWN && u != T_UNKNOWN && t != u)
-		sem_error(S, &e->loc, NULL, "type mismatch (%s vs. %s) between the branches of '?:'",
-		      vtype_name(t), vtype_name(u));
-	return t != T_UNKNOWN ? t : u;
-}
-
-/* [k] in a. */
-static enum vtype in_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	if (e->a->kind == E_HIST)
-		return T_LONG;
-	mark_read(S, e->a->name);
-	array_access(S, sc, e, e->a->name, e->args, true);
-	return T_LONG;
-}
-
-/* @cast(p, "type")->chain: p a long, the type's BTF. */
-static enum vtype cast_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	struct btf *btf;
-	__u32 id;
-	enum vtype t = sem_expr(S, sc, e->a);
-
-	if (t != T_UNKNOWN && t != T_LONG)
-		sem_error(S, &e->a->loc, NULL, "@cast needs a pointer (a long), not a %s", vtype_name(t));
-	if (!(btf = cast_btf(S, e, &id)))
-		return T_UNKNOWN;
-	if (!e->chain && !e->pretty) {
-		/* The pointer itself, typed for a '->' on it later. */
-		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,
-			.btf = btf, .value_type = id, .value_is_address = true }))
-			sem_error(S, &e->loc, NULL, "out of memory");
-		return T_LONG;
-	}
-	sem_chain_indexes(S, sc, e);
-	return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = TVAR_POINTER }, id, btf);
-}
-
-/* @count(s), @variance(s, shift), ... */
-static enum vtype stat_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	sem_stat_operand(S, sc, e->a, e->name);
-	if (e->b && sem_expr(S, sc, e->b) != T_LONG)
-		sem_error(S, &e->b->loc, NULL, "@variance's shift is a long");
-	return T_LONG;
-}
-
-/* @hist_linear(s, lo, hi, step), @hist_log(s). */
-static enum vtype hist_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	sem_stat_operand(S, sc, e->args, e->name);
-	sem_hist_kind(S, e);
-	for (struct expr *a = e->args->next; a; a = a->next)
-		if (a->kind != E_NUMBER)
-			sem_error(S, &a->loc, NULL, "%s's bounds and step are literal numbers", e->name);
-	sem_hist_linear_bounds(S, e);
-	return T_HIST;
-}
-
-/* @defined(x): x typed quietly, as code that never runs. */
-static enum vtype defined_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	bool report = S->report, dead = S->dead;
-
-	S->report = false;	/* an unresolvable operand just means 0 */
-	S->dead = true;		/* and it never runs (its @entry neither) */
-	sem_expr(S, sc, e->a);
-	S->report = report;
-	S->dead = dead;
-	return T_LONG;
-}
-
-/* @perf("NAME"), or another @name(...) that needs guru mode. */
-static enum vtype at_call_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	if (!strcmp(e->name, "@perf")) {
-		const char *why = "@perf reads a counter of the thread a probe runs in: "
-				  "use it in a probe";
-
-		if (!sc->site || !provider_counter(S->s, e->args->str, sc->site, &why))
-			sem_error(S, &e->loc, NULL, "@perf(\"%s\"): %s", e->args->str, why);
-		return T_LONG;
-	}
-	for (struct expr *a = e->args; a; a = a->next)
-		sem_expr(S, sc, a);
-	if (!sc->privileged && !S->s->opt.guru)
-		sem_error(S, &e->loc, NULL, "%s needs guru mode (stap -g)", e->name);
-	return T_LONG;
-}
-
-/* One function per kind of expression; the short ones here. */
-static enum vtype expr_type(struct sem *S, struct scope *sc, struct expr *e)
-{
-	switch (e->kind) {
-	case E_NUMBER:		return T_LONG;
-	case E_STRING:		return T_STRING;
-	case E_SYMBOL:		return symbol_type(S, sc, e);
-	case E_WILDCARD:
-		sem_error(S, &e->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
-		return T_UNKNOWN;
-	case E_INDEX:		return index_type(S, sc, e);
-	case E_CALL:		return sem_call(S, sc, e);
-	case E_UNARY:
-	case E_POSTFIX:		return unary_type(S, sc, e);
-	case E_BINARY:		return binary_type(S, sc, e);
-	case E_ASSIGN:		return assignment(S, sc, e);
-	case E_TERNARY:		return ternary_type(S, sc, e);
-	case E_IN:		return in_type(S, sc, e);
-	case E_TARGET:		return sem_target_var(S, sc, e);
-	case E_CAST:		return cast_type(S, sc, e);
-	case E_AUTOCAST:	return sem_autocast(S, sc, e);
-	case E_ATVAR:		return sem_atvar(S, sc, e);
-	case E_STAT:		return stat_type(S, sc, e);
-	case E_HIST:		return hist_type(S, sc, e);
-	case E_DEFINED:		return defined_type(S, sc, e);
-	case E_ENTRY:		return entry_operand(S, sc, e);
-	case E_PROBEWRITE:
-		sem_expr(S, sc, e->a);
-		return T_LONG;
-	case E_CONST:
-		if (!sc->privileged && !S->s->opt.guru)
-			sem_error(S, &e->loc, NULL, "@const needs guru mode (stap -g)");
-		return T_LONG;
-	case E_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
-		return T_LONG;
-	case E_AT_CALL:		return at_call_type(S, sc, e);
-	}
-	return T_UNKNOWN;
 }
 
 /* ---- statements ---- */
@@ -979,11 +409,11 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 		if (nkeys != 1)
 			sem_error(S, &s->loc, NULL, "foreach over a histogram has one key, the bucket");
 		for (struct expr *k = fe->keys; k; k = k->next)
-			assign_type(S, sc, k, T_LONG, &k->loc);
+			sem_assign_type(S, sc, k, T_LONG, &k->loc);
 		if (fe->value)
-			assign_type(S, sc, fe->value, T_LONG, &fe->value->loc);
+			sem_assign_type(S, sc, fe->value, T_LONG, &fe->value->loc);
 	} else {
-		mark_read(S, fe->array->name);
+		sem_mark_read(S, fe->array->name);
 		arr = sem_global_var(S, fe->array->name);
 		if (!arr)
 			arr = tapset_global(S, fe->array->name);
@@ -1007,10 +437,10 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 				sem_set_type(S, &arr->keys[i], NULL, kv->type, &k->loc, arr->name);
 			}
 			if (fe->value)
-				assign_type(S, sc, fe->value, arr->type == T_STATS ? T_LONG : arr->type,
-					    &fe->value->loc);
+				sem_assign_type(S, sc, fe->value, arr->type == T_STATS ? T_LONG : arr->type,
+						&fe->value->loc);
 			if (fe->pattern)
-				array_access(S, sc, fe->array, arr->name, fe->pattern, true);
+				sem_array_access(S, sc, fe->array, arr->name, fe->pattern, true);
 			if (fe->sort_agg && arr->type != T_STATS && arr->type != T_UNKNOWN)
 				sem_error(S, &s->loc, NULL, "sorting by %s needs a statistics array", fe->sort_agg);
 			/* A statistics array sorted with no aggregate named
@@ -1108,7 +538,7 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 				v = sem_lookup(S, sc, s->e->name, &s->e->loc);
 			v->used = v->written = true;
 		} else if (s->e->kind == E_INDEX && s->e->a->kind == E_SYMBOL) {
-			array_access(S, sc, s->e, s->e->a->name, s->e->args, true);
+			sem_array_access(S, sc, s->e, s->e->a->name, s->e->args, true);
 		} else {
 			sem_error(S, &s->loc, NULL, "delete takes a variable, an array or an array element");
 		}

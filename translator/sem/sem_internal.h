@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sem_internal.h - what pass 2's two files share: sem.c (symbols, types,
- * statements, the walks) and sem_target.c ($vars, @cast and autocast
- * resolved through BTF).  Not for the rest of the translator: sem.h is.
+ * sem_internal.h - what pass 2's files share: sem.c (symbols, statements,
+ * the walks), sem_expr.c (expression types), sem_calls.c, sem_stats.c,
+ * sem_target.c ($vars, @cast and autocast resolved through BTF), pretty.c.
+ * Not for the rest of the translator: sem.h is.
  */
 #ifndef SEM_INTERNAL_H
 #define SEM_INTERNAL_H
@@ -60,8 +61,6 @@ void sem_error(struct sem *S, const struct loc *loc, const char *what, const cha
 	__attribute__((format(printf, 4, 5)));
 /* "identifier 'name'", as a message names a token. */
 const char *sem_ident(struct sem *S, const char *name);
-/* e's type, checking it (and everything in it). */
-enum vtype sem_expr(struct sem *S, struct scope *sc, struct expr *e);
 struct var *sem_find_var(struct var *list, const char *name);
 /* The first function called name that was loaded (its overloads follow). */
 struct sem_function *sem_find_loaded(struct sem *S, const char *name);
@@ -76,8 +75,20 @@ struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
  * becomes t, or t is a mismatch with it (name: whose). */
 void sem_set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum vtype t,
 		  const struct loc *loc, const char *name);
+/* name[keys] (at): a global array of that arity, its key types unified. */
+enum vtype sem_array_access(struct sem *S, struct scope *sc, const struct expr *at,
+			    const char *name, struct expr *keys, bool wildcards_ok);
+/* ---- sem_expr.c ---- */
+
+/* e's type, checking it (and everything in it). */
+enum vtype sem_expr(struct sem *S, struct scope *sc, struct expr *e);
 /* v is written a value of type t (at loc). */
 void sem_store(struct sem *S, struct var *v, enum vtype t, const struct loc *loc);
+/* Global name's value is read (SystemTap prints the unread at the end). */
+void sem_mark_read(struct sem *S, const char *name);
+/* target (a variable, an element, a $var) is assigned a t at loc. */
+void sem_assign_type(struct sem *S, struct scope *sc, struct expr *target, enum vtype t,
+		     const struct loc *loc);
 
 /* ---- sem_calls.c ---- */
 
