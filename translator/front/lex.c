@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lex.h"
+#include "xalloc.h"
 
 /* In enum op_id order (lex.h), so an operator's index + 1 is its id. */
 #define OP(id, s)	{ s, sizeof(s) - 1 },
@@ -105,11 +106,7 @@ static unsigned short source_index(const struct source *src)
 	}
 	if (n_sources == cap_sources) {
 		cap_sources = cap_sources ? 2 * cap_sources : 64;
-		lex_sources = realloc(lex_sources, cap_sources * sizeof(*lex_sources));
-		if (!lex_sources) {
-			fprintf(stderr, "stap: out of memory\n");
-			exit(1);
-		}
+		lex_sources = xrealloc(lex_sources, cap_sources * sizeof(*lex_sources));
 	}
 	lex_sources[n_sources] = src;
 	return n_sources++;

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "parse_internal.h"
+#include "xalloc.h"
 
 #define MAX_SOURCE	(256 << 20)	/* bytes of one script or tapset file */
 #define MAX_DEPTH	1000	/* nesting of statements and expressions; each
@@ -79,11 +80,7 @@ void note_use(struct parser *p, const char *name, char kind)
 
 	if (s->n_uses == p->cap_uses) {
 		p->cap_uses = p->cap_uses ? 2 * p->cap_uses : 64;
-		s->uses = realloc(s->uses, p->cap_uses * sizeof(*s->uses));
-		if (!s->uses) {
-			fprintf(stderr, "stap: out of memory\n");
-			exit(1);
-		}
+		s->uses = xrealloc(s->uses, p->cap_uses * sizeof(*s->uses));
 	}
 	s->uses[s->n_uses++] = (struct name_use){ name, kind };
 }

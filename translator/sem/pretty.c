@@ -23,6 +23,7 @@
 
 #include "sem_internal.h"
 #include "tvar.h"
+#include "xalloc.h"
 
 #define MAX_VALUES	32	/* SystemTap's limit of a print_format's arguments */
 
@@ -237,10 +238,8 @@ enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const str
 		return T_UNKNOWN;
 	}
 	P.fmt = open_memstream(&text, &len);
-	if (!P.fmt) {
-		sem_error(S, &e->loc, NULL, "out of memory");
-		return T_UNKNOWN;
-	}
+	if (!P.fmt)
+		out_of_memory();
 	P.tail = &fmt->next;
 	recurse(&P, end, e, true);
 	fclose(P.fmt);
@@ -254,7 +253,6 @@ enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const str
 	call->args = fmt;
 	t.expansion = call;
 	t.catch_errors = true;
-	if (tvar_map_set(S->tvars, e, &t))
-		sem_error(S, &e->loc, NULL, "out of memory");
+	tvar_map_set(S->tvars, e, &t);
 	return sem_expr(S, sc, call);
 }

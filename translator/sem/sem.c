@@ -936,10 +936,6 @@ static struct sem *sem_new(struct session *s)
 	S->handlers_tail = &S->handlers;
 	index_library_functions(S);
 	S->tvars = tvar_map_new();
-	if (!S->tvars) {
-		fprintf(stderr, "stap: out of memory\n");
-		exit(1);
-	}
 	return S;
 }
 

@@ -482,9 +482,8 @@ static enum vtype cast_type(struct sem *S, struct scope *sc, struct expr *e)
 		return T_UNKNOWN;
 	if (!e->chain && !e->pretty) {
 		/* The pointer itself, typed for a '->' on it later. */
-		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,
-			.btf = btf, .value_type = id, .value_is_address = true }))
-			sem_error(S, &e->loc, NULL, "out of memory");
+		tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_POINTER,
+			.btf = btf, .value_type = id, .value_is_address = true });
 		return T_LONG;
 	}
 	sem_chain_indexes(S, sc, e);

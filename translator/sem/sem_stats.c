@@ -15,6 +15,7 @@
 #include "regex_compile.h"
 #include "sem_internal.h"
 #include "stat.h"		/* the runtime's histogram arithmetic */
+#include "xalloc.h"
 
 enum vtype sem_stat_operand(struct sem *S, struct scope *sc, struct expr *e, const char *op)
 {
@@ -99,14 +100,14 @@ void sem_hist_linear_bounds(struct sem *S, const struct expr *e)
 
 int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why)
 {
-	char *bytes = malloc(strlen(raw) + 1);
+	char *bytes = xmalloc(strlen(raw) + 1);
 	int err;
 
-	if (!bytes)
-		return -ENOMEM;
 	lex_unescape(raw, bytes);
 	err = regex_compile(bytes, re, why);
 	free(bytes);
+	if (err == -ENOMEM)	/* regex_compile.c is also the fuzzers' library */
+		out_of_memory();
 	return err;
 }
 
@@ -117,9 +118,7 @@ void sem_check_regex(struct sem *S, const struct expr *pattern)
 	const char *why;
 	int err = sem_regex_compile(pattern->str, &re, &why);
 
-	if (err == -ENOMEM)
-		sem_error(S, &pattern->loc, NULL, "out of memory");
-	else if (err)
+	if (err)
 		sem_error(S, &pattern->loc, NULL, "regular expression \"%s\": %s", pattern->str, why);
 	else
 		regex_free(&re);

@@ -61,10 +61,7 @@ enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, str
 		sem_error(S, err.loc, err.what, "%s", err.msg);
 		return T_UNKNOWN;
 	}
-	if (tvar_map_set(S->tvars, e, t)) {
-		sem_error(S, &e->loc, NULL, "out of memory");
-		return T_UNKNOWN;
-	}
+	tvar_map_set(S->tvars, e, t);
 	return e->pretty ? T_STRING : T_LONG;
 }
 
@@ -193,8 +190,7 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 	call->name = "sprintf";
 	call->args = fmt;
 	t.expansion = call;
-	if (tvar_map_set(S->tvars, e, &t))
-		sem_error(S, &e->loc, NULL, "out of memory");
+	tvar_map_set(S->tvars, e, &t);
 	return sem_expr(S, sc, call);
 }
 
@@ -225,8 +221,7 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 			      e->name);
 			return T_UNKNOWN;
 		}
-		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE }))
-			sem_error(S, &e->loc, NULL, "out of memory");
+		tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE });
 		return T_STRING;
 	}
 	if (v && v->unavailable) {
@@ -247,9 +242,8 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 				  "of this handler", e->name);
 		if (where)
 			return T_UNKNOWN;
-		if (tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_ARG, .arg = v->arg,
-							       .is_string = true }))
-			sem_error(S, &e->loc, NULL, "out of memory");
+		tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_ARG, .arg = v->arg,
+							   .is_string = true });
 		return T_STRING;
 	}
 	if (v) {

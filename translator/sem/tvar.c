@@ -19,6 +19,7 @@
 #include "kbtf.h"
 #include "print.h"
 #include "tvar.h"
+#include "xalloc.h"
 
 /* ---- the table ---- */
 
@@ -30,7 +31,7 @@ struct tvar_map {
 
 struct tvar_map *tvar_map_new(void)
 {
-	return calloc(1, sizeof(struct tvar_map));
+	return xcalloc(1, sizeof(struct tvar_map));
 }
 
 void tvar_map_free(struct tvar_map *m)
@@ -51,17 +52,12 @@ static size_t slot_of(const struct tvar_map *m, const struct expr *e)
 	return i;
 }
 
-static int grow(struct tvar_map *m)
+static void grow(struct tvar_map *m)
 {
 	struct tvar_map bigger = { .cap = m->cap ? m->cap * 2 : 64 };
 
-	bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
-	bigger.vals = calloc(bigger.cap, sizeof(*bigger.vals));
-	if (!bigger.keys || !bigger.vals) {
-		free(bigger.keys);
-		free(bigger.vals);
-		return -ENOMEM;
-	}
+	bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
+	bigger.vals = xcalloc(bigger.cap, sizeof(*bigger.vals));
 	for (size_t i = 0; i < m->cap; i++) {
 		size_t j;
 
@@ -75,21 +71,19 @@ static int grow(struct tvar_map *m)
 	free(m->vals);
 	bigger.n = m->n;
 	*m = bigger;
-	return 0;
 }
 
-int tvar_map_set(struct tvar_map *m, const struct expr *e, const struct tvar *t)
+void tvar_map_set(struct tvar_map *m, const struct expr *e, const struct tvar *t)
 {
 	size_t i;
 
-	if ((m->n + 1) * 2 > m->cap && grow(m))
-		return -ENOMEM;
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
 	i = slot_of(m, e);
 	if (!m->keys[i])
 		m->n++;
 	m->keys[i] = e;
 	m->vals[i] = *t;
-	return 0;
 }
 
 const struct tvar *tvar_map_get(const struct tvar_map *m, const struct expr *e)

@@ -108,8 +108,8 @@ struct tvar_map;
 
 struct tvar_map *tvar_map_new(void);
 void tvar_map_free(struct tvar_map *m);
-/* Record (or replace) e's resolution; returns 0 or -ENOMEM. */
-int tvar_map_set(struct tvar_map *m, const struct expr *e, const struct tvar *t);
+/* Record (or replace) e's resolution. */
+void tvar_map_set(struct tvar_map *m, const struct expr *e, const struct tvar *t);
 /* e's resolution, or NULL. */
 const struct tvar *tvar_map_get(const struct tvar_map *m, const struct expr *e);
 

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "arena.h"
+#include "xalloc.h"
 
 #define ARENA_BLOCK_MIN	(64 * 1024)
 #define ARENA_BLOCK_MAX	(16 * 1024 * 1024)
@@ -49,10 +50,8 @@ void *big_alloc(size_t size)
 	} else if (posix_memalign(&p, HUGE_PAGE, size) == 0) {
 		madvise(p, size, MADV_HUGEPAGE);	/* advice only: failure is fine */
 	}
-	if (!p) {
-		fprintf(stderr, "stap: out of memory\n");
-		exit(1);
-	}
+	if (!p)
+		out_of_memory();
 	return p;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "strset.h"
+#include "xalloc.h"
 
 size_t strset_hash(const char *s)
 {
@@ -32,17 +33,6 @@ static size_t slot_of(const struct strset *set, const char *s)
 	return find_slot(set->slots, set->cap, s);
 }
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		fprintf(stderr, "stap: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 bool strset_has(const struct strset *set, const char *s)
 {
 	return set->cap && set->slots[slot_of(set, s)];
@@ -60,7 +50,7 @@ bool strset_add(struct strset *set, const char *s)
 	if (2 * (set->n + 1) > set->cap) {
 		struct strset bigger = { .cap = set->cap ? 2 * set->cap : 64 };
 
-		bigger.slots = zalloc(bigger.cap, sizeof(*bigger.slots));
+		bigger.slots = xcalloc(bigger.cap, sizeof(*bigger.slots));
 		for (size_t k = 0; k < set->cap; k++)
 			if (set->slots[k])
 				bigger.slots[slot_of(&bigger, set->slots[k])] = set->slots[k];
@@ -94,8 +84,8 @@ void strmap_put(struct strmap *m, const char *key, void *val)
 	if (2 * (m->n + 1) > m->cap) {
 		struct strmap bigger = { .cap = m->cap ? 2 * m->cap : 64 };
 
-		bigger.keys = zalloc(bigger.cap, sizeof(*bigger.keys));
-		bigger.vals = zalloc(bigger.cap, sizeof(*bigger.vals));
+		bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.vals = xcalloc(bigger.cap, sizeof(*bigger.vals));
 		for (size_t k = 0; k < m->cap; k++) {
 			if (!m->keys[k])
 				continue;
