@@ -22,6 +22,7 @@
 #include "kmodules.h"
 #include "ksyms.h"
 #include "session.h"
+#include "strset.h"
 
 struct btf *session_btf(struct session *s)
 {
@@ -140,15 +141,6 @@ void session_free(struct session *s)
 	strset_free(&s->target_files);
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
-
 long long session_define(const struct session *s, const char *name, long long fallback)
 {
 	size_t len = strlen(name);
@@ -161,7 +153,7 @@ long long session_define(const struct session *s, const char *name, long long fa
 
 const char *session_module_name(struct session *s)
 {
-	uint64_t h = 14695981039346656037ull;
+	uint64_t h = FNV1A_INIT;
 
 	if (s->opt.module_name)
 		return s->opt.module_name;

@@ -23,6 +23,7 @@
 #include "dyn_build.h"
 #include "session.h"
 #include "spawn.h"
+#include "strset.h"
 
 /* The runtime's units: dyn-runtime/'s, then kmod-runtime's by path. */
 static const char *const dyn_units[] = { "shm", "session", "transport", "timers", NULL };
@@ -50,26 +51,17 @@ struct dyn_build {
 	const char *dir;		/* the build directory */
 };
 
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
-
 static uint64_t hash_file(uint64_t h, const char *path)
 {
 	char buf[8192];
 	size_t n;
 	FILE *f = fopen(path, "rb");
 
-	h = fnv(h, path, strlen(path));
+	h = fnv1a(h, path, strlen(path));
 	if (!f)
-		return fnv(h, "-", 1);
+		return fnv1a(h, "-", 1);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		h = fnv(h, buf, n);
+		h = fnv1a(h, buf, n);
 	fclose(f);
 	return h;
 }
@@ -82,7 +74,7 @@ static const char *src_path(struct dyn_build *b, const char *dir, const char *un
 /* The runtime archive's key: every source and header, -D, this stap. */
 static uint64_t runtime_key(struct dyn_build *b)
 {
-	uint64_t h = 14695981039346656037ull;
+	uint64_t h = FNV1A_INIT;
 	unsigned long exe = cache_exe_id();
 
 	for (int i = 0; dyn_units[i]; i++)
@@ -96,8 +88,8 @@ static uint64_t runtime_key(struct dyn_build *b)
 					      strchr(headers[i], ':') + 1));
 	}
 	for (int i = 0; i < b->s->opt.n_defines; i++)
-		h = fnv(h, b->s->opt.defines[i], strlen(b->s->opt.defines[i]) + 1);
-	return fnv(h, &exe, sizeof(exe));
+		h = fnv1a(h, b->s->opt.defines[i], strlen(b->s->opt.defines[i]) + 1);
+	return fnv1a(h, &exe, sizeof(exe));
 }
 
 /* cc's arguments up to the sources: flags, -D, -I (dyn-runtime first:
@@ -252,7 +244,7 @@ int dyn_build(struct session *s, const char *c_text, size_t len, const char **so
 	if (cache_path(archive, sizeof(archive), arena_printf(&s->arena, "dynruntime/%016llx.a",
 							       (unsigned long long)rkey)) ||
 	    cache_path(cached, sizeof(cached), arena_printf(&s->arena, "dynmodules/%016llx/%s.so",
-	    (unsigned long long)fnv(rkey, c_text, len), name))) {
+	    (unsigned long long)fnv1a(rkey, c_text, len), name))) {
 		fprintf(stderr, "stap: the cache cannot be used safely (set CTAP_CACHE_DIR)\n");
 		return -EPERM;
 	}

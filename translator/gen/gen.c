@@ -148,23 +148,15 @@ static void fail_if(struct xlate *x, const char *cond, const char *what)
 
 /* ---- variables and temporaries ---- */
 
-struct var *gen_find(struct var *list, const char *name)
-{
-	for (; list; list = list->next)
-		if (!strcmp(list->name, name))
-			return list;
-	return NULL;
-}
-
 struct var *gen_find_global(struct xlate *x, const char *name)
 {
-	return gen_find(sem_globals(x->s), name);
+	return sem_find_var(sem_globals(x->s), name);
 }
 
 /* A local of the scope, else a global. */
 struct var *gen_lookup(struct xlate *x, const char *name, const char **c)
 {
-	struct var *v = gen_find(x->sc->locals, name);
+	struct var *v = sem_find_var(x->sc->locals, name);
 
 	if (v) {
 		*c = arena_printf(x->a, "l->v_%s", name);

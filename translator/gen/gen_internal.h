@@ -14,9 +14,7 @@ void gen_blank(struct xlate *x);
 /* Where a failure jumps: "out", or the innermost catch. */
 const char *gen_err_label(struct xlate *x);
 
-/* A variable of a list by name; a name in scope (local, then global),
- * with its C expression in *c. */
-struct var *gen_find(struct var *list, const char *name);
+/* A name in scope (local, then global), with its C expression in *c. */
 struct var *gen_lookup(struct xlate *x, const char *name, const char **c);
 /* The array an index or foreach names; a per-CPU counter global e names. */
 struct var *gen_array_of(struct xlate *x, const struct expr *base);

@@ -136,7 +136,7 @@ static const struct expr *elide(struct xlate *x, const struct expr *e)
 
 	if (x->s->opt.unoptimized || e->kind != E_ASSIGN || e->a->kind != E_SYMBOL)
 		return e;
-	v = gen_find(x->sc->locals, e->a->name);
+	v = sem_find_var(x->sc->locals, e->a->name);
 	if (!v || v->read || v->kind == V_PARAM || e->opid == OP_AGG)
 		return e;
 	return sem_pure(x->s->sem, e->b) ? NULL : e->b;

@@ -113,6 +113,8 @@ const char *vtype_name(enum vtype t);
 
 /* The program, for code generation (after a clean pass2_semantic). */
 struct var *sem_globals(struct session *s);
+/* The variable called name in list (a scope's locals, the globals), or NULL. */
+struct var *sem_find_var(struct var *list, const char *name);
 struct sem_function *sem_functions(struct session *s);
 struct sem_handler *sem_handlers(struct session *s);
 

@@ -61,7 +61,6 @@ void sem_error(struct sem *S, const struct loc *loc, const char *what, const cha
 	__attribute__((format(printf, 4, 5)));
 /* "identifier 'name'", as a message names a token. */
 const char *sem_ident(struct sem *S, const char *name);
-struct var *sem_find_var(struct var *list, const char *name);
 /* The first function called name that was loaded (its overloads follow). */
 struct sem_function *sem_find_loaded(struct sem *S, const char *name);
 /* The handler that runs probe d (its user probe with its aliases). */

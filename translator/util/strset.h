@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strset {
 	const char **slots;	/* NULL: empty; strings are the caller's */
@@ -35,6 +36,18 @@ void strmap_free(struct strmap *m);
 
 /* The hash the set uses (FNV-1a), for other tables keyed by name. */
 size_t strset_hash(const char *s);
+
+/* 64-bit FNV-1a over len bytes at data, going on from h (FNV1A_INIT to
+ * start): names a module by its script, and a runtime build by its files. */
+#define FNV1A_INIT	14695981039346656037ull
+static inline uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
 
 /*
  * "Did you mean": the names offered that are closest to name by edit
