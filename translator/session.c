@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cast_headers.h"
 #include "diag.h"
 #include "elaborate.h"
 #include "kbtf.h"
@@ -132,7 +131,6 @@ void session_free(struct session *s)
 	kbtf_forget(s->btf);
 	btf__free(s->btf);
 	s->btf = NULL;
-	cast_headers_free(s);
 	kbtf_forget(s->user_btf);
 	btf__free(s->user_btf);
 	s->user_btf = NULL;
@@ -250,32 +248,6 @@ const char *session_runtime_dir(struct session *s)
 	installed = session_data_dir(s, "runtime");
 	/* none: the configured place, which the error message names */
 	return installed ? installed : CTAP_PKGDATADIR "/runtime";
-}
-
-const char **session_runtime_families(struct session *s)
-{
-	const char **v;
-	int n = 0, max = 0;
-
-	for (const struct provider *const *p = providers; *p; p++)
-		max++;
-	v = arena_alloc(&s->arena, (max + 1) * sizeof(*v));
-	/* In the providers' order: the module's includes do not depend on the
-	 * script's order of probes. */
-	for (const struct provider *const *p = providers; *p; p++) {
-		bool used = false, listed = false;
-
-		if (!(*p)->runtime)
-			continue;
-		for (const struct derived_probe *d = elab_probes(s); d && !used; d = d->next)
-			used = d->provider == *p;
-		for (int i = 0; i < n && !listed; i++)
-			listed = !strcmp(v[i], (*p)->runtime);
-		if (used && !listed)
-			v[n++] = (*p)->runtime;
-	}
-	v[n] = NULL;
-	return v;
 }
 
 const char *session_define_line(struct session *s, const char *d)

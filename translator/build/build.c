@@ -31,6 +31,7 @@
 
 #include "build.h"
 #include "dyn_build.h"
+#include "elaborate.h"
 #include "cache.h"
 #include "kbuild_replay.h"
 #include "kfeatures.h"
@@ -40,7 +41,7 @@
 /* Runtime files every module is built from (paths under the runtime dir):
  * the portable core's units, listed once in kmod-runtime/core/units.mk,
  * then the kernel side; the probe families' own follow
- * (session_runtime_families()). */
+ * (elab_runtime_families()). */
 static const char *const runtime_objs[] = {
 #include "core_units.h"
 	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", "scope", NULL
@@ -172,7 +173,7 @@ static uint64_t runtime_key(struct session *s, uint64_t base)
 
 	for (int i = 0; i < s->opt.n_defines; i++)
 		h = hash_bytes(h, s->opt.defines[i], strlen(s->opt.defines[i]) + 1);
-	for (const char **o = session_runtime_families(s); *o; o++)
+	for (const char **o = elab_runtime_families(s); *o; o++)
 		h = hash_bytes(h, *o, strlen(*o) + 1);
 	return h;
 }
@@ -241,7 +242,7 @@ static int write_runtime_unit(struct session *s, const char *dir)
 
 	for (const char *const *o = runtime_objs; *o; o++)
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
-	for (const char **o = session_runtime_families(s); *o; o++)
+	for (const char **o = elab_runtime_families(s); *o; o++)
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
 	snprintf(path, sizeof(path), "%s/runtime.c", dir);
 	return write_file(path, text, strlen(text));

@@ -166,8 +166,5 @@ const char *session_libexec(struct session *s, const char *name);
  * data, the source tree's for the build tree's stap, else the configured
  * place (missing). */
 const char *session_runtime_dir(struct session *s);
-/* The runtime sides of the probe families the script uses ("probes/kprobes"),
- * NULL-terminated; after pass 2. */
-const char **session_runtime_families(struct session *s);
 
 #endif /* SESSION_H */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analyses.h"
+#include "elaborate.h"
 #include "print.h"
 #include "translate.h"
 #include "usymtab.h"
@@ -616,7 +617,7 @@ static void emit_header(struct xlate *x, FILE *out)
 	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n\n",
 		analyses_max_nesting(x->s));
 	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n", out);
-	for (const char **r = session_runtime_families(x->s); *r; r++)
+	for (const char **r = elab_runtime_families(x->s); *r; r++)
 		fprintf(out, "#include \"%s.h\"\n", *r);
 	fputc('\n', out);
 	/* Top-level %{ %} of the tapsets the script loaded, then its own. */

@@ -928,6 +928,34 @@ struct derived_probe *elab_probes(struct session *s)
 	return s->elab ? s->elab->probes : NULL;
 }
 
+/* Each family once, in the providers' order: the module's includes do not
+ * depend on the script's order of probes. */
+const char **elab_runtime_families(struct session *s)
+{
+	const char **v;
+	int n = 0, max = 0;
+
+	for (const struct provider *const *p = providers; *p; p++)
+		max++;
+	v = arena_alloc(&s->arena, (max + 1) * sizeof(*v));
+	/* In the providers' order: the module's includes do not depend on the
+	 * script's order of probes. */
+	for (const struct provider *const *p = providers; *p; p++) {
+		bool used = false, listed = false;
+
+		if (!(*p)->runtime)
+			continue;
+		for (const struct derived_probe *d = elab_probes(s); d && !used; d = d->next)
+			used = d->provider == *p;
+		for (int i = 0; i < n && !listed; i++)
+			listed = !strcmp(v[i], (*p)->runtime);
+		if (used && !listed)
+			v[n++] = (*p)->runtime;
+	}
+	v[n] = NULL;
+	return v;
+}
+
 void elab_filter(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),
 		 void *arg)
 {
