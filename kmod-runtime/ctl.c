@@ -110,23 +110,30 @@ static int ctl_queue_locked(u32 type, const void *payload, u32 len, bool reserve
  * Queue one message; a script's (reserved false) may use all slots but the
  * reserved ones.  A message that does not fit is dropped and counted.
  */
+/* After ctl_queue_locked(), the ring's lock dropped: wake the reader for a
+ * message it must see, count one that did not fit (or found the lock
+ * taken: negative). */
+static void ctl_queued(int queued)
+{
+	if (queued < 0)
+		atomic_long_inc(&cl.ctl_dropped);
+	else if (queued)
+		irq_work_queue(&cl.wake_work);
+}
+
 static void ctl_queue(u32 type, const void *payload, u32 len, bool reserved)
 {
 	unsigned long flags;
 	int queued;
 
 	len = min_t(u32, len, CTAP_MSG_MAX_PAYLOAD);
-	if (!guard_lock(&cl.ring_lock, HELD_RING, &flags))
-		goto dropped;
+	if (!guard_lock(&cl.ring_lock, HELD_RING, &flags)) {
+		ctl_queued(-EBUSY);
+		return;
+	}
 	queued = ctl_queue_locked(type, payload, len, reserved);
 	guard_unlock(&cl.ring_lock, HELD_RING, flags);
-	if (queued < 0)
-		goto dropped;
-	if (queued)
-		irq_work_queue(&cl.wake_work);
-	return;
-dropped:
-	atomic_long_inc(&cl.ctl_dropped);
+	ctl_queued(queued);
 }
 
 /*
@@ -143,8 +150,10 @@ static void ctl_queue_line(bool reserved, const char *fmt, va_list ap)
 	unsigned long flags;
 	int n, queued;
 
-	if (!guard_lock(&cl.ring_lock, HELD_RING, &flags))
-		goto dropped;
+	if (!guard_lock(&cl.ring_lock, HELD_RING, &flags)) {
+		ctl_queued(-EBUSY);
+		return;
+	}
 	n = vscnprintf(ctl_line, sizeof(ctl_line), fmt, ap);
 	if (n == sizeof(ctl_line) - 1)
 		ctl_line[n - 1] = '\n';
@@ -152,13 +161,7 @@ static void ctl_queue_line(bool reserved, const char *fmt, va_list ap)
 		ctl_line[n++] = '\n';
 	queued = ctl_queue_locked(CTAP_MSG_OOB, ctl_line, n, reserved);
 	guard_unlock(&cl.ring_lock, HELD_RING, flags);
-	if (queued < 0)
-		goto dropped;
-	if (queued)
-		irq_work_queue(&cl.wake_work);
-	return;
-dropped:
-	atomic_long_inc(&cl.ctl_dropped);
+	ctl_queued(queued);
 }
 
 static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t count,

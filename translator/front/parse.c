@@ -33,15 +33,12 @@
 _Noreturn void error_at(struct parser *p, const struct token *t,
 			const char *fmt, ...)
 {
-	char msg[256];
+	struct loc loc = tok_loc(t);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	diag_verror("parse", &loc, token_describe(p->arena, t), fmt, ap);
 	va_end(ap);
-	struct loc loc = tok_loc(t);
-
-	diag_error("parse", &loc, token_describe(p->arena, t), "%s", msg);
 	longjmp(p->recover, 1);
 }
 

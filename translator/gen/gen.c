@@ -28,14 +28,12 @@
 
 void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	x->errors++;
-	diag_error("translate", loc, NULL, "%s", msg);
+	va_start(ap, fmt);
+	diag_verror("translate", loc, NULL, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- strings ---- */

@@ -159,11 +159,8 @@ static void point_context(struct elab *e, const struct probe_point *pp)
 
 static void point_error(struct elab *e, const struct pp_match *m, const char *fmt, va_list ap)
 {
-	char msg[1024];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
 	point_context(e, m->pp);
-	diag_error("semantic", NULL, NULL, "%s", msg);
+	diag_verror("semantic", NULL, NULL, fmt, ap);
 }
 
 void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)

@@ -36,16 +36,14 @@ const char *vtype_name(enum vtype t)
 
 void sem_error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	if (!S->report)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	S->errors++;
-	diag_error("semantic", loc, what, "%s", msg);
+	va_start(ap, fmt);
+	diag_verror("semantic", loc, what, fmt, ap);
+	va_end(ap);
 }
 
 const char *sem_ident(struct sem *S, const char *name)

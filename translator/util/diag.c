@@ -128,18 +128,15 @@ static void vreport(const char *kind, const struct loc *loc, const char *what,
 	free(msg);
 }
 
-void diag_error(const char *pass, const struct loc *loc, const char *what,
-		const char *fmt, ...)
+void diag_verror(const char *pass, const struct loc *loc, const char *what,
+		 const char *fmt, va_list ap)
 {
 	char kind[48];
-	va_list ap;
 
 	if (demoted) {
 		n_warnings++;
 		snprintf(kind, sizeof(kind), "WARNING: %s error", pass);
-		va_start(ap, fmt);
 		vreport(kind, loc, what, fmt, ap);
-		va_end(ap);
 		return;
 	}
 	if (++n_errors > MAX_SHOWN) {
@@ -148,8 +145,16 @@ void diag_error(const char *pass, const struct loc *loc, const char *what,
 		return;
 	}
 	snprintf(kind, sizeof(kind), "%s error", pass);
-	va_start(ap, fmt);
 	vreport(kind, loc, what, fmt, ap);
+}
+
+void diag_error(const char *pass, const struct loc *loc, const char *what,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_verror(pass, loc, what, fmt, ap);
 	va_end(ap);
 }
 

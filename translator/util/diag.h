@@ -13,8 +13,8 @@
 #ifndef DIAG_H
 #define DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
-
 #include <stddef.h>
 
 struct source {
@@ -34,6 +34,9 @@ struct loc {
  */
 void diag_error(const char *pass, const struct loc *loc, const char *what,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same for a pass's own printf-like error function. */
+void diag_verror(const char *pass, const struct loc *loc, const char *what,
+		 const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 void diag_warning(const struct loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
