@@ -1,7 +1,0 @@
-	"core/outbuf",
-	"core/json",
-	"core/stat",
-	"core/format",
-	"core/map",
-	"core/regex_match",
-	"core/quote",
