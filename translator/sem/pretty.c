@@ -222,9 +222,9 @@ enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const str
 		      __u32 type, bool at_pointer)
 {
 	struct pretty P = { .S = S, .btf = btf, .full = e->pretty > 1 };
-	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
 	struct tvar_error err = { 0 };
-	struct tvar t = { 0 };
+	struct expr *args = NULL;
+	const char *format;
 	char *text = NULL;
 	size_t len = 0;
 	__u32 end;
@@ -240,19 +240,10 @@ enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const str
 	P.fmt = open_memstream(&text, &len);
 	if (!P.fmt)
 		out_of_memory();
-	P.tail = &fmt->next;
+	P.tail = &args;
 	recurse(&P, end, e, true);
 	fclose(P.fmt);
-	fmt->kind = E_STRING;
-	fmt->loc = e->loc;
-	fmt->str = arena_strndup(S->a, text, len);
+	format = arena_strndup(S->a, text, len);
 	free(text);
-	call->kind = E_CALL;
-	call->loc = e->loc;
-	call->name = "sprintf";
-	call->args = fmt;
-	t.expansion = call;
-	t.catch_errors = true;
-	tvar_map_set(S->tvars, e, &t);
-	return sem_expr(S, sc, call);
+	return sem_expand_sprintf(S, sc, e, format, args, true);
 }

@@ -128,6 +128,11 @@ enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, str
 enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const struct btf *btf,
 		      __u32 type, bool at_pointer);
 
+/* e stands for sprintf(format, args...) (pretty printing, $$parms): the
+ * call is typed now and recorded as e's expansion for pass 3; with
+ * catch_errors a fault in it reads "ERROR", as SystemTap's $var$ prints. */
+enum vtype sem_expand_sprintf(struct sem *S, struct scope *sc, struct expr *e, const char *format,
+			      struct expr *args, bool catch_errors);
 /* $var, $$vars...: the probe's context variables. */
 enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e);
 /* Autocast: e's value as a typed pointer, if known; record one in *slot. */

@@ -139,9 +139,7 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 {
 	const struct derived_probe *d = sc->site;
 	struct btf *btf = session_btf(S->s);
-	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
-	struct expr **tail = &fmt->next;
-	struct tvar t = { 0 };
+	struct expr *args = NULL, **tail = &args;
 	bool ret = !strcmp(e->name, "$$return");
 	char *text = "";
 	int size;
@@ -182,14 +180,25 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 		*tail = var_node(S, e, v->name);
 		tail = &(*tail)->next;
 	}
+	return sem_expand_sprintf(S, sc, e, text, args, false);
+}
+
+enum vtype sem_expand_sprintf(struct sem *S, struct scope *sc, struct expr *e, const char *format,
+			      struct expr *args, bool catch_errors)
+{
+	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
+	struct tvar t = { 0 };
+
 	fmt->kind = E_STRING;
 	fmt->loc = e->loc;
-	fmt->str = text;
+	fmt->str = format;
+	fmt->next = args;
 	call->kind = E_CALL;
 	call->loc = e->loc;
 	call->name = "sprintf";
 	call->args = fmt;
 	t.expansion = call;
+	t.catch_errors = catch_errors;
 	tvar_map_set(S->tvars, e, &t);
 	return sem_expr(S, sc, call);
 }
