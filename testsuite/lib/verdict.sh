@@ -38,20 +38,22 @@ guest_verdict()
 #   as a shell script with stap on PATH).  KIND ok: exit 0.  KIND ko: a clean
 #   failure, exit 1..125 with a message on stderr; a crash (signal, sanitizer
 #   report) is never a clean failure.  Each "# error: REGEX" line of the
-#   file must match that message.
+#   file must match that message.  "# timeout: N" gives a test that builds
+#   several modules cold more than 60 s.
 pass_verdict()
 {
-	local file=$1 kind=$2 stap=$3 first args out rc
+	local file=$1 kind=$2 stap=$3 first args out rc tmo
 	first=$(head -n 1 "$file")
+	tmo=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$file" | head -n 1)
 	out=$(mktemp)
 	case $first in
 	"#! stap"*|"#!stap"*)
 		args=${first#*stap}
 		# shellcheck disable=SC2086  # the first line is a word list
-		timeout 60 "$stap" $args "$file" > "$out.stdout" 2> "$out" < /dev/null
+		timeout "${tmo:-60}" "$stap" $args "$file" > "$out.stdout" 2> "$out" < /dev/null
 		rc=$? ;;
 	"#!/bin/sh"*)
-		PATH=$(dirname "$stap"):$PATH timeout 60 sh "$file" > "$out.stdout" 2> "$out" < /dev/null
+		PATH=$(dirname "$stap"):$PATH timeout "${tmo:-60}" sh "$file" > "$out.stdout" 2> "$out" < /dev/null
 		rc=$? ;;
 	*)
 		echo "first line names no command"; rm -f "$out" "$out.stdout"; return 1 ;;

@@ -911,26 +911,21 @@ struct source *source_from_file(struct arena *a, const char *path)
 		return NULL;
 	}
 	cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
-	buf = malloc(cap);
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+	buf = xmalloc(cap);
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += n;
 		if (len >= MAX_SOURCE) {	/* /dev/zero, say: stop, not fill memory */
 			free(buf);
 			buf = NULL;
 			break;
 		}
-		if (len == cap - 1) {
-			char *nb = realloc(buf, cap *= 2);
-
-			if (!nb)
-				free(buf);
-			buf = nb;
-		}
+		if (len == cap - 1)
+			buf = xrealloc(buf, cap *= 2);
 	}
 	if (f != stdin)
 		fclose(f);
 	if (!buf) {
-		errno = len >= MAX_SOURCE ? EFBIG : ENOMEM;
+		errno = EFBIG;
 		return NULL;
 	}
 	buf[len] = '\0';

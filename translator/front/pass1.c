@@ -29,6 +29,7 @@
 #include "strset.h"
 #include "tapset_index.h"
 #include "target_tapsets.h"
+#include "xalloc.h"
 
 #define TAPSET_SUBDIRS	4	/* searched per tapset dir: see tapset_dirs() */
 /* -I dirs and the library, each with its subdirs, and the target's. */
@@ -61,7 +62,7 @@ static void list_files(struct arena *a, const char *dir, const char *suffix,
 			continue;
 		if (out->n == out->cap) {
 			out->cap = out->cap ? out->cap * 2 : 64;
-			out->v = realloc(out->v, out->cap * sizeof(*out->v));
+			out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
 		}
 		out->v[out->n++] = arena_printf(a, "%s/%s", dir, de->d_name);
 	}
@@ -226,7 +227,7 @@ static void add_ref(struct refs *r, char kind, const char *name)
 		return;
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 64;
-		r->v = realloc(r->v, r->cap * sizeof(*r->v));
+		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
 	r->v[r->n].kind = kind;
 	r->v[r->n++].name = name;
@@ -295,7 +296,7 @@ static void open_library(struct session *s, struct library *lib, const char **di
 			continue;
 		if (lib->files.n == lib->files.cap) {
 			lib->files.cap = lib->files.cap ? lib->files.cap * 2 : 64;
-			lib->files.v = realloc(lib->files.v, lib->files.cap * sizeof(char *));
+			lib->files.v = xrealloc(lib->files.v, lib->files.cap * sizeof(char *));
 		}
 		lib->files.v[lib->files.n++] = all.v[i];
 	}

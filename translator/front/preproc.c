@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "preproc.h"
+#include "xalloc.h"
 
 #define MAX_EXPANSION_DEPTH	64
 #define MAX_MACRO_PARAMS	64	/* also in a message below */
@@ -79,13 +80,11 @@ static void kconfig_load(struct pp_env *env)
 	env->kconfig_read = true;
 	if (!f)
 		return;
-	env->kconfig = malloc(cap);
-	while (env->kconfig && (got = fread(env->kconfig + len, 1, cap - len - 1, f)) > 0)
+	env->kconfig = xmalloc(cap);
+	while ((got = fread(env->kconfig + len, 1, cap - len - 1, f)) > 0)
 		if ((len += got) == cap - 1)
-			env->kconfig = realloc(env->kconfig, cap *= 2);
+			env->kconfig = xrealloc(env->kconfig, cap *= 2);
 	fclose(f);
-	if (!env->kconfig)
-		return;
 	env->kconfig[len] = '\0';
 	for (char *l = env->kconfig, *e; l && *l; l = e ? e + 1 : NULL) {
 		char *eq;

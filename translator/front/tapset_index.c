@@ -19,6 +19,7 @@
 #include "parse.h"
 #include "strset.h"
 #include "tapset_index.h"
+#include "xalloc.h"
 
 #define INDEX_MAGIC	"ctap-tapset-index 1"
 /* Index files kept in the cache, newest first: one per tapset path and
@@ -46,7 +47,7 @@ static void add_name(struct tapset_index *ix, struct entry *e, char kind, const 
 {
 	if (e->n == e->cap) {
 		e->cap = e->cap ? e->cap * 2 : 16;
-		e->names = realloc(e->names, e->cap * sizeof(*e->names));
+		e->names = xrealloc(e->names, e->cap * sizeof(*e->names));
 	}
 	size_t len = strlen(name);
 	char *k = arena_bump(ix->a, len + 3, 1);	/* "kind:name" */

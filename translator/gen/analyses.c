@@ -17,6 +17,7 @@
 #include "map.h"
 #include "session.h"
 #include "tvar.h"
+#include "xalloc.h"
 
 /* ---- locks: which globals a handler touches, and how ---- */
 
@@ -173,21 +174,16 @@ static int count_globals(struct session *s)
 }
 
 /* Statements (whose locals are locals) and all they call: ls->mode. */
-static int lockset_run(struct session *s, struct lockset *ls, struct var *locals,
+static void lockset_run(struct session *s, struct lockset *ls, struct var *locals,
 		       const struct stmt *const *stmts, int nstmts)
 {
 	int nf = sem_nfunctions(s), nglobals = count_globals(s);
 
 	ls->s = s;
 	ls->locals = locals;
-	ls->queued = calloc(nf + 1, sizeof(*ls->queued));
-	ls->todo = calloc(nf + 1, sizeof(*ls->todo));
+	ls->queued = xcalloc(nf + 1, sizeof(*ls->queued));
+	ls->todo = xcalloc(nf + 1, sizeof(*ls->todo));
 	memset(ls->mode, 0, nglobals + 1);
-	if (!ls->queued || !ls->todo) {
-		free(ls->queued);
-		free(ls->todo);
-		return -1;
-	}
 	for (int i = 0; i < nstmts; i++)
 		lock_stmt(ls, locals, stmts[i]);
 	while (ls->ntodo > 0) {
@@ -197,7 +193,6 @@ static int lockset_run(struct session *s, struct lockset *ls, struct var *locals
 	}
 	free(ls->queued);
 	free(ls->todo);
-	return 0;
 }
 
 void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *mode)
@@ -206,9 +201,7 @@ void analyses_lock_modes(struct session *s, const struct sem_handler *h, char *m
 	struct lockset ls = { .mode = mode };
 	int n = sem_handler_bodies(h, stmts, NULL);
 
-	/* Out of memory: every global written (too much locking, never too little). */
-	if (lockset_run(s, &ls, h->locals, (const struct stmt *const *)stmts, n))
-		memset(mode, 'w', count_globals(s));
+	lockset_run(s, &ls, h->locals, (const struct stmt *const *)stmts, n);
 }
 
 /* ---- counters: globals that event probes only add to ---- */
@@ -336,30 +329,27 @@ void analyses_find_counters(struct session *s)
 	int nf = sem_nfunctions(s), ng = count_globals(s);
 	struct counter_walk w = {
 		.s = s,
-		.uses = calloc(ng + 1, sizeof(int)),
-		.adds = calloc(ng + 1, sizeof(int)),
-		.other = calloc(ng + 1, sizeof(bool)),
-		.queued = calloc(nf + 1, sizeof(bool)),
-		.todo = calloc(nf + 1, sizeof(*w.todo)),
+		.uses = xcalloc(ng + 1, sizeof(int)),
+		.adds = xcalloc(ng + 1, sizeof(int)),
+		.other = xcalloc(ng + 1, sizeof(bool)),
+		.queued = xcalloc(nf + 1, sizeof(bool)),
+		.todo = xcalloc(nf + 1, sizeof(*w.todo)),
 	};
 
-	/* Out of memory: no counters, every global locked as before. */
-	if (w.uses && w.adds && w.other && w.queued && w.todo) {
-		walk_event_code(&w);
-		for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
-			struct stmt *bodies[SEM_MAX_BODIES];
-			int n = sem_handler_bodies(h, bodies, NULL);
+	walk_event_code(&w);
+	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
+		struct stmt *bodies[SEM_MAX_BODIES];
+		int n = sem_handler_bodies(h, bodies, NULL);
 
-			for (int i = 0; i < n; i++)
-				foreach_vars(&w, h->locals, bodies[i]);
-		}
-		for (const struct sem_function *f = sem_functions(s); f; f = f->next)
-			foreach_vars(&w, f->locals, f->fn->body);
-		for (struct var *v = sem_globals(s); v; v = v->next)
-			v->counter = v->used && v->type == T_LONG && !v->nkeys &&
-				w.adds[v->index] > 0 && w.uses[v->index] == w.adds[v->index] &&
-				!w.other[v->index];
+		for (int i = 0; i < n; i++)
+			foreach_vars(&w, h->locals, bodies[i]);
 	}
+	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
+		foreach_vars(&w, f->locals, f->fn->body);
+	for (struct var *v = sem_globals(s); v; v = v->next)
+		v->counter = v->used && v->type == T_LONG && !v->nkeys &&
+			w.adds[v->index] > 0 && w.uses[v->index] == w.adds[v->index] &&
+			!w.other[v->index];
 	free(w.uses);
 	free(w.adds);
 	free(w.other);
@@ -397,7 +387,8 @@ static void check_foreach(struct foreach_check *c, const struct stmt *s)
 			const struct stmt *body = s->body;
 
 			memset(c->sorted, 0, (count_globals(c->s) + 1) * sizeof(bool));
-			if (!lockset_run(c->s, &ls, c->locals, &body, 1) && c->mode[g->index] == 'w') {
+			lockset_run(c->s, &ls, c->locals, &body, 1);
+			if (c->mode[g->index] == 'w') {
 				diag_error("semantic", &s->loc, NULL, "'%s' is changed inside the "
 					   "foreach loop that walks it (directly or by a function "
 					   "the loop calls)", a->name);
@@ -412,14 +403,9 @@ static void check_foreach(struct foreach_check *c, const struct stmt *s)
 
 int analyses_check_foreach(struct session *s)
 {
-	struct foreach_check c = { .s = s, .mode = calloc(count_globals(s) + 1, 1),
-				   .sorted = calloc(count_globals(s) + 1, sizeof(bool)) };
+	struct foreach_check c = { .s = s, .mode = xcalloc(count_globals(s) + 1, 1),
+				   .sorted = xcalloc(count_globals(s) + 1, sizeof(bool)) };
 
-	if (!c.mode || !c.sorted) {
-		free(c.mode);
-		free(c.sorted);
-		return 0;
-	}
 	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next) {
 		struct stmt *bodies[SEM_MAX_BODIES];
 		int n = sem_handler_bodies(h, bodies, NULL);

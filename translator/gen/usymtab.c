@@ -40,6 +40,7 @@
 #include "udwarf.h"
 #include "usymtab.h"
 #include "xlate.h"
+#include "xalloc.h"
 
 struct umod_note {
 	struct umod_note *next;
@@ -155,7 +156,7 @@ static void read_symbols(struct arena *a, Elf *elf, Elf32_Word type, struct umod
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n = sh.sh_size / sh.sh_entsize;
 
-	m->syms = calloc(n + 1, sizeof(*m->syms));
+	m->syms = xcalloc(n + 1, sizeof(*m->syms));
 	for (size_t i = 0; data && i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
@@ -193,7 +194,7 @@ static void add_row(struct umod *m, struct urow r)
 	}
 	if (m->nrows == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 1024;
-		m->rows = realloc(m->rows, m->cap * sizeof(*m->rows));
+		m->rows = xrealloc(m->rows, m->cap * sizeof(*m->rows));
 	}
 	m->rows[m->nrows++] = r;
 }
@@ -264,7 +265,7 @@ static size_t fde_starts(Elf *elf, uint64_t **out)
 	memcpy(&count, p + 8, 4);
 	if (12 + (uint64_t)count * 8 > d->d_size)
 		return 0;
-	*out = calloc(count + 1, sizeof(**out));
+	*out = xcalloc(count + 1, sizeof(**out));
 	for (uint32_t i = 0; i < count; i++) {
 		int32_t rel;
 
@@ -285,7 +286,7 @@ static void read_rows(Elf *elf, struct umod *m)
 		free(seeds);
 		return;
 	}
-	seeds = realloc(seeds, (n + m->nsyms + 1) * sizeof(*seeds));
+	seeds = xrealloc(seeds, (n + m->nsyms + 1) * sizeof(*seeds));
 	for (size_t i = 0; i < m->nsyms; i++)
 		seeds[n++] = m->syms[i].addr;
 	qsort(seeds, n, sizeof(*seeds), by_u64);
@@ -334,7 +335,7 @@ static uint32_t file_index(struct line_reader *r, const char *file)
 			return r->last_index = i;
 	if (m->nfiles == m->files_cap) {
 		m->files_cap = m->files_cap ? 2 * m->files_cap : 64;
-		m->files = realloc(m->files, m->files_cap * sizeof(*m->files));
+		m->files = xrealloc(m->files, m->files_cap * sizeof(*m->files));
 	}
 	m->files[m->nfiles] = arena_strndup(r->a, file, strlen(file));
 	return r->last_index = m->nfiles++;
@@ -356,7 +357,7 @@ static int add_line(void *arg, uint64_t addr, const char *file, int line, bool e
 		return -E2BIG;
 	if (m->nlines == m->lines_cap) {
 		m->lines_cap = m->lines_cap ? 2 * m->lines_cap : 1024;
-		m->lines = realloc(m->lines, m->lines_cap * sizeof(*m->lines));
+		m->lines = xrealloc(m->lines, m->lines_cap * sizeof(*m->lines));
 	}
 	m->lines[m->nlines++] = l;
 	return 0;
@@ -421,7 +422,7 @@ static int read_umod(struct arena *a, struct umod *m, const char *sysroot, bool 
 		ret = -EINVAL;
 		goto out;
 	}
-	m->segs = calloc(nph + 1, sizeof(*m->segs));
+	m->segs = xcalloc(nph + 1, sizeof(*m->segs));
 	m->base = UINT64_MAX;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;

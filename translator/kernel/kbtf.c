@@ -20,6 +20,7 @@
 #include "kbtf.h"
 #include "kimage.h"
 #include "strset.h"
+#include "xalloc.h"
 
 /* The .BTF section of an ELF image in memory, copied out. */
 int kbtf_elf_section(char *image, size_t size, char **btf, size_t *btf_size)
@@ -43,11 +44,7 @@ int kbtf_elf_section(char *image, size_t size, char **btf, size_t *btf_size)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name || strcmp(name, ".BTF") || !(d = elf_getdata(scn, NULL)))
 			continue;
-		*btf = malloc(d->d_size);
-		if (!*btf) {
-			ret = -ENOMEM;
-			goto out;
-		}
+		*btf = xmalloc(d->d_size);
 		memcpy(*btf, d->d_buf, d->d_size);
 		*btf_size = d->d_size;
 		ret = 0;
@@ -239,9 +236,7 @@ static const struct name_index *name_index(const struct btf *btf)
 	ix = &indexes[next_index++ % (sizeof(indexes) / sizeof(indexes[0]))];
 	free(ix->v);
 	*ix = (struct name_index){ 0 };
-	ix->v = malloc((n ? n : 1) * sizeof(*ix->v));
-	if (!ix->v)
-		return NULL;
+	ix->v = xmalloc((n ? n : 1) * sizeof(*ix->v));
 	for (__u32 id = first_own_id(btf); id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = btf__name_by_offset(btf, t->name_off);
@@ -289,8 +284,6 @@ __s32 kbtf_find(const struct btf *btf, const char *name, int kind)
 	if (base && (r = kbtf_find(base, name, kind)) > 0)
 		return r;	/* libbpf's order: the base's ids come first */
 	ix = name_index(btf);
-	if (!ix)
-		return btf__find_by_name_kind(btf, name, kind);
 	for (size_t i = lower_bound(ix, name, plen); i < ix->n && !strcmp(ix->v[i].name, name); i++)
 		if (ix->v[i].kind == kind)
 			return ix->v[i].id;
@@ -304,15 +297,11 @@ int kbtf_names(const struct btf *btf, int kind, const char *glob, struct kbtf_na
 	bool literal = !glob[plen];
 	struct kbtf_name *v;
 
-	if (!ix)
-		return -ENOMEM;
 	/* The names that start with the glob's literal prefix are a range. */
 	lo = lower_bound(ix, glob, plen);
 	for (hi = lo; hi < ix->n && !strncmp(ix->v[hi].name, glob, plen); hi++)
 		;
-	v = malloc((hi - lo ? hi - lo : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
+	v = xmalloc((hi - lo ? hi - lo : 1) * sizeof(*v));
 	for (size_t i = lo; i < hi; i++) {
 		const char *name = ix->v[i].name;
 

@@ -18,6 +18,7 @@
 #include "kimage.h"
 #include "ksyms.h"
 #include "strset.h"
+#include "xalloc.h"
 
 /* One line of a symbol table, before it is sorted and filtered. */
 struct raw {
@@ -31,19 +32,14 @@ struct raws {
 	size_t n, cap;
 };
 
-static int raws_add(struct raws *r, uint64_t addr, char type, const char *name)
+static void raws_add(struct raws *r, uint64_t addr, char type, const char *name)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 1 << 16;
-		struct raw *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		r->v = v;
+		r->v = xrealloc(r->v, cap * sizeof(*r->v));
 		r->cap = cap;
 	}
 	r->v[r->n++] = (struct raw){ addr, type, name };
-	return 0;
 }
 
 /*
@@ -66,8 +62,7 @@ static int parse_map(char *text, struct raws *r)
 		name = end + 3;
 		if (strchr(name, '\t') || strchr(name, '['))
 			continue;
-		if (raws_add(r, addr, *type, name))
-			return -ENOMEM;
+		raws_add(r, addr, *type, name);
 	}
 	return r->n ? 0 : -ENOENT;
 }
@@ -240,10 +235,8 @@ static int write_map(const char *img, const struct kallsyms *k, char **map)
 	const unsigned char *u = (const unsigned char *)img;
 	uint64_t rel = get(img + k->base, 8);
 	size_t cap = (size_t)k->n * 64, len = 0, at = k->names;
-	char *out = malloc(cap);
+	char *out = xmalloc(cap);
 
-	if (!out)
-		return -ENOMEM;
 	for (uint32_t i = 0; i < k->n; i++) {
 		int32_t o = (int32_t)get(img + k->offsets + 4 * (size_t)i, 4);
 		uint64_t addr = o >= 0 ? (uint64_t)o : rel - 1 - o;
@@ -263,13 +256,7 @@ static int write_map(const char *img, const struct kallsyms *k, char **map)
 		if (nl < 2)
 			continue;
 		if (len + nl + 24 > cap) {
-			char *bigger = realloc(out, cap *= 2);
-
-			if (!bigger) {
-				free(out);
-				return -ENOMEM;
-			}
-			out = bigger;
+			out = xrealloc(out, cap *= 2);
 		}
 		/* the first character is the type */
 		len += sprintf(out + len, "%016llx %c %s\n", (unsigned long long)addr, name[0],
@@ -365,9 +352,7 @@ static int build_vars(struct raws *r, struct ksyms *ks, uint64_t stext)
 {
 	size_t w = 0;
 
-	ks->vars = calloc(r->n ? r->n : 1, sizeof(*ks->vars));
-	if (!ks->vars)
-		return -ENOMEM;
+	ks->vars = xcalloc(r->n ? r->n : 1, sizeof(*ks->vars));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct raw *v = &r->v[i];
 
@@ -403,9 +388,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 		lo[s] = mark(r, no_probe_sections[s].start);
 		hi[s] = mark(r, no_probe_sections[s].end);
 	}
-	ks->funcs = calloc(r->n ? r->n : 1, sizeof(*ks->funcs));
-	if (!ks->funcs)
-		return -ENOMEM;
+	ks->funcs = xcalloc(r->n ? r->n : 1, sizeof(*ks->funcs));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct raw *v = &r->v[i];
 		struct ksym *f = &ks->funcs[w];
@@ -491,15 +474,13 @@ static int from_image(const char *image, const char *cached, char **text, struct
 int ksyms_load(const char *release, const char *build_dir, const char *image,
 	       struct ksyms **out)
 {
-	struct ksyms *ks = calloc(1, sizeof(*ks));
+	struct ksyms *ks = xcalloc(1, sizeof(*ks));
 	struct raws r = { 0 };
 	char path[4096], cache[4096];
 	const char *cached;
 	struct utsname u;
 	int ret = -ENOENT;
 
-	if (!ks)
-		return -ENOMEM;
 	if (uname(&u) == 0 && !strcmp(u.release, release) &&
 	    !(ret = read_map("/proc/kallsyms", &ks->strings, &r)))
 		ks->source = "/proc/kallsyms";
@@ -565,15 +546,11 @@ int ksyms_match(const struct ksyms *ks, const char *glob, const struct ksym ***o
 	if (!strpbrk(glob, "*?[")) {
 		const struct ksym *f = ksyms_find(ks, glob);
 
-		*out = malloc(sizeof(**out));
-		if (!*out)
-			return -ENOMEM;
+		*out = xmalloc(sizeof(**out));
 		(*out)[0] = f;
 		return f != NULL;
 	}
-	v = malloc((ks->n ? ks->n : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
+	v = xmalloc((ks->n ? ks->n : 1) * sizeof(*v));
 	for (int i = 0; i < ks->n; i++)
 		if (!fnmatch(glob, ks->funcs[i].name, 0))
 			v[n++] = &ks->funcs[i];

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "target_tapsets.h"
+#include "xalloc.h"
 
 #define MAX_PARAMS	6	/* x86_64 passes six in registers */
 
@@ -250,9 +251,7 @@ static int read_decls(struct arena *a, const char *headers, struct decl **out)
 			*old = d;
 			continue;
 		}
-		v = realloc(v, (n + 1) * sizeof(*v));
-		if (!v)
-			return 0;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
 		v[n++] = d;
 	}
 	*out = v;

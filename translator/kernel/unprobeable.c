@@ -26,6 +26,7 @@
 
 #include "strset.h"
 #include "unprobeable.h"
+#include "xalloc.h"
 
 struct rule {
 	const char *glob;
@@ -136,7 +137,7 @@ int unprobeable_load(struct unprobeable *u, const char *runtime_dir)
 	if (!f)
 		return -errno;
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(u->text = malloc(n + 1)) || fread(u->text, 1, n, f) != (size_t)n) {
+	    !(u->text = xmalloc(n + 1)) || fread(u->text, 1, n, f) != (size_t)n) {
 		fclose(f);
 		return -EIO;
 	}

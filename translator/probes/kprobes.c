@@ -27,6 +27,7 @@
 #include "provider.h"
 #include "session.h"
 #include "xlate.h"
+#include "xalloc.h"
 
 static const char *const kernel_function_patterns[] = {
 	"kernel.function(string)",
@@ -285,11 +286,12 @@ static int match_funcs(struct arena *a, const struct btf *btf, const struct ksym
 	int i = 0, j = 0, n = 0;
 	struct kfunc *v;
 
-	if (nb < 0 || ns < 0 || !(v = calloc(nb + ns + 1, sizeof(*v)))) {
+	if (nb < 0 || ns < 0) {
 		free(bf);
 		free(sf);
-		return -ENOMEM;
+		return nb < 0 ? nb : ns;
 	}
+	v = xcalloc(nb + ns + 1, sizeof(*v));
 	while (i < nb || j < ns) {
 		int c = i == nb ? 1 : j == ns ? -1 : strcmp(bf[i].name, sf[j]->name);
 

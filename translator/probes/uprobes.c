@@ -51,6 +51,7 @@
 #include "usymtab.h"
 #include "session.h"
 #include "xlate.h"
+#include "xalloc.h"
 
 /* Each with PATH, without (the -c/-x target's program), and with
  * .library("LIB") after either (a library the program needs). */
@@ -118,7 +119,7 @@ const char *process_target_path(struct elab *e, const struct pp_match *m, const 
 			   name);
 		return NULL;
 	}
-	dirs = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	dirs = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		path = arena_printf(elab_arena(e), "%s/%s", dir, name);
 		if (access(arena_printf(elab_arena(e), "%s%s", sysroot ? sysroot : "", path), X_OK) == 0)

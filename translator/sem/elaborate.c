@@ -26,6 +26,7 @@
 #include "provider.h"
 #include "strset.h"
 #include "unprobeable.h"
+#include "xalloc.h"
 
 #define MAX_EXPANSIONS	4096	/* brace expansion results per point */
 /* Alias expansions per point of the user's script: a name defined many
@@ -365,12 +366,10 @@ static bool tok_one(const struct glob_tok *tok, char c)
 static bool glob_dotted(const char *glob, const char *text)
 {
 	size_t g = strlen(glob), t = strlen(text), n = 0;
-	struct glob_tok *tok = calloc(g + 1, sizeof(*tok));
-	bool *row = calloc(t + 2, sizeof(*row)), *next = calloc(t + 2, sizeof(*next)), *swap;
+	struct glob_tok *tok = xcalloc(g + 1, sizeof(*tok));
+	bool *row = xcalloc(t + 2, sizeof(*row)), *next = xcalloc(t + 2, sizeof(*next)), *swap;
 	bool ok = false;
 
-	if (!tok || !row || !next)
-		goto out;
 	for (size_t i = 0; i < g; n++) {
 		const char *end = glob[i] == '[' ? strchr(glob + i + 1, ']') : NULL;
 
@@ -403,7 +402,6 @@ static bool glob_dotted(const char *glob, const char *text)
 		swap = row, row = next, next = swap;
 	}
 	ok = row[0];
-out:
 	free(tok);
 	free(row);
 	free(next);

@@ -26,6 +26,7 @@
 #include "sem_internal.h"
 #include "strset.h"
 #include "tvar.h"
+#include "xalloc.h"
 
 const char *vtype_name(enum vtype t)
 {
@@ -981,9 +982,7 @@ static void check_versions(struct sem *S)
 				;
 			if (!a->versioned || j < nseen)
 				continue;
-			seen = realloc(seen, (nseen + 1) * sizeof(*seen));
-			if (!seen)
-				return;
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
 			seen[nseen++] = a;
 			diag_warning(&a->loc, "This alias uses tapset constructs that are "
 				     "dependent on systemtap version");

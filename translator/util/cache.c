@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "cache.h"
+#include "xalloc.h"
 
 /* Ours, not a symlink, writable only by us; 0 or -errno (EPERM: not safe). */
 static int owned(const char *path, bool dir)
@@ -186,7 +187,7 @@ static bool named(const char *name, const char *prefix, const char *suffix)
 void cache_prune(const char *prefix, const char *suffix, size_t keep)
 {
 	char root[4096];
-	struct aged *v = NULL, *nv;
+	struct aged *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
 	struct stat st;
@@ -200,15 +201,11 @@ void cache_prune(const char *prefix, const char *suffix, size_t keep)
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 16;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
+			v = xrealloc(v, cap * sizeof(*v));
 		}
-		v[n].name = strdup(e->d_name);
+		v[n].name = xstrdup(e->d_name);
 		v[n].mtime = st.st_mtim;
-		if (v[n].name)
-			n++;
+		n++;
 	}
 	if (n > keep) {
 		qsort(v, n, sizeof(*v), newest_first);
