@@ -185,8 +185,24 @@ extern __thread int ctap_dyn_slot;
 #define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < CTAP_DYN_SLOTS; (cpu)++)
 
 /* ---- the rest of the kernel's that generated code or tapsets name ---- */
-struct pt_regs;
+/*
+ * The registers at a process probe: the kernel's x86-64 layout, which is
+ * the engine's struct ctapdyn_regs (patch.h; uprobes.c checks they stay
+ * one), so that the code generated for uprobes reads $vars unchanged.
+ */
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+#define instruction_pointer(regs)	((regs)->ip)
+#define regs_return_value(regs)		((regs)->ax)
 struct inode;
+#include <sys/types.h>		/* loff_t */
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((always_inline))
+#endif
+#define __user
+#define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 static inline cycles_t get_cycles(void)
 {
 	return __builtin_ia32_rdtsc();

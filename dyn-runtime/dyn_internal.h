@@ -16,4 +16,7 @@ int ctap_dyn_map_shared(bool first);
 void ctap_dyn_emit(unsigned int chan, const void *data, size_t len);
 void ctap_dyn_wake(void);
 
+/* uprobes.c: the module's process probes into this process (a target) */
+void ctap_dyn_uprobes_arm(void);
+
 #endif /* CTAP_DYN_INTERNAL_H */

@@ -79,9 +79,10 @@ __attribute__((constructor)) static void shm_attach(void)
 		ctap_dyn_shm = NULL;
 		return;
 	}
-	/* The target's side of the path process probes will take. */
 	__atomic_add_fetch(&ctap_dyn_shm->attached, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&ctap_dyn_shm->attached_pid, getpid(), __ATOMIC_SEQ_CST);
+	/* The script's process probes, before main. */
+	ctap_dyn_uprobes_arm();
 	/* Its children get no segment: the fd and the variable are ours. */
 	close(fd);
 	unsetenv(CTAP_DYN_ENV);
