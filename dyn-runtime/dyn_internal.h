@@ -18,5 +18,7 @@ void ctap_dyn_wake(void);
 
 /* uprobes.c: the module's process probes into this process (a target) */
 void ctap_dyn_uprobes_arm(void);
+/* tasks.c: process.begin (and an exec's end) in this process (a target) */
+void ctap_dyn_tasks_attached(void);
 
 #endif /* CTAP_DYN_INTERNAL_H */

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -42,6 +43,11 @@ static bool parse_env(int *fd, uintptr_t *addr, uint64_t *size, pid_t *owner)
 		return false;
 	*owner = (pid_t)o;
 	return true;
+}
+
+static void forget_slot(void)
+{
+	ctap_dyn_slot = -1;
 }
 
 /*
@@ -81,12 +87,14 @@ __attribute__((constructor)) static void shm_attach(void)
 	}
 	__atomic_add_fetch(&ctap_dyn_shm->attached, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&ctap_dyn_shm->attached_pid, getpid(), __ATOMIC_SEQ_CST);
-	/* The script's process probes, before main. */
+	/* A forked child is a process of its own: its threads take slots
+	 * of their own, not copies of the parent's. */
+	pthread_atfork(NULL, NULL, forget_slot);
+	/* The script's process probes, before main; then process.begin. */
 	ctap_dyn_uprobes_arm();
-	/* Its children get no segment: the fd and the variable are ours. */
-	close(fd);
-	unsetenv(CTAP_DYN_ENV);
-	unsetenv("LD_PRELOAD");
+	ctap_dyn_tasks_attached();
+	/* What it forks and execs loads the module too: the fd, CTAP_DYN_SHM
+	 * and LD_PRELOAD stay (process.begin/end of each, tasks.c). */
 }
 
 /*

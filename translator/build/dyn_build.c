@@ -27,7 +27,7 @@
 
 /* The runtime's units: dyn-runtime/'s, then kmod-runtime's by path. */
 static const char *const dyn_units[] = {
-	"shm", "session", "transport", "timers", "uprobes", "target",
+	"shm", "session", "transport", "timers", "uprobes", "tasks", "target",
 	/* the instrumentation engine (patch.h) */
 	"patch", "reloc", "tramp", "text", "trap", "retprobe", "uread", "sweep", NULL
 };
@@ -38,7 +38,7 @@ static const char *const kmod_units[] = {
 /* Headers whose change must rebuild the runtime. */
 static const char *const headers[] = {
 	"dyn:ctap_platform.h", "dyn:dyn_abi.h", "dyn:dyn_internal.h", "dyn:target.h",
-	"dyn:probes/timers.h", "dyn:probes/uprobes.h", "dyn:patch.h", "dyn:patch_int.h",
+	"dyn:probes/timers.h", "dyn:probes/uprobes.h", "dyn:probes/tasks.h", "dyn:patch.h", "dyn:patch_int.h",
 	"kmod:probes/sdt_args.h", "kmod:target.h", "dyn:shared.ld", "kmod:ctap_runtime.h", "kmod:transport.h",
 	"kmod:core/portable.h", "kmod:core/ctap_limits.h", "kmod:core/outbuf.h", "kmod:core/json.h",
 	"kmod:core/stat.h", "kmod:core/format.h", "kmod:core/map.h", "kmod:core/regex_match.h",
