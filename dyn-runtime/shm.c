@@ -71,6 +71,16 @@ __attribute__((constructor)) static void shm_attach(void)
 		ctap_dyn_shm = (struct ctap_dyn_shm *)addr;
 		return;
 	}
+	if (fd < 0) {
+		/* -x PID: loaded by stapdyn's ptrace (stapdyn/attach.c), no
+		 * descriptor inherited: stapdyn's own, by /proc */
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)owner, -fd);
+		fd = shm_fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return;
+	}
 	p = mmap((void *)addr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
 		 fd, 0);
 	if (p == MAP_FAILED || p != (void *)addr) {
