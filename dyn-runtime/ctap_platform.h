@@ -176,7 +176,10 @@ static inline void write_unlock(rwlock_t *l)
 #ifndef CTAP_DYN_SLOTS
 #define CTAP_DYN_SLOTS	64
 #endif
-extern __thread int ctap_dyn_slot;
+/* initial-exec: one load a hit, not a __tls_get_addr() call (the module
+ * is loaded at startup, or by dlopen into glibc's static TLS surplus, as
+ * the engine's own thread state) */
+extern __thread int ctap_dyn_slot __attribute__((tls_model("initial-exec")));
 #define alloc_percpu(t)		((t *)ctap_alloc(sizeof(t) * CTAP_DYN_SLOTS))
 #define free_percpu(p)		ctap_free(p)
 #define per_cpu_ptr(p, cpu)	(&(p)[cpu])

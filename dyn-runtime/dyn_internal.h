@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct ctap_dyn_shm;
 extern struct ctap_dyn_shm *ctap_dyn_shm;
@@ -18,6 +19,7 @@ void ctap_dyn_wake(void);
 
 /* uprobes.c: the module's process probes into this process (a target) */
 void ctap_dyn_uprobes_arm(void);
+bool ctap_dyn_program_is(dev_t dev, ino_t ino);
 /* tasks.c: process.begin (and an exec's end) in this process (a target) */
 void ctap_dyn_tasks_attached(void);
 

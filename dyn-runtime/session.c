@@ -22,7 +22,7 @@
 
 enum { S_LOADED, S_STARTING, S_RUNNING, S_STOPPING, S_STOPPED };
 
-__thread int ctap_dyn_slot = -1;
+__thread int ctap_dyn_slot __attribute__((tls_model("initial-exec"))) = -1;
 
 /*
  * In the shared section: a target process that runs a handler sees the

@@ -61,10 +61,9 @@ static void live_add(pid_t pid)
 /* Whether the program this process runs is path. */
 static bool runs(const char *path)
 {
-	struct stat a, b;
+	struct stat st;
 
-	return !stat(path, &a) && !stat("/proc/self/exe", &b) && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
+	return !stat(path, &st) && ctap_dyn_program_is(st.st_dev, st.st_ino);
 }
 
 /* The probes of event for this process: those for a PATH or PID, then the rest. */

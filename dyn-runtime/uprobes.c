@@ -23,10 +23,12 @@
  */
 #define _GNU_SOURCE
 #include <link.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "ctap_runtime.h"
+#include "dyn_internal.h"
 #include "patch.h"
 #include "probes/uprobes.h"
 #include <target.h>	/* -I: its include_next finds kmod-runtime's */
@@ -258,14 +260,32 @@ struct find {
 	bool found;
 };
 
+/* Whether file name is (dev, ino). */
+static bool same_file(const char *name, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	return name && !stat(name, &st) && st.st_dev == dev && st.st_ino == ino;
+}
+
+/*
+ * Whether this process's program is (dev, ino): /proc/self/exe, or the
+ * name it was exec'd by (AT_EXECFN), which is the program's where a
+ * loader runs it (valgrind's client: /proc/self/exe is valgrind).
+ */
+bool ctap_dyn_program_is(dev_t dev, ino_t ino)
+{
+	return same_file("/proc/self/exe", dev, ino) ||
+	       same_file((const char *)getauxval(AT_EXECFN), dev, ino);
+}
+
 static int find_object(struct dl_phdr_info *info, size_t size, void *data)
 {
 	struct find *f = data;
-	const char *name = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
-	struct stat st;
 
 	(void)size;
-	if (stat(name, &st) || st.st_dev != f->dev || st.st_ino != f->ino)
+	if (info->dlpi_name && *info->dlpi_name ? !same_file(info->dlpi_name, f->dev, f->ino) :
+	    !ctap_dyn_program_is(f->dev, f->ino))
 		return 0;
 	f->bias = info->dlpi_addr;
 	f->phdr = info->dlpi_phdr;
@@ -356,10 +376,19 @@ static int place(struct ctap_uprobe *u)
 	return site_add(u->addr, u, ROLE_RETURN, func, u->func_size) ? 0 : -ENOSPC;
 }
 
+/* A site of one entry probe, the usual case: its handler straight. */
+static void site_one(struct ctapdyn_regs *r, void *data)
+{
+	entry_hit(data, (struct pt_regs *)r);
+}
+
 static int site_insert(struct site *s)
 {
 	struct ctapdyn_opts o = { .sz = sizeof(o), .func = s->func, .func_size = s->func_size };
 
+	if (s->n == 1 && s->m[0].role == ROLE_ENTRY && !s->m[0].u->pid)
+		return ctapdyn_probe_insert_opts((void *)s->addr, site_one, s->m[0].u,
+						 s->func ? &o : NULL);
 	if (s->has_return)
 		return ctapdyn_retprobe_insert_opts((void *)s->addr, site_entry, site_return, s,
 						    s->func ? &o : NULL);

@@ -314,11 +314,13 @@ static const char *pc_note(struct arena *a, Elf *elf, uint64_t vaddr)
 	       arena_printf(a, "pc=.absolute+%#llx", (unsigned long long)(vaddr - base));
 }
 
-/* The function a probe is in: its symbol's bounds. */
-static void set_bounds(struct uprobe_point *u, const GElf_Sym *sym)
+/* The function a probe is in: its symbol's bounds, with the alignment
+ * padding after it (a function shorter than the user-space runtime's
+ * 5-byte jump gets one that covers the padding, never run). */
+static void set_bounds(Elf *elf, struct uprobe_point *u, const GElf_Sym *sym)
 {
 	u->func_vaddr = sym->st_value;
-	u->func_size = sym->st_size;
+	u->func_size = sym->st_size + uinsn_padding(elf, sym->st_value + sym->st_size);
 }
 
 /* A probe named pp at file offset off of path (link-time address vaddr
@@ -407,7 +409,7 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	d = add_point(e, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
 					 f->statement ? "statement" : "function", name,
 					 (unsigned long long)f->offset), elf, path, off, addr, name);
-	set_bounds(d->data, sym);
+	set_bounds(elf, d->data, sym);
 	if (dw && !udwarf_function_at(dw, a, name, sym->st_value, addr, &fn))
 		add_dwarf_vars(e, d, d->data, &fn, false);
 	return 0;
@@ -563,7 +565,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 							 path, f->statement ? "statement" : "function",
 							 where, suffix), elf, path, off, vaddr, name);
 			d->is_return = is_return;
-			set_bounds(d->data, &sym);
+			set_bounds(elf, d->data, &sym);
 			if (have_dwarf && is_return)
 				return_entry_part(e, elf, dw, d->data, name, sym.st_value, &fn);
 			if (have_dwarf)
@@ -628,7 +630,7 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	}
 	d = add_point(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 					 (unsigned long long)addr), elf, path, off, addr, name);
-	set_bounds(d->data, &sym);
+	set_bounds(elf, d->data, &sym);
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
 		add_dwarf_vars(e, d, d->data, &fn, false);
