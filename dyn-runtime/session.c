@@ -204,10 +204,14 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		skip();
 		return;
 	}
-	if (atomic_inc_return(&c->busy) != 1) {
+	/* The slot is this thread's alone: only a signal handler on it can
+	 * come in between, so a plain count, fenced for the compiler (a
+	 * locked add and sub cost two thirds of a hit on this host) */
+	if (c->busy.counter++ != 0) {
 		skip();
 		goto out;
 	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (!lock_globals(p)) {
 		skip();
 		goto out;
@@ -227,7 +231,8 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	if (unlikely(c->last_error))
 		report_error(c);
 out:
-	atomic_dec(&c->busy);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	c->busy.counter--;
 }
 
 void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
