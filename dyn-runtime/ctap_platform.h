@@ -75,6 +75,7 @@ typedef uint64_t cycles_t;
 #define max(a, b)		((a) > (b) ? (a) : (b))
 #define ilog2(n)		(63 - __builtin_clzll((unsigned long long)(n) | 1))
 #define pr_err(...)		fprintf(stderr, __VA_ARGS__)
+#define udelay(us)		usleep(us)	/* the MAXTRYLOCK loop's wait: a thread may sleep */
 #define vscnprintf(b, n, f, a)	ctap_vscnprintf(b, n, f, a)
 #define S64_MIN			INT64_MIN
 #define S64_MAX			INT64_MAX
