@@ -75,6 +75,7 @@ typedef uint64_t cycles_t;
 #define max(a, b)		((a) > (b) ? (a) : (b))
 #define ilog2(n)		(63 - __builtin_clzll((unsigned long long)(n) | 1))
 #define pr_err(...)		fprintf(stderr, __VA_ARGS__)
+#define udelay(us)		usleep(us)	/* the MAXTRYLOCK loop's wait: a thread may sleep */
 #define vscnprintf(b, n, f, a)	ctap_vscnprintf(b, n, f, a)
 #define S64_MIN			INT64_MIN
 #define S64_MAX			INT64_MAX
@@ -176,7 +177,10 @@ static inline void write_unlock(rwlock_t *l)
 #ifndef CTAP_DYN_SLOTS
 #define CTAP_DYN_SLOTS	64
 #endif
-extern __thread int ctap_dyn_slot;
+/* initial-exec: one load a hit, not a __tls_get_addr() call (the module
+ * is loaded at startup, or by dlopen into glibc's static TLS surplus, as
+ * the engine's own thread state) */
+extern __thread int ctap_dyn_slot __attribute__((tls_model("initial-exec")));
 #define alloc_percpu(t)		((t *)ctap_alloc(sizeof(t) * CTAP_DYN_SLOTS))
 #define free_percpu(p)		ctap_free(p)
 #define per_cpu_ptr(p, cpu)	(&(p)[cpu])
@@ -185,8 +189,24 @@ extern __thread int ctap_dyn_slot;
 #define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < CTAP_DYN_SLOTS; (cpu)++)
 
 /* ---- the rest of the kernel's that generated code or tapsets name ---- */
-struct pt_regs;
+/*
+ * The registers at a process probe: the kernel's x86-64 layout, which is
+ * the engine's struct ctapdyn_regs (patch.h; uprobes.c checks they stay
+ * one), so that the code generated for uprobes reads $vars unchanged.
+ */
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+#define instruction_pointer(regs)	((regs)->ip)
+#define regs_return_value(regs)		((regs)->ax)
 struct inode;
+#include <sys/types.h>		/* loff_t */
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((always_inline))
+#endif
+#define __user
+#define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 static inline cycles_t get_cycles(void)
 {
 	return __builtin_ia32_rdtsc();

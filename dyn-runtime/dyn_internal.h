@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct ctap_dyn_shm;
 extern struct ctap_dyn_shm *ctap_dyn_shm;
@@ -15,5 +16,11 @@ extern struct ctap_dyn_shm *ctap_dyn_shm;
 int ctap_dyn_map_shared(bool first);
 void ctap_dyn_emit(unsigned int chan, const void *data, size_t len);
 void ctap_dyn_wake(void);
+
+/* uprobes.c: the module's process probes into this process (a target) */
+void ctap_dyn_uprobes_arm(void);
+bool ctap_dyn_program_is(dev_t dev, ino_t ino);
+/* tasks.c: process.begin (and an exec's end) in this process (a target) */
+void ctap_dyn_tasks_attached(void);
 
 #endif /* CTAP_DYN_INTERNAL_H */

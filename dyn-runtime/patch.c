@@ -280,22 +280,29 @@ int ctapdyn_probe_insert(void *addr, ctapdyn_handler_t handler, void *data)
 	return ctapdyn_probe_insert_opts(addr, handler, data, NULL);
 }
 
-int ctapdyn_retprobe_insert(void *addr, ctapdyn_handler_t entry_handler,
-			    ctapdyn_handler_t return_handler, void *data)
+int ctapdyn_retprobe_insert_opts(void *addr, ctapdyn_handler_t entry_handler,
+				 ctapdyn_handler_t return_handler, void *data,
+				 const struct ctapdyn_opts *opts)
 {
 	struct ctapdyn_func f;
 	int ret;
 
-	if (!return_handler)
+	if (!return_handler || (opts && opts->sz < sizeof(*opts)))
 		return -EINVAL;
 	pthread_mutex_lock(&lock);
 	/* the return address is at 0(%rsp) only at the function's entry */
-	if (find_func((uintptr_t)addr, NULL, &f) && f.start != (uintptr_t)addr)
+	if (find_func((uintptr_t)addr, opts, &f) && f.start != (uintptr_t)addr)
 		ret = -EINVAL;
 	else
-		ret = insert(addr, entry_handler, return_handler, data, NULL);
+		ret = insert(addr, entry_handler, return_handler, data, opts);
 	pthread_mutex_unlock(&lock);
 	return ret;
+}
+
+int ctapdyn_retprobe_insert(void *addr, ctapdyn_handler_t entry_handler,
+			    ctapdyn_handler_t return_handler, void *data)
+{
+	return ctapdyn_retprobe_insert_opts(addr, entry_handler, return_handler, data, NULL);
 }
 
 int ctapdyn_probe_remove(int id)

@@ -93,6 +93,11 @@ int ctapdyn_probe_insert_opts(void *addr, ctapdyn_handler_t handler, void *data,
  */
 int ctapdyn_retprobe_insert(void *addr, ctapdyn_handler_t entry_handler,
 			    ctapdyn_handler_t return_handler, void *data);
+/* ... with the function's bounds (opts->func must be addr): a jump where
+ * the symbol is not in the dynamic symbols (a program's own functions). */
+int ctapdyn_retprobe_insert_opts(void *addr, ctapdyn_handler_t entry_handler,
+				 ctapdyn_handler_t return_handler, void *data,
+				 const struct ctapdyn_opts *opts);
 
 /*
  * Take a probe out: the original bytes are back when it returns.  A

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -44,6 +45,11 @@ static bool parse_env(int *fd, uintptr_t *addr, uint64_t *size, pid_t *owner)
 	return true;
 }
 
+static void forget_slot(void)
+{
+	ctap_dyn_slot = -1;
+}
+
 /*
  * Runs when the module is loaded: by dlopen in stapdyn, before main in a
  * -c target (LD_PRELOAD).  In stapdyn the segment is mapped already (it
@@ -65,6 +71,16 @@ __attribute__((constructor)) static void shm_attach(void)
 		ctap_dyn_shm = (struct ctap_dyn_shm *)addr;
 		return;
 	}
+	if (fd < 0) {
+		/* -x PID: loaded by stapdyn's ptrace (stapdyn/attach.c), no
+		 * descriptor inherited: stapdyn's own, by /proc */
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)owner, -fd);
+		fd = shm_fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return;
+	}
 	p = mmap((void *)addr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE,
 		 fd, 0);
 	if (p == MAP_FAILED || p != (void *)addr) {
@@ -79,13 +95,16 @@ __attribute__((constructor)) static void shm_attach(void)
 		ctap_dyn_shm = NULL;
 		return;
 	}
-	/* The target's side of the path process probes will take. */
 	__atomic_add_fetch(&ctap_dyn_shm->attached, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&ctap_dyn_shm->attached_pid, getpid(), __ATOMIC_SEQ_CST);
-	/* Its children get no segment: the fd and the variable are ours. */
-	close(fd);
-	unsetenv(CTAP_DYN_ENV);
-	unsetenv("LD_PRELOAD");
+	/* A forked child is a process of its own: its threads take slots
+	 * of their own, not copies of the parent's. */
+	pthread_atfork(NULL, NULL, forget_slot);
+	/* The script's process probes, before main; then process.begin. */
+	ctap_dyn_uprobes_arm();
+	ctap_dyn_tasks_attached();
+	/* What it forks and execs loads the module too: the fd, CTAP_DYN_SHM
+	 * and LD_PRELOAD stay (process.begin/end of each, tasks.c). */
 }
 
 /*

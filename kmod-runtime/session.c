@@ -4,10 +4,8 @@
  * probe entry, soft errors, and start/stop through the transport (a
  * handler's output goes through output.c, values through stats.c).
  *
- * States, as SystemTap's: LOADED until staprun's START; STARTING while the
- * begin probes run; RUNNING while event probes may fire; STOPPING once the
- * script called exit(), an error limit was hit or staprun asked to stop
- * (event probes return at once); STOPPED after the end probes ran.
+ * States as SystemTap's (probe_entry.h, with the rest of the probe entry
+ * dyn-runtime/session.c shares): LOADED until staprun's START.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -17,9 +15,8 @@
 #include <linux/sched/signal.h>
 
 #include "ctap_runtime.h"
+#include "probe_entry.h"
 #include "scope.h"
-
-enum { S_LOADED, S_STARTING, S_RUNNING, S_STOPPING, S_STOPPED };
 
 static struct {
 	const struct ctap_module *m;
@@ -123,69 +120,9 @@ static void skip(void)
 	}
 }
 
-/* Globals' locks, in the one order; false (nothing held) after MAXTRYLOCK. */
-static bool lock_globals(const struct ctap_probe *p)
-{
-	int i, tries;
-
-	for (i = 0; i < p->nlocks; i++) {
-		for (tries = 0; ; tries++) {
-			if (p->locks[i].write ? write_trylock(p->locks[i].lock) :
-			    read_trylock(p->locks[i].lock))
-				break;
-			if (tries == MAXTRYLOCK)
-				goto fail;
-			udelay(TRYLOCKDELAY);
-		}
-	}
-	return true;
-fail:
-	while (i--)
-		p->locks[i].write ? write_unlock(p->locks[i].lock) : read_unlock(p->locks[i].lock);
-	return false;
-}
-
-static void unlock_globals(const struct ctap_probe *p)
-{
-	for (int i = p->nlocks - 1; i >= 0; i--)
-		p->locks[i].write ? write_unlock(p->locks[i].lock) : read_unlock(p->locks[i].lock);
-}
-
-static bool state_allows(const struct ctap_probe *p)
-{
-	int s = atomic_read(&sess.state);
-
-	switch (p->kind) {
-	case CTAP_PROBE_BEGIN:
-		return s == S_STARTING;
-	case CTAP_PROBE_END:
-	case CTAP_PROBE_ERROR:
-		return true;	/* called only by stop() */
-	default:
-		return s == S_RUNNING;
-	}
-}
-
-/*
- * The ERROR line is SystemTap 4.8's; an error in a script function adds
- * the calls it unwound through, innermost first, and the probe (SystemTap
- * 5.x names that chain too).  Lines that start with a space: staprun
- * prints them as they come, and scripts that grep ERROR: see no change.
- */
 static void report_error(struct ctap_context *c)
 {
-	int i;
-
-	if (c->last_stmt)
-		ctap_oob("ERROR: %s near %s\n", c->last_error, c->last_stmt);
-	else
-		ctap_oob("ERROR: %s\n", c->last_error);
-	for (i = 0; i < min(c->ncalled, CTAP_CALLED); i++)
-		ctap_oob(" in %s\n", c->called[i]);
-	if (c->ncalled > CTAP_CALLED)
-		ctap_oob(" ... and %d calls more\n", c->ncalled - CTAP_CALLED);
-	if (c->ncalled)
-		ctap_oob(" in probe %s\n", c->probe->pp);
+	ctap_print_error(c);
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
 }
@@ -301,7 +238,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	unsigned long flags = 0;
 	cycles_t start;
 
-	if (!state_allows(p) || ctap_scope_excludes(p))
+	if (!ctap_state_allows(atomic_read(&sess.state), p) || ctap_scope_excludes(p))
 		return;
 	start = get_cycles();
 	if (irqs_off)
@@ -313,7 +250,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		skip();		/* a handler interrupted on this CPU */
 		goto out;
 	}
-	if (!lock_globals(p)) {
+	if (!ctap_lock_globals(p)) {
 		skip();
 		goto out;
 	}
@@ -329,7 +266,7 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	/* c->nesting is 0: every call in generated code decrements what it
 	 * incremented, errors included. */
 	p->handler(c);
-	unlock_globals(p);
+	ctap_unlock_globals(p);
 	timing_add(p, start);
 	/* Most handlers print nothing: two loads decide it. */
 	if (unlikely(c->out.len || c->out.truncated))

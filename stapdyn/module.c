@@ -81,11 +81,15 @@ static void *sym(struct dyn_module *m, const char *name, const char *path)
 int module_load(struct dyn_module *m, const char *path, size_t seg_mb, int verbose)
 {
 	int ret = make_segment(m, seg_mb << 20);
+	char here[4096];
 
 	if (ret) {
 		fprintf(stderr, "ERROR: cannot make the shared segment: %s\n", strerror(-ret));
 		return ret;
 	}
+	/* "NAME.so" is a file here, not a library for the loader to search */
+	if (!strchr(path, '/') && (size_t)snprintf(here, sizeof(here), "./%s", path) < sizeof(here))
+		path = here;
 	m->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!m->handle) {
 		fprintf(stderr, "ERROR: cannot load %s: %s\n", path, dlerror());

@@ -202,6 +202,17 @@ static int run(struct opts *o, struct dyn_module *m)
 		drain(m->shm);
 		return 1;
 	}
+	if (o->target && !o->cmd) {
+		char abs[PATH_MAX];
+
+		/* -x PID: the module into the running process (attach.c) */
+		if (attach_load(o->target, realpath(o->module, abs) ? abs : o->module, m->fd,
+				m->shm)) {
+			m->stop();
+			drain(m->shm);
+			return 1;
+		}
+	}
 	child_go();
 	for (;;) {
 		uint32_t seen = __atomic_load_n(&m->shm->wake, __ATOMIC_SEQ_CST);

@@ -32,4 +32,8 @@ pid_t child_fork(const char *cmd, const char *module);
 void child_go(void);
 bool child_failed(int status);
 
+/* attach.c: -x PID, the module loaded into it with ptrace; 0 or -errno
+ * (said why). */
+int attach_load(pid_t pid, const char *module, int seg_fd, const struct ctap_dyn_shm *shm);
+
 #endif /* STAPDYN_H */

@@ -26,7 +26,11 @@
 #include "strset.h"
 
 /* The runtime's units: dyn-runtime/'s, then kmod-runtime's by path. */
-static const char *const dyn_units[] = { "shm", "session", "transport", "timers", NULL };
+static const char *const dyn_units[] = {
+	"shm", "session", "transport", "timers", "uprobes", "tasks", "target",
+	/* the instrumentation engine (patch.h) */
+	"patch", "reloc", "tramp", "text", "trap", "retprobe", "uread", "sweep", NULL
+};
 static const char *const kmod_units[] = {
 #include "core_units.h"
 	"output", "print", "stats", "errno", NULL
@@ -34,7 +38,8 @@ static const char *const kmod_units[] = {
 /* Headers whose change must rebuild the runtime. */
 static const char *const headers[] = {
 	"dyn:ctap_platform.h", "dyn:dyn_abi.h", "dyn:dyn_internal.h", "dyn:target.h",
-	"dyn:probes/timers.h", "dyn:shared.ld", "kmod:ctap_runtime.h", "kmod:transport.h",
+	"dyn:probes/timers.h", "dyn:probes/uprobes.h", "dyn:probes/tasks.h", "dyn:patch.h", "dyn:patch_int.h",
+	"kmod:probes/sdt_args.h", "kmod:target.h", "kmod:probe_entry.h", "dyn:shared.ld", "kmod:ctap_runtime.h", "kmod:transport.h",
 	"kmod:core/portable.h", "kmod:core/ctap_limits.h", "kmod:core/outbuf.h", "kmod:core/json.h",
 	"kmod:core/stat.h", "kmod:core/format.h", "kmod:core/map.h", "kmod:core/regex_match.h",
 	"kmod:core/quote.h", NULL
@@ -210,6 +215,7 @@ static int build_module(struct dyn_build *b, const char *c_text, size_t len,
 	argv[n++] = archive;
 	argv[n++] = "-Wl,--no-whole-archive";
 	argv[n++] = arena_printf(&b->s->arena, "-Wl,-T,%s/shared.ld", b->dyn);
+	argv[n++] = "-lZydis";		/* the engine's decoder */
 	argv[n++] = "-lpthread";
 	argv[n] = NULL;
 	return run(b, argv) ? -EIO : 0;

@@ -80,6 +80,13 @@ static int tasks_resolve(struct elab *e, const struct pp_match *m)
 	const char *name;
 
 	t->event = event_of(m->pattern_text);
+	/* --runtime=dyninst sees a process begin and end from inside it
+	 * (dyn-runtime/tasks.c): not its threads, not its system calls */
+	if (elab_session(e)->opt.dyninst && (strstr(t->event, "SYSCALL") || strstr(t->event, "THREAD"))) {
+		elab_error(e, m, "probe point '%s' is not available with --runtime=dyninst",
+			   m->pattern_text);
+		return -EINVAL;
+	}
 	if (!proc->arg) {
 		name = m->pattern_text;
 	} else if (proc->arg->kind == E_STRING) {
@@ -116,12 +123,18 @@ static void tasks_emit(struct xlate *x, const struct derived_probe *const *d, in
 		emit_c(x, "\t},\n");
 	}
 	emit_table_family(x, "task_probes", "ctap_tasks_register", "ctap_tasks_unregister");
+	/* --runtime=dyninst: the table is each target process's, from its
+	 * loading on (dyn-runtime/tasks.c) */
+	if (x->s->opt.dyninst)
+		emit_c(x, "__attribute__((constructor(101))) static void task_probes_table(void)\n"
+		       "{\n\tctap_dyn_tasks_table(task_probes, ARRAY_SIZE(task_probes));\n}\n\n");
 }
 
 const struct provider tasks_provider = {
 	.name = "process events",
 	.patterns = patterns,
 	.runtime = "probes/tasks",
+	.user = true,		/* process.begin/end only: dyn-runtime/tasks.c */
 	.resolve = tasks_resolve,
 	.emit = tasks_emit,
 };

@@ -89,6 +89,9 @@ struct uprobe_point {
 	uint64_t entry_offset;
 	const char *entry_cfa_reg;
 	int64_t entry_cfa_off;
+	/* The function around it (the symbol's link-time address and size):
+	 * the user-space runtime's jump needs its bounds; 0: unknown. */
+	uint64_t func_vaddr, func_size;
 };
 
 /* Where the runtime passes a marker's $$name and $$provider. */
@@ -312,6 +315,15 @@ static const char *pc_note(struct arena *a, Elf *elf, uint64_t vaddr)
 	       arena_printf(a, "pc=.absolute+%#llx", (unsigned long long)(vaddr - base));
 }
 
+/* The function a probe is in: its symbol's bounds, with the alignment
+ * padding after it (a function shorter than the user-space runtime's
+ * 5-byte jump gets one that covers the padding, never run). */
+static void set_bounds(Elf *elf, struct uprobe_point *u, const GElf_Sym *sym)
+{
+	u->func_vaddr = sym->st_value;
+	u->func_size = sym->st_size + uinsn_padding(elf, sym->st_value + sym->st_size);
+}
+
 /* A probe named pp at file offset off of path (link-time address vaddr
  * in elf), in the function name. */
 static struct derived_probe *add_point(struct elab *e, const struct pp_match *m, const char *pp,
@@ -398,6 +410,7 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
 	d = add_point(e, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
 					 f->statement ? "statement" : "function", name,
 					 (unsigned long long)f->offset), elf, path, off, addr, name);
+	set_bounds(elf, d->data, sym);
 	if (dw && !udwarf_function_at(dw, a, name, sym->st_value, addr, &fn))
 		add_dwarf_vars(e, d, d->data, &fn, false);
 	return 0;
@@ -553,6 +566,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 							 path, f->statement ? "statement" : "function",
 							 where, suffix), elf, path, off, vaddr, name);
 			d->is_return = is_return;
+			set_bounds(elf, d->data, &sym);
 			if (have_dwarf && is_return)
 				return_entry_part(e, elf, dw, d->data, name, sym.st_value, &fn);
 			if (have_dwarf)
@@ -617,6 +631,7 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	}
 	d = add_point(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 					 (unsigned long long)addr), elf, path, off, addr, name);
+	set_bounds(elf, d->data, &sym);
 	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
 	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
 		add_dwarf_vars(e, d, d->data, &fn, false);
@@ -986,6 +1001,11 @@ static int resolve_absolute(struct elab *e, const struct pp_match *m)
 		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
 		return -EINVAL;
 	}
+	if (elab_session(e)->opt.dyninst) {
+		elab_error(e, m, "probes at an absolute address are not available with "
+			   "--runtime=dyninst");
+		return -EINVAL;
+	}
 	pid = process_pid(e, m, m->comps[0]->arg->num);
 	if (!pid)
 		return -EINVAL;	/* said why */
@@ -1195,9 +1215,18 @@ static void process_emit(struct xlate *x, const struct derived_probe *const *d, 
 			emit_c(x, "\t\t.handler = uprobe_hit_%d,\n", i);
 		if ((entry = emit_entry_probe(x, d[i], &size)))
 			emit_c(x, "\t\t.entry_probe = %s,\n\t\t.saved_size = %s,\n", entry, size);
+		if (x->s->opt.dyninst && u->func_size)
+			emit_c(x, "\t\t.func_vaddr = %#llx,\n\t\t.func_size = %llu,\n",
+			       (unsigned long long)u->func_vaddr, (unsigned long long)u->func_size);
 		emit_c(x, "\t},\n");
 	}
 	emit_table_family(x, "uprobes", "ctap_uprobes_register", "ctap_uprobes_unregister");
+	/* --runtime=dyninst: the table goes into each target process from
+	 * there, when the module is loaded (dyn-runtime/uprobes.c); first of
+	 * the module's constructors, before the one that arms it. */
+	if (x->s->opt.dyninst)
+		emit_c(x, "__attribute__((constructor(101))) static void uprobes_table(void)\n{\n"
+		       "\tctap_dyn_uprobes_table(uprobes, ARRAY_SIZE(uprobes));\n}\n\n");
 }
 
 /*
@@ -1263,6 +1292,7 @@ const struct provider process_provider = {
 	.name = "process",
 	.patterns = patterns,
 	.runtime = "probes/uprobes",
+	.user = true,		/* dyn-runtime/uprobes.c */
 	.resolve = process_resolve,
 	.emit = process_emit,
 	.global_var = process_global_var,

@@ -68,3 +68,26 @@ int uinsn_starts(Elf *elf, uint64_t func, uint64_t size, uint64_t addr, uint64_t
 	}
 	return func + at == addr ? 0 : -ERANGE;
 }
+
+uint64_t uinsn_padding(Elf *elf, uint64_t end)
+{
+	uint64_t limit = (end + 15) & ~(uint64_t)15, off, at = 0;
+	ZydisDecodedInstruction in;
+	ZydisDecoder dec;
+	Elf_Data *bytes;
+
+	if (limit == end || decoder_for(elf, &dec) || sdt_file_offset(elf, end, true, &off))
+		return 0;
+	bytes = elf_getdata_rawchunk(elf, off, limit - end, ELF_T_BYTE);
+	if (!bytes || bytes->d_size < limit - end)
+		return 0;
+	while (end + at < limit) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL,
+								(const uint8_t *)bytes->d_buf + at,
+								limit - end - at, &in)) ||
+		    (in.mnemonic != ZYDIS_MNEMONIC_NOP && in.mnemonic != ZYDIS_MNEMONIC_INT3))
+			return 0;
+		at += in.length;
+	}
+	return at;
+}

@@ -19,4 +19,13 @@
  */
 int uinsn_starts(Elf *elf, uint64_t func, uint64_t size, uint64_t addr, uint64_t *insn);
 
+/*
+ * The alignment padding after a function that ends at link-time address
+ * end: how many bytes from end to the next 16-byte boundary, if they all
+ * decode as nop or int3 instructions (the compiler's fill, which nothing
+ * runs or jumps to), else 0.  The user-space runtime's jump may cover it
+ * where the function itself is shorter than the jump.
+ */
+uint64_t uinsn_padding(Elf *elf, uint64_t end);
+
 #endif /* UINSN_H */
