@@ -36,6 +36,7 @@
 #include "ctap_bundle.h"
 #include "pass1.h"
 #include "check.h"
+#include "remote.h"
 #include "run.h"
 #include "translate.h"
 
@@ -78,6 +79,9 @@ static void usage(FILE *f)
 		"             the newest output waits in the module for staprun -A NAME\n"
 		"  -l PROBE   list matching probe points\n"
 		"  -L PROBE   list matching probe points and their context variables\n"
+		"  --remote [ssh://][USER@]HOST[:PORT]  run on that host over ssh\n"
+		"             (repeatable: every host at once, a module built per kernel)\n"
+		"  --remote-prefix  \"N: \" before each line of host N's output\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
 		"  --vm-kernel=RELEASE|DIR|/boot/vmlinuz-RELEASE  --vm, targeting that\n"
 		"             installed kernel (its headers build the module)\n"
@@ -302,7 +306,7 @@ enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
-	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST,
+	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST, OPT_REMOTE, OPT_REMOTE_PREFIX,
 };
 
 static const struct option longopts[] = {
@@ -332,6 +336,8 @@ static const struct option longopts[] = {
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },	/* SystemTap's alias */
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "remote", required_argument, NULL, OPT_REMOTE },		/* remote.c */
+	{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -431,6 +437,16 @@ static bool target_option(struct session *s, int opt, const char **target)
 		return true;
 	case OPT_SYSROOT:
 		s->opt.sysroot = optarg;
+		return true;
+	case OPT_REMOTE:	/* checked now, used by remote.c */
+		if (s->opt.n_remotes == 16)
+			bad_option("at most 16 hosts (--remote)%s", "");
+		if (!remote_destination(s, optarg))
+			exit(1);
+		s->opt.remotes[s->opt.n_remotes++] = optarg;
+		return true;
+	case OPT_REMOTE_PREFIX:
+		s->opt.remote_prefix = true;
 		return true;
 	case OPT_VM:
 		s->opt.vm = true;
@@ -564,6 +580,23 @@ static bool other_option(struct session *s, int opt)
 	return false;
 }
 
+/* --remote: pass 5 on other hosts (remote.c), which builds each module
+ * with this stap again as a bundle member: that one stops at pass 4. */
+static void remote_options(struct session *s)
+{
+	if (!s->opt.n_remotes)
+		return;
+	if (s->opt.bundle_member) {
+		s->opt.last_pass = 4;
+		return;
+	}
+	if (s->opt.last_pass != 5 || s->opt.vm || s->opt.flight || s->opt.output_file ||
+	    s->opt.bulk || s->opt.output_size || s->opt.n_targets || s->opt.dyninst ||
+	    s->opt.check || s->opt.list_pattern || s->opt.dump)
+		bad_option("--remote runs the script on the hosts: not with -p, -r, --vm, -F, "
+			   "-o, -b, -S, --runtime=dyninst, --check, -l or -L%s", "");
+}
+
 /* Each option by its group's function; then the script and the kernel. */
 static void parse_options(struct session *s, int argc, char **argv)
 {
@@ -598,6 +631,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	s->opt.args.argv = argv + optind;
 	s->opt.args.argc = argc - optind;
+	remote_options(s);
 	if (s->opt.n_targets > 1 && (s->opt.last_pass != 4 || !s->opt.module_name || s->opt.vm))
 		bad_option("several kernels (-r) make a bundle of modules: with -p4 and -m NAME%s", "");
 	set_target_kernel(s, target);
@@ -711,6 +745,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (s.opt.n_targets > 1)
 		return bundle_build(&s, argc, argv);
+	if (s.opt.n_remotes && !s.opt.bundle_member)
+		return remote_run(&s, argc, argv);
 	if (s.opt.check)
 		return check_run(&s);
 	s.pp.kernel_release = s.opt.kernel_release;
