@@ -275,7 +275,6 @@ static const char *ssh_failure(struct session *s, struct host *h, int status, co
 /* ---- 1. ask each host for its kernel ---- */
 
 static const char ask_script[] =
-	"PATH=$PATH:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin; "
 	"echo \"release $(uname -r)\"; "
 	"echo \"staprun $(command -v staprun || echo -)\"; "
 	"echo \"notes $(od -A n -t x1 -v /sys/kernel/notes 2>/dev/null | tr -d ' \\n')\"";
