@@ -36,6 +36,7 @@
 #include "ctap_bundle.h"
 #include "pass1.h"
 #include "check.h"
+#include "merge.h"
 #include "remote.h"
 #include "run.h"
 #include "translate.h"
@@ -82,6 +83,8 @@ static void usage(FILE *f)
 		"  --remote [ssh://][USER@]HOST[:PORT]  run on that host over ssh\n"
 		"             (repeatable: every host at once, a module built per kernel)\n"
 		"  --remote-prefix  \"N: \" before each line of host N's output\n"
+		"  --remote-merge  with -p2: check that the script's end probes read only\n"
+		"             statistics and counters that can be merged across hosts\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
 		"  --vm-kernel=RELEASE|DIR|/boot/vmlinuz-RELEASE  --vm, targeting that\n"
 		"             installed kernel (its headers build the module)\n"
@@ -307,6 +310,7 @@ enum {
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
 	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST, OPT_REMOTE, OPT_REMOTE_PREFIX,
+	OPT_REMOTE_MERGE,
 };
 
 static const struct option longopts[] = {
@@ -338,6 +342,7 @@ static const struct option longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "remote", required_argument, NULL, OPT_REMOTE },		/* remote.c */
 	{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
+	{ "remote-merge", no_argument, NULL, OPT_REMOTE_MERGE },	/* merge.c */
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -447,6 +452,9 @@ static bool target_option(struct session *s, int opt, const char **target)
 		return true;
 	case OPT_REMOTE_PREFIX:
 		s->opt.remote_prefix = true;
+		return true;
+	case OPT_REMOTE_MERGE:
+		s->opt.remote_merge = true;
 		return true;
 	case OPT_VM:
 		s->opt.vm = true;
@@ -584,6 +592,11 @@ static bool other_option(struct session *s, int opt)
  * with this stap again as a bundle member: that one stops at pass 4. */
 static void remote_options(struct session *s)
 {
+	/* -p2 --remote-merge checks that a script qualifies (merge.c); the
+	 * merged run itself is not there yet (docs/remote.md). */
+	if (s->opt.remote_merge && s->opt.last_pass > 2)
+		bad_option("--remote-merge: merging the hosts' aggregates is not implemented yet; "
+			   "-p2 --remote-merge checks that a script qualifies (docs/remote.md)%s", "");
 	if (!s->opt.n_remotes)
 		return;
 	if (s->opt.bundle_member) {
@@ -797,6 +810,8 @@ int main(int argc, char **argv)
 		ret = analyses_check_foreach(&s) ? -EINVAL : 0;
 	if (!ret)
 		ret = analyses_check_sizes(&s) ? -EINVAL : 0;
+	if (!ret && s.opt.remote_merge)
+		ret = merge_check(&s) ? -EINVAL : 0;
 	if (!ret && !s.opt.unoptimized) {
 		fold_script(&s.arena, s.user);
 		for (struct script *t = s.library; t; t = t->next)
@@ -832,6 +847,8 @@ int main(int argc, char **argv)
 	if (s.opt.last_pass == 2) {
 		sem_print(&s, stdout);
 		pass2_print(&s, stdout);
+		if (s.opt.remote_merge)
+			merge_print(&s, stdout);
 		goto out;
 	}
 	ret = passes_3_to_5(&s);

@@ -72,6 +72,7 @@ struct stap_options {
 	const char *remotes[16];	/* every --remote HOST (remote.c) */
 	int n_remotes;
 	bool remote_prefix;		/* --remote-prefix: "N: " before each host's lines */
+	bool remote_merge;		/* --remote-merge: one report of the fleet (merge.c) */
 	const char *kernel_release;
 	const char *kernel_image;	/* its boot image: /boot/vmlinuz-RELEASE, or an
 					   unpacked kernel's (kernel_root()) */

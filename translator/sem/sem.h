@@ -36,6 +36,7 @@ struct var {
 	bool rvalue;			/* its value is read (not only by ++, +=) */
 	int index;			/* a global's position in sem_globals() */
 	bool counter;			/* a per-CPU sum (analyses_find_counters) */
+	bool merged;			/* --remote-merge: combined across hosts (merge.c) */
 	struct typed_value *typed;	/* assigned a typed pointer (autocast), or NULL */
 };
 
