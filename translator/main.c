@@ -83,8 +83,8 @@ static void usage(FILE *f)
 		"  --remote [ssh://][USER@]HOST[:PORT]  run on that host over ssh\n"
 		"             (repeatable: every host at once, a module built per kernel)\n"
 		"  --remote-prefix  \"N: \" before each line of host N's output\n"
-		"  --remote-merge  with -p2: check that the script's end probes read only\n"
-		"             statistics and counters that can be merged across hosts\n"
+		"  --remote-merge  with --remote: one end for all hosts, on their merged\n"
+		"             statistics and counters (-p2: check that the script qualifies)\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
 		"  --vm-kernel=RELEASE|DIR|/boot/vmlinuz-RELEASE  --vm, targeting that\n"
 		"             installed kernel (its headers build the module)\n"
@@ -310,7 +310,7 @@ enum {
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
 	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST, OPT_REMOTE, OPT_REMOTE_PREFIX,
-	OPT_REMOTE_MERGE,
+	OPT_REMOTE_MERGE, OPT_MERGE_END,
 };
 
 static const struct option longopts[] = {
@@ -343,6 +343,7 @@ static const struct option longopts[] = {
 	{ "remote", required_argument, NULL, OPT_REMOTE },		/* remote.c */
 	{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
 	{ "remote-merge", no_argument, NULL, OPT_REMOTE_MERGE },	/* merge.c */
+	{ "merge-end", no_argument, NULL, OPT_MERGE_END },		/* remote.c */
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -455,6 +456,9 @@ static bool target_option(struct session *s, int opt, const char **target)
 		return true;
 	case OPT_REMOTE_MERGE:
 		s->opt.remote_merge = true;
+		return true;
+	case OPT_MERGE_END:
+		s->opt.merge_end = true;
 		return true;
 	case OPT_VM:
 		s->opt.vm = true;
@@ -592,11 +596,14 @@ static bool other_option(struct session *s, int opt)
  * with this stap again as a bundle member: that one stops at pass 4. */
 static void remote_options(struct session *s)
 {
-	/* -p2 --remote-merge checks that a script qualifies (merge.c); the
-	 * merged run itself is not there yet (docs/remote.md). */
-	if (s->opt.remote_merge && s->opt.last_pass > 2)
-		bad_option("--remote-merge: merging the hosts' aggregates is not implemented yet; "
-			   "-p2 --remote-merge checks that a script qualifies (docs/remote.md)%s", "");
+	/* --remote-merge: with --remote, or -p2 to check that a script
+	 * qualifies (merge.c); --merge-end: remote.c's build of the fleet's end */
+	if ((s->opt.remote_merge || s->opt.merge_end) && s->opt.last_pass > 2 &&
+	    !s->opt.n_remotes && !s->opt.bundle_member)
+		bad_option("--remote-merge merges the hosts of --remote (or, with -p2, checks "
+			   "that a script qualifies)%s", "");
+	if (s->opt.merge_end && !(s->opt.remote_merge && s->opt.bundle_member))
+		bad_option("--merge-end is stap's own, with --remote-merge%s", "");
 	if (!s->opt.n_remotes)
 		return;
 	if (s->opt.bundle_member) {
@@ -812,6 +819,11 @@ int main(int argc, char **argv)
 		ret = analyses_check_sizes(&s) ? -EINVAL : 0;
 	if (!ret && s.opt.remote_merge)
 		ret = merge_check(&s) ? -EINVAL : 0;
+	/* the fleet's end (remote.c): its end probes, built for user space */
+	if (!ret && s.opt.merge_end) {
+		merge_prune(&s);
+		s.opt.dyninst = true;
+	}
 	if (!ret && !s.opt.unoptimized) {
 		fold_script(&s.arena, s.user);
 		for (struct script *t = s.library; t; t = t->next)

@@ -40,11 +40,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fleet.h"
 #include "kimage.h"
 #include "remote.h"
+#include "run.h"
 #include "spawn.h"
 
 #define LINE_MAX_KEEP	65536	/* a longer line is relayed in pieces */
+#define MERGE_TAG	"\036ctap-merge "	/* --remote-merge's lines (ctap_runtime.h) */
 
 /* One stream of a host (its stdout or stderr), relayed by whole lines. */
 struct relay {
@@ -66,6 +69,9 @@ struct host {
 	int in;				/* the run's stdin, closed to stop it */
 	struct relay out, err;
 	int status;			/* the run's exit status */
+	char *dump;			/* --remote-merge: its merged globals' lines */
+	size_t dump_len;
+	bool dump_done;			/* ... through their last ("e") */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -372,22 +378,24 @@ static void ask_hosts(struct session *s, struct host *hosts, int n)
 
 /* ---- 2. build once per distinct kernel ---- */
 
-/* This stap again in dir: --bundle-member=RELEASE -m NAME, then the
- * user's arguments (main.c makes a member with --remote stop at pass 4). */
+/* This stap again in dir: --bundle-member=RELEASE -m NAME [extra], then
+ * the user's arguments (main.c makes a member with --remote stop at pass 4). */
 static int build_member(struct session *s, const char *release, const char *dir,
-			const char *name, int argc, char **argv)
+			const char *name, const char *extra, int argc, char **argv)
 {
-	char **args = calloc(argc + 4, sizeof(*args));
-	int status;
+	char **args = calloc(argc + 5, sizeof(*args));
+	int status, k = 0;
 	pid_t pid;
 
 	if (!args)
 		return -1;
-	args[0] = argv[0];
-	args[1] = (char *)arena_printf(&s->arena, "--bundle-member=%s", release);
-	args[2] = "-m";
-	args[3] = (char *)name;
-	memcpy(args + 4, argv + 1, (argc - 1) * sizeof(*args));
+	args[k++] = argv[0];
+	args[k++] = (char *)arena_printf(&s->arena, "--bundle-member=%s", release);
+	args[k++] = "-m";
+	args[k++] = (char *)name;
+	if (extra)
+		args[k++] = (char *)extra;
+	memcpy(args + k, argv + 1, (argc - 1) * sizeof(*args));
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
@@ -444,7 +452,7 @@ static int build_kernels(struct session *s, struct host *hosts, int n, const cha
 			if (s->opt.verbose)
 				fprintf(stderr, "stap: building for %s (host %d)\n", h->release, i);
 			if (mkdir(h->dir, 0700) ||
-			    build_member(s, h->release, h->dir, name, argc, argv) ||
+			    build_member(s, h->release, h->dir, name, NULL, argc, argv) ||
 			    strip_module(s, h->dir, name)) {
 				h->failed = arena_printf(&s->arena, "no module built for its kernel %s",
 							 h->release);
@@ -567,6 +575,31 @@ static void emit(struct session *s, const struct host *h, int to, const char *p,
 	write_all(to, p, len);
 }
 
+/* A whole line of h's: --remote-merge's own lines (from the tag on)
+ * kept for the merge, the rest relayed. */
+static void take_line(struct session *s, struct host *h, struct relay *r, const char *p,
+		      size_t len)
+{
+	const char *tag = s->opt.remote_merge && r->to == 1 ?
+			  memmem(p, len, MERGE_TAG, strlen(MERGE_TAG)) : NULL;
+	size_t before = tag ? (size_t)(tag - p) : len;
+	char *d;
+
+	if (before)
+		emit(s, h, r->to, p, before);
+	if (!tag)
+		return;
+	d = realloc(h->dump, h->dump_len + len - before + 1);
+	if (!d)
+		return;
+	h->dump = d;
+	memcpy(h->dump + h->dump_len, tag, len - before);
+	h->dump_len += len - before;
+	h->dump[h->dump_len] = '\0';
+	if (!strncmp(tag + strlen(MERGE_TAG), "e\n", 2))
+		h->dump_done = true;
+}
+
 /* Relay what r's fd has: every whole line; the rest at its end. */
 static void relay_read(struct session *s, struct host *h, struct relay *r)
 {
@@ -589,7 +622,7 @@ static void relay_read(struct session *s, struct host *h, struct relay *r)
 	}
 	for (size_t i = 0; i < r->len; i++)
 		if (r->buf[i] == '\n') {
-			emit(s, h, r->to, r->buf + start, i + 1 - start);
+			take_line(s, h, r, r->buf + start, i + 1 - start);
 			if (r->to == 2 && i > start)
 				snprintf(h->last_err, sizeof(h->last_err), "%.*s",
 					 (int)(i - start), r->buf + start);
@@ -687,6 +720,67 @@ static void run_hosts(struct session *s, struct host *hosts, int n, const char *
 	free(p);
 }
 
+/* ---- --remote-merge: the fleet's end ---- */
+
+/* The end probes alone, for user space (--merge-end), with the first
+ * host's kernel for pass 2's types: DIR/NAME.so, or NULL after saying. */
+static const char *build_fleet_end(struct session *s, struct host *hosts, int n,
+				   const char *top, const char *name, int argc, char **argv)
+{
+	const char *dir = arena_printf(&s->arena, "%s/end", top);
+
+	for (int i = 0; i < n; i++) {
+		if (hosts[i].failed)
+			continue;
+		if (mkdir(dir, 0700) ||
+		    build_member(s, hosts[i].release, dir, name, "--merge-end", argc, argv))
+			break;
+		return arena_printf(&s->arena, "%s/%s.so", dir, name);
+	}
+	fprintf(stderr, "stap: --remote-merge: the fleet's end probes were not built\n");
+	return NULL;
+}
+
+/* Every host that ran to its end with its merged globals: merged, and
+ * the end probes run here on the result (stapdyn).  Its exit status. */
+static int run_fleet_end(struct session *s, struct host *hosts, int n, const char *top,
+			 const char *so)
+{
+	const char *path = arena_printf(&s->arena, "%s/merged", top);
+	char **dumps = calloc(n > 0 ? (size_t)n : 1, sizeof(*dumps));
+	const char *argv[] = { "stapdyn", so, NULL };
+	int k = 0, status;
+	pid_t pid;
+
+	for (int i = 0; i < n && dumps; i++)
+		if (!hosts[i].failed && !hosts[i].status && hosts[i].dump_done)
+			dumps[k++] = hosts[i].dump;
+		else if (!hosts[i].failed)
+			fprintf(stderr, "stap: remote %d %s: left out of the merge (its session did "
+				"not end cleanly)\n", i, hosts[i].spec);
+	if (!dumps || !k || fleet_merge(dumps, k, path)) {
+		if (dumps && !k)
+			fprintf(stderr, "stap: --remote-merge: no host to merge\n");
+		free(dumps);
+		return 1;
+	}
+	free(dumps);
+	if (s->opt.verbose)
+		fprintf(stderr, "stap: the end probes, on the merge of %d host%s\n", k,
+			k == 1 ? "" : "s");
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		setenv("CTAP_MERGE_FILE", path, 1);
+		execv(run_tool_path(s, "stapdyn", "SYSTEMTAP_STAPDYN"), (char *const *)argv);
+		fprintf(stderr, "stap: cannot run stapdyn: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 /* ---- the whole ---- */
 
 static int report(struct host *hosts, int n)
@@ -718,6 +812,8 @@ int remote_run(struct session *s, int argc, char **argv)
 			   arena_printf(&s->arena, "ctap_remote_%d", (int)getpid());
 	char *top = session_mkdtemp(s, "ctapremote");
 	struct sigaction sa = { .sa_handler = on_signal };
+	const char *end_so = NULL;
+	bool ran = false;
 
 	if (!hosts || !top) {
 		fprintf(stderr, "stap: cannot prepare the remote run: %s\n", strerror(errno));
@@ -738,15 +834,25 @@ int remote_run(struct session *s, int argc, char **argv)
 	ask_hosts(s, hosts, n);
 	if (!interrupted)
 		build_kernels(s, hosts, n, top, name, argc, argv);
-	if (!interrupted)
+	if (!interrupted && s->opt.remote_merge)
+		end_so = build_fleet_end(s, hosts, n, top, name, argc, argv);
+	if (!interrupted && (end_so || !s->opt.remote_merge)) {
 		copy_modules(s, hosts, n, name);
-	if (!interrupted)
-		run_hosts(s, hosts, n, name);
-	else
-		for (int i = 0; i < n; i++)
-			if (!hosts[i].failed)
-				hosts[i].failed = "interrupted before it started";
+		/* from here a ^C stops the sessions, which end as usual */
+		if (!interrupted) {
+			run_hosts(s, hosts, n, name);
+			ran = true;
+		}
+	}
+	for (int i = 0; i < n && !ran; i++)
+		if (!hosts[i].failed)
+			hosts[i].failed = interrupted ? "interrupted before it started" :
+					  "the fleet's end was not built";
 	ret = report(hosts, n);
+	if (end_so && ran && run_fleet_end(s, hosts, n, top, end_so))
+		ret = 1;
+	for (int i = 0; i < n; i++)
+		free(hosts[i].dump);
 	if (s->opt.keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", top);
 	else

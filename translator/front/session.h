@@ -73,6 +73,7 @@ struct stap_options {
 	int n_remotes;
 	bool remote_prefix;		/* --remote-prefix: "N: " before each host's lines */
 	bool remote_merge;		/* --remote-merge: one report of the fleet (merge.c) */
+	bool merge_end;			/* --merge-end: the fleet's end probes, run here */
 	const char *kernel_release;
 	const char *kernel_image;	/* its boot image: /boot/vmlinuz-RELEASE, or an
 					   unpacked kernel's (kernel_root()) */

@@ -16,11 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 #include "diag.h"
 #include "elaborate.h"
 #include "merge.h"
 #include "provider.h"
 #include "session.h"
+#include "xlate.h"
 
 struct merge_walk {
 	struct session *s;
@@ -234,4 +237,100 @@ void merge_print(struct session *s, FILE *out)
 		if (v->merged)
 			fprintf(out, "%s:%s%s\n", v->name, v->type == T_STATS ? "stats" : "long",
 				v->nkeys ? " []" : "");
+}
+
+/* ---- pass 3: what each host ships, and the fleet's end that loads it ---- */
+
+static bool shipped(const struct var *v)
+{
+	return v->merged && v->used && v->type != T_UNKNOWN;
+}
+
+bool merge_emit_dump(struct xlate *x, FILE *out)
+{
+	if (!x->s->opt.remote_merge || x->s->opt.merge_end)
+		return false;
+	fputs("/* end, on each host (--remote-merge): the merged globals, for stap to\n"
+	      " * merge across hosts; the script's end probes run once, on the merge */\n"
+	      "static void probe_merge_dump(struct ctap_context *c)\n{\n"
+	      "\tctap_merge_write_mark(c, false);\n", out);
+	for (const struct var *v = sem_globals(x->s); v; v = v->next) {
+		if (!shipped(v))
+			continue;
+		if (v->nkeys)
+			fprintf(out, "\tctap_merge_write_map(c, \"%s\", G.g_%s, &mspec_%s);\n",
+				v->name, v->name, v->name);
+		else if (v->type == T_STATS)
+			fprintf(out, "\tctap_merge_write_pstat(c, \"%s\", &spec_%s, &G.g_%s);\n",
+				v->name, v->name, v->name);
+		else if (v->counter)
+			fprintf(out, "\tctap_merge_write_long(c, \"%s\", ctap_counter_read(&G.g_%s));\n",
+				v->name, v->name);
+		else
+			fprintf(out, "\tctap_merge_write_long(c, \"%s\", G.g_%s);\n", v->name, v->name);
+	}
+	fputs("\tctap_merge_write_mark(c, true);\n}\nNOKPROBE_SYMBOL(probe_merge_dump);\n\n", out);
+	return true;
+}
+
+bool merge_emit_load(struct xlate *x, FILE *out)
+{
+	if (!x->s->opt.merge_end)
+		return false;
+	fputs("/* begin, of the fleet's end (--remote-merge): the merged globals read\n"
+	      " * from $CTAP_MERGE_FILE, then the end probes */\n"
+	      "static const struct ctap_merge_var merge_vars[] = {\n", out);
+	for (const struct var *v = sem_globals(x->s); v; v = v->next) {
+		if (!shipped(v))
+			continue;
+		if (v->nkeys)
+			fprintf(out, "\t{ .name = \"%s\", .map = &G.g_%s, .mspec = &mspec_%s },\n",
+				v->name, v->name, v->name);
+		else if (v->type == T_STATS)
+			fprintf(out, "\t{ .name = \"%s\", .pstat = &G.g_%s },\n", v->name, v->name);
+		else if (v->counter)	/* not after merge_prune(): kept for safety */
+			fprintf(out, "\t{ .name = \"%s\", .counter = &G.g_%s },\n", v->name, v->name);
+		else
+			fprintf(out, "\t{ .name = \"%s\", .num = &G.g_%s },\n", v->name, v->name);
+	}
+	fputs("\t{ .name = NULL }\n};\n\n"
+	      "static void probe_merge_load(struct ctap_context *c)\n{\n"
+	      "\tif (ctap_merge_load(merge_vars, ARRAY_SIZE(merge_vars) - 1))\n"
+	      "\t\tctap_error(c, \"cannot read the hosts' merged globals\", \"--remote-merge\");\n"
+	      "\tctap_exit();\n}\n\n", out);
+	return true;
+}
+
+static bool not_end(const struct derived_probe *d, void *arg)
+{
+	(void)arg;
+	return !is_end(d);
+}
+
+/* A tapset the kept program still needs: a used function of its, or an
+ * alias a kept handler came through.  The others' top-level %{ %} (their
+ * kernel headers) would not compile in user space. */
+static bool library_needed(struct session *s, const struct script *t)
+{
+	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
+		if (f->used && f->script == t)
+			return true;
+	for (const struct sem_handler *h = sem_handlers(s); h; h = h->next)
+		for (int i = 0; i < MAX_ALIAS_DEPTH && h->aliases[i]; i++)
+			if (h->aliases[i]->loc.src == t->src)
+				return true;
+	return false;
+}
+
+void merge_prune(struct session *s)
+{
+	struct script **tp = &s->library;
+
+	if (sem_prune(s, not_end, NULL))
+		out_of_memory();
+	while (*tp)
+		if (library_needed(s, *tp))
+			tp = &(*tp)->next;
+		else
+			*tp = (*tp)->next;
 }

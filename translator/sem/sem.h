@@ -112,6 +112,13 @@ void sem_print(struct session *s, FILE *out);
 
 const char *vtype_name(enum vtype t);
 
+/* Drops the concrete probes drop(d, arg) is true of, then the handlers
+ * no probe runs, and keeps used only the functions the others reach
+ * (stap --remote-merge's fleet end); 0 or -ENOMEM. */
+struct derived_probe;
+int sem_prune(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),
+	      void *arg);
+
 /* The program, for code generation (after a clean pass2_semantic). */
 struct var *sem_globals(struct session *s);
 /* The variable called name in list (a scope's locals, the globals), or NULL. */
