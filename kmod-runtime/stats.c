@@ -136,27 +136,6 @@ static void merge_num(struct ctap_out *o, int64_t v)
 	ctap_out_dec(o, v);
 }
 
-/* " SHIFT NBUCKETS count sum min max avg_s variance_s" and " B:C" for
- * each bucket that is not empty: one part, exactly as it is kept. */
-static void merge_stat(struct ctap_out *o, const struct ctap_stat_spec *spec,
-		       const struct ctap_stat *s)
-{
-	merge_num(o, spec->shift);
-	merge_num(o, spec->buckets);
-	merge_num(o, s->count);
-	merge_num(o, s->sum);
-	merge_num(o, s->min);
-	merge_num(o, s->max);
-	merge_num(o, s->avg_s);
-	merge_num(o, s->variance_s);
-	for (int b = 0; b < spec->buckets; b++)
-		if (s->hist[b]) {
-			merge_num(o, b);
-			ctap_out_write(o, ":", 1);
-			ctap_out_dec(o, s->hist[b]);
-		}
-}
-
 void ctap_merge_write_mark(struct ctap_context *c, bool end)
 {
 	struct ctap_out *o = ctap_out(c);
@@ -187,7 +166,7 @@ void ctap_merge_write_pstat(struct ctap_context *c, const char *name,
 			continue;
 		o = ctap_out(c);
 		merge_tag(o, 's', name);
-		merge_stat(o, spec, part);
+		ctap_stat_merge_write(o, spec, part);
 		ctap_out_write(o, "\n", 1);
 	}
 }
@@ -224,7 +203,7 @@ void ctap_merge_write_map(struct ctap_context *c, const char *name, struct ctap_
 			}
 		}
 		if (spec->value == CTAP_STATS)
-			merge_stat(o, spec->stat, ctap_map_stat(m, e));
+			ctap_stat_merge_write(o, spec->stat, ctap_map_stat(m, e));
 		else
 			merge_num(o, *ctap_map_long(m, e));
 		ctap_out_write(o, "\n", 1);
