@@ -523,11 +523,10 @@ static void copy_modules(struct session *s, struct host *hosts, int n, const cha
  * its stdin ends (^C here, or ssh gone; not SIGINT, which sh has a
  * background job ignore, and staprun stops on either), its status as the
  * wrapper's. */
-static const char *run_script(struct session *s, const struct host *h, const char *name)
+static const char *run_script(struct session *s, const struct host *h)
 {
 	const char *args = "";
 
-	(void)name;
 	if (s->opt.cmd)
 		args = arena_printf(&s->arena, "%s -c %s", args, quote(s, s->opt.cmd));
 	if (s->opt.target_pid)
@@ -653,7 +652,7 @@ static void stop_all(struct host *hosts, int n, bool hard)
 	}
 }
 
-static void run_hosts(struct session *s, struct host *hosts, int n, const char *name)
+static void run_hosts(struct session *s, struct host *hosts, int n)
 {
 	struct pollfd *p = calloc(2 * (size_t)(n > 0 ? n : 1), sizeof(*p));
 	int seen_interrupts = 0, live = 0;
@@ -667,7 +666,7 @@ static void run_hosts(struct session *s, struct host *hosts, int n, const char *
 			continue;
 		h->out.to = 1;
 		h->err.to = 2;
-		h->pid = start_ssh(s, h, run_script(s, h, name), -1, &h->in, &h->out.fd,
+		h->pid = start_ssh(s, h, run_script(s, h), -1, &h->in, &h->out.fd,
 				   &h->err.fd);
 		if (h->pid < 0)
 			h->failed = "cannot run ssh";
@@ -840,7 +839,7 @@ int remote_run(struct session *s, int argc, char **argv)
 		copy_modules(s, hosts, n, name);
 		/* from here a ^C stops the sessions, which end as usual */
 		if (!interrupted) {
-			run_hosts(s, hosts, n, name);
+			run_hosts(s, hosts, n);
 			ran = true;
 		}
 	}
