@@ -460,6 +460,37 @@ static inline void ctap_counter_add(struct ctap_counter *k, int64_t v)
 	this_cpu_add(*k->cpu, v);
 }
 
+/*
+ * stap --remote-merge (docs/remote.md): each merged global written into
+ * the output as lines "\036ctap-merge ..." that stap cuts out and merges
+ * across hosts: a number ("n NAME V"), a statistic's every CPU part ("s
+ * NAME SHIFT NBUCKETS count sum min max avg_s variance_s B:C..."), an
+ * array's entries ("a"/"A NAME NKEYS KEY... VALUE", a key "i-12" or the
+ * hex of a string "x6869"), between "v 1" and "e" lines.
+ */
+#define CTAP_MERGE_TAG	"\036ctap-merge "
+void ctap_merge_write_mark(struct ctap_context *c, bool end);
+void ctap_merge_write_long(struct ctap_context *c, const char *name, int64_t v);
+void ctap_merge_write_pstat(struct ctap_context *c, const char *name,
+			    const struct ctap_stat_spec *spec, struct ctap_pstat *s);
+void ctap_merge_write_map(struct ctap_context *c, const char *name, struct ctap_map *m,
+			  const struct ctap_map_spec *spec);
+
+#ifdef CTAP_USERSPACE
+/* The fleet's end (user space, dyn-runtime/merge.c): a merged global and
+ * where it lives; ctap_merge_load() fills them from $CTAP_MERGE_FILE, the
+ * lines stap merged (each statistic one part).  0, or -1 if unreadable. */
+struct ctap_merge_var {
+	const char *name;
+	int64_t *num;
+	struct ctap_counter *counter;
+	struct ctap_pstat *pstat;
+	struct ctap_map **map;
+	const struct ctap_map_spec *mspec;
+};
+int ctap_merge_load(const struct ctap_merge_var *vars, int n);
+#endif
+
 /* Map access with SystemTap's errors; NULL with c->last_error set. */
 int ctap_map_slot(struct ctap_context *c, struct ctap_map *m, const struct ctap_key *k,
 		  const char *overflow, const char *where);

@@ -119,3 +119,93 @@ struct ctap_stat *ctap_map_stat_agg(struct ctap_map *m, const struct ctap_key *k
 	ctap_stat_aggregate(ctap_map_stat_spec(m), scratch, &part, 1);
 	return scratch;
 }
+
+/* ---- stap --remote-merge: the merged globals, as each host ships them ---- */
+
+static void merge_tag(struct ctap_out *o, char kind, const char *name)
+{
+	ctap_out_write(o, CTAP_MERGE_TAG, sizeof(CTAP_MERGE_TAG) - 1);
+	ctap_out_write(o, &kind, 1);
+	ctap_out_write(o, " ", 1);
+	ctap_out_write(o, name, strlen(name));
+}
+
+static void merge_num(struct ctap_out *o, int64_t v)
+{
+	ctap_out_write(o, " ", 1);
+	ctap_out_dec(o, v);
+}
+
+void ctap_merge_write_mark(struct ctap_context *c, bool end)
+{
+	struct ctap_out *o = ctap_out(c);
+
+	ctap_out_write(o, CTAP_MERGE_TAG, sizeof(CTAP_MERGE_TAG) - 1);
+	ctap_out_write(o, end ? "e\n" : "v 1\n", end ? 2 : 4);
+}
+
+void ctap_merge_write_long(struct ctap_context *c, const char *name, int64_t v)
+{
+	struct ctap_out *o = ctap_out(c);
+
+	merge_tag(o, 'n', name);
+	merge_num(o, v);
+	ctap_out_write(o, "\n", 1);
+}
+
+void ctap_merge_write_pstat(struct ctap_context *c, const char *name,
+			    const struct ctap_stat_spec *spec, struct ctap_pstat *s)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct ctap_stat *part = per_cpu_ptr(s->cpu, cpu);
+		struct ctap_out *o;
+
+		if (!part->count)
+			continue;
+		o = ctap_out(c);
+		merge_tag(o, 's', name);
+		ctap_stat_merge_write(o, spec, part);
+		ctap_out_write(o, "\n", 1);
+	}
+}
+
+static void merge_key_string(struct ctap_out *o, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	ctap_out_write(o, " x", 2);
+	for (; *s; s++) {
+		char two[2] = { hex[(unsigned char)*s >> 4], hex[*s & 15] };
+
+		ctap_out_write(o, two, 2);
+	}
+}
+
+void ctap_merge_write_map(struct ctap_context *c, const char *name, struct ctap_map *m,
+			  const struct ctap_map_spec *spec)
+{
+	const struct ctap_map_sort unsorted = { .column = 0, .dir = 0 };
+
+	for (int e = ctap_map_walk_first(m, &unsorted); e >= 0;
+	     e = ctap_map_walk_next(m, &unsorted, e)) {
+		struct ctap_out *o = ctap_out(c);
+
+		merge_tag(o, spec->value == CTAP_STATS ? 'A' : 'a', name);
+		merge_num(o, spec->nkeys);
+		for (int i = 0; i < spec->nkeys; i++) {
+			if (spec->keys[i] == CTAP_STRING) {
+				merge_key_string(o, ctap_map_key_string(m, e, i));
+			} else {
+				ctap_out_write(o, " i", 2);
+				ctap_out_dec(o, ctap_map_key_long(m, e, i));
+			}
+		}
+		if (spec->value == CTAP_STATS)
+			ctap_stat_merge_write(o, spec->stat, ctap_map_stat(m, e));
+		else
+			merge_num(o, *ctap_map_long(m, e));
+		ctap_out_write(o, "\n", 1);
+	}
+}

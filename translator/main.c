@@ -36,6 +36,8 @@
 #include "ctap_bundle.h"
 #include "pass1.h"
 #include "check.h"
+#include "merge.h"
+#include "remote.h"
 #include "run.h"
 #include "translate.h"
 
@@ -78,6 +80,11 @@ static void usage(FILE *f)
 		"             the newest output waits in the module for staprun -A NAME\n"
 		"  -l PROBE   list matching probe points\n"
 		"  -L PROBE   list matching probe points and their context variables\n"
+		"  --remote [ssh://][USER@]HOST[:PORT]  run on that host over ssh\n"
+		"             (repeatable: every host at once, a module built per kernel)\n"
+		"  --remote-prefix  \"N: \" before each line of host N's output\n"
+		"  --remote-merge  with --remote: one end for all hosts, on their merged\n"
+		"             statistics and counters (-p2: check that the script qualifies)\n"
 		"  --vm[=IMAGE]  run in a QEMU guest of the target (or given) kernel\n"
 		"  --vm-kernel=RELEASE|DIR|/boot/vmlinuz-RELEASE  --vm, targeting that\n"
 		"             installed kernel (its headers build the module)\n"
@@ -302,7 +309,8 @@ enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
-	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST,
+	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST, OPT_REMOTE, OPT_REMOTE_PREFIX,
+	OPT_REMOTE_MERGE, OPT_MERGE_END,
 };
 
 static const struct option longopts[] = {
@@ -332,6 +340,10 @@ static const struct option longopts[] = {
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },	/* SystemTap's alias */
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "remote", required_argument, NULL, OPT_REMOTE },		/* remote.c */
+	{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
+	{ "remote-merge", no_argument, NULL, OPT_REMOTE_MERGE },	/* merge.c */
+	{ "merge-end", no_argument, NULL, OPT_MERGE_END },		/* remote.c */
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -431,6 +443,22 @@ static bool target_option(struct session *s, int opt, const char **target)
 		return true;
 	case OPT_SYSROOT:
 		s->opt.sysroot = optarg;
+		return true;
+	case OPT_REMOTE:	/* checked now, used by remote.c */
+		if (s->opt.n_remotes == 16)
+			bad_option("at most 16 hosts (--remote)%s", "");
+		if (!remote_destination(s, optarg))
+			exit(1);
+		s->opt.remotes[s->opt.n_remotes++] = optarg;
+		return true;
+	case OPT_REMOTE_PREFIX:
+		s->opt.remote_prefix = true;
+		return true;
+	case OPT_REMOTE_MERGE:
+		s->opt.remote_merge = true;
+		return true;
+	case OPT_MERGE_END:
+		s->opt.merge_end = true;
 		return true;
 	case OPT_VM:
 		s->opt.vm = true;
@@ -564,6 +592,31 @@ static bool other_option(struct session *s, int opt)
 	return false;
 }
 
+/* --remote: pass 5 on other hosts (remote.c), which builds each module
+ * with this stap again as a bundle member: that one stops at pass 4. */
+static void remote_options(struct session *s)
+{
+	/* --remote-merge: with --remote, or -p2 to check that a script
+	 * qualifies (merge.c); --merge-end: remote.c's build of the fleet's end */
+	if ((s->opt.remote_merge || s->opt.merge_end) && s->opt.last_pass > 2 &&
+	    !s->opt.n_remotes && !s->opt.bundle_member)
+		bad_option("--remote-merge merges the hosts of --remote (or, with -p2, checks "
+			   "that a script qualifies)%s", "");
+	if (s->opt.merge_end && !(s->opt.remote_merge && s->opt.bundle_member))
+		bad_option("--merge-end is stap's own, with --remote-merge%s", "");
+	if (!s->opt.n_remotes)
+		return;
+	if (s->opt.bundle_member) {
+		s->opt.last_pass = 4;
+		return;
+	}
+	if (s->opt.last_pass != 5 || s->opt.vm || s->opt.flight || s->opt.output_file ||
+	    s->opt.bulk || s->opt.output_size || s->opt.n_targets || s->opt.dyninst ||
+	    s->opt.check || s->opt.list_pattern || s->opt.dump)
+		bad_option("--remote runs the script on the hosts: not with -p, -r, --vm, -F, "
+			   "-o, -b, -S, --runtime=dyninst, --check, -l or -L%s", "");
+}
+
 /* Each option by its group's function; then the script and the kernel. */
 static void parse_options(struct session *s, int argc, char **argv)
 {
@@ -598,6 +651,7 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	s->opt.args.argv = argv + optind;
 	s->opt.args.argc = argc - optind;
+	remote_options(s);
 	if (s->opt.n_targets > 1 && (s->opt.last_pass != 4 || !s->opt.module_name || s->opt.vm))
 		bad_option("several kernels (-r) make a bundle of modules: with -p4 and -m NAME%s", "");
 	set_target_kernel(s, target);
@@ -711,6 +765,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (s.opt.n_targets > 1)
 		return bundle_build(&s, argc, argv);
+	if (s.opt.n_remotes && !s.opt.bundle_member)
+		return remote_run(&s, argc, argv);
 	if (s.opt.check)
 		return check_run(&s);
 	s.pp.kernel_release = s.opt.kernel_release;
@@ -761,6 +817,13 @@ int main(int argc, char **argv)
 		ret = analyses_check_foreach(&s) ? -EINVAL : 0;
 	if (!ret)
 		ret = analyses_check_sizes(&s) ? -EINVAL : 0;
+	if (!ret && s.opt.remote_merge)
+		ret = merge_check(&s) ? -EINVAL : 0;
+	/* the fleet's end (remote.c): its end probes, built for user space */
+	if (!ret && s.opt.merge_end) {
+		merge_prune(&s);
+		s.opt.dyninst = true;
+	}
 	if (!ret && !s.opt.unoptimized) {
 		fold_script(&s.arena, s.user);
 		for (struct script *t = s.library; t; t = t->next)
@@ -796,6 +859,8 @@ int main(int argc, char **argv)
 	if (s.opt.last_pass == 2) {
 		sem_print(&s, stdout);
 		pass2_print(&s, stdout);
+		if (s.opt.remote_merge)
+			merge_print(&s, stdout);
 		goto out;
 	}
 	ret = passes_3_to_5(&s);

@@ -311,3 +311,28 @@ void ctap_hist_print(struct ctap_out *o, const struct ctap_stat_spec *spec,
 	}
 	ctap_out_write(o, "\n", 1);
 }
+
+static void part_num(struct ctap_out *o, int64_t v)
+{
+	ctap_out_write(o, " ", 1);
+	ctap_out_dec(o, v);
+}
+
+void ctap_stat_merge_write(struct ctap_out *o, const struct ctap_stat_spec *spec,
+			   const struct ctap_stat *s)
+{
+	part_num(o, spec->shift);
+	part_num(o, spec->buckets);
+	part_num(o, s->count);
+	part_num(o, s->sum);
+	part_num(o, s->min);
+	part_num(o, s->max);
+	part_num(o, s->avg_s);
+	part_num(o, s->variance_s);
+	for (int b = 0; b < spec->buckets; b++)
+		if (s->hist[b]) {
+			part_num(o, b);
+			ctap_out_write(o, ":", 1);
+			ctap_out_dec(o, s->hist[b]);
+		}
+}

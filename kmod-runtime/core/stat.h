@@ -55,6 +55,12 @@ int64_t ctap_stat_variance(const struct ctap_stat_spec *spec, const struct ctap_
  * statistic when the session ends. */
 void ctap_stat_print_summary(struct ctap_out *o, const struct ctap_stat *agg);
 
+/* stap --remote-merge: one part exactly as it is kept, " SHIFT NBUCKETS
+ * count sum min max avg_s variance_s" and " B:C" for each bucket that is
+ * not empty (translator/build/fleet.c reads it). */
+void ctap_stat_merge_write(struct ctap_out *o, const struct ctap_stat_spec *spec,
+			   const struct ctap_stat *s);
+
 /* The value a histogram's row b is labelled with: its bucket's lowest. */
 int64_t ctap_hist_bucket_value(const struct ctap_stat_spec *spec, int b);
 

@@ -35,7 +35,7 @@
  * side, or in the build tree), else the install path.  Always an absolute
  * path: execv() of a bare "staprun" would run one in the current directory.
  */
-static const char *tool_path(struct session *s, const char *tool, const char *var)
+const char *run_tool_path(struct session *s, const char *tool, const char *var)
 {
 	const char *env = getenv(var);
 	char self[PATH_MAX];
@@ -272,7 +272,8 @@ static int run_harness(struct session *s, const char *dir, const char **argv)
 		fprintf(stderr, "stap: --vm: the module cache cannot be used safely\n");
 		return -1;
 	}
-	env[0] = arena_printf(&s->arena, "CTAP_STAPRUN=%s", tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"));
+	env[0] = arena_printf(&s->arena, "CTAP_STAPRUN=%s",
+			      run_tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"));
 	env[1] = arena_printf(&s->arena, "CTAP_CACHE=%s", cache);
 	env[2] = NULL;
 	return spawn_logged(argv, dir, log, false, env);
@@ -408,7 +409,7 @@ int run_check_target(struct session *s)
 	int rc;
 
 	if (!s->opt.vm) {
-		const char *argv[] = { tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"), "--check", NULL };
+		const char *argv[] = { run_tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"), "--check", NULL };
 		pid_t pid;
 		int status;
 
@@ -440,14 +441,14 @@ int pass5_run(struct session *s, const char *ko)
 			fprintf(stderr, "Pass 5: starting run.\n");
 		fflush(NULL);
 		argv[0] = "stapdyn";
-		execv(tool_path(s, "stapdyn", "SYSTEMTAP_STAPDYN"), (char *const *)argv);
+		execv(run_tool_path(s, "stapdyn", "SYSTEMTAP_STAPDYN"), (char *const *)argv);
 		fprintf(stderr, "stap: cannot run stapdyn: %s\n", strerror(errno));
 		return 1;
 	}
 	if (s->opt.verbose)
 		fprintf(stderr, "Pass 5: starting run.\n");
 	fflush(NULL);
-	execv(tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"), (char *const *)argv);
+	execv(run_tool_path(s, "staprun", "SYSTEMTAP_STAPRUN"), (char *const *)argv);
 	fprintf(stderr, "stap: cannot run staprun: %s\n", strerror(errno));
 	return 1;
 }

@@ -69,6 +69,11 @@ struct stap_options {
 	const char *targets[16];	/* every -r: several make a bundle (bundle.c) */
 	int n_targets;
 	bool bundle_member;		/* --bundle-member: one kernel's module of a bundle */
+	const char *remotes[16];	/* every --remote HOST (remote.c) */
+	int n_remotes;
+	bool remote_prefix;		/* --remote-prefix: "N: " before each host's lines */
+	bool remote_merge;		/* --remote-merge: one report of the fleet (merge.c) */
+	bool merge_end;			/* --merge-end: the fleet's end probes, run here */
 	const char *kernel_release;
 	const char *kernel_image;	/* its boot image: /boot/vmlinuz-RELEASE, or an
 					   unpacked kernel's (kernel_root()) */

@@ -23,9 +23,11 @@
 
 #include "analyses.h"
 #include "elaborate.h"
+#include "merge.h"
 #include "print.h"
 #include "translate.h"
 #include "usymtab.h"
+#include "merge.h"
 #include "xlate.h"
 
 static const char *const kind_names[] = {
@@ -513,8 +515,10 @@ static void emit_probes(struct xlate *x, FILE *out)
 {
 	emit_slot_tables(x, out);
 	x->autoprint = emit_autoprint(x, out);
+	x->merge_probe = merge_emit_dump(x, out) ? 1 : merge_emit_load(x, out) ? 2 : 0;
 	fprintf(out, "static const struct ctap_probe ctap_probes[%d] = {\n",
-		(x->nprobes + x->autoprint) ? x->nprobes + x->autoprint : 1);
+		(x->nprobes + x->autoprint + !!x->merge_probe) ?
+		x->nprobes + x->autoprint + !!x->merge_probe : 1);
 	for (int i = 0; i < x->nprobes; i++) {
 		const struct derived_probe *d = x->probes[i].d;
 
@@ -545,6 +549,12 @@ static void emit_probes(struct xlate *x, FILE *out)
 	if (x->autoprint)
 		fprintf(out, "\t[%d] = { .pp = \"end\", .kind = CTAP_PROBE_END, .order = S64_MAX,\n"
 			"\t\t.handler = probe_autoprint },\n", x->nprobes);
+	if (x->merge_probe == 1)
+		fprintf(out, "\t[%d] = { .pp = \"end\", .kind = CTAP_PROBE_END, .order = S64_MAX,\n"
+			"\t\t.handler = probe_merge_dump },\n", x->nprobes + x->autoprint);
+	else if (x->merge_probe == 2)
+		fprintf(out, "\t[%d] = { .pp = \"begin\", .kind = CTAP_PROBE_BEGIN, .order = S64_MIN,\n"
+			"\t\t.handler = probe_merge_load },\n", x->nprobes + x->autoprint);
 	fputs("};\n\n", out);
 	emit_entry_probes(x, out);
 }
@@ -580,8 +590,14 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 	for (int k = 0; k < 3; k++) {
 		int *order = arena_alloc(x->a, (x->nprobes + 1) * sizeof(int)), m = 0;
 
+		if (k == 0 && x->merge_probe == 2) {	/* the merged globals first */
+			fprintf(out, "\t&ctap_probes[%d],\n", x->nprobes + x->autoprint);
+			n++;
+		}
 		for (int i = 0; i < x->nprobes; i++)
-			if (x->probes[i].kind == kinds[k])
+			/* --remote-merge: each host runs all but the end probes */
+			if (x->probes[i].kind == kinds[k] &&
+			    !(kinds[k] == XPROBE_END && x->merge_probe == 1))
 				order[m++] = i;
 		/* Stable insertion sort by order: equal ones keep program order. */
 		for (int i = 1; i < m; i++)
@@ -596,6 +612,10 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 			fprintf(out, "\t&ctap_probes[%d],\n", order[i]);
 		if (k == 1 && x->autoprint) {
 			fprintf(out, "\t&ctap_probes[%d],\n", x->nprobes);
+			n++;
+		}
+		if (k == 1 && x->merge_probe == 1) {
+			fprintf(out, "\t&ctap_probes[%d],\n", x->nprobes + x->autoprint);
 			n++;
 		}
 	}

@@ -58,6 +58,7 @@ struct xlate {
 	struct xprobe *probes;
 	int nprobes;
 	bool autoprint;			/* ctap_probes[nprobes] prints unread globals */
+	int merge_probe;		/* after it: probe_merge_dump (1) or _load (2), merge.c */
 };
 
 /* When a probe runs: kmod-runtime's enum ctap_probe_kind. */

@@ -726,6 +726,63 @@ static void renumber_probes(struct sem *S)
 		S->handler_of[i] = NULL;
 }
 
+/* ---- keeping part of the program (stap --remote-merge's fleet end) ---- */
+
+struct reach {
+	struct session *s;
+	struct sem_function **todo;
+	int ntodo;
+};
+
+static void reach_call(struct expr *e, void *ctx)
+{
+	struct reach *r = ctx;
+	struct sem_function *f;
+
+	if (e->kind != E_CALL || !(f = (struct sem_function *)sem_function_of(r->s, e)) || f->used)
+		return;
+	f->used = true;
+	if (f->fn->body)
+		r->todo[r->ntodo++] = f;
+}
+
+int sem_prune(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),
+	      void *arg)
+{
+	struct sem *S = s->sem;
+	struct sem_handler **hp = &S->handlers;
+	struct reach r = { .s = s, .todo = calloc(S->nfunctions + 1, sizeof(*r.todo)) };
+
+	if (!r.todo)
+		return -ENOMEM;
+	elab_filter(s, drop, arg);
+	renumber_probes(S);
+	while (*hp) {
+		bool runs = false;
+
+		for (const struct derived_probe *d = elab_probes(s); d && !runs; d = d->next)
+			runs = sem_handler_for(S, d) == *hp;
+		if (runs)
+			hp = &(*hp)->next;
+		else
+			*hp = (*hp)->next;
+	}
+	S->handlers_tail = hp;
+	for (struct sem_function *f = S->functions; f; f = f->next)
+		f->used = false;
+	for (struct sem_handler *h = S->handlers; h; h = h->next) {
+		struct stmt *bodies[SEM_MAX_BODIES];
+		int n = sem_handler_bodies(h, bodies, NULL);
+
+		for (int i = 0; i < n; i++)
+			ast_walk_stmt(bodies[i], reach_call, &r);
+	}
+	while (r.ntodo > 0)
+		ast_walk_stmt(r.todo[--r.ntodo]->fn->body, reach_call, &r);
+	free(r.todo);
+	return 0;
+}
+
 static void elide_empty_probes(struct sem *S)
 {
 	struct sem_handler **hp = &S->handlers;

@@ -36,6 +36,7 @@ struct var {
 	bool rvalue;			/* its value is read (not only by ++, +=) */
 	int index;			/* a global's position in sem_globals() */
 	bool counter;			/* a per-CPU sum (analyses_find_counters) */
+	bool merged;			/* --remote-merge: combined across hosts (merge.c) */
 	struct typed_value *typed;	/* assigned a typed pointer (autocast), or NULL */
 };
 
@@ -110,6 +111,13 @@ int sem_dump_functions(struct session *s, FILE *out);
 void sem_print(struct session *s, FILE *out);
 
 const char *vtype_name(enum vtype t);
+
+/* Drops the concrete probes drop(d, arg) is true of, then the handlers
+ * no probe runs, and keeps used only the functions the others reach
+ * (stap --remote-merge's fleet end); 0 or -ENOMEM. */
+struct derived_probe;
+int sem_prune(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),
+	      void *arg);
 
 /* The program, for code generation (after a clean pass2_semantic). */
 struct var *sem_globals(struct session *s);
