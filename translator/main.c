@@ -82,6 +82,8 @@ static void usage(FILE *f)
 		"  --vm-kernel=RELEASE|DIR|/boot/vmlinuz-RELEASE  --vm, targeting that\n"
 		"             installed kernel (its headers build the module)\n"
 		"  --sysroot=DIR read process(\"/path\") binaries at DIR/path\n"
+		"  --kernel-debuginfo=DIR  the kernel's DWARF under DIR (DIR/usr/lib/debug/boot/\n"
+		"             vmlinux-RELEASE, a -dbg package unpacked), for files, lines and locals\n"
 		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n"
 		"  -d FILE    symbols and unwind data of a user program or library, for\n"
 		"             usymname(), print_ubacktrace()... (process probes' files have them)\n"
@@ -302,7 +304,7 @@ enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
-	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST,
+	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST, OPT_KERNEL_DEBUGINFO,
 };
 
 static const struct option longopts[] = {
@@ -314,6 +316,7 @@ static const struct option longopts[] = {
 	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 	{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "kernel-debuginfo", required_argument, NULL, OPT_KERNEL_DEBUGINFO },
 	{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
 	{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
@@ -431,6 +434,9 @@ static bool target_option(struct session *s, int opt, const char **target)
 		return true;
 	case OPT_SYSROOT:
 		s->opt.sysroot = optarg;
+		return true;
+	case OPT_KERNEL_DEBUGINFO:
+		s->opt.kernel_debuginfo = optarg;
 		return true;
 	case OPT_VM:
 		s->opt.vm = true;

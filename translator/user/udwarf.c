@@ -43,6 +43,10 @@ struct udwarf {
 	struct func_entry *funcs;
 	size_t nfuncs, cap;
 	bool indexed;
+	/* The kernel's DWARF: a function is looked up in the one CU whose
+	 * ranges hold it (.debug_aranges), never by indexing every CU, and
+	 * a statement's variables are those with a location there. */
+	bool cu_local;
 	struct dwarf_btf *conv;	/* types as BTF (udwarf_btf.c), or NULL */
 };
 
@@ -404,11 +408,47 @@ static void index_funcs(struct udwarf *u)
 		qsort(u->funcs, u->nfuncs, sizeof(*u->funcs), cmp_funcs);
 }
 
+struct cu_find {
+	const char *name;
+	Dwarf_Addr addr;
+	Dwarf_Die *die;
+	int at;			/* functions starting at addr */
+};
+
+static int cu_find_one(Dwarf_Die *fn, void *arg)
+{
+	struct cu_find *f = arg;
+	Dwarf_Addr lo;
+	const char *n;
+
+	if (dwarf_lowpc(fn, &lo) || lo != f->addr)
+		return DWARF_CB_OK;
+	f->at++;
+	*f->die = *fn;
+	n = dwarf_diename(fn);
+	return n && !strcmp(n, f->name) ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* find_func() within the CU whose ranges hold addr. */
+static bool find_func_in_cu(struct udwarf *u, const char *name, Dwarf_Addr addr, Dwarf_Die *die)
+{
+	struct cu_find f = { .name = name, .addr = addr, .die = die };
+	Dwarf_Die cu;
+
+	if (!dwarf_addrdie(u->dw, addr, &cu))
+		return false;
+	if (dwarf_getfuncs(&cu, cu_find_one, &f, 0) > 0)
+		return true;	/* stopped at the one by name */
+	return f.at == 1;
+}
+
 /* The DIE of function name starting at addr. */
 static bool find_func(struct udwarf *u, const char *name, Dwarf_Addr addr, Dwarf_Die *die)
 {
 	size_t lo = 0, hi;
 
+	if (u->cu_local)
+		return find_func_in_cu(u, name, addr, die);
 	if (!u->indexed)
 		index_funcs(u);
 	hi = u->nfuncs;
@@ -466,8 +506,9 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 		if (!name || tag != (params ? DW_TAG_formal_parameter : DW_TAG_variable))
 			continue;
 		/* A local the optimizer keeps nowhere here is not one of the
-		 * probe's variables, as SystemTap lists them (a parameter is). */
-		if (!params && !has_location_at(&child, pc))
+		 * probe's variables, as SystemTap lists them (a parameter is,
+		 * but at a kernel statement SystemTap leaves it out too). */
+		if ((!params || u->cu_local) && !has_location_at(&child, pc))
 			continue;
 		v = arena_new(a, struct udwarf_var);
 		v->name = arena_strndup(a, name, strlen(name));
@@ -805,4 +846,108 @@ int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, 
 		off = next;
 	}
 	return found ? 0 : -ENOENT;
+}
+
+/* ---- the kernel's DWARF: one CU at a time ---- */
+
+void udwarf_set_cu_local(struct udwarf *u)
+{
+	u->cu_local = true;
+}
+
+int udwarf_each_cu(struct udwarf *u, int (*fn)(void *arg, uint64_t die, const char *name),
+		   void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int ret = 0;
+
+	for (; !ret && !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL); off = next) {
+		Dwarf_Die cu;
+		const char *name;
+
+		if (dwarf_offdie(u->dw, off + hsize, &cu) && (name = dwarf_diename(&cu)))
+			ret = fn(arg, off + hsize, name);
+	}
+	return ret;
+}
+
+struct cu_funcs {
+	const char *glob;
+	int (*fn)(void *arg, const struct udwarf_cufunc *f);
+	void *arg;
+	int ret;
+};
+
+static int cu_func(Dwarf_Die *die, void *arg)
+{
+	struct cu_funcs *w = arg;
+	struct udwarf_cufunc f = { .name = dwarf_diename(die) };
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t r = 0;
+
+	if (!f.name || fnmatch(w->glob, f.name, 0) || dwarf_entrypc(die, &f.entry))
+		return DWARF_CB_OK;
+	f.die = dwarf_dieoffset(die);
+	f.lo = f.entry;
+	while ((r = dwarf_ranges(die, r, &base, &lo, &hi)) > 0) {
+		if (lo < f.lo)
+			f.lo = lo;
+		if (hi > f.hi)
+			f.hi = hi;
+	}
+	f.decl_file = dwarf_decl_file(die);
+	dwarf_decl_line(die, &f.decl_line);
+	w->ret = w->fn(w->arg, &f);
+	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+int udwarf_cu_funcs(struct udwarf *u, uint64_t cu_die, const char *glob,
+		    int (*fn)(void *arg, const struct udwarf_cufunc *f), void *arg)
+{
+	struct cu_funcs w = { .glob = glob, .fn = fn, .arg = arg };
+	Dwarf_Die cu;
+
+	if (!dwarf_offdie(u->dw, cu_die, &cu))
+		return -ENOENT;
+	dwarf_getfuncs(&cu, cu_func, &w, 0);
+	return w.ret;
+}
+
+int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int line1,
+		      int line2, int (*fn)(void *arg, int line, uint64_t addr), void *arg)
+{
+	Dwarf_Die func, cu;
+	Dwarf_Lines *lines;
+	size_t n;
+	int ret = 0, span;
+	uint64_t *first;
+
+	if (line2 < line1 || line2 - line1 > 100000 || !dwarf_offdie(u->dw, func_die, &func) ||
+	    !dwarf_diecu(&func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
+		return -ENOENT;
+	span = line2 - line1 + 1;
+	first = calloc(span, sizeof(*first));
+	if (!first)
+		return -ENOMEM;
+	/* Each line's lowest address inside the function (0: none). */
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		const char *file;
+		bool end = false;
+		int no;
+
+		if (!l || dwarf_lineno(l, &no) || no < line1 || no > line2 || dwarf_lineaddr(l, &a) ||
+		    dwarf_lineendsequence(l, &end) || end || dwarf_haspc(&func, a) != 1 ||
+		    (first[no - line1] && first[no - line1] <= a) ||
+		    !(file = dwarf_linesrc(l, NULL, NULL)) || !udwarf_file_matches(glob, file))
+			continue;
+		first[no - line1] = a;
+	}
+	for (int i = 0; !ret && i < span; i++)
+		if (first[i])
+			ret = fn(arg, line1 + i, first[i]);
+	free(first);
+	return ret;
 }

@@ -137,4 +137,42 @@ bool udwarf_starts_row(struct udwarf *u, uint64_t addr);
 int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, uint64_t hi,
 		     uint64_t *addr);
 
+/* ---- the kernel's DWARF, read one CU at a time (translator/kernel/kdwarf.c) ---- */
+
+/* Look functions up in the CU that holds their address only (a vmlinux
+ * has 2,000 CUs: indexing all of them takes seconds), and at a
+ * statement list only the variables that have a location there, as
+ * SystemTap does for the kernel. */
+void udwarf_set_cu_local(struct udwarf *u);
+
+/* Each compilation unit: fn(arg, its DIE's offset, its name); stops when
+ * fn returns nonzero, and returns that. */
+int udwarf_each_cu(struct udwarf *u, int (*fn)(void *arg, uint64_t die, const char *name),
+		   void *arg);
+
+/* A function with code, as udwarf_cu_funcs() gives it. */
+struct udwarf_cufunc {
+	const char *name;
+	uint64_t die;			/* its DIE's offset */
+	uint64_t entry;			/* where its code starts */
+	uint64_t lo, hi;		/* the lowest and past the highest address of its ranges */
+	const char *decl_file;
+	int decl_line;
+};
+
+/* The functions defined in the CU whose DIE is at cu_die whose names glob
+ * matches: fn(arg, f), until fn returns nonzero (returned); -ENOENT. */
+int udwarf_cu_funcs(struct udwarf *u, uint64_t cu_die, const char *glob,
+		    int (*fn)(void *arg, const struct udwarf_cufunc *f), void *arg);
+
+/*
+ * Each line from line1 to line2 of a file glob matches that has code in
+ * the function whose DIE is at func_die, in line order: fn(arg, line,
+ * the line's lowest address in the function), where SystemTap puts a
+ * .statement probe.  Stops when fn returns nonzero and returns that;
+ * -ENOENT.
+ */
+int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int line1,
+		      int line2, int (*fn)(void *arg, int line, uint64_t addr), void *arg);
+
 #endif /* UDWARF_H */
