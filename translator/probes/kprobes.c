@@ -455,7 +455,8 @@ struct kline_walk {
 	const __u32 *pointers;
 	const char *cu;			/* the CU being walked */
 	const struct udwarf_cufunc *f;	/* the function being walked */
-	const char *symbol;		/* its symbol */
+	const struct udwarf_cufunc *in;	/* f an inlined instance: the function it is in */
+	const struct ksym *sym;		/* the symbol of the code: f's, or in's */
 	bool statement, wild, is_return;
 	const char *suffix;
 	int64_t maxactive;
@@ -485,17 +486,22 @@ static int add_statement(void *arg, int line, uint64_t addr)
 	struct udwarf_func fn;
 	struct derived_probe *d;
 	struct kprobe_point *kp;
+	uint64_t entry = w->in ? w->in->entry : w->f->entry;
 
 	w->lines++;
+	/* (a line in another part of the function, its .cold one: not placed) */
+	if (addr < entry || (w->sym->size && addr - entry >= w->sym->size))
+		return 0;
 	d = elab_add(w->e, w->m, arena_printf(a, "kernel.statement(\"%s@%s:%d\")", w->f->name,
 					       w->cu, line));
 	kp = arena_new(a, struct kprobe_point);
-	d->symbol = w->symbol;
+	d->symbol = w->sym->name;
 	d->data = kp;
-	kp->offset = addr - w->f->entry;
+	kp->offset = addr - entry;
 	kp->optional = w->wild || (d->written && d->written->optional);
 	w->added++;
-	if (udwarf_function_at(w->dw, a, w->f->name, w->f->entry, addr, &fn))
+	if (w->in ? udwarf_inline_at(w->dw, a, w->in->die, w->f->die, addr, &fn) :
+		    udwarf_function_at(w->dw, a, w->f->name, w->f->entry, addr, &fn))
 		return 0;
 	for (const struct udwarf_var *u = fn.vars; u; u = u->next) {
 		const char *name = arena_printf(a, "$%s", u->name);
@@ -514,20 +520,70 @@ static int add_statement(void *arg, int line, uint64_t addr)
 	return 0;
 }
 
+/*
+ * Why code of function name (in function in, if inlined there) may not
+ * be probed, or NULL with *sym the symbol a kprobe goes by: the refusal
+ * lists apply to both, and the kprobe needs a symbol of one name.
+ */
+static const char *kline_refused(struct kline_walk *w, const char *name, const char *in,
+				 const struct ksym **sym)
+{
+	const char *code = in ? in : name;
+	const char *why = elab_unprobeable(w->e, name, w->is_return);
+
+	if (!why && in)
+		why = elab_unprobeable(w->e, in, false);
+	*sym = w->ks ? ksyms_find(w->ks, code) : NULL;
+	if (!why && *sym && (*sym)->why)
+		why = (*sym)->why;
+	if (!why && !*sym)
+		why = in ? arena_printf(elab_arena(w->e), "%s, which it is inlined in, has no "
+					"symbol of its own", in) :
+			   "it has no symbol of its own (inlined, or a compiler's clone)";
+	if (!why && (*sym)->copies > 1)
+		why = arena_printf(elab_arena(w->e), "%d kernel functions are called %s, and ctap "
+				   "places kprobes by name", (*sym)->copies, code);
+	return why;
+}
+
+/* The statement probes of f's lines (code inlined in in, if in). */
+static void add_kline_lines(struct kline_walk *w, const struct udwarf_cufunc *f,
+			    const struct udwarf_cufunc *in, const struct ksym *sym)
+{
+	int lo = w->k->line1, hi = w->k->line2;
+
+	w->f = f;
+	w->in = in;
+	w->sym = sym;
+	if (hi == 1 << 20 && f->decl_line > 0)	/* ":*": the function's own lines */
+		lo = f->decl_line, hi = f->decl_line + 65535;
+	udwarf_func_lines(w->dw, f->die, w->k->file, lo, hi, add_statement, w);
+}
+
+/* An inlined instance of a function the point names: its lines' probes. */
+static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
+			    const struct udwarf_cufunc *in)
+{
+	struct kline_walk *w = arg;
+	const struct ksym *sym;
+
+	if (f->decl_file && !udwarf_file_matches(w->k->file, f->decl_file))
+		return 0;	/* a header's function inlined into this file */
+	if (kline_refused(w, f->name, in->name, &sym)) {
+		w->skipped++;
+		return 0;
+	}
+	add_kline_lines(w, f, in, sym);
+	return 0;
+}
+
 /* One function of a CU the file names: its probe, or its lines' probes. */
 static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 {
 	struct kline_walk *w = arg;
-	const struct ksym *sym = w->ks ? ksyms_find(w->ks, f->name) : NULL;
-	const char *why = elab_unprobeable(w->e, f->name, w->is_return);
+	const struct ksym *sym;
+	const char *why = kline_refused(w, f->name, NULL, &sym);
 
-	if (!why && sym && sym->why)
-		why = sym->why;
-	if (!why && !sym)
-		why = "it has no symbol of its own (inlined, or a compiler's clone)";
-	if (!why && sym->copies > 1)
-		why = arena_printf(elab_arena(w->e), "%d kernel functions are called %s, and ctap "
-				   "places kprobes by name", sym->copies, f->name);
 	if (why) {
 		w->skipped++;
 		if (!w->wild)
@@ -535,14 +591,8 @@ static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 				   f->name, why);
 		return 0;
 	}
-	w->f = f;
-	w->symbol = sym->name;
 	if (w->statement) {
-		int lo = w->k->line1, hi = w->k->line2;
-
-		if (hi == 1 << 20 && f->decl_line > 0)	/* ":*": the function's own lines */
-			lo = f->decl_line, hi = f->decl_line + 65535;
-		udwarf_func_lines(w->dw, f->die, w->k->file, lo, hi, add_statement, w);
+		add_kline_lines(w, f, NULL, sym);
 		return 0;
 	}
 	/* named as SystemTap names it: by its file and line */
@@ -564,8 +614,13 @@ static int walk_cu(void *arg, uint64_t die, const char *name)
 {
 	struct kline_walk *w = arg;
 
+	int ret;
+
 	w->cu = name;
-	return udwarf_cu_funcs(w->dw, die, w->k->func, add_kline_func, w);
+	ret = udwarf_cu_funcs(w->dw, die, w->k->func, add_kline_func, w);
+	if (!ret && w->statement)
+		ret = udwarf_cu_inlines(w->dw, die, w->k->func, add_kline_inline, w);
+	return ret;
 }
 
 /*

@@ -408,6 +408,21 @@ static void index_funcs(struct udwarf *u)
 		qsort(u->funcs, u->nfuncs, sizeof(*u->funcs), cmp_funcs);
 }
 
+/* Where die's code starts: its entry or low pc, else (code split in hot
+ * and cold parts, DW_AT_ranges only) the start of its first range. */
+static int code_entry(Dwarf_Die *die, Dwarf_Addr *entry)
+{
+	Dwarf_Addr base, lo, hi;
+
+	if (!dwarf_entrypc(die, entry))
+		return 0;
+	if (dwarf_ranges(die, 0, &base, &lo, &hi) > 0) {
+		*entry = lo;
+		return 0;
+	}
+	return -1;
+}
+
 struct cu_find {
 	const char *name;
 	Dwarf_Addr addr;
@@ -421,7 +436,7 @@ static int cu_find_one(Dwarf_Die *fn, void *arg)
 	Dwarf_Addr lo;
 	const char *n;
 
-	if (dwarf_lowpc(fn, &lo) || lo != f->addr)
+	if (code_entry(fn, &lo) || lo != f->addr)
 		return DWARF_CB_OK;
 	f->at++;
 	*f->die = *fn;
@@ -886,7 +901,7 @@ static int cu_func(Dwarf_Die *die, void *arg)
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t r = 0;
 
-	if (!f.name || fnmatch(w->glob, f.name, 0) || dwarf_entrypc(die, &f.entry))
+	if (!f.name || fnmatch(w->glob, f.name, 0) || code_entry(die, &f.entry))
 		return DWARF_CB_OK;
 	f.die = dwarf_dieoffset(die);
 	f.lo = f.entry;
@@ -914,6 +929,60 @@ int udwarf_cu_funcs(struct udwarf *u, uint64_t cu_die, const char *glob,
 	return w.ret;
 }
 
+/* The address ranges of the inlined instances directly in scope (through
+ * lexical blocks, not into the instances): code that is theirs. */
+struct inl_ranges {
+	struct inl_range {
+		Dwarf_Addr lo, hi;
+		Dwarf_Word call_line;	/* where it is called: the caller's line */
+	} *r;
+	size_t n, cap;
+};
+
+static void inlined_ranges(Dwarf_Die *scope, const char *glob, struct inl_ranges *v, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(scope, &child))
+		return;
+	do {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+		const char *file;
+
+		if (dwarf_tag(&child) == DW_TAG_lexical_block ||
+		    dwarf_tag(&child) == DW_TAG_inlined_subroutine)
+			inlined_ranges(&child, glob, v, depth + 1);
+		if (dwarf_tag(&child) != DW_TAG_inlined_subroutine ||
+		    !(file = dwarf_decl_file(&child)) || !udwarf_file_matches(glob, file))
+			continue;
+		Dwarf_Attribute at;
+		Dwarf_Word call_line = 0;
+
+		dwarf_formudata(dwarf_attr(&child, DW_AT_call_line, &at), &call_line);
+		while ((r = dwarf_ranges(&child, r, &base, &lo, &hi)) > 0) {
+			if (v->n == v->cap) {
+				v->cap = v->cap ? 2 * v->cap : 16;
+				v->r = realloc(v->r, v->cap * sizeof(*v->r));
+				if (!v->r) {
+					v->n = v->cap = 0;
+					return;
+				}
+			}
+			v->r[v->n++] = (struct inl_range){ .lo = lo, .hi = hi, .call_line = call_line };
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/* Whether line at a is code inlined there (not the call's own line). */
+static bool in_ranges(const struct inl_ranges *v, Dwarf_Addr a, int line)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (a >= v->r[i].lo && a < v->r[i].hi && (Dwarf_Word)line != v->r[i].call_line)
+			return true;
+	return false;
+}
+
 int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int line1,
 		      int line2, int (*fn)(void *arg, int line, uint64_t addr), void *arg)
 {
@@ -922,6 +991,7 @@ int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int
 	size_t n;
 	int ret = 0, span;
 	uint64_t *first;
+	struct inl_ranges inl = { 0 };
 
 	if (line2 < line1 || line2 - line1 > 100000 || !dwarf_offdie(u->dw, func_die, &func) ||
 	    !dwarf_diecu(&func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
@@ -930,6 +1000,11 @@ int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int
 	first = calloc(span, sizeof(*first));
 	if (!first)
 		return -ENOMEM;
+	/* In a function, a line of code inlined from another function of
+	 * the file is that function's (SystemTap's listing names it by that
+	 * one); an inlined instance's lines are all its own. */
+	if (dwarf_tag(&func) == DW_TAG_subprogram)
+		inlined_ranges(&func, glob, &inl, 0);
 	/* Each line's lowest address inside the function (0: none). */
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
@@ -940,14 +1015,116 @@ int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int
 
 		if (!l || dwarf_lineno(l, &no) || no < line1 || no > line2 || dwarf_lineaddr(l, &a) ||
 		    dwarf_lineendsequence(l, &end) || end || dwarf_haspc(&func, a) != 1 ||
-		    (first[no - line1] && first[no - line1] <= a) ||
+		    (first[no - line1] && first[no - line1] <= a) || in_ranges(&inl, a, no) ||
 		    !(file = dwarf_linesrc(l, NULL, NULL)) || !udwarf_file_matches(glob, file))
 			continue;
 		first[no - line1] = a;
 	}
-	for (int i = 0; !ret && i < span; i++)
-		if (first[i])
-			ret = fn(arg, line1 + i, first[i]);
+	/* A line whose address an earlier line has is left out: one probe
+	 * per address, named by the first line there, as SystemTap does. */
+	int kept = 0;	/* the lines kept so far, packed at the front */
+
+	for (int i = 0; !ret && i < span; i++) {
+		bool taken = false;
+
+		for (int j = 0; first[i] && !taken && j < kept; j++)
+			taken = first[j] == first[i];
+		if (!first[i] || taken)
+			continue;
+		ret = fn(arg, line1 + i, first[i]);
+		first[kept++] = first[i];	/* kept <= i: nothing unread is lost */
+	}
 	free(first);
+	free(inl.r);
 	return ret;
+}
+
+struct cu_inlines {
+	struct udwarf *u;
+	const char *glob;
+	int (*fn)(void *arg, const struct udwarf_cufunc *inst, const struct udwarf_cufunc *in);
+	void *arg;
+	struct udwarf_cufunc in;	/* the concrete function walked */
+	int ret;
+};
+
+static void cu_inline_walk(struct cu_inlines *w, Dwarf_Die *scope, int depth)
+{
+	Dwarf_Die child;
+
+	if (w->ret || depth > 64 || dwarf_child(scope, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		struct udwarf_cufunc f = { .name = dwarf_diename(&child) };
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
+			continue;
+		if (tag == DW_TAG_inlined_subroutine && f.name && !fnmatch(w->glob, f.name, 0) &&
+		    !code_entry(&child, &f.entry)) {
+			f.die = dwarf_dieoffset(&child);
+			f.lo = f.entry;
+			Dwarf_Attribute at;
+		Dwarf_Word call_line = 0;
+
+		dwarf_formudata(dwarf_attr(&child, DW_AT_call_line, &at), &call_line);
+		while ((r = dwarf_ranges(&child, r, &base, &lo, &hi)) > 0) {
+				if (lo < f.lo)
+					f.lo = lo;
+				if (hi > f.hi)
+					f.hi = hi;
+			}
+			f.decl_file = dwarf_decl_file(&child);
+			dwarf_decl_line(&child, &f.decl_line);
+			w->ret = w->fn(w->arg, &f, &w->in);
+		}
+		cu_inline_walk(w, &child, depth + 1);
+	} while (!w->ret && !dwarf_siblingof(&child, &child));
+}
+
+static int cu_inline_func(Dwarf_Die *die, void *arg)
+{
+	struct cu_inlines *w = arg;
+
+	w->in = (struct udwarf_cufunc){ .name = dwarf_diename(die), .die = dwarf_dieoffset(die) };
+	if (!w->in.name || code_entry(die, &w->in.entry))
+		return DWARF_CB_OK;
+	cu_inline_walk(w, die, 0);
+	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+int udwarf_cu_inlines(struct udwarf *u, uint64_t cu_die, const char *glob,
+		      int (*fn)(void *arg, const struct udwarf_cufunc *inst,
+				const struct udwarf_cufunc *in), void *arg)
+{
+	struct cu_inlines w = { .u = u, .glob = glob, .fn = fn, .arg = arg };
+	Dwarf_Die cu;
+
+	if (!dwarf_offdie(u->dw, cu_die, &cu))
+		return -ENOENT;
+	dwarf_getfuncs(&cu, cu_inline_func, &w, 0);
+	return w.ret;
+}
+
+int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
+		     uint64_t pc, struct udwarf_func *out)
+{
+	struct udwarf_var **tail;
+	Dwarf_Die func, inst;
+	const char *file;
+
+	if (!dwarf_offdie(u->dw, func_die, &func) || !dwarf_offdie(u->dw, inst_die, &inst))
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->probe_addr = pc;
+	if ((file = dwarf_decl_file(&inst)))
+		out->decl_file = arena_strndup(a, file, strlen(file));
+	dwarf_decl_line(&inst, &out->decl_line);
+	tail = &out->vars;
+	add_vars(u, a, &func, &inst, pc, true, &tail, 0);
+	add_vars(u, a, &func, &inst, pc, false, &tail, 0);
+	sort_vars(&out->vars);
+	return 0;
 }

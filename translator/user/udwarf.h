@@ -167,12 +167,27 @@ int udwarf_cu_funcs(struct udwarf *u, uint64_t cu_die, const char *glob,
 
 /*
  * Each line from line1 to line2 of a file glob matches that has code in
- * the function whose DIE is at func_die, in line order: fn(arg, line,
- * the line's lowest address in the function), where SystemTap puts a
- * .statement probe.  Stops when fn returns nonzero and returns that;
+ * the function (or inlined instance) whose DIE is at func_die, in line
+ * order: fn(arg, line, the line's lowest address in it), where SystemTap
+ * puts a .statement probe; a line whose address an earlier line has, or
+ * (in a function) inside an instance of another function of such a file
+ * inlined there, is left out, as SystemTap leaves it out.  Stops when fn returns nonzero and returns that;
  * -ENOENT.
  */
 int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int line1,
 		      int line2, int (*fn)(void *arg, int line, uint64_t addr), void *arg);
+
+/* The instances of functions whose names glob matches inlined into the
+ * functions defined in the CU at cu_die: fn(arg, inst, in), in the
+ * concrete function it is in; stops when fn returns nonzero (returned). */
+int udwarf_cu_inlines(struct udwarf *u, uint64_t cu_die, const char *glob,
+		      int (*fn)(void *arg, const struct udwarf_cufunc *inst,
+				const struct udwarf_cufunc *in), void *arg);
+
+/* The variables of the inlined instance at inst_die (inside the function
+ * at func_die, whose frame it shares) at pc, sorted by name as SystemTap
+ * lists an instance's: 0 and *out (no $return), or -ENOENT. */
+int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
+		     uint64_t pc, struct udwarf_func *out);
 
 #endif /* UDWARF_H */
