@@ -1021,8 +1021,17 @@ int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int
 		first[no - line1] = a;
 	}
 	/* A line whose address an earlier line has is left out: one probe
-	 * per address, named by the first line there, as SystemTap does. */
-	int kept = 0;	/* the lines kept so far, packed at the front */
+	 * per address, named by the first line there, as SystemTap does;
+	 * but the function's own first line (its name's) gives way to any
+	 * other line there (an inlined instance's entry). */
+	int kept = 0, decl = 0;	/* kept: the lines kept so far, packed at the front */
+
+	if (!dwarf_decl_line(&func, &decl) && decl >= line1 && decl <= line2 && first[decl - line1])
+		for (int i = 0; i < span; i++)
+			if (i != decl - line1 && first[i] == first[decl - line1]) {
+				first[decl - line1] = 0;
+				break;
+			}
 
 	for (int i = 0; !ret && i < span; i++) {
 		bool taken = false;
@@ -1108,6 +1117,42 @@ int udwarf_cu_inlines(struct udwarf *u, uint64_t cu_die, const char *glob,
 	return w.ret;
 }
 
+/*
+ * The variables in scope at pc as SystemTap lists them at a statement in
+ * an inlined instance: the innermost lexical block's first, each scope's
+ * parameters and locals in the DWARF's order.
+ */
+static void add_inner_first(struct udwarf *u, struct arena *a, Dwarf_Die *func,
+			    Dwarf_Die *scope, Dwarf_Addr pc, struct udwarf_var ***tail, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(scope, &child))
+		return;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_lexical_block && dwarf_haspc(&child, pc) == 1)
+			add_inner_first(u, a, func, &child, pc, tail, depth + 1);
+	} while (!dwarf_siblingof(&child, &child));
+	dwarf_child(scope, &child);
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name = dwarf_diename(&child);
+		struct udwarf_var *v;
+
+		if (!name || (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) ||
+		    !has_location_at(&child, pc))
+			continue;
+		v = arena_new(a, struct udwarf_var);
+		v->name = arena_strndup(a, name, strlen(name));
+		v->type = type_name(a, &child, 0);
+		v->btf_id = dwarf_btf_type(u->conv, &child);
+		v->why = locate(u, func, &child, pc, &v->loc);
+		v->is_param = tag == DW_TAG_formal_parameter;
+		**tail = v;
+		*tail = &v->next;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
 int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
 		     uint64_t pc, struct udwarf_func *out)
 {
@@ -1123,8 +1168,6 @@ int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint6
 		out->decl_file = arena_strndup(a, file, strlen(file));
 	dwarf_decl_line(&inst, &out->decl_line);
 	tail = &out->vars;
-	add_vars(u, a, &func, &inst, pc, true, &tail, 0);
-	add_vars(u, a, &func, &inst, pc, false, &tail, 0);
-	sort_vars(&out->vars);
+	add_inner_first(u, a, &func, &inst, pc, &tail, 0);
 	return 0;
 }
