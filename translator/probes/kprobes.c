@@ -479,30 +479,29 @@ static __u32 kernel_type(struct kline_walk *w, const char *type)
 }
 
 /* One kernel.statement probe at addr, line of the walk's function. */
-static int add_statement(void *arg, int line, uint64_t addr)
+/* A probe called name at addr in the walk's function (w->f, inlined in
+ * w->in if not NULL), with the variables DWARF gives there. */
+static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t addr)
 {
-	struct kline_walk *w = arg;
 	struct arena *a = elab_arena(w->e);
 	struct udwarf_func fn;
 	struct derived_probe *d;
 	struct kprobe_point *kp;
 	uint64_t entry = w->in ? w->in->entry : w->f->entry;
 
-	w->lines++;
 	/* (a line in another part of the function, its .cold one: not placed) */
 	if (addr < entry || (w->sym->size && addr - entry >= w->sym->size))
-		return 0;
-	d = elab_add(w->e, w->m, arena_printf(a, "kernel.statement(\"%s@%s:%d\")", w->f->name,
-					       w->cu, line));
+		return;
+	d = elab_add(w->e, w->m, name);
 	kp = arena_new(a, struct kprobe_point);
 	d->symbol = w->sym->name;
 	d->data = kp;
 	kp->offset = addr - entry;
 	kp->optional = w->wild || (d->written && d->written->optional);
 	w->added++;
-	if (w->in ? udwarf_inline_at(w->dw, a, w->in->die, w->f->die, addr, &fn) :
+	if (w->in ? udwarf_inline_at(w->dw, a, w->in->die, w->f->die, addr, !w->statement, &fn) :
 		    udwarf_function_at(w->dw, a, w->f->name, w->f->entry, addr, &fn))
-		return 0;
+		return;
 	for (const struct udwarf_var *u = fn.vars; u; u = u->next) {
 		const char *name = arena_printf(a, "$%s", u->name);
 		struct probe_var *v;
@@ -517,6 +516,15 @@ static int add_statement(void *arg, int line, uint64_t addr)
 		if (!v->unavailable)
 			kp->locs[kp->nlocs++] = u->loc;
 	}
+}
+
+static int add_statement(void *arg, int line, uint64_t addr)
+{
+	struct kline_walk *w = arg;
+
+	w->lines++;
+	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.statement(\"%s@%s:%d\")",
+					w->f->name, w->cu, line), addr);
 	return 0;
 }
 
@@ -573,7 +581,17 @@ static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
 		w->skipped++;
 		return 0;
 	}
-	add_kline_lines(w, f, in, sym);
+	if (w->statement) {
+		add_kline_lines(w, f, in, sym);
+		return 0;
+	}
+	/* kernel.function: a probe at the instance's entry, as SystemTap's
+	 * (not .call, and no .return: an instance does not return) */
+	w->f = f;
+	w->in = in;
+	w->sym = sym;
+	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.function(\"%s@%s:%d\")%s",
+					f->name, w->cu, f->decl_line, w->suffix), f->entry);
 	return 0;
 }
 
@@ -618,7 +636,7 @@ static int walk_cu(void *arg, uint64_t die, const char *name)
 
 	w->cu = name;
 	ret = udwarf_cu_funcs(w->dw, die, w->k->func, add_kline_func, w);
-	if (!ret && w->statement)
+	if (!ret && (w->statement || (!w->is_return && !strstr(w->suffix, ".call"))))
 		ret = udwarf_cu_inlines(w->dw, die, w->k->func, add_kline_inline, w);
 	return ret;
 }

@@ -1130,7 +1130,8 @@ static void add_inner_first(struct udwarf *u, struct arena *a, Dwarf_Die *func,
 	if (depth > 16 || dwarf_child(scope, &child))
 		return;
 	do {
-		if (dwarf_tag(&child) == DW_TAG_lexical_block && dwarf_haspc(&child, pc) == 1)
+		if (depth >= 0 && dwarf_tag(&child) == DW_TAG_lexical_block &&
+		    dwarf_haspc(&child, pc) == 1)
 			add_inner_first(u, a, func, &child, pc, tail, depth + 1);
 	} while (!dwarf_siblingof(&child, &child));
 	dwarf_child(scope, &child);
@@ -1154,7 +1155,7 @@ static void add_inner_first(struct udwarf *u, struct arena *a, Dwarf_Die *func,
 }
 
 int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
-		     uint64_t pc, struct udwarf_func *out)
+		     uint64_t pc, bool outer_only, struct udwarf_func *out)
 {
 	struct udwarf_var **tail;
 	Dwarf_Die func, inst;
@@ -1168,6 +1169,6 @@ int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint6
 		out->decl_file = arena_strndup(a, file, strlen(file));
 	dwarf_decl_line(&inst, &out->decl_line);
 	tail = &out->vars;
-	add_inner_first(u, a, &func, &inst, pc, &tail, 0);
+	add_inner_first(u, a, &func, &inst, pc, &tail, outer_only ? -1 : 0);
 	return 0;
 }

@@ -186,9 +186,9 @@ int udwarf_cu_inlines(struct udwarf *u, uint64_t cu_die, const char *glob,
 
 /* The variables of the inlined instance at inst_die (inside the function
  * at func_die, whose frame it shares) that have a location at pc, in
- * SystemTap's order there (the innermost block's first): 0 and *out (no
- * $return), or -ENOENT. */
+ * SystemTap's order there (the innermost block's first; outer_only: the
+ * instance's own, at its entry): 0 and *out (no $return), or -ENOENT. */
 int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
-		     uint64_t pc, struct udwarf_func *out);
+		     uint64_t pc, bool outer_only, struct udwarf_func *out);
 
 #endif /* UDWARF_H */
