@@ -52,6 +52,11 @@ static const char *const kprobe_patterns[] = {
 	NULL
 };
 
+static const char *const label_patterns[] = {
+	"kernel.function(string).label(string)",
+	NULL
+};
+
 static const char *const statement_patterns[] = {
 	"kernel.statement(string)",
 	"kernel.statement(number).absolute",
@@ -458,6 +463,7 @@ struct kline_walk {
 	const struct udwarf_cufunc *in;	/* f an inlined instance: the function it is in */
 	const struct ksym *sym;		/* the symbol of the code: f's, or in's */
 	bool statement, wild, is_return;
+	const char *label;		/* .label("L"): L, a glob */
 	const char *suffix;
 	int64_t maxactive;
 	int added, skipped, lines;
@@ -554,6 +560,15 @@ static const char *kline_refused(struct kline_walk *w, const char *name, const c
 	return why;
 }
 
+static int add_label(void *arg, const char *name, uint64_t addr, int line)
+{
+	struct kline_walk *w = arg;
+
+	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.function(\"%s@%s:%d\")"
+					".label(\"%s\")", w->f->name, w->cu, line, name), addr);
+	return 0;
+}
+
 /* The statement probes of f's lines (code inlined in in, if in). */
 static void add_kline_lines(struct kline_walk *w, const struct udwarf_cufunc *f,
 			    const struct udwarf_cufunc *in, const struct ksym *sym)
@@ -579,6 +594,13 @@ static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
 		return 0;	/* a header's function inlined into this file */
 	if (kline_refused(w, f->name, in->name, &sym)) {
 		w->skipped++;
+		return 0;
+	}
+	if (w->label) {		/* an instance's labels are its function's */
+		w->f = f;
+		w->in = in;
+		w->sym = sym;
+		udwarf_func_labels(w->dw, f->die, w->label, add_label, w);
 		return 0;
 	}
 	if (w->statement) {
@@ -607,6 +629,13 @@ static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 		if (!w->wild)
 			elab_error(w->e, w->m, "kernel function '%s' cannot be probed: %s",
 				   f->name, why);
+		return 0;
+	}
+	if (w->label) {
+		w->f = f;
+		w->in = NULL;
+		w->sym = sym;
+		udwarf_func_labels(w->dw, f->die, w->label, add_label, w);
 		return 0;
 	}
 	if (w->statement) {
@@ -653,6 +682,9 @@ static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statemen
 	const char *arg = m->comps[1]->arg->str;
 	struct kline_walk w = { .e = e, .m = m, .statement = statement, .suffix = suffix,
 				.maxactive = maxactive };
+
+	if (m->ncomps > 2 && !strcmp(m->comps[2]->name, "label"))
+		w.label = m->comps[2]->arg->str;
 	struct kline_spec k;
 	struct kdwarf *kd;
 	const char *why;
@@ -664,7 +696,7 @@ static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statemen
 			   "kernel.statement(\"%s\")", arg, arg);
 		return -EINVAL;
 	}
-	if (statement && !k.line1) {
+	if (statement && !k.line1 && !w.label) {
 		elab_error(e, m, "'%s': a kernel.statement by file needs a line (FILE:LINE, "
 			   "FILE:LINE-LINE or FILE:*)", arg);
 		return -EINVAL;
@@ -683,7 +715,8 @@ static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statemen
 	w.dw = kdwarf_dwarf(kd);
 	w.ks = session_ksyms(elab_session(e));
 	w.pointers = kbtf_pointer_index(elab_arena(e), w.btf);
-	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2;
+	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2 ||
+		 (w.label && strpbrk(w.label, "*?["));
 	w.is_return = strstr(m->pattern_text, ".return") != NULL;
 	kdwarf_each_cu(kd, k.file, walk_cu, &w);
 	if (w.added)
@@ -696,6 +729,9 @@ static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statemen
 	else if (statement && w.f)
 		elab_error(e, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
 			   k.file, k.line1, k.func, kdwarf_path(kd));
+	else if (w.label && w.f)
+		elab_error(e, m, "no match for '%s': no label %s in %s (%s)", arg, w.label, k.func,
+			   kdwarf_path(kd));
 	else
 		elab_error(e, m, "no match for '%s': no function %s defined in a file %s names "
 			   "in %s", arg, k.func, k.file, kdwarf_path(kd));
@@ -1007,6 +1043,11 @@ static void statement_emit(struct xlate *x, const struct derived_probe *const *d
 	emit_table(x, d, n, "kstatements");
 }
 
+static void label_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_table(x, d, n, "klabels");
+}
+
 const struct provider kernel_function_provider = {
 	.name = "kernel.function",
 	.patterns = kernel_function_patterns,
@@ -1021,6 +1062,31 @@ const struct provider kprobe_provider = {
 	.runtime = "probes/kprobes",
 	.resolve = kprobe_resolve,
 	.emit = kprobe_emit,
+};
+
+/*
+ * kernel.function("F@FILE").label("L"): a kprobe at each label L (a glob)
+ * of the functions F@FILE names, with the variables in scope there, by
+ * the kernel's DWARF; probes of the statement family.
+ */
+static int label_resolve(struct elab *e, const struct pp_match *m)
+{
+	const char *arg = m->comps[1]->arg->str;
+
+	if (!strchr(arg, '@')) {
+		elab_error(e, m, "'%s': a label is found in the functions a file names: "
+			   "kernel.function(\"%s@FILE\").label(...)", arg, arg);
+		return -EINVAL;
+	}
+	return resolve_dwarf(e, m, true, "", 0);
+}
+
+const struct provider kernel_label_provider = {
+	.name = "kernel.function.label",
+	.patterns = label_patterns,
+	.runtime = "probes/kprobes",
+	.resolve = label_resolve,
+	.emit = label_emit,
 };
 
 const struct provider kernel_statement_provider = {

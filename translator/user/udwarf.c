@@ -1172,3 +1172,38 @@ int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint6
 	add_inner_first(u, a, &func, &inst, pc, &tail, outer_only ? -1 : 0);
 	return 0;
 }
+
+static int labels_in(Dwarf_Die *scope, const char *glob,
+		     int (*fn)(void *arg, const char *name, uint64_t addr, int line), void *arg,
+		     int depth)
+{
+	Dwarf_Die child;
+	int ret = 0;
+
+	if (depth > 64 || dwarf_child(scope, &child))
+		return 0;
+	do {
+		const char *name = dwarf_diename(&child);
+		Dwarf_Addr addr;
+		int line = 0;
+
+		if (dwarf_tag(&child) == DW_TAG_lexical_block)
+			ret = labels_in(&child, glob, fn, arg, depth + 1);
+		else if (dwarf_tag(&child) == DW_TAG_label && name && !fnmatch(glob, name, 0) &&
+			 !dwarf_lowpc(&child, &addr)) {
+			dwarf_decl_line(&child, &line);
+			ret = fn(arg, name, addr, line);
+		}
+	} while (!ret && !dwarf_siblingof(&child, &child));
+	return ret;
+}
+
+int udwarf_func_labels(struct udwarf *u, uint64_t func_die, const char *glob,
+		       int (*fn)(void *arg, const char *name, uint64_t addr, int line), void *arg)
+{
+	Dwarf_Die func;
+
+	if (!dwarf_offdie(u->dw, func_die, &func))
+		return -ENOENT;
+	return labels_in(&func, glob, fn, arg, 0);
+}

@@ -137,7 +137,7 @@ bool udwarf_starts_row(struct udwarf *u, uint64_t addr);
 int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, uint64_t hi,
 		     uint64_t *addr);
 
-/* ---- the kernel's DWARF, read one CU at a time (translator/kernel/kdwarf.c) ---- */
+/* ---- the kernel's DWARF, read one CU at a time (translator/user/kdwarf.c) ---- */
 
 /* Look functions up in the CU that holds their address only (a vmlinux
  * has 2,000 CUs: indexing all of them takes seconds), and at a
@@ -190,5 +190,12 @@ int udwarf_cu_inlines(struct udwarf *u, uint64_t cu_die, const char *glob,
  * instance's own, at its entry): 0 and *out (no $return), or -ENOENT. */
 int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
 		     uint64_t pc, bool outer_only, struct udwarf_func *out);
+
+/* The labels whose names glob matches in the function whose DIE is at
+ * func_die (in its blocks too, not in what is inlined there), in DWARF's
+ * order: fn(arg, name, address, line), until fn returns nonzero
+ * (returned); -ENOENT. */
+int udwarf_func_labels(struct udwarf *u, uint64_t func_die, const char *glob,
+		       int (*fn)(void *arg, const char *name, uint64_t addr, int line), void *arg);
 
 #endif /* UDWARF_H */

@@ -7,6 +7,8 @@
  * slow is to look at every CU for each probe point; the CUs' names and
  * offsets are read once (80 ms) and kept in the cache by build id, so a
  * later session finds fs/read_write.c's CU without reading the others.
+ * (It lives with udwarf.c, which it reads through: the kernel's DWARF is
+ * the same format as a program's.)
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <elf.h>
@@ -22,8 +24,30 @@
 
 #include "cache.h"
 #include "kdwarf.h"
-#include "kimage.h"
 #include "xalloc.h"
+
+/* The whole of a small file (a /sys or cache file): 0 and *data
+ * (malloc'd, NUL-terminated), or -errno. */
+static int read_small(const char *path, char **data, size_t *size)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return -errno;
+	buf = xmalloc(cap + 1);
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap)
+			buf = xrealloc(buf, (cap *= 2) + 1);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*data = buf;
+	*size = n;
+	return 0;
+}
 
 struct kdwarf_cu {
 	uint64_t die;
@@ -90,7 +114,7 @@ static bool running_build_id(const char *release, char *out)
 	bool ok;
 
 	if (uname(&u) || strcmp(u.release, release) ||
-	    kimage_read_file("/sys/kernel/notes", &notes, &size))
+	    read_small("/sys/kernel/notes", &notes, &size))
 		return false;
 	ok = note_build_id(notes, size, out);
 	free(notes);
@@ -284,7 +308,7 @@ static void load_index(struct kdwarf *k)
 		snprintf(name, sizeof(name), "kdwarf-%s.cus", k->build_id);
 		cached = cache_path(cache, sizeof(cache), name) ? NULL : cache;
 	}
-	if (cached && cache_file_ok(cached) == 0 && !kimage_read_file(cached, &text, &size)) {
+	if (cached && cache_file_ok(cached) == 0 && !read_small(cached, &text, &size)) {
 		parse_index(k, text);
 		return;
 	}
