@@ -89,6 +89,8 @@ static void usage(FILE *f)
 		"  --vm-kernel=RELEASE|DIR|/boot/vmlinuz-RELEASE  --vm, targeting that\n"
 		"             installed kernel (its headers build the module)\n"
 		"  --sysroot=DIR read process(\"/path\") binaries at DIR/path\n"
+		"  --kernel-debuginfo=DIR  the kernel's DWARF under DIR (DIR/usr/lib/debug/boot/\n"
+		"             vmlinux-RELEASE, a -dbg package unpacked), for files, lines and locals\n"
 		"  --compatible=VER, --dump-functions, --dump-probe-types, --dump-probe-aliases\n"
 		"  -d FILE    symbols and unwind data of a user program or library, for\n"
 		"             usymname(), print_ubacktrace()... (process probes' files have them)\n"
@@ -310,7 +312,7 @@ enum {
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
 	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST, OPT_REMOTE, OPT_REMOTE_PREFIX,
-	OPT_REMOTE_MERGE, OPT_MERGE_END,
+	OPT_REMOTE_MERGE, OPT_MERGE_END, OPT_KERNEL_DEBUGINFO,
 };
 
 static const struct option longopts[] = {
@@ -322,6 +324,7 @@ static const struct option longopts[] = {
 	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 	{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "kernel-debuginfo", required_argument, NULL, OPT_KERNEL_DEBUGINFO },
 	{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
 	{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
@@ -459,6 +462,9 @@ static bool target_option(struct session *s, int opt, const char **target)
 		return true;
 	case OPT_MERGE_END:
 		s->opt.merge_end = true;
+		return true;
+	case OPT_KERNEL_DEBUGINFO:
+		s->opt.kernel_debuginfo = optarg;
 		return true;
 	case OPT_VM:
 		s->opt.vm = true;

@@ -16,13 +16,65 @@
  * The handler sees the probed instruction's address in the registers, as
  * SystemTap shows it (addr(), backtraces), not the byte after the int3.
  */
+static u64 kloc_extend(u64 v, unsigned int size, bool is_signed)
+{
+	unsigned int bits = 64 - 8 * size;
+
+	if (size >= 8)
+		return v;
+	return is_signed ? (u64)((s64)(v << bits) >> bits) : (v << bits) >> bits;
+}
+
+/*
+ * A statement's variable: a register's value or memory read at its size
+ * and sign.  A read that would fault fails instead (-EFAULT).
+ */
+static int kloc_read(const struct ctap_kloc *l, struct pt_regs *regs, unsigned long pc,
+		     unsigned long *out)
+{
+	unsigned long addr;
+	u64 v = 0;
+
+	switch (l->kind) {
+	case CTAP_KLOC_REG:
+		v = l->base < 0 ? 0 : *(unsigned long *)((char *)regs + l->base);
+		break;
+	case CTAP_KLOC_IMM:
+		*out = l->disp;
+		return 0;
+	case CTAP_KLOC_MEM:
+	case CTAP_KLOC_PCREL:
+		addr = l->kind == CTAP_KLOC_PCREL ? pc + l->disp :
+		       (l->base < 0 ? 0 : *(unsigned long *)((char *)regs + l->base)) + l->disp;
+		/* little-endian: the low bytes of v */
+		if (copy_from_kernel_nofault(&v, (const void *)addr, l->size))
+			return -EFAULT;
+		break;
+	}
+	*out = kloc_extend(v, l->size, l->is_signed);
+	return 0;
+}
+
+/*
+ * The handler sees the probed instruction's address in the registers, as
+ * SystemTap shows it (addr(), backtraces), not the byte after the int3.
+ * A statement's variables are read first, as its arguments; one that
+ * cannot be read skips the hit (counted, as a marker's argument is).
+ */
 static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ctap_kprobe *k = container_of(kp, struct ctap_kprobe, u.kp);
 	unsigned long ip = instruction_pointer(regs);
+	unsigned long args[CTAP_KLOC_MAX];
 
+	for (int i = 0; i < k->nlocs && i < CTAP_KLOC_MAX; i++) {
+		if (kloc_read(&k->locs[i], regs, (unsigned long)kp->addr, &args[i])) {
+			ctap_add_skipped(1);
+			return 0;
+		}
+	}
 	instruction_pointer_set(regs, (unsigned long)kp->addr);
-	ctap_probe_run(k->probe, regs, NULL, 0);
+	ctap_probe_run(k->probe, regs, k->nlocs ? args : NULL, k->nlocs);
 	instruction_pointer_set(regs, ip);
 	return 0;
 }
@@ -368,7 +420,9 @@ static int register_one(struct ctap_kprobe *k)
 		k->u.kp.pre_handler = kprobe_pre;
 		if (k->offset)
 			return register_inside(k);
-		return ctap_ftrace && !k->address ? register_entry(k) : register_kprobe(&k->u.kp);
+		/* (ftrace's handler reads no statement's variables) */
+		return ctap_ftrace && !k->address && !k->nlocs ? register_entry(k) :
+		       register_kprobe(&k->u.kp);
 	}
 	k->u.krp.kp.symbol_name = k->symbol;
 	k->u.krp.handler = kretprobe_ret;

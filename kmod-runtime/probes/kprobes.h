@@ -11,6 +11,23 @@
 
 #include "ctap_runtime.h"
 
+/*
+ * Where a kernel.statement's variable is at the probe, as the translator
+ * read the kernel's DWARF: a register, a constant, kernel memory at a
+ * register plus disp, or at disp from the probed instruction (a static).
+ */
+enum ctap_kloc_kind { CTAP_KLOC_REG, CTAP_KLOC_IMM, CTAP_KLOC_MEM, CTAP_KLOC_PCREL };
+
+struct ctap_kloc {
+	enum ctap_kloc_kind kind;
+	u8 size;			/* 1, 2, 4, 8 */
+	bool is_signed;
+	s16 base;			/* offset in struct pt_regs, -1: none */
+	s64 disp;
+};
+
+#define CTAP_KLOC_MAX	12
+
 struct ctap_kprobe {
 	const struct ctap_probe *probe;
 	const char *symbol;		/* or NULL, with address */
@@ -24,6 +41,8 @@ struct ctap_kprobe {
 	const struct ctap_probe *entry_probe;
 	size_t saved_size;
 	bool optional;			/* from a wildcard or "?": a failure warns */
+	const struct ctap_kloc *locs;	/* a statement's variables, read into */
+	int nlocs;			/* the handler's arguments at the hit */
 	union {
 		struct kprobe kp;
 		struct kretprobe krp;

@@ -80,6 +80,7 @@ struct stap_options {
 	const char *kernel_moddir;	/* its /lib/modules/RELEASE, or an unpacked one's */
 	const char *runtime_dir;	/* -R */
 	const char *sysroot;		/* --sysroot: where the target's files are here */
+	const char *kernel_debuginfo;	/* --kernel-debuginfo: where its DWARF is unpacked */
 	const char *d_options[64];	/* -d FILE|MODULE */
 	int n_d_options;
 	bool ldd;			/* --ldd: -d for the libraries they need too */

@@ -22,6 +22,7 @@
 
 #include "arena.h"
 #include "kbtf.h"
+#include "kdwarf.h"
 #include "kmodules.h"
 #include "ksyms.h"
 #include "provider.h"
@@ -51,6 +52,11 @@ static const char *const kprobe_patterns[] = {
 	NULL
 };
 
+static const char *const label_patterns[] = {
+	"kernel.function(string).label(string)",
+	NULL
+};
+
 static const char *const statement_patterns[] = {
 	"kernel.statement(string)",
 	"kernel.statement(number).absolute",
@@ -76,6 +82,10 @@ struct kprobe_point {
 	uint64_t offset;		/* into the function ("vfs_read+0x4") */
 	uint64_t address;		/* .absolute: no symbol */
 	const char *module;		/* the function's, or NULL: the kernel's */
+	/* A statement's variables, from DWARF: where each is at the probe
+	 * (its $var reads argument i, locs[i]). */
+	struct sdt_arg locs[SDT_MAX_ARGS];
+	int nlocs;
 };
 
 /* FUNC+OFFSET: *offset and the function's name; offset 0 without '+'. */
@@ -352,6 +362,382 @@ static const char *without_file(struct elab *e, const struct pp_match *m, const 
 	return name;
 }
 
+/* ---- by source file and line: the kernel's DWARF (kdwarf.h) ---- */
+
+extern const struct provider kernel_statement_provider;
+
+/* The session's kernel DWARF: opened on first use, then kept. */
+struct kdwarf_state {
+	struct kdwarf *k;
+	const char *bad;	/* a file that has no usable DWARF, or NULL */
+	bool tried;
+};
+
+/* The target kernel's DWARF, or NULL: opened once per session. */
+static struct kdwarf_state *open_dwarf(struct elab *e)
+{
+	void **slot = elab_provider_state(e, &kernel_statement_provider);
+	const struct session *s = elab_session(e);
+	struct kdwarf_state *st = *slot;
+
+	if (!st)
+		*slot = st = arena_new(elab_arena(e), struct kdwarf_state);
+	if (!st->tried) {
+		st->tried = true;
+		st->k = kdwarf_open(s->opt.kernel_release, s->opt.kernel_build,
+				    s->opt.kernel_debuginfo, &st->bad);
+	}
+	return st;
+}
+
+/*
+ * The target kernel's DWARF for probe point glob, or NULL after an error
+ * saying what to install (what: why the point needs it).
+ */
+static struct kdwarf *kernel_dwarf(struct elab *e, const struct pp_match *m, const char *glob,
+				   const char *what)
+{
+	struct kdwarf_state *st = open_dwarf(e);
+	const char *rel = elab_session(e)->opt.kernel_release;
+
+	if (st->k)
+		return st->k;
+	if (st->bad)
+		elab_error(e, m, "'%s': %s; %s is not the DWARF of kernel %s (install "
+			   "linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", glob, what,
+			   st->bad, rel, rel);
+	else
+		elab_error(e, m, "'%s': %s; none is installed for kernel %s (install "
+			   "linux-image-%s-dbg, or give --kernel-debuginfo=DIR); ctap knows kernel "
+			   "functions by name (BTF and the symbol table)", glob, what, rel, rel);
+	return NULL;
+}
+
+/* "FUNC@FILE[:LINE[-LINE2]|:*]" */
+struct kline_spec {
+	const char *func, *file;
+	int line1, line2;	/* 0: no line; 1 to INT_MAX: ":*" */
+};
+
+static bool parse_kline(struct elab *e, const struct pp_match *m, const char *arg,
+			struct kline_spec *k)
+{
+	const char *at = strchr(arg, '@'), *colon;
+	char *end;
+
+	memset(k, 0, sizeof(*k));
+	if (!at || at == arg) {
+		elab_error(e, m, "'%s': expected FUNCTION@FILE[:LINE]", arg);
+		return false;
+	}
+	k->func = arena_strndup(elab_arena(e), arg, at - arg);
+	colon = strchr(at, ':');
+	k->file = colon ? arena_strndup(elab_arena(e), at + 1, colon - at - 1) : at + 1;
+	if (!colon)
+		return true;
+	if (!strcmp(colon + 1, "*")) {
+		k->line1 = 1;
+		k->line2 = 1 << 20;
+		return true;
+	}
+	errno = 0;
+	k->line1 = strtol(colon + 1, &end, 10);
+	k->line2 = *end == '-' ? strtol(end + 1, &end, 10) : k->line1;
+	if (*end || errno || k->line1 < 1 || k->line2 < k->line1 || k->line2 >= 1 << 20) {
+		elab_error(e, m, "'%s': expected a line, LINE-LINE or *", arg);
+		return false;
+	}
+	return true;
+}
+
+struct kline_walk {
+	struct elab *e;
+	const struct pp_match *m;
+	const struct kline_spec *k;
+	struct udwarf *dw;
+	const struct ksyms *ks;
+	struct btf *btf;
+	const __u32 *pointers;
+	const char *cu;			/* the CU being walked */
+	const struct udwarf_cufunc *f;	/* the function being walked */
+	const struct udwarf_cufunc *in;	/* f an inlined instance: the function it is in */
+	const struct ksym *sym;		/* the symbol of the code: f's, or in's */
+	bool statement, wild, is_return;
+	const char *label;		/* .label("L"): L, a glob */
+	const char *suffix;
+	int64_t maxactive;
+	int added, skipped, lines;
+};
+
+/* A DWARF type as the kernel's BTF has it ("struct file*"), else long. */
+static __u32 kernel_type(struct kline_walk *w, const char *type)
+{
+	char buf[256], *p;
+	__u32 id;
+
+	snprintf(buf, sizeof(buf), "%s", type);
+	while ((p = strstr(buf, " const")) || (p = strstr(buf, " volatile")))
+		memmove(p, strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p),
+			strlen(strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p)) + 1);
+	if (!kbtf_find_ctype(w->btf, w->pointers, buf, &id) && id)
+		return id;
+	return (__u32)session_long_type(elab_session(w->e));
+}
+
+/* One kernel.statement probe at addr, line of the walk's function. */
+/* A probe called name at addr in the walk's function (w->f, inlined in
+ * w->in if not NULL), with the variables DWARF gives there. */
+static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t addr)
+{
+	struct arena *a = elab_arena(w->e);
+	struct udwarf_func fn;
+	struct derived_probe *d;
+	struct kprobe_point *kp;
+	uint64_t entry = w->in ? w->in->entry : w->f->entry;
+
+	/* (a line in another part of the function, its .cold one: not placed) */
+	if (addr < entry || (w->sym->size && addr - entry >= w->sym->size))
+		return;
+	d = elab_add(w->e, w->m, name);
+	kp = arena_new(a, struct kprobe_point);
+	d->symbol = w->sym->name;
+	d->data = kp;
+	kp->offset = addr - entry;
+	kp->optional = w->wild || (d->written && d->written->optional);
+	w->added++;
+	if (w->in ? udwarf_inline_at(w->dw, a, w->in->die, w->f->die, addr, !w->statement, &fn) :
+		    udwarf_function_at(w->dw, a, w->f->name, w->f->entry, addr, &fn))
+		return;
+	for (const struct udwarf_var *u = fn.vars; u; u = u->next) {
+		const char *name = arena_printf(a, "$%s", u->name);
+		struct probe_var *v;
+
+		if (sem_probe_var(d, name))
+			continue;	/* the innermost of a name comes first */
+		v = elab_add_var(w->e, d, name, u->type, kernel_type(w, u->type), kp->nlocs);
+		v->is_local = !u->is_param;
+		v->unavailable = u->why;
+		if (!v->unavailable && kp->nlocs == SDT_MAX_ARGS)
+			v->unavailable = "one variable too many (ctap reads 12 per statement)";
+		if (!v->unavailable)
+			kp->locs[kp->nlocs++] = u->loc;
+	}
+}
+
+static int add_statement(void *arg, int line, uint64_t addr)
+{
+	struct kline_walk *w = arg;
+
+	w->lines++;
+	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.statement(\"%s@%s:%d\")",
+					w->f->name, w->cu, line), addr);
+	return 0;
+}
+
+/*
+ * Why code of function name (in function in, if inlined there) may not
+ * be probed, or NULL with *sym the symbol a kprobe goes by: the refusal
+ * lists apply to both, and the kprobe needs a symbol of one name.
+ */
+static const char *kline_refused(struct kline_walk *w, const char *name, const char *in,
+				 const struct ksym **sym)
+{
+	const char *code = in ? in : name;
+	const char *why = elab_unprobeable(w->e, name, w->is_return);
+
+	if (!why && in)
+		why = elab_unprobeable(w->e, in, false);
+	*sym = w->ks ? ksyms_find(w->ks, code) : NULL;
+	if (!why && *sym && (*sym)->why)
+		why = (*sym)->why;
+	if (!why && !*sym)
+		why = in ? arena_printf(elab_arena(w->e), "%s, which it is inlined in, has no "
+					"symbol of its own", in) :
+			   "it has no symbol of its own (inlined, or a compiler's clone)";
+	if (!why && (*sym)->copies > 1)
+		why = arena_printf(elab_arena(w->e), "%d kernel functions are called %s, and ctap "
+				   "places kprobes by name", (*sym)->copies, code);
+	return why;
+}
+
+static int add_label(void *arg, const char *name, uint64_t addr, int line)
+{
+	struct kline_walk *w = arg;
+
+	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.function(\"%s@%s:%d\")"
+					".label(\"%s\")", w->f->name, w->cu, line, name), addr);
+	return 0;
+}
+
+/* The statement probes of f's lines (code inlined in in, if in). */
+static void add_kline_lines(struct kline_walk *w, const struct udwarf_cufunc *f,
+			    const struct udwarf_cufunc *in, const struct ksym *sym)
+{
+	int lo = w->k->line1, hi = w->k->line2;
+
+	w->f = f;
+	w->in = in;
+	w->sym = sym;
+	if (hi == 1 << 20 && f->decl_line > 0)	/* ":*": the function's own lines */
+		lo = f->decl_line, hi = f->decl_line + 65535;
+	udwarf_func_lines(w->dw, f->die, w->k->file, lo, hi, add_statement, w);
+}
+
+/* An inlined instance of a function the point names: its lines' probes. */
+static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
+			    const struct udwarf_cufunc *in)
+{
+	struct kline_walk *w = arg;
+	const struct ksym *sym;
+
+	if (f->decl_file && !udwarf_file_matches(w->k->file, f->decl_file))
+		return 0;	/* a header's function inlined into this file */
+	if (kline_refused(w, f->name, in->name, &sym)) {
+		w->skipped++;
+		return 0;
+	}
+	if (w->label) {		/* an instance's labels are its function's */
+		w->f = f;
+		w->in = in;
+		w->sym = sym;
+		udwarf_func_labels(w->dw, f->die, w->label, add_label, w);
+		return 0;
+	}
+	if (w->statement) {
+		add_kline_lines(w, f, in, sym);
+		return 0;
+	}
+	/* kernel.function: a probe at the instance's entry, as SystemTap's
+	 * (not .call, and no .return: an instance does not return) */
+	w->f = f;
+	w->in = in;
+	w->sym = sym;
+	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.function(\"%s@%s:%d\")%s",
+					f->name, w->cu, f->decl_line, w->suffix), f->entry);
+	return 0;
+}
+
+/* One function of a CU the file names: its probe, or its lines' probes. */
+static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
+{
+	struct kline_walk *w = arg;
+	const struct ksym *sym;
+	const char *why = kline_refused(w, f->name, NULL, &sym);
+
+	if (why) {
+		w->skipped++;
+		if (!w->wild)
+			elab_error(w->e, w->m, "kernel function '%s' cannot be probed: %s",
+				   f->name, why);
+		return 0;
+	}
+	if (w->label) {
+		w->f = f;
+		w->in = NULL;
+		w->sym = sym;
+		udwarf_func_labels(w->dw, f->die, w->label, add_label, w);
+		return 0;
+	}
+	if (w->statement) {
+		add_kline_lines(w, f, NULL, sym);
+		return 0;
+	}
+	/* named as SystemTap names it: by its file and line */
+	struct derived_probe *d = add_probe(w->e, w->m, "kernel.function",
+					    arena_printf(elab_arena(w->e), "%s@%s:%d", f->name,
+							 f->decl_file ? w->cu : "", f->decl_line),
+					    w->suffix, w->is_return, w->maxactive, 0, w->wild);
+	struct kbtf_name *bf = NULL;
+
+	d->symbol = sym->name;
+	if (kbtf_funcs(w->btf, f->name, &bf) == 1)
+		add_vars(w->e, d, w->btf, bf[0].id, w->is_return);
+	free(bf);
+	w->added++;
+	return 0;
+}
+
+static int walk_cu(void *arg, uint64_t die, const char *name)
+{
+	struct kline_walk *w = arg;
+
+	int ret;
+
+	w->cu = name;
+	ret = udwarf_cu_funcs(w->dw, die, w->k->func, add_kline_func, w);
+	if (!ret && (w->statement || (!w->is_return && !strstr(w->suffix, ".call"))))
+		ret = udwarf_cu_inlines(w->dw, die, w->k->func, add_kline_inline, w);
+	return ret;
+}
+
+/*
+ * kernel.function("FUNC@FILE") and kernel.statement("FUNC@FILE:LINE"),
+ * FUNC and FILE globs, LINE a line, LINE-LINE or *: the functions defined
+ * in the compilation units FILE names (their CUs, from the cached index),
+ * a statement probe at each line's first address in each.  Needs DWARF.
+ */
+static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statement,
+			 const char *suffix, int64_t maxactive)
+{
+	const char *arg = m->comps[1]->arg->str;
+	struct kline_walk w = { .e = e, .m = m, .statement = statement, .suffix = suffix,
+				.maxactive = maxactive };
+
+	if (m->ncomps > 2 && !strcmp(m->comps[2]->name, "label"))
+		w.label = m->comps[2]->arg->str;
+	struct kline_spec k;
+	struct kdwarf *kd;
+	const char *why;
+
+	if (!parse_kline(e, m, arg, &k))
+		return -EINVAL;
+	if (!statement && k.line1) {
+		elab_error(e, m, "'%s': kernel.function takes no line; for a probe at a line, "
+			   "kernel.statement(\"%s\")", arg, arg);
+		return -EINVAL;
+	}
+	if (statement && !k.line1 && !w.label) {
+		elab_error(e, m, "'%s': a kernel.statement by file needs a line (FILE:LINE, "
+			   "FILE:LINE-LINE or FILE:*)", arg);
+		return -EINVAL;
+	}
+	/* A function that may not be probed is refused with or without DWARF. */
+	if (!strpbrk(k.func, "*?[") && (why = elab_unprobeable(e, k.func, false))) {
+		elab_error(e, m, "kernel function '%s' cannot be probed: %s", k.func, why);
+		return -EINVAL;
+	}
+	kd = kernel_dwarf(e, m, arg, "choosing functions by source file or line needs DWARF "
+			  "debuginfo");
+	w.btf = elab_btf(e);
+	if (!kd || !w.btf)
+		return -EINVAL;
+	w.k = &k;
+	w.dw = kdwarf_dwarf(kd);
+	w.ks = session_ksyms(elab_session(e));
+	w.pointers = kbtf_pointer_index(elab_arena(e), w.btf);
+	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2 ||
+		 (w.label && strpbrk(w.label, "*?["));
+	w.is_return = strstr(m->pattern_text, ".return") != NULL;
+	kdwarf_each_cu(kd, k.file, walk_cu, &w);
+	if (w.added)
+		return w.added;
+	if (w.skipped && !w.wild)
+		return -EINVAL;
+	if (w.skipped)
+		elab_error(e, m, "no match for '%s': the %d functions it matches may not be "
+			   "probed", arg, w.skipped);
+	else if (statement && w.f)
+		elab_error(e, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
+			   k.file, k.line1, k.func, kdwarf_path(kd));
+	else if (w.label && w.f)
+		elab_error(e, m, "no match for '%s': no label %s in %s (%s)", arg, w.label, k.func,
+			   kdwarf_path(kd));
+	else
+		elab_error(e, m, "no match for '%s': no function %s defined in a file %s names "
+			   "in %s", arg, k.func, k.file, kdwarf_path(kd));
+	return -EINVAL;
+}
+
 /*
  * One probe per kernel function matching m's first argument, named
  * "<family>(\"<function>\")<suffix>"; with vars, the function's
@@ -374,6 +760,14 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	const char *why;
 
 	ks = session_ksyms(elab_session(e));
+	/* With DWARF a file names functions; without, "NAME@FILE" is NAME
+	 * when only one function has that name (without_file). */
+	if (vars && strchr(glob, '@') && !strchr(glob, '+') && open_dwarf(e)->k) {
+		suffix = point_suffix(e, m, 2, &maxactive);
+		if (!suffix)
+			return -EINVAL;
+		return resolve_dwarf(e, m, false, suffix, maxactive);
+	}
 	if (strchr(glob, '@') && !(glob = without_file(e, m, glob, ks)))
 		return -EINVAL;
 	if (strchr(glob, ':')) {
@@ -546,6 +940,9 @@ static int statement_resolve(struct elab *e, const struct pp_match *m)
 	struct kprobe_point *kp;
 	const char *family = m->comps[0]->name;
 
+	if (m->comps[1]->arg->kind == E_STRING && strchr(m->comps[1]->arg->str, '@') &&
+	    !strchr(m->comps[1]->arg->str, '+'))
+		return resolve_dwarf(e, m, true, "", 0);
 	if (m->comps[1]->arg->kind == E_STRING)
 		return resolve(e, m, "kernel.statement", false);
 	if (!elab_session(e)->opt.guru) {
@@ -561,9 +958,42 @@ static int statement_resolve(struct elab *e, const struct pp_match *m)
 }
 
 /* Both families' probes, one table: prefix names it. */
+static const char *const kloc_kinds[] = {
+	[SDT_ARG_REG] = "CTAP_KLOC_REG",
+	[SDT_ARG_IMM] = "CTAP_KLOC_IMM",
+	[SDT_ARG_MEM] = "CTAP_KLOC_MEM",
+	[SDT_ARG_RIP] = "CTAP_KLOC_PCREL",
+};
+
+/* Probe i's statement variables: PREFIX_locs_I. */
+static void emit_locs(struct xlate *x, const struct derived_probe *d, int i, const char *prefix)
+{
+	const struct kprobe_point *kp = d->data;
+
+	emit_c(x, "/* %s */\nstatic const struct ctap_kloc %s_locs_%d[] = {\n",
+	       gen_c_comment(x->a, d->name), prefix, i);
+	for (int j = 0; j < kp->nlocs; j++) {
+		const struct sdt_arg *g = &kp->locs[j];
+		const char *name = "";
+
+		for (const struct probe_var *v = d->vars; v; v = v->next)
+			if (v->arg == j && !v->unavailable)
+				name = v->name;
+		emit_c(x, "\t{ .kind = %s, .size = %d, .is_signed = %s, .base = %s, "
+		       ".disp = %lldLL },\t/* %s */\n", kloc_kinds[g->kind], g->size,
+		       g->is_signed ? "true" : "false",
+		       g->base ? arena_printf(x->a, "offsetof(struct pt_regs, %s)", g->base) : "-1",
+		       (long long)g->disp, gen_c_comment(x->a, name));
+	}
+	emit_c(x, "};\n\n");
+}
+
 static void emit_table(struct xlate *x, const struct derived_probe *const *d, int n,
 		       const char *prefix)
 {
+	for (int i = 0; i < n; i++)
+		if (((const struct kprobe_point *)d[i]->data)->nlocs)
+			emit_locs(x, d[i], i, prefix);
 	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
 	for (int i = 0; i < n; i++) {
 		const struct kprobe_point *kp = d[i]->data;
@@ -587,6 +1017,9 @@ static void emit_table(struct xlate *x, const struct derived_probe *const *d, in
 			emit_c(x, "\t\t.entry_probe = %s,\n\t\t.saved_size = %s,\n", entry, size);
 		if (kp->maxactive)
 			emit_c(x, "\t\t.maxactive = %lld,\n", (long long)kp->maxactive);
+		if (kp->nlocs)
+			emit_c(x, "\t\t.locs = %s_locs_%d,\n\t\t.nlocs = %d,\n", prefix, i,
+			       kp->nlocs);
 		if (kp->optional)
 			emit_c(x, "\t\t.optional = true,\n");
 		emit_c(x, "\t},\n");
@@ -610,6 +1043,11 @@ static void statement_emit(struct xlate *x, const struct derived_probe *const *d
 	emit_table(x, d, n, "kstatements");
 }
 
+static void label_emit(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	emit_table(x, d, n, "klabels");
+}
+
 const struct provider kernel_function_provider = {
 	.name = "kernel.function",
 	.patterns = kernel_function_patterns,
@@ -624,6 +1062,31 @@ const struct provider kprobe_provider = {
 	.runtime = "probes/kprobes",
 	.resolve = kprobe_resolve,
 	.emit = kprobe_emit,
+};
+
+/*
+ * kernel.function("F@FILE").label("L"): a kprobe at each label L (a glob)
+ * of the functions F@FILE names, with the variables in scope there, by
+ * the kernel's DWARF; probes of the statement family.
+ */
+static int label_resolve(struct elab *e, const struct pp_match *m)
+{
+	const char *arg = m->comps[1]->arg->str;
+
+	if (!strchr(arg, '@')) {
+		elab_error(e, m, "'%s': a label is found in the functions a file names: "
+			   "kernel.function(\"%s@FILE\").label(...)", arg, arg);
+		return -EINVAL;
+	}
+	return resolve_dwarf(e, m, true, "", 0);
+}
+
+const struct provider kernel_label_provider = {
+	.name = "kernel.function.label",
+	.patterns = label_patterns,
+	.runtime = "probes/kprobes",
+	.resolve = label_resolve,
+	.emit = label_emit,
 };
 
 const struct provider kernel_statement_provider = {

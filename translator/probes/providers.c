@@ -10,6 +10,7 @@ extern const struct provider tasks_provider;
 extern const struct provider kprobe_provider;
 extern const struct provider kernel_function_provider;
 extern const struct provider kernel_statement_provider;
+extern const struct provider kernel_label_provider;
 extern const struct provider process_provider;
 extern const struct provider tracepoint_provider;
 extern const struct provider syscall_provider;
@@ -24,6 +25,7 @@ const struct provider *const providers[] = {
 	&kprobe_provider,
 	&kernel_function_provider,
 	&kernel_statement_provider,
+	&kernel_label_provider,
 	&process_provider,
 	&tasks_provider,
 	&tracepoint_provider,

@@ -43,6 +43,10 @@ struct udwarf {
 	struct func_entry *funcs;
 	size_t nfuncs, cap;
 	bool indexed;
+	/* The kernel's DWARF: a function is looked up in the one CU whose
+	 * ranges hold it (.debug_aranges), never by indexing every CU, and
+	 * a statement's variables are those with a location there. */
+	bool cu_local;
 	struct dwarf_btf *conv;	/* types as BTF (udwarf_btf.c), or NULL */
 };
 
@@ -404,11 +408,62 @@ static void index_funcs(struct udwarf *u)
 		qsort(u->funcs, u->nfuncs, sizeof(*u->funcs), cmp_funcs);
 }
 
+/* Where die's code starts: its entry or low pc, else (code split in hot
+ * and cold parts, DW_AT_ranges only) the start of its first range. */
+static int code_entry(Dwarf_Die *die, Dwarf_Addr *entry)
+{
+	Dwarf_Addr base, lo, hi;
+
+	if (!dwarf_entrypc(die, entry))
+		return 0;
+	if (dwarf_ranges(die, 0, &base, &lo, &hi) > 0) {
+		*entry = lo;
+		return 0;
+	}
+	return -1;
+}
+
+struct cu_find {
+	const char *name;
+	Dwarf_Addr addr;
+	Dwarf_Die *die;
+	int at;			/* functions starting at addr */
+};
+
+static int cu_find_one(Dwarf_Die *fn, void *arg)
+{
+	struct cu_find *f = arg;
+	Dwarf_Addr lo;
+	const char *n;
+
+	if (code_entry(fn, &lo) || lo != f->addr)
+		return DWARF_CB_OK;
+	f->at++;
+	*f->die = *fn;
+	n = dwarf_diename(fn);
+	return n && !strcmp(n, f->name) ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* find_func() within the CU whose ranges hold addr. */
+static bool find_func_in_cu(struct udwarf *u, const char *name, Dwarf_Addr addr, Dwarf_Die *die)
+{
+	struct cu_find f = { .name = name, .addr = addr, .die = die };
+	Dwarf_Die cu;
+
+	if (!dwarf_addrdie(u->dw, addr, &cu))
+		return false;
+	if (dwarf_getfuncs(&cu, cu_find_one, &f, 0) > 0)
+		return true;	/* stopped at the one by name */
+	return f.at == 1;
+}
+
 /* The DIE of function name starting at addr. */
 static bool find_func(struct udwarf *u, const char *name, Dwarf_Addr addr, Dwarf_Die *die)
 {
 	size_t lo = 0, hi;
 
+	if (u->cu_local)
+		return find_func_in_cu(u, name, addr, die);
 	if (!u->indexed)
 		index_funcs(u);
 	hi = u->nfuncs;
@@ -466,8 +521,9 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 		if (!name || tag != (params ? DW_TAG_formal_parameter : DW_TAG_variable))
 			continue;
 		/* A local the optimizer keeps nowhere here is not one of the
-		 * probe's variables, as SystemTap lists them (a parameter is). */
-		if (!params && !has_location_at(&child, pc))
+		 * probe's variables, as SystemTap lists them (a parameter is,
+		 * but at a kernel statement SystemTap leaves it out too). */
+		if ((!params || u->cu_local) && !has_location_at(&child, pc))
 			continue;
 		v = arena_new(a, struct udwarf_var);
 		v->name = arena_strndup(a, name, strlen(name));
@@ -805,4 +861,349 @@ int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, 
 		off = next;
 	}
 	return found ? 0 : -ENOENT;
+}
+
+/* ---- the kernel's DWARF: one CU at a time ---- */
+
+void udwarf_set_cu_local(struct udwarf *u)
+{
+	u->cu_local = true;
+}
+
+int udwarf_each_cu(struct udwarf *u, int (*fn)(void *arg, uint64_t die, const char *name),
+		   void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int ret = 0;
+
+	for (; !ret && !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL); off = next) {
+		Dwarf_Die cu;
+		const char *name;
+
+		if (dwarf_offdie(u->dw, off + hsize, &cu) && (name = dwarf_diename(&cu)))
+			ret = fn(arg, off + hsize, name);
+	}
+	return ret;
+}
+
+struct cu_funcs {
+	const char *glob;
+	int (*fn)(void *arg, const struct udwarf_cufunc *f);
+	void *arg;
+	int ret;
+};
+
+static int cu_func(Dwarf_Die *die, void *arg)
+{
+	struct cu_funcs *w = arg;
+	struct udwarf_cufunc f = { .name = dwarf_diename(die) };
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t r = 0;
+
+	if (!f.name || fnmatch(w->glob, f.name, 0) || code_entry(die, &f.entry))
+		return DWARF_CB_OK;
+	f.die = dwarf_dieoffset(die);
+	f.lo = f.entry;
+	while ((r = dwarf_ranges(die, r, &base, &lo, &hi)) > 0) {
+		if (lo < f.lo)
+			f.lo = lo;
+		if (hi > f.hi)
+			f.hi = hi;
+	}
+	f.decl_file = dwarf_decl_file(die);
+	dwarf_decl_line(die, &f.decl_line);
+	w->ret = w->fn(w->arg, &f);
+	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+int udwarf_cu_funcs(struct udwarf *u, uint64_t cu_die, const char *glob,
+		    int (*fn)(void *arg, const struct udwarf_cufunc *f), void *arg)
+{
+	struct cu_funcs w = { .glob = glob, .fn = fn, .arg = arg };
+	Dwarf_Die cu;
+
+	if (!dwarf_offdie(u->dw, cu_die, &cu))
+		return -ENOENT;
+	dwarf_getfuncs(&cu, cu_func, &w, 0);
+	return w.ret;
+}
+
+/* The address ranges of the inlined instances directly in scope (through
+ * lexical blocks, not into the instances): code that is theirs. */
+struct inl_ranges {
+	struct inl_range {
+		Dwarf_Addr lo, hi;
+		Dwarf_Word call_line;	/* where it is called: the caller's line */
+	} *r;
+	size_t n, cap;
+};
+
+static void inlined_ranges(Dwarf_Die *scope, const char *glob, struct inl_ranges *v, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(scope, &child))
+		return;
+	do {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+		const char *file;
+
+		if (dwarf_tag(&child) == DW_TAG_lexical_block ||
+		    dwarf_tag(&child) == DW_TAG_inlined_subroutine)
+			inlined_ranges(&child, glob, v, depth + 1);
+		if (dwarf_tag(&child) != DW_TAG_inlined_subroutine ||
+		    !(file = dwarf_decl_file(&child)) || !udwarf_file_matches(glob, file))
+			continue;
+		Dwarf_Attribute at;
+		Dwarf_Word call_line = 0;
+
+		dwarf_formudata(dwarf_attr(&child, DW_AT_call_line, &at), &call_line);
+		while ((r = dwarf_ranges(&child, r, &base, &lo, &hi)) > 0) {
+			if (v->n == v->cap) {
+				v->cap = v->cap ? 2 * v->cap : 16;
+				v->r = realloc(v->r, v->cap * sizeof(*v->r));
+				if (!v->r) {
+					v->n = v->cap = 0;
+					return;
+				}
+			}
+			v->r[v->n++] = (struct inl_range){ .lo = lo, .hi = hi, .call_line = call_line };
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/* Whether line at a is code inlined there (not the call's own line). */
+static bool in_ranges(const struct inl_ranges *v, Dwarf_Addr a, int line)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (a >= v->r[i].lo && a < v->r[i].hi && (Dwarf_Word)line != v->r[i].call_line)
+			return true;
+	return false;
+}
+
+int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int line1,
+		      int line2, int (*fn)(void *arg, int line, uint64_t addr), void *arg)
+{
+	Dwarf_Die func, cu;
+	Dwarf_Lines *lines;
+	size_t n;
+	int ret = 0, span;
+	uint64_t *first;
+	struct inl_ranges inl = { 0 };
+
+	if (line2 < line1 || line2 - line1 > 100000 || !dwarf_offdie(u->dw, func_die, &func) ||
+	    !dwarf_diecu(&func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
+		return -ENOENT;
+	span = line2 - line1 + 1;
+	first = calloc(span, sizeof(*first));
+	if (!first)
+		return -ENOMEM;
+	/* In a function, a line of code inlined from another function of
+	 * the file is that function's (SystemTap's listing names it by that
+	 * one); an inlined instance's lines are all its own. */
+	if (dwarf_tag(&func) == DW_TAG_subprogram)
+		inlined_ranges(&func, glob, &inl, 0);
+	/* Each line's lowest address inside the function (0: none). */
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		const char *file;
+		bool end = false;
+		int no;
+
+		if (!l || dwarf_lineno(l, &no) || no < line1 || no > line2 || dwarf_lineaddr(l, &a) ||
+		    dwarf_lineendsequence(l, &end) || end || dwarf_haspc(&func, a) != 1 ||
+		    (first[no - line1] && first[no - line1] <= a) || in_ranges(&inl, a, no) ||
+		    !(file = dwarf_linesrc(l, NULL, NULL)) || !udwarf_file_matches(glob, file))
+			continue;
+		first[no - line1] = a;
+	}
+	/* A line whose address an earlier line has is left out: one probe
+	 * per address, named by the first line there, as SystemTap does;
+	 * but the function's own first line (its name's) gives way to any
+	 * other line there (an inlined instance's entry). */
+	int kept = 0, decl = 0;	/* kept: the lines kept so far, packed at the front */
+
+	if (!dwarf_decl_line(&func, &decl) && decl >= line1 && decl <= line2 && first[decl - line1])
+		for (int i = 0; i < span; i++)
+			if (i != decl - line1 && first[i] == first[decl - line1]) {
+				first[decl - line1] = 0;
+				break;
+			}
+
+	for (int i = 0; !ret && i < span; i++) {
+		bool taken = false;
+
+		for (int j = 0; first[i] && !taken && j < kept; j++)
+			taken = first[j] == first[i];
+		if (!first[i] || taken)
+			continue;
+		ret = fn(arg, line1 + i, first[i]);
+		first[kept++] = first[i];	/* kept <= i: nothing unread is lost */
+	}
+	free(first);
+	free(inl.r);
+	return ret;
+}
+
+struct cu_inlines {
+	struct udwarf *u;
+	const char *glob;
+	int (*fn)(void *arg, const struct udwarf_cufunc *inst, const struct udwarf_cufunc *in);
+	void *arg;
+	struct udwarf_cufunc in;	/* the concrete function walked */
+	int ret;
+};
+
+static void cu_inline_walk(struct cu_inlines *w, Dwarf_Die *scope, int depth)
+{
+	Dwarf_Die child;
+
+	if (w->ret || depth > 64 || dwarf_child(scope, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		struct udwarf_cufunc f = { .name = dwarf_diename(&child) };
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
+			continue;
+		if (tag == DW_TAG_inlined_subroutine && f.name && !fnmatch(w->glob, f.name, 0) &&
+		    !code_entry(&child, &f.entry)) {
+			f.die = dwarf_dieoffset(&child);
+			f.lo = f.entry;
+			Dwarf_Attribute at;
+		Dwarf_Word call_line = 0;
+
+		dwarf_formudata(dwarf_attr(&child, DW_AT_call_line, &at), &call_line);
+		while ((r = dwarf_ranges(&child, r, &base, &lo, &hi)) > 0) {
+				if (lo < f.lo)
+					f.lo = lo;
+				if (hi > f.hi)
+					f.hi = hi;
+			}
+			f.decl_file = dwarf_decl_file(&child);
+			dwarf_decl_line(&child, &f.decl_line);
+			w->ret = w->fn(w->arg, &f, &w->in);
+		}
+		cu_inline_walk(w, &child, depth + 1);
+	} while (!w->ret && !dwarf_siblingof(&child, &child));
+}
+
+static int cu_inline_func(Dwarf_Die *die, void *arg)
+{
+	struct cu_inlines *w = arg;
+
+	w->in = (struct udwarf_cufunc){ .name = dwarf_diename(die), .die = dwarf_dieoffset(die) };
+	if (!w->in.name || code_entry(die, &w->in.entry))
+		return DWARF_CB_OK;
+	cu_inline_walk(w, die, 0);
+	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+int udwarf_cu_inlines(struct udwarf *u, uint64_t cu_die, const char *glob,
+		      int (*fn)(void *arg, const struct udwarf_cufunc *inst,
+				const struct udwarf_cufunc *in), void *arg)
+{
+	struct cu_inlines w = { .u = u, .glob = glob, .fn = fn, .arg = arg };
+	Dwarf_Die cu;
+
+	if (!dwarf_offdie(u->dw, cu_die, &cu))
+		return -ENOENT;
+	dwarf_getfuncs(&cu, cu_inline_func, &w, 0);
+	return w.ret;
+}
+
+/*
+ * The variables in scope at pc as SystemTap lists them at a statement in
+ * an inlined instance: the innermost lexical block's first, each scope's
+ * parameters and locals in the DWARF's order.
+ */
+static void add_inner_first(struct udwarf *u, struct arena *a, Dwarf_Die *func,
+			    Dwarf_Die *scope, Dwarf_Addr pc, struct udwarf_var ***tail, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(scope, &child))
+		return;
+	do {
+		if (depth >= 0 && dwarf_tag(&child) == DW_TAG_lexical_block &&
+		    dwarf_haspc(&child, pc) == 1)
+			add_inner_first(u, a, func, &child, pc, tail, depth + 1);
+	} while (!dwarf_siblingof(&child, &child));
+	dwarf_child(scope, &child);
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name = dwarf_diename(&child);
+		struct udwarf_var *v;
+
+		if (!name || (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) ||
+		    !has_location_at(&child, pc))
+			continue;
+		v = arena_new(a, struct udwarf_var);
+		v->name = arena_strndup(a, name, strlen(name));
+		v->type = type_name(a, &child, 0);
+		v->btf_id = dwarf_btf_type(u->conv, &child);
+		v->why = locate(u, func, &child, pc, &v->loc);
+		v->is_param = tag == DW_TAG_formal_parameter;
+		**tail = v;
+		*tail = &v->next;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
+		     uint64_t pc, bool outer_only, struct udwarf_func *out)
+{
+	struct udwarf_var **tail;
+	Dwarf_Die func, inst;
+	const char *file;
+
+	if (!dwarf_offdie(u->dw, func_die, &func) || !dwarf_offdie(u->dw, inst_die, &inst))
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->probe_addr = pc;
+	if ((file = dwarf_decl_file(&inst)))
+		out->decl_file = arena_strndup(a, file, strlen(file));
+	dwarf_decl_line(&inst, &out->decl_line);
+	tail = &out->vars;
+	add_inner_first(u, a, &func, &inst, pc, &tail, outer_only ? -1 : 0);
+	return 0;
+}
+
+static int labels_in(Dwarf_Die *scope, const char *glob,
+		     int (*fn)(void *arg, const char *name, uint64_t addr, int line), void *arg,
+		     int depth)
+{
+	Dwarf_Die child;
+	int ret = 0;
+
+	if (depth > 64 || dwarf_child(scope, &child))
+		return 0;
+	do {
+		const char *name = dwarf_diename(&child);
+		Dwarf_Addr addr;
+		int line = 0;
+
+		if (dwarf_tag(&child) == DW_TAG_lexical_block)
+			ret = labels_in(&child, glob, fn, arg, depth + 1);
+		else if (dwarf_tag(&child) == DW_TAG_label && name && !fnmatch(glob, name, 0) &&
+			 !dwarf_lowpc(&child, &addr)) {
+			dwarf_decl_line(&child, &line);
+			ret = fn(arg, name, addr, line);
+		}
+	} while (!ret && !dwarf_siblingof(&child, &child));
+	return ret;
+}
+
+int udwarf_func_labels(struct udwarf *u, uint64_t func_die, const char *glob,
+		       int (*fn)(void *arg, const char *name, uint64_t addr, int line), void *arg)
+{
+	Dwarf_Die func;
+
+	if (!dwarf_offdie(u->dw, func_die, &func))
+		return -ENOENT;
+	return labels_in(&func, glob, fn, arg, 0);
 }

@@ -137,4 +137,65 @@ bool udwarf_starts_row(struct udwarf *u, uint64_t addr);
 int udwarf_line_addr(struct udwarf *u, const char *glob, int line, uint64_t lo, uint64_t hi,
 		     uint64_t *addr);
 
+/* ---- the kernel's DWARF, read one CU at a time (translator/user/kdwarf.c) ---- */
+
+/* Look functions up in the CU that holds their address only (a vmlinux
+ * has 2,000 CUs: indexing all of them takes seconds), and at a
+ * statement list only the variables that have a location there, as
+ * SystemTap does for the kernel. */
+void udwarf_set_cu_local(struct udwarf *u);
+
+/* Each compilation unit: fn(arg, its DIE's offset, its name); stops when
+ * fn returns nonzero, and returns that. */
+int udwarf_each_cu(struct udwarf *u, int (*fn)(void *arg, uint64_t die, const char *name),
+		   void *arg);
+
+/* A function with code, as udwarf_cu_funcs() gives it. */
+struct udwarf_cufunc {
+	const char *name;
+	uint64_t die;			/* its DIE's offset */
+	uint64_t entry;			/* where its code starts */
+	uint64_t lo, hi;		/* the lowest and past the highest address of its ranges */
+	const char *decl_file;
+	int decl_line;
+};
+
+/* The functions defined in the CU whose DIE is at cu_die whose names glob
+ * matches: fn(arg, f), until fn returns nonzero (returned); -ENOENT. */
+int udwarf_cu_funcs(struct udwarf *u, uint64_t cu_die, const char *glob,
+		    int (*fn)(void *arg, const struct udwarf_cufunc *f), void *arg);
+
+/*
+ * Each line from line1 to line2 of a file glob matches that has code in
+ * the function (or inlined instance) whose DIE is at func_die, in line
+ * order: fn(arg, line, the line's lowest address in it), where SystemTap
+ * puts a .statement probe; a line whose address an earlier line has, or
+ * (in a function) inside an instance of another function of such a file
+ * inlined there, is left out, as SystemTap leaves it out.  Stops when fn returns nonzero and returns that;
+ * -ENOENT.
+ */
+int udwarf_func_lines(struct udwarf *u, uint64_t func_die, const char *glob, int line1,
+		      int line2, int (*fn)(void *arg, int line, uint64_t addr), void *arg);
+
+/* The instances of functions whose names glob matches inlined into the
+ * functions defined in the CU at cu_die: fn(arg, inst, in), in the
+ * concrete function it is in; stops when fn returns nonzero (returned). */
+int udwarf_cu_inlines(struct udwarf *u, uint64_t cu_die, const char *glob,
+		      int (*fn)(void *arg, const struct udwarf_cufunc *inst,
+				const struct udwarf_cufunc *in), void *arg);
+
+/* The variables of the inlined instance at inst_die (inside the function
+ * at func_die, whose frame it shares) that have a location at pc, in
+ * SystemTap's order there (the innermost block's first; outer_only: the
+ * instance's own, at its entry): 0 and *out (no $return), or -ENOENT. */
+int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint64_t inst_die,
+		     uint64_t pc, bool outer_only, struct udwarf_func *out);
+
+/* The labels whose names glob matches in the function whose DIE is at
+ * func_die (in its blocks too, not in what is inlined there), in DWARF's
+ * order: fn(arg, name, address, line), until fn returns nonzero
+ * (returned); -ENOENT. */
+int udwarf_func_labels(struct udwarf *u, uint64_t func_die, const char *glob,
+		       int (*fn)(void *arg, const char *name, uint64_t addr, int line), void *arg);
+
 #endif /* UDWARF_H */

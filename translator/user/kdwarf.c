@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdwarf.c - find and open the target kernel's DWARF (kdwarf.h).
+ *
+ * libdw reads a 600 MB vmlinux lazily: opening it costs nothing, and one
+ * CU's functions and line table are read in milliseconds.  What would be
+ * slow is to look at every CU for each probe point; the CUs' names and
+ * offsets are read once (80 ms) and kept in the cache by build id, so a
+ * later session finds fs/read_write.c's CU without reading the others.
+ * (It lives with udwarf.c, which it reads through: the kernel's DWARF is
+ * the same format as a program's.)
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "kdwarf.h"
+#include "xalloc.h"
+
+/* The whole of a small file (a /sys or cache file): 0 and *data
+ * (malloc'd, NUL-terminated), or -errno. */
+static int read_small(const char *path, char **data, size_t *size)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return -errno;
+	buf = xmalloc(cap + 1);
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap)
+			buf = xrealloc(buf, (cap *= 2) + 1);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*data = buf;
+	*size = n;
+	return 0;
+}
+
+struct kdwarf_cu {
+	uint64_t die;
+	const char *name;
+};
+
+struct kdwarf {
+	char *path;
+	int fd;
+	Elf *elf;
+	struct udwarf *dw;
+	char build_id[41];	/* hex, "" if none */
+	struct kdwarf_cu *cus;
+	size_t ncus;
+	char *names;		/* the cached index's text: cus' names point in it */
+};
+
+/* The GNU build id in a block of ELF notes, as hex in out[41]. */
+static bool note_build_id(const char *p, size_t size, char *out)
+{
+	while (size >= 12) {
+		Elf64_Word namesz, descsz, type;
+		size_t len;
+
+		memcpy(&namesz, p, 4);
+		memcpy(&descsz, p + 4, 4);
+		memcpy(&type, p + 8, 4);
+		len = 12 + ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u);
+		if (len > size)
+			return false;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + 12, "GNU", 4) &&
+		    descsz && descsz <= 20) {
+			for (Elf64_Word i = 0; i < descsz; i++)
+				sprintf(out + 2 * i, "%02x", (unsigned char)p[16 + i]);
+			return true;
+		}
+		p += len;
+		size -= len;
+	}
+	return false;
+}
+
+static bool elf_build_id(Elf *elf, char *out)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE && (d = elf_getdata(scn, NULL)) &&
+		    note_build_id(d->d_buf, d->d_size, out))
+			return true;
+	}
+	return false;
+}
+
+/* The running kernel's build id, if it is release. */
+static bool running_build_id(const char *release, char *out)
+{
+	struct utsname u;
+	char *notes;
+	size_t size;
+	bool ok;
+
+	if (uname(&u) || strcmp(u.release, release) ||
+	    read_small("/sys/kernel/notes", &notes, &size))
+		return false;
+	ok = note_build_id(notes, size, out);
+	free(notes);
+	return ok;
+}
+
+/* Whether path is an ELF file with a .debug_info section. */
+static struct kdwarf *try_open(const char *path)
+{
+	struct kdwarf *k;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	bool has_info = false;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		GElf_Shdr sh;
+
+		while (!has_info && (scn = elf_nextscn(elf, scn))) {
+			const char *n = gelf_getshdr(scn, &sh) ?
+					elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+
+			has_info = n && !strcmp(n, ".debug_info") && sh.sh_type != SHT_NOBITS;
+		}
+	}
+	if (!has_info) {
+		elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	k = xcalloc(1, sizeof(*k));
+	k->path = xstrdup(path);
+	k->fd = fd;
+	k->elf = elf;
+	elf_build_id(elf, k->build_id);
+	k->dw = udwarf_open(elf, path, NULL);
+	if (!k->dw) {
+		kdwarf_close(k);
+		return NULL;
+	}
+	udwarf_set_cu_local(k->dw);
+	return k;
+}
+
+struct kdwarf *kdwarf_open(const char *release, const char *build_dir, const char *dir,
+			   const char **path)
+{
+	/* --kernel-debuginfo=DIR: there only, nothing installed counts */
+	const char *roots[2] = { dir, dir ? NULL : "" };
+	char id[41] = "", p[4096];
+	bool by_id = running_build_id(release, id);
+	struct kdwarf *k = NULL;
+
+	*path = NULL;
+	for (int r = 0; r < 2 && !k; r++) {
+		const char *root = roots[r];
+		const char *const tries[] = { "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+					      "%s/usr/lib/debug/boot/vmlinux-%s",
+					      "%s/usr/lib/debug/lib/modules/%s/vmlinux",
+					      "%s/boot/vmlinux-%s", "%s/vmlinux-%s" };
+
+		if (!root)
+			continue;
+		for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]) && !k; t++) {
+			if (t == 0 && !by_id)
+				continue;
+			if (t == 0)
+				snprintf(p, sizeof(p), tries[0], root, id, id + 2);
+			else if (t > 2 && !*root)
+				continue;	/* /boot's vmlinux has no DWARF */
+			else
+				snprintf(p, sizeof(p), tries[t], root, release);
+			if (access(p, R_OK))
+				continue;
+			k = try_open(p);
+			if (!k && !*path)
+				*path = xstrdup(p);
+		}
+		if (!k && root && *root) {
+			snprintf(p, sizeof(p), "%s/vmlinux", root);
+			if (!access(p, R_OK) && !(k = try_open(p)) && !*path)
+				*path = xstrdup(p);
+		}
+	}
+	if (!k && build_dir && !dir) {
+		snprintf(p, sizeof(p), "%s/vmlinux", build_dir);
+		k = try_open(p);	/* a build tree's vmlinux may have none: no error */
+	}
+	/* A file of another build of release: the running kernel says which. */
+	if (k && by_id && *k->build_id && strcmp(k->build_id, id)) {
+		*path = xstrdup(k->path);
+		kdwarf_close(k);
+		return NULL;
+	}
+	return k;
+}
+
+void kdwarf_close(struct kdwarf *k)
+{
+	if (!k)
+		return;
+	udwarf_close(k->dw);
+	elf_end(k->elf);
+	close(k->fd);
+	free(k->path);
+	free(k->cus);
+	free(k->names);
+	free(k);
+}
+
+struct udwarf *kdwarf_dwarf(struct kdwarf *k)
+{
+	return k->dw;
+}
+
+const char *kdwarf_path(const struct kdwarf *k)
+{
+	return k->path;
+}
+
+const char *kdwarf_install_hint(void)
+{
+	return "apt-get install linux-image-RELEASE-dbg, or --kernel-debuginfo=DIR";
+}
+
+/* ---- the CU index ---- */
+
+/* The index's text: "DIE-OFFSET NAME\n" per CU. */
+struct index_text {
+	char *buf;
+	size_t len, cap;
+};
+
+static int add_cu_line(void *arg, uint64_t die, const char *name)
+{
+	struct index_text *t = arg;
+	size_t need = strlen(name) + 24;
+
+	if (strchr(name, '\n'))
+		return 0;
+	if (t->len + need > t->cap) {
+		t->cap = 2 * (t->cap + need);
+		t->buf = xrealloc(t->buf, t->cap);
+	}
+	t->len += sprintf(t->buf + t->len, "%llx %s\n", (unsigned long long)die, name);
+	return 0;
+}
+
+/* Parse the index text (owned by k from now on). */
+static void parse_index(struct kdwarf *k, char *text)
+{
+	size_t n = 0, cap = 0;
+
+	k->names = text;
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		char *sp;
+
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			k->cus = xrealloc(k->cus, cap * sizeof(*k->cus));
+		}
+		k->cus[n].die = strtoull(line, NULL, 16);
+		k->cus[n].name = sp + 1;
+		n++;
+	}
+	k->ncus = n;
+}
+
+/* The CUs, from the cache when an earlier session indexed this build. */
+static void load_index(struct kdwarf *k)
+{
+	char cache[4096], name[128];
+	struct index_text t = { 0 };
+	const char *cached = NULL;
+	size_t size;
+	char *text;
+
+	if (*k->build_id) {
+		snprintf(name, sizeof(name), "kdwarf-%s.cus", k->build_id);
+		cached = cache_path(cache, sizeof(cache), name) ? NULL : cache;
+	}
+	if (cached && cache_file_ok(cached) == 0 && !read_small(cached, &text, &size)) {
+		parse_index(k, text);
+		return;
+	}
+	udwarf_each_cu(k->dw, add_cu_line, &t);
+	if (!t.buf)
+		t.buf = xstrdup("");
+	else
+		t.buf[t.len] = '\0';	/* cap > len: each line left room */
+	if (cached)
+		cache_store(cached, t.buf, t.len);
+	parse_index(k, t.buf);
+}
+
+int kdwarf_each_cu(struct kdwarf *k, const char *glob,
+		   int (*fn)(void *arg, uint64_t die, const char *name), void *arg)
+{
+	int ret = 0;
+
+	if (!k->cus)
+		load_index(k);
+	for (size_t i = 0; !ret && i < k->ncus; i++)
+		if (udwarf_file_matches(glob, k->cus[i].name))
+			ret = fn(arg, k->cus[i].die, k->cus[i].name);
+	return ret;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kdwarf.h - the target kernel's DWARF, when its debuginfo is installed
+ * (Debian's linux-image-RELEASE-dbg): what BTF does not know, source
+ * files and lines, locals, inlined instances.  BTF stays the default;
+ * this is read only for probe points that name a file or a line.
+ *
+ * The DWARF is read through translator/user/udwarf.c (the same location
+ * expressions and variables as user space), one CU at a time.  The list
+ * of CUs (a vmlinux has about 2,400) is indexed once per build id into
+ * the cache: kdwarf-BUILDID.cus.
+ */
+#ifndef KDWARF_H
+#define KDWARF_H
+
+#include <stdint.h>
+
+#include "udwarf.h"
+
+struct kdwarf;
+
+/*
+ * The DWARF of kernel release: under dir (--kernel-debuginfo: there only)
+ * else under /usr/lib/debug, by the running kernel's build id when it is
+ * the target, else by the paths the -dbg package installs
+ * (usr/lib/debug/boot/vmlinux-RELEASE, usr/lib/debug/lib/modules/RELEASE/vmlinux),
+ * else build_dir/vmlinux if it has DWARF.  NULL if none: *path is then
+ * NULL, else the file that has no usable DWARF.
+ */
+struct kdwarf *kdwarf_open(const char *release, const char *build_dir, const char *dir,
+			   const char **path);
+void kdwarf_close(struct kdwarf *k);
+
+struct udwarf *kdwarf_dwarf(struct kdwarf *k);
+const char *kdwarf_path(const struct kdwarf *k);
+
+/* Each CU whose name the file glob matches (as "func@file" matches):
+ * fn(arg, its DIE, its name); stops when fn returns nonzero, returns that. */
+int kdwarf_each_cu(struct kdwarf *k, const char *glob,
+		   int (*fn)(void *arg, uint64_t die, const char *name), void *arg);
+
+/* What to install for the DWARF of release, for an error message. */
+const char *kdwarf_install_hint(void);
+
+#endif /* KDWARF_H */
