@@ -131,6 +131,10 @@ static inline int atomic_cmpxchg(atomic_t *a, int old, int new)
 	return old;
 }
 
+/* The kernel's counter of one CPU's own (struct ctap_context's busy count,
+ * kmod-runtime/entry.h); here a thread's, counted in session.c. */
+typedef struct { long counter; } local_t;
+
 /*
  * ---- process-shared reader-writer locks ----
  * One word: -1 written, else the number of readers.  Only tried (the

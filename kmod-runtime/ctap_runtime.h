@@ -36,6 +36,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/percpu.h>
+#include <asm/local.h>
 #include <linux/delay.h>
 #include <linux/uaccess.h>
 #include <linux/string.h>
@@ -183,7 +184,7 @@ struct ctap_probe {
 #define CTAP_CALLED	8	/* calls an error report names */
 
 struct ctap_context {
-	atomic_t busy;
+	local_t busy;			/* in a handler: entry.h */
 	/* The probe that runs, for pp(), ppfunc(), is_return(): */
 	const struct ctap_probe *probe;
 	struct pt_regs *regs;		/* NULL for begin/end/timers */

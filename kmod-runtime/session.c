@@ -16,12 +16,14 @@
 
 #include "ctap_runtime.h"
 #include "probe_entry.h"
-#include "scope.h"
+#include "entry.h"
+
+/* The session's state, outside sess: entry.h's inline check reads it. */
+atomic_t ctap_session_state;
 
 static struct {
 	const struct ctap_module *m;
 	char *contexts;			/* nr_cpu_ids * m->context_size */
-	atomic_t state;
 	atomic_t errors, skipped;
 	s32 target;
 	s32 staprun;			/* the pid that started the session */
@@ -58,11 +60,11 @@ struct inode *ctap_exe_inode(void)
 
 void ctap_exit(void)
 {
-	int s = atomic_read(&sess.state);
+	int s = atomic_read(&ctap_session_state);
 
 	/* Only the first exit() asks staprun to stop. */
 	if ((s == S_STARTING || s == S_RUNNING) &&
-	    atomic_cmpxchg(&sess.state, s, S_STOPPING) == s)
+	    atomic_cmpxchg(&ctap_session_state, s, S_STOPPING) == s)
 		ctap_request_exit();
 }
 
@@ -94,7 +96,7 @@ static struct ctap_context *cpu_context(int cpu)
 
 /* Each CPU's own context, which a handler finds in one instruction
  * (this_cpu_read()) rather than by its CPU's number times the size. */
-static DEFINE_PER_CPU(struct ctap_context *, this_context);
+DEFINE_PER_CPU(struct ctap_context *, ctap_this_context);
 
 __printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
 {
@@ -112,7 +114,7 @@ void ctap_add_skipped(unsigned long n)
 	atomic_add(n, &sess.skipped);
 }
 
-static void skip(void)
+void ctap_event_skip(void)
 {
 	if (atomic_inc_return(&sess.skipped) > MAXSKIPPED) {
 		ctap_oob("ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n");
@@ -123,33 +125,39 @@ static void skip(void)
 static void report_error(struct ctap_context *c)
 {
 	ctap_print_error(c);
+	/* Clear for the next handler on this CPU (entry.h does not). */
+	c->last_error = NULL;
+	c->ncalled = 0;
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
+}
+
+/* After a handler that printed or failed (entry.h). */
+notrace void ctap_event_after(struct ctap_context *c)
+{
+	if (c->out.len || c->out.truncated)
+		ctap_handler_output(c);
+	if (c->last_error)
+		report_error(c);
 }
 
 /*
  * Time in handlers per CPU, as SystemTap's STP_OVERLOAD: over half of an
  * interval's cycles is an error that ends the session, before the probes
- * take the machine.  True if this handler tipped it.
+ * take the machine.  entry.h adds each handler's time and calls this
+ * when an interval is over.
  */
-static bool overloaded(struct ctap_context *c, cycles_t start)
+notrace void ctap_overload_check(struct ctap_context *c, cycles_t end)
 {
-#ifdef STP_NO_OVERLOAD
-	return false;
-#else
-	cycles_t end = get_cycles();
+	bool over = c->cycles_sum > STP_OVERLOAD_THRESHOLD;
 
-	c->cycles_sum += end - start;
-	if (end - c->cycles_base < STP_OVERLOAD_INTERVAL)
-		return false;
 	c->cycles_base = end;
-	if (c->cycles_sum <= STP_OVERLOAD_THRESHOLD) {
-		c->cycles_sum = 0;
-		return false;
-	}
 	c->cycles_sum = 0;
-	return true;
-#endif
+	if (over) {
+		ctap_oob("ERROR: probe overhead exceeded threshold\n");
+		atomic_inc(&sess.errors);
+		ctap_exit();
+	}
 }
 
 #ifdef STP_TIMING
@@ -184,7 +192,7 @@ static void timing_free(const struct ctap_module *m)
 }
 
 /* Interrupts or preemption are still off: this CPU's statistic. */
-static void timing_add(const struct ctap_probe *p, cycles_t start)
+notrace void ctap_timing_add(const struct ctap_probe *p, cycles_t start)
 {
 	if (p->timing)
 		ctap_pstat_add(&timing_spec, &timing[p->timing - 1], get_cycles() - start);
@@ -217,73 +225,22 @@ static void timing_report(const struct ctap_module *m)
 #else
 static inline int timing_init(const struct ctap_module *m) { return 0; }
 static inline void timing_free(const struct ctap_module *m) { }
-static inline void timing_add(const struct ctap_probe *p, cycles_t start) { }
 static inline void timing_report(const struct ctap_module *m) { }
 #endif
 
 /*
  * notrace: the ftrace entry path (probes/kprobes.c) relies on nothing
- * before the busy count below being a place a probe can be.
- *
- * An event probe runs with interrupts off.  begin, end and error probes
- * run in process context with only preemption off, as SystemTap's: no
- * event probe is armed then that an interrupt could run on this CPU, and
- * an end probe may sort or print a large array.
+ * before the busy count (entry.h) being a place a probe can be.
  */
 notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 			       const unsigned long *args, int nargs, unsigned long addr)
 {
-	bool irqs_off = p->kind == CTAP_PROBE_EVENT;
-	struct ctap_context *c;
-	unsigned long flags = 0;
-	cycles_t start;
-
-	if (!ctap_state_allows(atomic_read(&sess.state), p) || ctap_scope_excludes(p))
+	if (!ctap_state_allows(atomic_read(&ctap_session_state), p) || ctap_scope_excludes(p))
 		return;
-	start = get_cycles();
-	if (irqs_off)
-		local_irq_save(flags);
+	if (p->kind == CTAP_PROBE_EVENT)
+		ctap_probe_enter(p, regs, args, nargs, addr, true);
 	else
-		preempt_disable();
-	c = this_cpu_read(this_context);
-	if (atomic_inc_return(&c->busy) != 1) {
-		skip();		/* a handler interrupted on this CPU */
-		goto out;
-	}
-	if (!ctap_lock_globals(p)) {
-		skip();
-		goto out;
-	}
-	c->probe = p;
-	c->regs = regs;
-	c->probe_addr = addr;
-	c->args = args;
-	c->nargs = nargs;
-	c->last_error = NULL;
-	c->last_stmt = NULL;
-	c->ncalled = 0;
-	c->actions = p->kind == CTAP_PROBE_EVENT ? MAXACTION : MAXACTION_INTERRUPTIBLE;
-	/* c->nesting is 0: every call in generated code decrements what it
-	 * incremented, errors included. */
-	p->handler(c);
-	ctap_unlock_globals(p);
-	timing_add(p, start);
-	/* Most handlers print nothing: two loads decide it. */
-	if (unlikely(c->out.len || c->out.truncated))
-		ctap_handler_output(c);
-	if (unlikely(c->last_error))
-		report_error(c);
-	if (unlikely(overloaded(c, start))) {
-		ctap_oob("ERROR: probe overhead exceeded threshold\n");
-		atomic_inc(&sess.errors);
-		ctap_exit();
-	}
-out:
-	atomic_dec(&c->busy);
-	if (irqs_off)
-		local_irq_restore(flags);
-	else
-		preempt_enable();
+		ctap_probe_enter(p, regs, args, nargs, addr, false);
 }
 
 /* begin, end or error probes, in order. */
@@ -325,22 +282,22 @@ static int session_start(s32 target, s32 ns_pid)
 	sess.staprun = task_tgid_vnr(current);	/* START comes from staprun's write */
 	ret = ctap_scope_start(sess.m, ns_pid);
 	if (ret) {
-		atomic_set(&sess.state, S_STOPPED);
+		atomic_set(&ctap_session_state, S_STOPPED);
 		return ret;
 	}
-	atomic_set(&sess.state, S_STARTING);
+	atomic_set(&ctap_session_state, S_STARTING);
 	run_kind(CTAP_PROBE_BEGIN);
 	for (sess.armed = 0; sess.armed < sess.m->nfamilies; sess.armed++) {
 		ret = sess.m->families[sess.armed].start();
 		if (ret) {
 			disarm();
 			ctap_scope_stop(NULL);
-			atomic_set(&sess.state, S_STOPPED);
+			atomic_set(&ctap_session_state, S_STOPPED);
 			return ret;
 		}
 	}
 	/* exit() in a begin probe already moved on to STOPPING. */
-	atomic_cmpxchg(&sess.state, S_STARTING, S_RUNNING);
+	atomic_cmpxchg(&ctap_session_state, S_STARTING, S_RUNNING);
 	return 0;
 }
 
@@ -348,10 +305,10 @@ static void session_stop(void)
 {
 	int errors, skipped;
 
-	atomic_set(&sess.state, S_STOPPING);
+	atomic_set(&ctap_session_state, S_STOPPING);
 	disarm();
 	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
-	atomic_set(&sess.state, S_STOPPED);
+	atomic_set(&ctap_session_state, S_STOPPED);
 	timing_report(sess.m);
 	ctap_scope_stop(sess.m);
 	errors = atomic_read(&sess.errors);
@@ -407,7 +364,7 @@ int ctap_module_init(const struct ctap_module *m)
 	int ret = -ENOMEM;
 
 	sess.m = m;
-	atomic_set(&sess.state, S_LOADED);
+	atomic_set(&ctap_session_state, S_LOADED);
 	sess.budget = ((size_t)si_mem_available() << PAGE_SHIFT) / 2;
 	sess.reserved = 0;
 	/* Every possible CPU: a handler may run on one brought up later. */
@@ -421,7 +378,7 @@ int ctap_module_init(const struct ctap_module *m)
 
 		ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
 		if (cpu_possible(cpu))
-			per_cpu(this_context, cpu) = c;
+			per_cpu(ctap_this_context, cpu) = c;
 	}
 	ret = timing_init(m);
 	if (ret)

@@ -11,6 +11,7 @@
 
 #include "kprobes.h"
 #include "target.h"
+#include "../entry.h"
 
 /*
  * The handler sees the probed instruction's address in the registers, as
@@ -74,7 +75,7 @@ static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 		}
 	}
 	instruction_pointer_set(regs, (unsigned long)kp->addr);
-	ctap_probe_run(k->probe, regs, k->nlocs ? args : NULL, k->nlocs);
+	ctap_event_run(k->probe, regs, k->nlocs ? args : NULL, k->nlocs);
 	instruction_pointer_set(regs, ip);
 	return 0;
 }
@@ -211,18 +212,24 @@ static int by_address(const void *a, const void *b)
 	return x < y ? -1 : x > y;	/* table order */
 }
 
-/* ip's site; ftrace calls us for our sites only. */
-static const struct ftrace_site *notrace site_at(const struct ftrace_sites *t, unsigned long ip)
+/* ip's site among several. */
+static const struct ftrace_site *notrace site_lookup(const struct ftrace_sites *t,
+						     unsigned long ip)
 {
 	unsigned long mask = (1UL << t->bits) - 1;
 	unsigned long h = hash_long(ip, t->bits);
 	int i;
 
-	if (t->nsites == 1)
-		return t->sites;
 	while ((i = t->slots[h]) >= 0 && t->sites[i].ip != ip)
 		h = (h + 1) & mask;
 	return i >= 0 ? &t->sites[i] : NULL;
+}
+
+/* ip's site; ftrace calls us for our sites only. */
+static __always_inline const struct ftrace_site *site_at(const struct ftrace_sites *t,
+							 unsigned long ip)
+{
+	return likely(t->nsites == 1) ? t->sites : site_lookup(t, ip);
 }
 
 /*
@@ -254,7 +261,7 @@ static void notrace ftrace_entry(unsigned long ip, unsigned long parent_ip,
 	saved = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
 	for (int i = 0; i < site->nprobes; i++)
-		ctap_probe_run(site->probes[i], regs, NULL, 0);
+		ctap_event_run(site->probes[i], regs, NULL, 0);
 	instruction_pointer_set(regs, saved);
 }
 NOKPROBE_SYMBOL(ftrace_entry);
