@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "analyses.h"
-#include "cast_headers.h"
 #include "elaborate.h"
 #include "fold.h"
 #include "sem.h"
@@ -873,7 +872,6 @@ int main(int argc, char **argv)
 out:
 	pass2_free(&s);
 	sem_free(&s);
-	cast_headers_free(&s);
 	session_free(&s);
 	pp_env_free(&s.pp);
 	arena_free(&s.arena);

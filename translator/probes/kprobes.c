@@ -390,6 +390,13 @@ static struct kdwarf_state *open_dwarf(struct elab *e)
 	return st;
 }
 
+static void statement_release(void *state)
+{
+	struct kdwarf_state *st = state;
+
+	kdwarf_close(st->k);
+}
+
 /*
  * The target kernel's DWARF for probe point glob, or NULL after an error
  * saying what to install (what: why the point needs it).
@@ -1095,4 +1102,5 @@ const struct provider kernel_statement_provider = {
 	.runtime = "probes/kprobes",
 	.resolve = statement_resolve,
 	.emit = statement_emit,
+	.release = statement_release,
 };

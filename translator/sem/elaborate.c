@@ -1021,7 +1021,12 @@ void pass2_print(struct session *s, FILE *out)
 
 void pass2_free(struct session *s)
 {
+	int i;
+
 	if (s->elab) {
+		for (i = 0; providers[i]; i++)
+			if (providers[i]->release && s->elab->provider_state[i])
+				providers[i]->release(s->elab->provider_state[i]);
 		unprobeable_free(&s->elab->unprobeable);
 		strmap_free(&s->elab->heads);
 	}

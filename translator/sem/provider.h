@@ -122,6 +122,9 @@ struct provider {
 	 * that the core names no provider. */
 	const struct derived_probe *(*counter)(struct session *s, const char *name,
 					       const struct derived_probe *site, const char **why);
+	/* At the session's end: free what its elab_provider_state() holds
+	 * outside the arena (an open DWARF file).  NULL: nothing. */
+	void (*release)(void *state);
 };
 
 /* What a provider's global_var gives. */

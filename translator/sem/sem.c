@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cast_headers.h"
 #include "elaborate.h"
 #include "print.h"
 #include "sem.h"
@@ -1006,10 +1007,12 @@ static void free_indexes(struct sem *S)
 	S->tvars = NULL;
 }
 
+/* Also the @cast headers compiled while typing expressions (sem_expr.c). */
 void sem_free(struct session *s)
 {
 	if (s->sem)
 		free_indexes(s->sem);
+	cast_headers_free(s);
 }
 
 /*
