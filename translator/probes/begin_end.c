@@ -21,7 +21,7 @@ static const char *const patterns[] = {
 	NULL
 };
 
-static int be_resolve(struct elab *e, const struct pp_match *m)
+static int be_resolve(struct elab *elab, const struct pp_match *m)
 {
 	const struct pp_component *c = m->comps[0];
 	const char *kind = strchr(m->pattern_text, '(') ? m->pattern_text : NULL;
@@ -34,8 +34,8 @@ static int be_resolve(struct elab *e, const struct pp_match *m)
 			 (int)(strchr(kind, '(') - kind), kind, (long long)c->arg->num);
 	else
 		snprintf(name, sizeof(name), "%s", m->pattern_text);
-	d = elab_add(e, m, name);
-	order = arena_new(elab_arena(e), int64_t);
+	d = elab_add(elab, m, name);
+	order = arena_new(elab_arena(elab), int64_t);
 	*order = c->arg ? c->arg->num : !strcmp(name, "init") ? INT64_MIN : 0;
 	d->data = order;	/* the probe's own data: its N */
 	return 1;

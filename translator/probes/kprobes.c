@@ -89,7 +89,7 @@ struct kprobe_point {
 };
 
 /* FUNC+OFFSET: *offset and the function's name; offset 0 without '+'. */
-static const char *split_offset(struct elab *e, const struct pp_match *m, const char *s,
+static const char *split_offset(struct elab *elab, const struct pp_match *m, const char *s,
 				uint64_t *offset)
 {
 	const char *plus = strchr(s, '+');
@@ -101,20 +101,20 @@ static const char *split_offset(struct elab *e, const struct pp_match *m, const 
 	errno = 0;
 	*offset = strtoull(plus + 1, &end, 0);
 	if (plus == s || !plus[1] || *end || errno || *offset > 0xfffffff) {
-		elab_error(e, m, "'%s': expected FUNCTION+OFFSET, a decimal or 0x offset", s);
+		elab_error(elab, m, "'%s': expected FUNCTION+OFFSET, a decimal or 0x offset", s);
 		return NULL;
 	}
-	return arena_strndup(elab_arena(e), s, plus - s);
+	return arena_strndup(elab_arena(elab), s, plus - s);
 }
 
-static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *btf,
+static void add_vars(struct elab *elab, struct derived_probe *d, const struct btf *btf,
 		     __u32 func_id, bool is_return)
 {
 	/* A module's types are its BTF's, which holds the kernel's too. */
 	const struct btf *own = btf__base_btf(btf) ? btf : NULL;
 	const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, func_id)->type);
 	const struct btf_param *p = btf_params(proto);
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 
 	/* x86_64's argument registers: what a guru-mode write at entry changes */
 	static const char *const arg_regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
@@ -125,14 +125,14 @@ static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *
 
 		if (!name || !*name)
 			continue;	/* varargs, unnamed */
-		v = elab_add_var(e, d, arena_printf(a, "$%s", name),
+		v = elab_add_var(elab, d, arena_printf(a, "$%s", name),
 				 kbtf_type_name(a, btf, p->type), p->type, i);
 		v->btf = own;
 		if (!is_return && i < 6)
 			v->reg = arg_regs[i];
 	}
 	if (is_return && proto->type) {
-		struct probe_var *v = elab_add_var(e, d, "$return", kbtf_type_name(a, btf, proto->type),
+		struct probe_var *v = elab_add_var(elab, d, "$return", kbtf_type_name(a, btf, proto->type),
 						   proto->type, -1);
 
 		v->btf = own;
@@ -140,7 +140,7 @@ static void add_vars(struct elab *e, struct derived_probe *d, const struct btf *
 	}
 }
 
-static void no_match(struct elab *e, const struct pp_match *m, const struct btf *btf,
+static void no_match(struct elab *elab, const struct pp_match *m, const struct btf *btf,
 		     const struct ksyms *ks, const char *glob)
 {
 	const char *similar[5];
@@ -153,39 +153,39 @@ static void no_match(struct elab *e, const struct pp_match *m, const struct btf 
 			 i ? ", " : " (similar: ", similar[i]);
 	if (n)
 		strcat(hint, ")");
-	elab_error(e, m, "no match for kernel function '%s'%s", glob, hint);
+	elab_error(elab, m, "no match for kernel function '%s'%s", glob, hint);
 }
 
 /* Counts a kretprobe's maxactive instances into the script's total;
  * an error (once) when the total passes MAXACTIVE_TOTAL. */
-static void claim_instances(struct elab *e, const struct pp_match *m, int64_t maxactive)
+static void claim_instances(struct elab *elab, const struct pp_match *m, int64_t maxactive)
 {
 	struct total {
 		int64_t instances;
 		bool reported;
 	};
-	void **slot = elab_provider_state(e, &kernel_function_provider);
+	void **slot = elab_provider_state(elab, &kernel_function_provider);
 	struct total *t = *slot;
 
 	if (!t)
-		*slot = t = arena_new(elab_arena(e), struct total);
+		*slot = t = arena_new(elab_arena(elab), struct total);
 	t->instances += maxactive;
 	if (t->instances > MAXACTIVE_TOTAL && !t->reported) {
-		elab_limit_error(e, m, "the .return probes' maxactive instances add up to more than %d "
+		elab_limit_error(elab, m, "the .return probes' maxactive instances add up to more than %d "
 			   "(each is kernel memory allocated when the probe registers)",
 			   MAXACTIVE_TOTAL);
 		t->reported = true;
 	}
 }
 
-static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
+static struct derived_probe *add_probe(struct elab *elab, const struct pp_match *m,
 				       const char *family, const char *func, const char *suffix,
 				       bool is_return, int64_t maxactive, uint64_t offset, bool wild)
 {
-	const char *at = offset ? arena_printf(elab_arena(e), "+%#llx", (unsigned long long)offset) : "";
-	struct derived_probe *d = elab_add(e, m, arena_printf(elab_arena(e), "%s(\"%s%s\")%s",
+	const char *at = offset ? arena_printf(elab_arena(elab), "+%#llx", (unsigned long long)offset) : "";
+	struct derived_probe *d = elab_add(elab, m, arena_printf(elab_arena(elab), "%s(\"%s%s\")%s",
 							      family, func, at, suffix));
-	struct kprobe_point *kp = arena_new(elab_arena(e), struct kprobe_point);
+	struct kprobe_point *kp = arena_new(elab_arena(elab), struct kprobe_point);
 
 	d->symbol = func;	/* BTF's or the script's: both live as long as the session */
 	d->is_return = is_return;
@@ -194,13 +194,13 @@ static struct derived_probe *add_probe(struct elab *e, const struct pp_match *m,
 	kp->offset = offset;
 	kp->optional = wild || (d->written && d->written->optional);
 	if (is_return && maxactive)
-		claim_instances(e, m, maxactive);
+		claim_instances(elab, m, maxactive);
 	return d;
 }
 
 /* The components from index from on, as written (".return.maxactive(4)");
  * NULL after an error. */
-static const char *point_suffix(struct elab *e, const struct pp_match *m, int from,
+static const char *point_suffix(struct elab *elab, const struct pp_match *m, int from,
 				int64_t *maxactive)
 {
 	const char *suffix = "";
@@ -209,15 +209,15 @@ static const char *point_suffix(struct elab *e, const struct pp_match *m, int fr
 		if (m->comps[i]->arg && !strcmp(m->comps[i]->name, "maxactive")) {
 			*maxactive = m->comps[i]->arg->num;
 			if (*maxactive < 1 || *maxactive > MAXACTIVE_MAX) {
-				elab_error(e, m, "maxactive must be 1 to %d (the kernel's own limit), "
+				elab_error(elab, m, "maxactive must be 1 to %d (the kernel's own limit), "
 					   "not %lld", MAXACTIVE_MAX, (long long)*maxactive);
 				return NULL;
 			}
 		}
 		suffix = m->comps[i]->arg ?
-			arena_printf(elab_arena(e), "%s.%s(%lld)", suffix, m->comps[i]->name,
+			arena_printf(elab_arena(elab), "%s.%s(%lld)", suffix, m->comps[i]->name,
 				     (long long)m->comps[i]->arg->num) :
-			arena_printf(elab_arena(e), "%s.%s", suffix, m->comps[i]->name);
+			arena_printf(elab_arena(elab), "%s.%s", suffix, m->comps[i]->name);
 	}
 	return suffix;
 }
@@ -326,9 +326,9 @@ static int match_funcs(struct arena *a, const struct btf *btf, const struct ksym
 }
 
 /* Why f may not be probed: the runtime's list, or its text section. */
-static const char *kfunc_unprobeable(struct elab *e, const struct kfunc *f, bool is_return)
+static const char *kfunc_unprobeable(struct elab *elab, const struct kfunc *f, bool is_return)
 {
-	const char *why = elab_unprobeable(e, f->name, is_return);
+	const char *why = elab_unprobeable(elab, f->name, is_return);
 
 	return why ? why : f->sym ? f->sym->why : NULL;
 }
@@ -339,22 +339,22 @@ static const char *kfunc_unprobeable(struct elab *e, const struct kfunc *f, bool
  * its file (scripts name files to tell static functions apart), so NAME
  * stands for it.  Wildcards over files and lines (":N") need DWARF.
  */
-static const char *without_file(struct elab *e, const struct pp_match *m, const char *glob,
+static const char *without_file(struct elab *elab, const struct pp_match *m, const char *glob,
 				const struct ksyms *ks)
 {
 	const char *at = strchr(glob, '@');
-	const char *name = arena_strndup(elab_arena(e), glob, at - glob);
+	const char *name = arena_strndup(elab_arena(elab), glob, at - glob);
 	const struct ksym *sym;
 
 	if (strpbrk(at, ":+") || strpbrk(name, "*?[") || !ks) {
-		elab_error(e, m, "'%s': choosing functions by source file or line needs DWARF "
+		elab_error(elab, m, "'%s': choosing functions by source file or line needs DWARF "
 			   "debuginfo; ctap knows kernel functions by name (BTF and the symbol table)",
 			   glob);
 		return NULL;
 	}
 	sym = ksyms_find(ks, name);
 	if (sym && sym->copies > 1) {
-		elab_error(e, m, "'%s': %d kernel functions are called %s; without DWARF "
+		elab_error(elab, m, "'%s': %d kernel functions are called %s; without DWARF "
 			   "debuginfo ctap cannot tell which one is in %s", glob, sym->copies,
 			   name, at + 1);
 		return NULL;
@@ -374,14 +374,14 @@ struct kdwarf_state {
 };
 
 /* The target kernel's DWARF, or NULL: opened once per session. */
-static struct kdwarf_state *open_dwarf(struct elab *e)
+static struct kdwarf_state *open_dwarf(struct elab *elab)
 {
-	void **slot = elab_provider_state(e, &kernel_statement_provider);
-	const struct session *s = elab_session(e);
+	void **slot = elab_provider_state(elab, &kernel_statement_provider);
+	const struct session *s = elab_session(elab);
 	struct kdwarf_state *st = *slot;
 
 	if (!st)
-		*slot = st = arena_new(elab_arena(e), struct kdwarf_state);
+		*slot = st = arena_new(elab_arena(elab), struct kdwarf_state);
 	if (!st->tried) {
 		st->tried = true;
 		st->k = kdwarf_open(s->opt.kernel_release, s->opt.kernel_build,
@@ -401,20 +401,20 @@ static void statement_release(void *state)
  * The target kernel's DWARF for probe point glob, or NULL after an error
  * saying what to install (what: why the point needs it).
  */
-static struct kdwarf *kernel_dwarf(struct elab *e, const struct pp_match *m, const char *glob,
+static struct kdwarf *kernel_dwarf(struct elab *elab, const struct pp_match *m, const char *glob,
 				   const char *what)
 {
-	struct kdwarf_state *st = open_dwarf(e);
-	const char *rel = elab_session(e)->opt.kernel_release;
+	struct kdwarf_state *st = open_dwarf(elab);
+	const char *rel = elab_session(elab)->opt.kernel_release;
 
 	if (st->k)
 		return st->k;
 	if (st->bad)
-		elab_error(e, m, "'%s': %s; %s is not the DWARF of kernel %s (install "
+		elab_error(elab, m, "'%s': %s; %s is not the DWARF of kernel %s (install "
 			   "linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", glob, what,
 			   st->bad, rel, rel);
 	else
-		elab_error(e, m, "'%s': %s; none is installed for kernel %s (install "
+		elab_error(elab, m, "'%s': %s; none is installed for kernel %s (install "
 			   "linux-image-%s-dbg, or give --kernel-debuginfo=DIR); ctap knows kernel "
 			   "functions by name (BTF and the symbol table)", glob, what, rel, rel);
 	return NULL;
@@ -426,7 +426,7 @@ struct kline_spec {
 	int line1, line2;	/* 0: no line; 1 to INT_MAX: ":*" */
 };
 
-static bool parse_kline(struct elab *e, const struct pp_match *m, const char *arg,
+static bool parse_kline(struct elab *elab, const struct pp_match *m, const char *arg,
 			struct kline_spec *k)
 {
 	const char *at = strchr(arg, '@'), *colon;
@@ -434,12 +434,12 @@ static bool parse_kline(struct elab *e, const struct pp_match *m, const char *ar
 
 	memset(k, 0, sizeof(*k));
 	if (!at || at == arg) {
-		elab_error(e, m, "'%s': expected FUNCTION@FILE[:LINE]", arg);
+		elab_error(elab, m, "'%s': expected FUNCTION@FILE[:LINE]", arg);
 		return false;
 	}
-	k->func = arena_strndup(elab_arena(e), arg, at - arg);
+	k->func = arena_strndup(elab_arena(elab), arg, at - arg);
 	colon = strchr(at, ':');
-	k->file = colon ? arena_strndup(elab_arena(e), at + 1, colon - at - 1) : at + 1;
+	k->file = colon ? arena_strndup(elab_arena(elab), at + 1, colon - at - 1) : at + 1;
 	if (!colon)
 		return true;
 	if (!strcmp(colon + 1, "*")) {
@@ -451,14 +451,14 @@ static bool parse_kline(struct elab *e, const struct pp_match *m, const char *ar
 	k->line1 = strtol(colon + 1, &end, 10);
 	k->line2 = *end == '-' ? strtol(end + 1, &end, 10) : k->line1;
 	if (*end || errno || k->line1 < 1 || k->line2 < k->line1 || k->line2 >= 1 << 20) {
-		elab_error(e, m, "'%s': expected a line, LINE-LINE or *", arg);
+		elab_error(elab, m, "'%s': expected a line, LINE-LINE or *", arg);
 		return false;
 	}
 	return true;
 }
 
 struct kline_walk {
-	struct elab *e;
+	struct elab *elab;
 	const struct pp_match *m;
 	const struct kline_spec *k;
 	struct udwarf *dw;
@@ -488,7 +488,7 @@ static __u32 kernel_type(struct kline_walk *w, const char *type)
 			strlen(strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p)) + 1);
 	if (!kbtf_find_ctype(w->btf, w->pointers, buf, &id) && id)
 		return id;
-	return (__u32)session_long_type(elab_session(w->e));
+	return (__u32)session_long_type(elab_session(w->elab));
 }
 
 /* One kernel.statement probe at addr, line of the walk's function. */
@@ -496,7 +496,7 @@ static __u32 kernel_type(struct kline_walk *w, const char *type)
  * w->in if not NULL), with the variables DWARF gives there. */
 static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t addr)
 {
-	struct arena *a = elab_arena(w->e);
+	struct arena *a = elab_arena(w->elab);
 	struct udwarf_func fn;
 	struct derived_probe *d;
 	struct kprobe_point *kp;
@@ -505,7 +505,7 @@ static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t add
 	/* (a line in another part of the function, its .cold one: not placed) */
 	if (addr < entry || (w->sym->size && addr - entry >= w->sym->size))
 		return;
-	d = elab_add(w->e, w->m, name);
+	d = elab_add(w->elab, w->m, name);
 	kp = arena_new(a, struct kprobe_point);
 	d->symbol = w->sym->name;
 	d->data = kp;
@@ -521,7 +521,7 @@ static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t add
 
 		if (sem_probe_var(d, name))
 			continue;	/* the innermost of a name comes first */
-		v = elab_add_var(w->e, d, name, u->type, kernel_type(w, u->type), kp->nlocs);
+		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), kp->nlocs);
 		v->is_local = !u->is_param;
 		v->unavailable = u->why;
 		if (!v->unavailable && kp->nlocs == SDT_MAX_ARGS)
@@ -536,7 +536,7 @@ static int add_statement(void *arg, int line, uint64_t addr)
 	struct kline_walk *w = arg;
 
 	w->lines++;
-	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.statement(\"%s@%s:%d\")",
+	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "kernel.statement(\"%s@%s:%d\")",
 					w->f->name, w->cu, line), addr);
 	return 0;
 }
@@ -550,19 +550,19 @@ static const char *kline_refused(struct kline_walk *w, const char *name, const c
 				 const struct ksym **sym)
 {
 	const char *code = in ? in : name;
-	const char *why = elab_unprobeable(w->e, name, w->is_return);
+	const char *why = elab_unprobeable(w->elab, name, w->is_return);
 
 	if (!why && in)
-		why = elab_unprobeable(w->e, in, false);
+		why = elab_unprobeable(w->elab, in, false);
 	*sym = w->ks ? ksyms_find(w->ks, code) : NULL;
 	if (!why && *sym && (*sym)->why)
 		why = (*sym)->why;
 	if (!why && !*sym)
-		why = in ? arena_printf(elab_arena(w->e), "%s, which it is inlined in, has no "
+		why = in ? arena_printf(elab_arena(w->elab), "%s, which it is inlined in, has no "
 					"symbol of its own", in) :
 			   "it has no symbol of its own (inlined, or a compiler's clone)";
 	if (!why && (*sym)->copies > 1)
-		why = arena_printf(elab_arena(w->e), "%d kernel functions are called %s, and ctap "
+		why = arena_printf(elab_arena(w->elab), "%d kernel functions are called %s, and ctap "
 				   "places kprobes by name", (*sym)->copies, code);
 	return why;
 }
@@ -571,7 +571,7 @@ static int add_label(void *arg, const char *name, uint64_t addr, int line)
 {
 	struct kline_walk *w = arg;
 
-	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.function(\"%s@%s:%d\")"
+	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "kernel.function(\"%s@%s:%d\")"
 					".label(\"%s\")", w->f->name, w->cu, line, name), addr);
 	return 0;
 }
@@ -619,7 +619,7 @@ static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
 	w->f = f;
 	w->in = in;
 	w->sym = sym;
-	add_dwarf_probe(w, arena_printf(elab_arena(w->e), "kernel.function(\"%s@%s:%d\")%s",
+	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "kernel.function(\"%s@%s:%d\")%s",
 					f->name, w->cu, f->decl_line, w->suffix), f->entry);
 	return 0;
 }
@@ -634,7 +634,7 @@ static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 	if (why) {
 		w->skipped++;
 		if (!w->wild)
-			elab_error(w->e, w->m, "kernel function '%s' cannot be probed: %s",
+			elab_error(w->elab, w->m, "kernel function '%s' cannot be probed: %s",
 				   f->name, why);
 		return 0;
 	}
@@ -650,15 +650,15 @@ static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 		return 0;
 	}
 	/* named as SystemTap names it: by its file and line */
-	struct derived_probe *d = add_probe(w->e, w->m, "kernel.function",
-					    arena_printf(elab_arena(w->e), "%s@%s:%d", f->name,
+	struct derived_probe *d = add_probe(w->elab, w->m, "kernel.function",
+					    arena_printf(elab_arena(w->elab), "%s@%s:%d", f->name,
 							 f->decl_file ? w->cu : "", f->decl_line),
 					    w->suffix, w->is_return, w->maxactive, 0, w->wild);
 	struct kbtf_name *bf = NULL;
 
 	d->symbol = sym->name;
 	if (kbtf_funcs(w->btf, f->name, &bf) == 1)
-		add_vars(w->e, d, w->btf, bf[0].id, w->is_return);
+		add_vars(w->elab, d, w->btf, bf[0].id, w->is_return);
 	free(bf);
 	w->added++;
 	return 0;
@@ -683,11 +683,11 @@ static int walk_cu(void *arg, uint64_t die, const char *name)
  * in the compilation units FILE names (their CUs, from the cached index),
  * a statement probe at each line's first address in each.  Needs DWARF.
  */
-static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statement,
+static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool statement,
 			 const char *suffix, int64_t maxactive)
 {
 	const char *arg = m->comps[1]->arg->str;
-	struct kline_walk w = { .e = e, .m = m, .statement = statement, .suffix = suffix,
+	struct kline_walk w = { .elab = elab, .m = m, .statement = statement, .suffix = suffix,
 				.maxactive = maxactive };
 
 	if (m->ncomps > 2 && !strcmp(m->comps[2]->name, "label"))
@@ -696,32 +696,32 @@ static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statemen
 	struct kdwarf *kd;
 	const char *why;
 
-	if (!parse_kline(e, m, arg, &k))
+	if (!parse_kline(elab, m, arg, &k))
 		return -EINVAL;
 	if (!statement && k.line1) {
-		elab_error(e, m, "'%s': kernel.function takes no line; for a probe at a line, "
+		elab_error(elab, m, "'%s': kernel.function takes no line; for a probe at a line, "
 			   "kernel.statement(\"%s\")", arg, arg);
 		return -EINVAL;
 	}
 	if (statement && !k.line1 && !w.label) {
-		elab_error(e, m, "'%s': a kernel.statement by file needs a line (FILE:LINE, "
+		elab_error(elab, m, "'%s': a kernel.statement by file needs a line (FILE:LINE, "
 			   "FILE:LINE-LINE or FILE:*)", arg);
 		return -EINVAL;
 	}
 	/* A function that may not be probed is refused with or without DWARF. */
-	if (!strpbrk(k.func, "*?[") && (why = elab_unprobeable(e, k.func, false))) {
-		elab_error(e, m, "kernel function '%s' cannot be probed: %s", k.func, why);
+	if (!strpbrk(k.func, "*?[") && (why = elab_unprobeable(elab, k.func, false))) {
+		elab_error(elab, m, "kernel function '%s' cannot be probed: %s", k.func, why);
 		return -EINVAL;
 	}
-	kd = kernel_dwarf(e, m, arg, "choosing functions by source file or line needs DWARF "
+	kd = kernel_dwarf(elab, m, arg, "choosing functions by source file or line needs DWARF "
 			  "debuginfo");
-	w.btf = elab_btf(e);
+	w.btf = elab_btf(elab);
 	if (!kd || !w.btf)
 		return -EINVAL;
 	w.k = &k;
 	w.dw = kdwarf_dwarf(kd);
-	w.ks = session_ksyms(elab_session(e));
-	w.pointers = kbtf_pointer_index(elab_arena(e), w.btf);
+	w.ks = session_ksyms(elab_session(elab));
+	w.pointers = kbtf_pointer_index(elab_arena(elab), w.btf);
 	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2 ||
 		 (w.label && strpbrk(w.label, "*?["));
 	w.is_return = strstr(m->pattern_text, ".return") != NULL;
@@ -731,16 +731,16 @@ static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statemen
 	if (w.skipped && !w.wild)
 		return -EINVAL;
 	if (w.skipped)
-		elab_error(e, m, "no match for '%s': the %d functions it matches may not be "
+		elab_error(elab, m, "no match for '%s': the %d functions it matches may not be "
 			   "probed", arg, w.skipped);
 	else if (statement && w.f)
-		elab_error(e, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
+		elab_error(elab, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
 			   k.file, k.line1, k.func, kdwarf_path(kd));
 	else if (w.label && w.f)
-		elab_error(e, m, "no match for '%s': no label %s in %s (%s)", arg, w.label, k.func,
+		elab_error(elab, m, "no match for '%s': no label %s in %s (%s)", arg, w.label, k.func,
 			   kdwarf_path(kd));
 	else
-		elab_error(e, m, "no match for '%s': no function %s defined in a file %s names "
+		elab_error(elab, m, "no match for '%s': no function %s defined in a file %s names "
 			   "in %s", arg, k.func, k.file, kdwarf_path(kd));
 	return -EINVAL;
 }
@@ -752,7 +752,7 @@ static int resolve_dwarf(struct elab *e, const struct pp_match *m, bool statemen
  * Functions are BTF's and the symbol table's: one without a prototype in
  * BTF gets no $vars.
  */
-static int resolve(struct elab *e, const struct pp_match *m, const char *family, bool vars)
+static int resolve(struct elab *elab, const struct pp_match *m, const char *family, bool vars)
 {
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	const struct pp_component *fc = m->comps[1];
@@ -766,78 +766,78 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	bool wild = strpbrk(glob, "*?[") != NULL;
 	const char *why;
 
-	ks = session_ksyms(elab_session(e));
+	ks = session_ksyms(elab_session(elab));
 	/* With DWARF a file names functions; without, "NAME@FILE" is NAME
 	 * when only one function has that name (without_file). */
-	if (vars && strchr(glob, '@') && !strchr(glob, '+') && open_dwarf(e)->k) {
-		suffix = point_suffix(e, m, 2, &maxactive);
+	if (vars && strchr(glob, '@') && !strchr(glob, '+') && open_dwarf(elab)->k) {
+		suffix = point_suffix(elab, m, 2, &maxactive);
 		if (!suffix)
 			return -EINVAL;
-		return resolve_dwarf(e, m, false, suffix, maxactive);
+		return resolve_dwarf(elab, m, false, suffix, maxactive);
 	}
-	if (strchr(glob, '@') && !(glob = without_file(e, m, glob, ks)))
+	if (strchr(glob, '@') && !(glob = without_file(elab, m, glob, ks)))
 		return -EINVAL;
 	if (strchr(glob, ':')) {
-		elab_error(e, m, "'%s': a line needs DWARF debuginfo; ctap knows kernel functions "
+		elab_error(elab, m, "'%s': a line needs DWARF debuginfo; ctap knows kernel functions "
 			   "by name (BTF and the symbol table)", glob);
 		return -EINVAL;
 	}
-	glob = split_offset(e, m, glob, &offset);
+	glob = split_offset(elab, m, glob, &offset);
 	if (!glob)
 		return -EINVAL;
 	if (offset && (is_return || strpbrk(glob, "*?["))) {
-		elab_error(e, m, "an offset goes with one function, not with %s",
+		elab_error(elab, m, "an offset goes with one function, not with %s",
 			   is_return ? "a .return probe" : "a wildcard");
 		return -EINVAL;
 	}
 	/* Inside a function the registers no longer hold its arguments. */
 	if (offset && vars) {
-		elab_error(e, m, "kernel.function takes a function; for a place inside one, "
+		elab_error(elab, m, "kernel.function takes a function; for a place inside one, "
 			   "kernel.statement(\"%s\")", fc->arg->str);
 		return -EINVAL;
 	}
 	/* An explicit name that may not be probed is an error; a wildcard
 	 * skips such functions below. */
-	if (!wild && (why = elab_unprobeable(e, glob, is_return))) {
-		elab_error(e, m, "kernel function '%s' cannot be probed: %s", glob, why);
+	if (!wild && (why = elab_unprobeable(elab, glob, is_return))) {
+		elab_error(elab, m, "kernel function '%s' cannot be probed: %s", glob, why);
 		return -EINVAL;
 	}
-	btf = elab_btf(e);
+	btf = elab_btf(elab);
 	if (!btf)
 		return -EINVAL;
-	suffix = point_suffix(e, m, 2, &maxactive);
+	suffix = point_suffix(elab, m, 2, &maxactive);
 	if (!suffix)
 		return -EINVAL;
-	n = match_funcs(elab_arena(e), btf, ks, glob, &funcs);	/* freed below: no return before that */
+	n = match_funcs(elab_arena(elab), btf, ks, glob, &funcs);	/* freed below: no return before that */
 	if (n < 0)
 		return -EINVAL;
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = &funcs[i];
 		struct derived_probe *d;
 
-		if ((why = kfunc_unprobeable(e, f, is_return))) {
+		if ((why = kfunc_unprobeable(elab, f, is_return))) {
 			skipped++;
 			if (!wild)
-				elab_error(e, m, "kernel function '%s' cannot be probed: %s",
+				elab_error(elab, m, "kernel function '%s' cannot be probed: %s",
 					   f->name, why);
 			continue;
 		}
 		if (offset && f->sym && f->sym->size && offset >= f->sym->size) {
-			elab_error(e, m, "'%s+%#llx' is past the end of %s, which is %llu bytes",
+			elab_error(elab, m, "'%s+%#llx' is past the end of %s, which is %llu bytes",
 				   f->name, (unsigned long long)offset, f->name,
 				   (unsigned long long)f->sym->size);
 			skipped++;
 			continue;
 		}
-		d = add_probe(e, m, family, wild ? f->name : glob, suffix, is_return, maxactive,
+		d = add_probe(elab, m, family, wild ? f->name : glob, suffix, is_return, maxactive,
 			      offset, wild);
 		d->symbol = f->symbol;
 		if (vars && f->btf_id)
-			add_vars(e, d, btf, f->btf_id, is_return);
+			add_vars(elab, d, btf, f->btf_id, is_return);
 		added++;
 	}
 	free(funcs);
-	if (skipped && wild && elab_session(e)->opt.verbose)
+	if (skipped && wild && elab_session(elab)->opt.verbose)
 		fprintf(stderr, "%s(\"%s\"): %d functions skipped: a probe may not go "
 			"there (see translator/kernel/unprobeable.c)\n", family, glob, skipped);
 	if (added || (skipped && !wild))
@@ -845,13 +845,13 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
 	/* Without a symbol table kprobe.function tries a name BTF does not
 	 * describe: the kernel says whether it exists when the probe registers. */
 	if (n == 0 && !ks && !vars && !wild) {
-		add_probe(e, m, family, glob, suffix, is_return, maxactive, offset, false);
+		add_probe(elab, m, family, glob, suffix, is_return, maxactive, offset, false);
 		return 1;
 	}
 	if (n == 0)
-		no_match(e, m, btf, ks, glob);
+		no_match(elab, m, btf, ks, glob);
 	else
-		elab_error(e, m, "no match for kernel function '%s': the %d functions it "
+		elab_error(elab, m, "no match for kernel function '%s': the %d functions it "
 			   "matches may not be probed", glob, skipped);
 	return -EINVAL;
 }
@@ -862,38 +862,38 @@ static int resolve(struct elab *e, const struct pp_match *m, const char *family,
  * its BTF, their $vars typed from it (module() only).  The probe registers
  * on "M:F": the module must be loaded when the session starts.
  */
-static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
+static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars)
 {
 	int fi = vars ? 1 : 2;
 	const char *mglob = m->comps[fi - 1]->arg->str, *fglob = m->comps[fi]->arg->str;
-	const char *moddir = elab_session(e)->opt.kernel_moddir, *suffix, **mods;
+	const char *moddir = elab_session(elab)->opt.kernel_moddir, *suffix, **mods;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	bool wild = strpbrk(mglob, "*?[") || strpbrk(fglob, "*?[");
 	int64_t maxactive = 0;
 	int nmods, added = 0;
 
 	if (strpbrk(fglob, "@:+")) {
-		elab_error(e, m, "'%s': a module function is found by name in the module's BTF "
+		elab_error(elab, m, "'%s': a module function is found by name in the module's BTF "
 			   "(no file, line or offset)", fglob);
 		return -EINVAL;
 	}
-	suffix = point_suffix(e, m, fi + 1, &maxactive);
+	suffix = point_suffix(elab, m, fi + 1, &maxactive);
 	if (!suffix)
 		return -EINVAL;
-	nmods = kmod_names(elab_arena(e), moddir, mglob, &mods);
+	nmods = kmod_names(elab_arena(elab), moddir, mglob, &mods);
 	if (nmods < 0) {
-		elab_error(e, m, "cannot read %s/modules.dep: %s", moddir, strerror(-nmods));
+		elab_error(elab, m, "cannot read %s/modules.dep: %s", moddir, strerror(-nmods));
 		return -EINVAL;
 	}
 	for (int k = 0; k < nmods; k++) {
-		const char *family = arena_printf(elab_arena(e), "%smodule(\"%s\").function",
+		const char *family = arena_printf(elab_arena(elab), "%smodule(\"%s\").function",
 						  vars ? "" : "kprobe.", mods[k]);
 		struct kbtf_name *funcs = NULL;
 		struct btf *btf;
-		int n, err = session_module_btf(elab_session(e), mods[k], &btf);
+		int n, err = session_module_btf(elab_session(elab), mods[k], &btf);
 
 		if (err && !wild && vars) {
-			elab_error(e, m, "module '%s' has no BTF: %s", mods[k],
+			elab_error(elab, m, "module '%s' has no BTF: %s", mods[k],
 				   err == -ENODATA ? "none in its .ko (a kernel built without CONFIG_DEBUG_INFO_BTF_MODULES?)" : strerror(-err));
 			return -EINVAL;
 		}
@@ -901,18 +901,18 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 		if (n < 0)
 			return -EINVAL;
 		for (int i = 0; i < n; i++) {
-			struct derived_probe *d = add_probe(e, m, family, funcs[i].name, suffix,
+			struct derived_probe *d = add_probe(elab, m, family, funcs[i].name, suffix,
 							    is_return, maxactive, 0, wild);
 
 			((struct kprobe_point *)d->data)->module = mods[k];
 			if (vars)
-				add_vars(e, d, btf, funcs[i].id, is_return);
+				add_vars(elab, d, btf, funcs[i].id, is_return);
 			added++;
 		}
 		free(funcs);
 		/* kprobe.module needs only a symbol, as kprobe.function. */
 		if (!n && !vars && !wild) {
-			struct derived_probe *d = add_probe(e, m, family, fglob, suffix, is_return,
+			struct derived_probe *d = add_probe(elab, m, family, fglob, suffix, is_return,
 							    maxactive, 0, false);
 
 			((struct kprobe_point *)d->data)->module = mods[k];
@@ -920,28 +920,28 @@ static int resolve_module(struct elab *e, const struct pp_match *m, bool vars)
 		}
 	}
 	if (!added)
-		elab_error(e, m, "no match for function '%s' in module%s '%s'%s", fglob,
+		elab_error(elab, m, "no match for function '%s' in module%s '%s'%s", fglob,
 			   strpbrk(mglob, "*?[") ? "s" : "", mglob,
 			   nmods ? "" : " (no such module of this kernel)");
 	return added ? added : -EINVAL;
 }
 
-static int kernel_function_resolve(struct elab *e, const struct pp_match *m)
+static int kernel_function_resolve(struct elab *elab, const struct pp_match *m)
 {
 	if (!strcmp(m->comps[0]->name, "module"))
-		return resolve_module(e, m, true);
-	return resolve(e, m, "kernel.function", true);
+		return resolve_module(elab, m, true);
+	return resolve(elab, m, "kernel.function", true);
 }
 
-static int kprobe_resolve(struct elab *e, const struct pp_match *m)
+static int kprobe_resolve(struct elab *elab, const struct pp_match *m)
 {
 	if (!strcmp(m->comps[1]->name, "module"))
-		return resolve_module(e, m, false);
-	return resolve(e, m, "kprobe.function", false);
+		return resolve_module(elab, m, false);
+	return resolve(elab, m, "kprobe.function", false);
 }
 
 /* kernel.statement("FUNC+OFFSET"), or an absolute address in guru mode. */
-static int statement_resolve(struct elab *e, const struct pp_match *m)
+static int statement_resolve(struct elab *elab, const struct pp_match *m)
 {
 	struct derived_probe *d;
 	struct kprobe_point *kp;
@@ -949,16 +949,16 @@ static int statement_resolve(struct elab *e, const struct pp_match *m)
 
 	if (m->comps[1]->arg->kind == E_STRING && strchr(m->comps[1]->arg->str, '@') &&
 	    !strchr(m->comps[1]->arg->str, '+'))
-		return resolve_dwarf(e, m, true, "", 0);
+		return resolve_dwarf(elab, m, true, "", 0);
 	if (m->comps[1]->arg->kind == E_STRING)
-		return resolve(e, m, "kernel.statement", false);
-	if (!elab_session(e)->opt.guru) {
-		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
+		return resolve(elab, m, "kernel.statement", false);
+	if (!elab_session(elab)->opt.guru) {
+		elab_error(elab, m, "probes at an absolute address need guru mode (stap -g)");
 		return -EINVAL;
 	}
-	d = elab_add(e, m, arena_printf(elab_arena(e), "%s.statement(%#llx).absolute", family,
+	d = elab_add(elab, m, arena_printf(elab_arena(elab), "%s.statement(%#llx).absolute", family,
 					(unsigned long long)m->comps[1]->arg->num));
-	kp = arena_new(elab_arena(e), struct kprobe_point);
+	kp = arena_new(elab_arena(elab), struct kprobe_point);
 	kp->address = (uint64_t)m->comps[1]->arg->num;
 	d->data = kp;
 	return 1;
@@ -1076,16 +1076,16 @@ const struct provider kprobe_provider = {
  * of the functions F@FILE names, with the variables in scope there, by
  * the kernel's DWARF; probes of the statement family.
  */
-static int label_resolve(struct elab *e, const struct pp_match *m)
+static int label_resolve(struct elab *elab, const struct pp_match *m)
 {
 	const char *arg = m->comps[1]->arg->str;
 
 	if (!strchr(arg, '@')) {
-		elab_error(e, m, "'%s': a label is found in the functions a file names: "
+		elab_error(elab, m, "'%s': a label is found in the functions a file names: "
 			   "kernel.function(\"%s@FILE\").label(...)", arg, arg);
 		return -EINVAL;
 	}
-	return resolve_dwarf(e, m, true, "", 0);
+	return resolve_dwarf(elab, m, true, "", 0);
 }
 
 const struct provider kernel_label_provider = {

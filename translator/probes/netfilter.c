@@ -108,16 +108,16 @@ static long nf_table_hooks(struct btf *btf, const char *member)
 
 /* Whether the target kernel has a hook table for (p->pf, p->hook); else
  * reports why. */
-static bool nf_pair_exists(struct elab *e, const struct pp_match *m, const struct nf_point *p)
+static bool nf_pair_exists(struct elab *elab, const struct pp_match *m, const struct nf_point *p)
 {
-	struct btf *btf = elab_btf(e);
+	struct btf *btf = elab_btf(elab);
 	const struct nf_table *t = nf_tables;
 	long n;
 
 	while (t->name && t->pf != p->pf)
 		t++;
 	if (!t->name) {
-		elab_error(e, m, "netfilter protocol family %ld has no hooks a script can use "
+		elab_error(elab, m, "netfilter protocol family %ld has no hooks a script can use "
 			   "(NFPROTO_IPV4, IPV6, ARP, BRIDGE or INET)", p->pf);
 		return false;
 	}
@@ -125,11 +125,11 @@ static bool nf_pair_exists(struct elab *e, const struct pp_match *m, const struc
 	if (t->member2 && nf_table_hooks(btf, t->member2) < n)
 		n = nf_table_hooks(btf, t->member2);
 	if (n == 0) {
-		elab_error(e, m, "this kernel has no netfilter hooks for %s (%ld)", t->name, p->pf);
+		elab_error(elab, m, "this kernel has no netfilter hooks for %s (%ld)", t->name, p->pf);
 		return false;
 	}
 	if (p->hook >= n) {
-		elab_error(e, m, "netfilter hook %ld does not exist for %s: it has hooks 0 to %ld",
+		elab_error(elab, m, "netfilter hook %ld does not exist for %s: it has hooks 0 to %ld",
 			   p->hook, t->name, n - 1);
 		return false;
 	}
@@ -153,9 +153,9 @@ static bool lookup(const struct name_value *t, const char *s, long min, long max
 
 /* s if guru mode may hand it to the compiler as a constant (a C
  * identifier), else NULL. */
-static const char *guru_name(struct elab *e, const char *s)
+static const char *guru_name(struct elab *elab, const char *s)
 {
-	if (!elab_session(e)->opt.guru || (!isalpha((unsigned char)*s) && *s != '_'))
+	if (!elab_session(elab)->opt.guru || (!isalpha((unsigned char)*s) && *s != '_'))
 		return NULL;
 	for (const char *c = s; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_')
@@ -177,16 +177,16 @@ struct nf_types {
 	__u32 uint, skb, dev, ulong;
 };
 
-static const struct nf_types *types(struct elab *e, struct btf *btf)
+static const struct nf_types *types(struct elab *elab, struct btf *btf)
 {
-	void **slot = elab_provider_state(e, &netfilter_provider);
+	void **slot = elab_provider_state(elab, &netfilter_provider);
 	struct nf_types *t = *slot;
 	const __u32 *pointers;
 
 	if (t)
 		return t;
-	t = arena_new(elab_arena(e), struct nf_types);
-	pointers = kbtf_pointer_index(elab_arena(e), btf);
+	t = arena_new(elab_arena(elab), struct nf_types);
+	pointers = kbtf_pointer_index(elab_arena(elab), btf);
 	kbtf_find_ctype(btf, pointers, "unsigned int", &t->uint);
 	kbtf_find_ctype(btf, pointers, "unsigned long", &t->ulong);
 	if (kbtf_find_ctype(btf, pointers, "struct sk_buff *", &t->skb))
@@ -197,44 +197,44 @@ static const struct nf_types *types(struct elab *e, struct btf *btf)
 	return t;
 }
 
-static int netfilter_resolve(struct elab *e, const struct pp_match *m)
+static int netfilter_resolve(struct elab *elab, const struct pp_match *m)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	const char *hook = component(m, "hook"), *pf = component(m, "pf");
 	const char *prio = component(m, "priority");
 	struct nf_point *p = arena_new(a, struct nf_point);
-	struct btf *btf = elab_btf(e);
+	struct btf *btf = elab_btf(elab);
 	const struct nf_types *t;
 	struct derived_probe *d;
 	struct probe_var *v;
 
 	if (!btf)
 		return -EINVAL;
-	if (!lookup(hooks, hook, 0, 7, &p->hook) && !(p->hook_c = guru_name(e, hook))) {
-		elab_error(e, m, "unknown netfilter hook '%s'", hook);
+	if (!lookup(hooks, hook, 0, 7, &p->hook) && !(p->hook_c = guru_name(elab, hook))) {
+		elab_error(elab, m, "unknown netfilter hook '%s'", hook);
 		return -EINVAL;
 	}
-	if (!lookup(families, pf, 0, 12, &p->pf) && !(p->pf_c = guru_name(e, pf))) {
-		elab_error(e, m, "unknown netfilter protocol family '%s'", pf);
+	if (!lookup(families, pf, 0, 12, &p->pf) && !(p->pf_c = guru_name(elab, pf))) {
+		elab_error(elab, m, "unknown netfilter protocol family '%s'", pf);
 		return -EINVAL;
 	}
 	if (prio && !lookup(NULL, prio, -0x7fffffff, 0x7fffffff, &p->priority)) {
-		elab_error(e, m, "a netfilter priority is a number, not '%s'", prio);
+		elab_error(elab, m, "a netfilter priority is a number, not '%s'", prio);
 		return -EINVAL;
 	}
-	if (!p->hook_c && !p->pf_c && !nf_pair_exists(e, m, p))
+	if (!p->hook_c && !p->pf_c && !nf_pair_exists(elab, m, p))
 		return -EINVAL;
-	t = types(e, btf);
-	d = elab_add(e, m, prio ? arena_printf(a, "netfilter.hook(\"%s\").pf(\"%s\").priority(\"%s\")",
+	t = types(elab, btf);
+	d = elab_add(elab, m, prio ? arena_printf(a, "netfilter.hook(\"%s\").pf(\"%s\").priority(\"%s\")",
 					       hook, pf, prio)
 				: arena_printf(a, "netfilter.hook(\"%s\").pf(\"%s\")", hook, pf));
 	d->data = p;
-	elab_add_var(e, d, "$hooknum", "unsigned int", t->uint, 0);
-	elab_add_var(e, d, "$skb", "struct sk_buff*", t->skb, 1);
-	elab_add_var(e, d, "$in", "struct net_device*", t->dev, 2);
-	elab_add_var(e, d, "$out", "struct net_device*", t->dev, 3);
-	elab_add_var(e, d, "$okfn", "long unsigned int", t->ulong, 4);
-	v = elab_add_var(e, d, "$verdict", "unsigned int", t->uint, 5);
+	elab_add_var(elab, d, "$hooknum", "unsigned int", t->uint, 0);
+	elab_add_var(elab, d, "$skb", "struct sk_buff*", t->skb, 1);
+	elab_add_var(elab, d, "$in", "struct net_device*", t->dev, 2);
+	elab_add_var(elab, d, "$out", "struct net_device*", t->dev, 3);
+	elab_add_var(elab, d, "$okfn", "long unsigned int", t->ulong, 4);
+	v = elab_add_var(elab, d, "$verdict", "unsigned int", t->uint, 5);
 	v->in_args = true;	/* the hook returns what the handler leaves there */
 	return 1;
 }

@@ -61,9 +61,9 @@ static bool is_clock(const struct perf_point *p)
 }
 
 /* .process[("PATH")] and .counter("NAME") of m, into p; the name's suffix. */
-static const char *process_parts(struct elab *e, const struct pp_match *m, struct perf_point *p)
+static const char *process_parts(struct elab *elab, const struct pp_match *m, struct perf_point *p)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	const char *suffix = "";
 
 	for (int i = 3; i < m->ncomps; i++) {
@@ -72,12 +72,12 @@ static const char *process_parts(struct elab *e, const struct pp_match *m, struc
 		if (!strcmp(c->name, "process")) {
 			p->process = true;
 			if (c->arg) {
-				p->path = process_target_path(e, m, c->arg->str);
+				p->path = process_target_path(elab, m, c->arg->str);
 				if (!p->path)
 					return NULL;	/* said why */
 				suffix = arena_printf(a, "%s.process(\"%s\")", suffix, p->path);
-			} else if (!elab_session(e)->opt.cmd && !elab_session(e)->opt.target_pid) {
-				elab_error(e, m, ".process without a path is the target process: "
+			} else if (!elab_session(elab)->opt.cmd && !elab_session(elab)->opt.target_pid) {
+				elab_error(elab, m, ".process without a path is the target process: "
 					   "name one with -c or -x (or give the path)");
 				return NULL;
 			} else {
@@ -85,7 +85,7 @@ static const char *process_parts(struct elab *e, const struct pp_match *m, struc
 			}
 		} else if (!strcmp(c->name, "counter")) {
 			if (!*c->arg->str) {
-				elab_error(e, m, "a perf counter needs a name: .counter(\"NAME\")");
+				elab_error(elab, m, "a perf counter needs a name: .counter(\"NAME\")");
 				return NULL;
 			}
 			p->counter = c->arg->str;
@@ -100,9 +100,9 @@ static const char *process_parts(struct elab *e, const struct pp_match *m, struc
 	return suffix;
 }
 
-static int perf_resolve(struct elab *e, const struct pp_match *m)
+static int perf_resolve(struct elab *elab, const struct pp_match *m)
 {
-	struct perf_point *p = arena_new(elab_arena(e), struct perf_point);
+	struct perf_point *p = arena_new(elab_arena(elab), struct perf_point);
 	struct derived_probe *d;
 	const char *suffix = "";
 	char name[128];
@@ -112,38 +112,38 @@ static int perf_resolve(struct elab *e, const struct pp_match *m)
 	p->sample = m->ncomps > 3 && !strcmp(m->comps[3]->name, "sample") ? m->comps[3]->arg->num
 									 : DEFAULT_SAMPLE;
 	if (strstr(m->pattern_text, "process") || strstr(m->pattern_text, "counter")) {
-		suffix = process_parts(e, m, p);
+		suffix = process_parts(elab, m, p);
 		if (!suffix)
 			return -EINVAL;
 	}
-	if (p->counter && perf_counter(elab_session(e), p->counter, NULL, NULL)) {
-		elab_error(e, m, "counter \"%s\" is defined twice", p->counter);
+	if (p->counter && perf_counter(elab_session(elab), p->counter, NULL, NULL)) {
+		elab_error(elab, m, "counter \"%s\" is defined twice", p->counter);
 		return -EINVAL;
 	}
 	if (p->type < 0 || p->type > MAX_TYPE || p->config < 0) {
-		elab_error(e, m, "perf type %lld config %lld: the type is 0 to %d (PERF_TYPE_*), "
+		elab_error(elab, m, "perf type %lld config %lld: the type is 0 to %d (PERF_TYPE_*), "
 			   "the config not negative", (long long)p->type, (long long)p->config,
 			   MAX_TYPE);
 		return -EINVAL;
 	}
 	if (p->sample < 1 && !p->counter) {
-		elab_error(e, m, "perf sample period must be positive");
+		elab_error(elab, m, "perf sample period must be positive");
 		return -EINVAL;
 	}
 	if (is_clock(p) && !p->counter && p->sample < TIMER_MIN_PERIOD_NS) {
-		elab_error(e, m, "a perf clock sampler's period is at least %lld ns, as a timer's, "
+		elab_error(elab, m, "a perf clock sampler's period is at least %lld ns, as a timer's, "
 			   "not %lld", TIMER_MIN_PERIOD_NS, (long long)p->sample);
 		return -EINVAL;
 	}
-	if (is_clock(p) && !p->counter && !timers_claim_rate(e, m, p->sample))
+	if (is_clock(p) && !p->counter && !timers_claim_rate(elab, m, p->sample))
 		return -EINVAL;
 	snprintf(name, sizeof(name), "perf.type(%lld).config(%lld)", (long long)p->type,
 		 (long long)p->config);
-	d = elab_add(e, m, name);
+	d = elab_add(elab, m, name);
 	if (m->ncomps > 3 && !strcmp(m->comps[3]->name, "sample"))
-		d->name = arena_printf(elab_arena(e), "%s.sample(%lld)", d->name,
+		d->name = arena_printf(elab_arena(elab), "%s.sample(%lld)", d->name,
 				       (long long)p->sample);
-	d->name = arena_printf(elab_arena(e), "%s%s", d->name, suffix);
+	d->name = arena_printf(elab_arena(elab), "%s%s", d->name, suffix);
 	d->data = p;
 	d->acts = p->counter != NULL;
 	return 1;

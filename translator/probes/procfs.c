@@ -58,27 +58,27 @@ struct procfs_state {
 /* The read probe of p claims its file (false: one already did) and the
  * bytes of its buffer, which the whole script's must not pass
  * MAX_BUFSIZE_TOTAL (the error given once, "?" or not). */
-static bool claim_file(struct elab *e, const struct pp_match *m, const struct procfs_point *p)
+static bool claim_file(struct elab *elab, const struct pp_match *m, const struct procfs_point *p)
 {
-	void **slot = elab_provider_state(e, m->provider);
+	void **slot = elab_provider_state(elab, m->provider);
 	struct procfs_state *st = *slot;
 	struct claimed *c;
 
 	if (!st)
-		*slot = st = arena_new(elab_arena(e), struct procfs_state);
+		*slot = st = arena_new(elab_arena(elab), struct procfs_state);
 	for (c = st->claimed; c; c = c->next)
 		if (!strcmp(c->name, p->name)) {
-			elab_error(e, m, "procfs file '%s' already has a read probe", p->name);
+			elab_error(elab, m, "procfs file '%s' already has a read probe", p->name);
 			return false;
 		}
-	c = arena_new(elab_arena(e), struct claimed);
+	c = arena_new(elab_arena(elab), struct claimed);
 	c->name = p->name;
 	c->next = st->claimed;
 	st->claimed = c;
 	st->bytes += p->maxsize ? p->maxsize :
-		session_define(elab_session(e), "MAXSTRINGLEN", CTAP_MAXSTRINGLEN_DEFAULT);
+		session_define(elab_session(elab), "MAXSTRINGLEN", CTAP_MAXSTRINGLEN_DEFAULT);
 	if (st->bytes > MAX_BUFSIZE_TOTAL && !st->reported) {
-		elab_limit_error(e, m, "the procfs read probes' buffers add up to more than %d MB "
+		elab_limit_error(elab, m, "the procfs read probes' buffers add up to more than %d MB "
 				 "(each .maxsize, or MAXSTRINGLEN without)", MAX_BUFSIZE_TOTAL >> 20);
 		st->reported = true;
 	}
@@ -96,9 +96,9 @@ static bool good_name(const char *s)
 	return true;
 }
 
-static int procfs_resolve(struct elab *e, const struct pp_match *m)
+static int procfs_resolve(struct elab *elab, const struct pp_match *m)
 {
-	struct procfs_point *p = arena_new(elab_arena(e), struct procfs_point);
+	struct procfs_point *p = arena_new(elab_arena(elab), struct procfs_point);
 	struct derived_probe *d;
 	char *name;
 
@@ -115,33 +115,33 @@ static int procfs_resolve(struct elab *e, const struct pp_match *m)
 			p->maxsize = c->arg->num;
 	}
 	if (!good_name(p->name)) {
-		elab_error(e, m, "procfs file name '%s' must be one path component (no '/', "
+		elab_error(elab, m, "procfs file name '%s' must be one path component (no '/', "
 			   "'.', '..' or spaces) of at most 64 bytes", p->name);
 		return -EINVAL;
 	}
 	if (p->umask != -1 && (p->umask < 0 || p->umask > 0777)) {
-		elab_error(e, m, "umask %#llo is not a file mode mask (0 to 0777)",
+		elab_error(elab, m, "umask %#llo is not a file mode mask (0 to 0777)",
 			   (long long)p->umask);
 		return -EINVAL;
 	}
 	if (strstr(m->pattern_text, "maxsize") && (p->maxsize < 1 || p->maxsize > MAX_BUFSIZE)) {
-		elab_error(e, m, "maxsize must be between 1 and %d", MAX_BUFSIZE);
+		elab_error(elab, m, "maxsize must be between 1 and %d", MAX_BUFSIZE);
 		return -EINVAL;
 	}
-	if (!p->write && !claim_file(e, m, p))
+	if (!p->write && !claim_file(elab, m, p))
 		return -EINVAL;
-	name = arena_printf(elab_arena(e), "procfs(\"%s\")", p->name);
+	name = arena_printf(elab_arena(elab), "procfs(\"%s\")", p->name);
 	if (p->umask != -1)
-		name = arena_printf(elab_arena(e), "%s.umask(%lld)", name, (long long)p->umask);
-	name = arena_printf(elab_arena(e), "%s.%s", name, p->write ? "write" : "read");
+		name = arena_printf(elab_arena(elab), "%s.umask(%lld)", name, (long long)p->umask);
+	name = arena_printf(elab_arena(elab), "%s.%s", name, p->write ? "write" : "read");
 	if (p->maxsize)
-		name = arena_printf(elab_arena(e), "%s.maxsize(%lld)", name, (long long)p->maxsize);
+		name = arena_printf(elab_arena(elab), "%s.maxsize(%lld)", name, (long long)p->maxsize);
 	/* input.char/input.line: staprun sends stdin there (-i). */
 	if (p->write && !strcmp(p->name, "__stdin"))
-		elab_session(e)->read_stdin = true;
-	d = elab_add(e, m, name);
+		elab_session(elab)->read_stdin = true;
+	d = elab_add(elab, m, name);
 	d->data = p;
-	elab_add_var(e, d, "$value", "string", 0, PROBE_VAR_VALUE)->writable = !p->write;
+	elab_add_var(elab, d, "$value", "string", 0, PROBE_VAR_VALUE)->writable = !p->write;
 	return 1;
 }
 

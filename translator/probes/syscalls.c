@@ -95,11 +95,11 @@ static void type_params(struct arena *a, struct btf *btf, struct syscall_state *
 		}
 }
 
-static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
+static struct syscall_state *syscall_state(struct elab *elab, struct btf *btf)
 {
-	void **slot = elab_provider_state(e, &syscall_provider);
-	struct arena *a = elab_arena(e);
-	struct session *s = elab_session(e);
+	void **slot = elab_provider_state(elab, &syscall_provider);
+	struct arena *a = elab_arena(elab);
+	struct session *s = elab_session(elab);
 	struct syscall_state *st = *slot;
 
 	if (st)
@@ -121,12 +121,12 @@ static struct syscall_state *syscall_state(struct elab *e, struct btf *btf)
  * A type BTF lacks (a pointer to a struct it has no pointer to) is read as
  * an unsigned long (type_params()).
  */
-static void add_param_vars(struct elab *e, struct derived_probe *d, struct btf *btf,
+static void add_param_vars(struct elab *elab, struct derived_probe *d, struct btf *btf,
 			   const struct syscall_state *st, int nr)
 {
 	static const char *const arg_regs[] = { "di", "si", "dx", "r10", "r8", "r9" };
 	const struct target_syscall_decl *decl = &st->decls[nr];
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 
 	for (int i = 0; i < decl->n; i++) {
 		const char *name = decl->p[i].name;
@@ -135,7 +135,7 @@ static void add_param_vars(struct elab *e, struct derived_probe *d, struct btf *
 
 		if (!name || !strcmp(name, "regs") || !strcmp(name, "id") || !strcmp(name, "ret"))
 			continue;
-		v = elab_add_var(e, d, arena_printf(a, "$%s", name), kbtf_type_name(a, btf, id), id, i);
+		v = elab_add_var(elab, d, arena_printf(a, "$%s", name), kbtf_type_name(a, btf, id), id, i);
 		/* A guru-mode write changes the caller's register (the call
 		 * reads its arguments from there after sys_enter). */
 		v->reg = arg_regs[i];
@@ -143,12 +143,12 @@ static void add_param_vars(struct elab *e, struct derived_probe *d, struct btf *
 	}
 }
 
-static int syscall_resolve(struct elab *e, const struct pp_match *m)
+static int syscall_resolve(struct elab *elab, const struct pp_match *m)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	const char *glob = m->comps[1]->arg->str;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
-	struct btf *btf = elab_btf(e);
+	struct btf *btf = elab_btf(elab);
 	const struct btf_type *proto = btf ? enter_proto(btf) : NULL;
 	const struct syscall_state *st;
 	const struct btf_param *p;
@@ -157,11 +157,11 @@ static int syscall_resolve(struct elab *e, const struct pp_match *m)
 
 	if (!btf)
 		return -EINVAL;
-	st = syscall_state(e, btf);
+	st = syscall_state(elab, btf);
 	names = st->names;
 	n = st->n;
 	if (!proto || !n) {
-		elab_error(e, m, "system call probes need the kernel's raw_syscalls tracepoints "
+		elab_error(elab, m, "system call probes need the kernel's raw_syscalls tracepoints "
 			   "and unistd_64.h");
 		return -EINVAL;
 	}
@@ -176,26 +176,26 @@ static int syscall_resolve(struct elab *e, const struct pp_match *m)
 		sp = arena_new(a, struct syscall_point);
 		sp->nr = nr;
 		sp->is_return = is_return;
-		d = elab_add(e, m, arena_printf(a, "kernel.syscall(\"%s\")%s", names[nr],
+		d = elab_add(elab, m, arena_printf(a, "kernel.syscall(\"%s\")%s", names[nr],
 						is_return ? ".return" : ""));
 		d->data = sp;
 		d->is_return = is_return;
 		/* Arguments 0-5 are the call's own (int_arg()), then these. */
-		elab_add_var(e, d, "$regs", kbtf_type_name(a, btf, p[1].type), p[1].type, 6);
-		v = elab_add_var(e, d, is_return ? "$ret" : "$id", kbtf_type_name(a, btf, p[2].type),
+		elab_add_var(elab, d, "$regs", kbtf_type_name(a, btf, p[1].type), p[1].type, 6);
+		v = elab_add_var(elab, d, is_return ? "$ret" : "$id", kbtf_type_name(a, btf, p[2].type),
 				 p[2].type, 7);
 		if (is_return)	/* SystemTap's name, on sys_NAME's return */
-			v = elab_add_var(e, d, "$return", kbtf_type_name(a, btf, p[2].type),
+			v = elab_add_var(elab, d, "$return", kbtf_type_name(a, btf, p[2].type),
 					 p[2].type, 7);
 		if (is_return) {	/* what the caller gets back */
 			v->reg = "ax";
 			v->regs_arg = 6;
 		}
-		add_param_vars(e, d, btf, st, nr);
+		add_param_vars(elab, d, btf, st, nr);
 		added++;
 	}
 	if (!added) {
-		elab_error(e, m, "no match for system call '%s'", glob);
+		elab_error(elab, m, "no match for system call '%s'", glob);
 		return -EINVAL;
 	}
 	return added;

@@ -55,25 +55,25 @@ static const char *event_of(const char *pattern)
 }
 
 /* A system call probe's variables, all long as SystemTap's. */
-static void add_syscall_vars(struct elab *e, struct derived_probe *d, bool is_return)
+static void add_syscall_vars(struct elab *elab, struct derived_probe *d, bool is_return)
 {
-	__s32 long_id = session_long_type(elab_session(e));
+	__s32 long_id = session_long_type(elab_session(elab));
 
 	if (!long_id)
 		return;	/* no BTF: no $vars (said where one is used) */
-	elab_add_var(e, d, "$syscall", "long", long_id, SYSCALL_NR_ARG);
+	elab_add_var(elab, d, "$syscall", "long", long_id, SYSCALL_NR_ARG);
 	if (is_return) {
-		elab_add_var(e, d, "$return", "long", long_id, SYSCALL_RETURN_ARG);
+		elab_add_var(elab, d, "$return", "long", long_id, SYSCALL_RETURN_ARG);
 		return;
 	}
 	for (int i = 1; i <= 6; i++)
-		elab_add_var(e, d, arena_printf(elab_arena(e), "$arg%d", i), "long", long_id, i);
+		elab_add_var(elab, d, arena_printf(elab_arena(elab), "$arg%d", i), "long", long_id, i);
 }
 
-static int tasks_resolve(struct elab *e, const struct pp_match *m)
+static int tasks_resolve(struct elab *elab, const struct pp_match *m)
 {
 	const struct pp_component *proc = m->comps[0];
-	struct task_point *t = arena_new(elab_arena(e), struct task_point);
+	struct task_point *t = arena_new(elab_arena(elab), struct task_point);
 	const char *what = strchr(m->pattern_text, ')') ? strchr(m->pattern_text, ')') + 1
 							 : m->pattern_text + strlen("process");
 	struct derived_probe *d;
@@ -82,29 +82,29 @@ static int tasks_resolve(struct elab *e, const struct pp_match *m)
 	t->event = event_of(m->pattern_text);
 	/* --runtime=dyninst sees a process begin and end from inside it
 	 * (dyn-runtime/tasks.c): not its threads, not its system calls */
-	if (elab_session(e)->opt.dyninst && (strstr(t->event, "SYSCALL") || strstr(t->event, "THREAD"))) {
-		elab_error(e, m, "probe point '%s' is not available with --runtime=dyninst",
+	if (elab_session(elab)->opt.dyninst && (strstr(t->event, "SYSCALL") || strstr(t->event, "THREAD"))) {
+		elab_error(elab, m, "probe point '%s' is not available with --runtime=dyninst",
 			   m->pattern_text);
 		return -EINVAL;
 	}
 	if (!proc->arg) {
 		name = m->pattern_text;
 	} else if (proc->arg->kind == E_STRING) {
-		t->path = process_target_path(e, m, proc->arg->str);
+		t->path = process_target_path(elab, m, proc->arg->str);
 		if (!t->path)
 			return -EINVAL;	/* said why */
-		name = arena_printf(elab_arena(e), "process(\"%s\")%s", t->path, what);
+		name = arena_printf(elab_arena(elab), "process(\"%s\")%s", t->path, what);
 	} else {
-		t->pid = process_pid(e, m, proc->arg->num);
+		t->pid = process_pid(elab, m, proc->arg->num);
 		if (!t->pid)
 			return -EINVAL;	/* said why */
-		name = arena_printf(elab_arena(e), "process(%lld)%s", (long long)t->pid, what);
+		name = arena_printf(elab_arena(elab), "process(%lld)%s", (long long)t->pid, what);
 	}
-	d = elab_add(e, m, name);
+	d = elab_add(elab, m, name);
 	d->data = t;
 	d->process = t->path;
 	if (strstr(t->event, "SYSCALL"))
-		add_syscall_vars(e, d, !strcmp(t->event, "CTAP_TASK_SYSCALL_RETURN"));
+		add_syscall_vars(elab, d, !strcmp(t->event, "CTAP_TASK_SYSCALL_RETURN"));
 	return 1;
 }
 

@@ -68,21 +68,21 @@ static int64_t unit_ns(const char *unit)
  */
 #define TIMER_MAX_RATE		(5 * 1000000000LL / MIN_PERIOD_NS)
 
-bool timers_claim_rate(struct elab *e, const struct pp_match *m, int64_t period_ns)
+bool timers_claim_rate(struct elab *elab, const struct pp_match *m, int64_t period_ns)
 {
 	struct rate {
 		int64_t millihertz;
 		bool reported;
 	};
-	void **slot = elab_provider_state(e, &timer_provider);
+	void **slot = elab_provider_state(elab, &timer_provider);
 	struct rate *r = *slot;
 
 	if (!r)
-		*slot = r = arena_new(elab_arena(e), struct rate);
+		*slot = r = arena_new(elab_arena(elab), struct rate);
 	r->millihertz += 1000000000000LL / period_ns;
 	if (r->millihertz <= TIMER_MAX_RATE * 1000 || r->reported)
 		return !r->reported;
-	elab_limit_error(e, m, "the script's timers and perf clock samplers add up to %lld hits "
+	elab_limit_error(elab, m, "the script's timers and perf clock samplers add up to %lld hits "
 			 "a second on a CPU, more than %lld", (long long)(r->millihertz / 1000),
 			 (long long)TIMER_MAX_RATE);
 	r->reported = true;
@@ -91,19 +91,19 @@ bool timers_claim_rate(struct elab *e, const struct pp_match *m, int64_t period_
 
 /* n units of unit_ns each, if within the bounds (checked before multiplying,
  * so no n overflows); else an error saying the bounds in those units. */
-static int64_t period_ns(struct elab *e, const struct pp_match *m, int64_t n, int64_t unit)
+static int64_t period_ns(struct elab *elab, const struct pp_match *m, int64_t n, int64_t unit)
 {
 	int64_t lo = (MIN_PERIOD_NS + unit - 1) / unit, hi = MAX_PERIOD_NS / unit;
 
 	if (n < lo || n > hi) {
-		elab_error(e, m, "interval value out of range (%lld, %lld)", (long long)lo,
+		elab_error(elab, m, "interval value out of range (%lld, %lld)", (long long)lo,
 			   (long long)hi);
 		return -EINVAL;
 	}
 	return n * unit;
 }
 
-static int timer_resolve(struct elab *e, const struct pp_match *m)
+static int timer_resolve(struct elab *elab, const struct pp_match *m)
 {
 	const struct pp_component *kind = m->comps[1];
 	struct derived_probe *d;
@@ -113,13 +113,13 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 
 	if (!strcmp(m->pattern_text, "timer.profile")) {
 		/* It samples what every CPU runs: the kernel's view. */
-		if (elab_session(e)->opt.dyninst) {
-			elab_error(e, m, "probe point 'timer.profile' is not available with "
+		if (elab_session(elab)->opt.dyninst) {
+			elab_error(elab, m, "probe point 'timer.profile' is not available with "
 				   "--runtime=dyninst (it needs the kernel)");
 			return -EINVAL;
 		}
-		d = elab_add(e, m, "timer.profile");
-		t = arena_new(elab_arena(e), struct timer_point);
+		d = elab_add(elab, m, "timer.profile");
+		t = arena_new(elab_arena(elab), struct timer_point);
 		t->interval_ns = 1000000000 / HZ_OF_TARGET;
 		t->randomize_ns = 0;
 		t->profile = true;
@@ -129,32 +129,32 @@ static int timer_resolve(struct elab *e, const struct pp_match *m)
 	n = kind->arg->num;
 	if (!strcmp(kind->name, "hz")) {
 		if (n <= 0) {
-			elab_error(e, m, "frequency must be greater than 0");
+			elab_error(elab, m, "frequency must be greater than 0");
 			return -EINVAL;
 		}
-		ns = period_ns(e, m, 1000000000 / n, 1);
+		ns = period_ns(elab, m, 1000000000 / n, 1);
 	} else if (!strcmp(kind->name, "jiffies") && (n <= 0 || n > MAX_PERIOD_NS / unit)) {
-		elab_error(e, m, "invalid interval for jiffies timer");
+		elab_error(elab, m, "invalid interval for jiffies timer");
 		return -EINVAL;
 	} else {
-		ns = period_ns(e, m, n, unit);
+		ns = period_ns(elab, m, n, unit);
 	}
-	if (ns < 0 || !timers_claim_rate(e, m, ns))
+	if (ns < 0 || !timers_claim_rate(elab, m, ns))
 		return -EINVAL;
 	snprintf(name, sizeof(name), "timer.%s(%lld)", kind->name, (long long)n);
-	d = elab_add(e, m, name);
-	t = arena_new(elab_arena(e), struct timer_point);
+	d = elab_add(elab, m, name);
+	t = arena_new(elab_arena(elab), struct timer_point);
 	t->interval_ns = ns;
 	d->data = t;
 	if (m->ncomps > 2) {
 		int64_t r = m->comps[2]->arg->num;
 
 		if (r < 0 || r > n) {
-			elab_error(e, m, "randomization value out of range");
+			elab_error(elab, m, "randomization value out of range");
 			return -EINVAL;
 		}
 		t->randomize_ns = r * unit;
-		d->name = arena_printf(elab_arena(e), "%s.randomize(%lld)", d->name, (long long)r);
+		d->name = arena_printf(elab_arena(elab), "%s.randomize(%lld)", d->name, (long long)r);
 	}
 	return 1;
 }

@@ -21,6 +21,6 @@ struct pp_match;
  * second.  False, the error given (once, "?" point or not), when they
  * pass TIMER_MAX_RATE.
  */
-bool timers_claim_rate(struct elab *e, const struct pp_match *m, int64_t period_ns);
+bool timers_claim_rate(struct elab *elab, const struct pp_match *m, int64_t period_ns);
 
 #endif /* PROBES_TIMERS_H */

@@ -352,11 +352,11 @@ static int cmp_events(const void *a, const void *b)
 
 /* Every event the headers declare, sorted by name, and BTF's classes;
  * built once per pass. */
-static const struct tp_index *header_index(struct elab *e, const struct btf *btf)
+static const struct tp_index *header_index(struct elab *elab, const struct btf *btf)
 {
-	void **state = elab_provider_state(e, &tracepoint_provider);
-	struct session *s = elab_session(e);
-	struct arena *a = elab_arena(e);
+	void **state = elab_provider_state(elab, &tracepoint_provider);
+	struct session *s = elab_session(elab);
+	struct arena *a = elab_arena(elab);
 	struct tp_index *ix = *state;
 	const char *dir;
 
@@ -437,11 +437,11 @@ static const char **arg_names(struct arena *a, const struct btf *btf, const stru
  * is proto; its arguments are its $vars.  Returns 1, or 0 with *why set
  * if it cannot be probed.
  */
-static int add_probe(struct elab *e, const struct pp_match *m, const struct btf *btf,
+static int add_probe(struct elab *elab, const struct pp_match *m, const struct btf *btf,
 		     const struct tp_index *ix, const char *name, const struct tp_event *ev,
 		     const struct btf_type *proto, const char **why)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	int n = btf_vlen(proto) - 1;
 	const struct btf_param *p = btf_params(proto) + 1;
 	struct tracepoint_point *tp = arena_new(a, struct tracepoint_point);
@@ -464,12 +464,12 @@ static int add_probe(struct elab *e, const struct pp_match *m, const struct btf 
 		}
 		tp->ctypes[i] = arena_printf(a, "%c%d", is_signed ? 's' : 'u', size * 8);
 	}
-	d = elab_add(e, m, ev ? arena_printf(a, "kernel.%s(\"%s:%s\")", m->comps[1]->name,
+	d = elab_add(elab, m, ev ? arena_printf(a, "kernel.%s(\"%s:%s\")", m->comps[1]->name,
 					     ev->system, name) :
 			  arena_printf(a, "kernel.%s(\"%s\")", m->comps[1]->name, name));
 	d->data = tp;
 	for (int i = 0; i < n; i++)
-		elab_add_var(e, d, arena_printf(a, "$%s", names[i]),
+		elab_add_var(elab, d, arena_printf(a, "$%s", names[i]),
 			     kbtf_type_name(a, btf, p[i].type), p[i].type, i);
 	return 1;
 }
@@ -490,21 +490,21 @@ static int cmp_ids(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int tracepoint_resolve(struct elab *e, const struct pp_match *m)
+static int tracepoint_resolve(struct elab *elab, const struct pp_match *m)
 {
 	const char *glob = m->comps[1]->arg->str, *colon = strchr(glob, ':');
 	const char *name_glob = colon ? colon + 1 : glob, *why = NULL;
-	char *sys_glob = colon ? arena_strndup(elab_arena(e), glob, colon - glob) : NULL;
+	char *sys_glob = colon ? arena_strndup(elab_arena(elab), glob, colon - glob) : NULL;
 	bool wild = strpbrk(glob, "*?[") != NULL;
-	struct btf *btf = elab_btf(e);
+	struct btf *btf = elab_btf(elab);
 	const struct tp_index *ix;
 	struct kbtf_name *tds = NULL;
 	int added = 0, skipped = 0, n;
 
 	if (!btf)
 		return -EINVAL;
-	ix = header_index(e, btf);
-	n = kbtf_names(btf, BTF_KIND_TYPEDEF, arena_printf(elab_arena(e), "btf_trace_%s", name_glob),
+	ix = header_index(elab, btf);
+	n = kbtf_names(btf, BTF_KIND_TYPEDEF, arena_printf(elab_arena(elab), "btf_trace_%s", name_glob),
 		       &tds);
 	if (n < 0)
 		return n;
@@ -520,7 +520,7 @@ static int tracepoint_resolve(struct elab *e, const struct pp_match *m)
 		if (sys_glob && (!ev || fnmatch(sys_glob, ev->system, 0)))
 			continue;
 		no = refused_why(ev ? ev->system : NULL);
-		if (no || !add_probe(e, m, btf, ix, name, ev, proto, &no)) {
+		if (no || !add_probe(elab, m, btf, ix, name, ev, proto, &no)) {
 			why = no;
 			skipped++;
 			if (!wild)
@@ -530,18 +530,18 @@ static int tracepoint_resolve(struct elab *e, const struct pp_match *m)
 		added++;
 	}
 	free(tds);
-	if (skipped && wild && elab_session(e)->opt.verbose)
+	if (skipped && wild && elab_session(elab)->opt.verbose)
 		fprintf(stderr, "kernel.trace(\"%s\"): %d tracepoints skipped: a probe may not "
 			"go there\n", glob, skipped);
 	if (added)
 		return added;
 	if (!wild && why)
-		elab_error(e, m, "tracepoint '%s' cannot be probed: %s", glob, why);
+		elab_error(elab, m, "tracepoint '%s' cannot be probed: %s", glob, why);
 	else if (skipped)
-		elab_error(e, m, "no match for tracepoint '%s': the %d tracepoints it matches "
+		elab_error(elab, m, "no match for tracepoint '%s': the %d tracepoints it matches "
 			   "may not be probed", glob, skipped);
 	else
-		elab_error(e, m, "no match for tracepoint '%s'", glob);
+		elab_error(elab, m, "no match for tracepoint '%s'", glob);
 	return -EINVAL;
 }
 

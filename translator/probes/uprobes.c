@@ -101,47 +101,47 @@ struct uprobe_point {
 #define SDT_BIAS_ARG		(SDT_MAX_ARGS + 2)
 
 /* The file a process("...") names, as the target sees it (absolute). */
-const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name)
+const char *process_target_path(struct elab *elab, const struct pp_match *m, const char *name)
 {
-	const char *sysroot = elab_session(e)->opt.sysroot;
+	const char *sysroot = elab_session(elab)->opt.sysroot;
 	char *path, *dirs, *dir, *save = NULL;
 
 	if (name[0] == '/') {
 		/* Here, in pass 2: a missing file is a probe point that does
 		 * not resolve ("?" makes it optional), not an error at run time. */
-		path = arena_printf(elab_arena(e), "%s%s", sysroot ? sysroot : "", name);
+		path = arena_printf(elab_arena(elab), "%s%s", sysroot ? sysroot : "", name);
 		if (access(path, F_OK)) {
-			elab_error(e, m, "cannot open '%s': %s", path, strerror(errno));
+			elab_error(elab, m, "cannot open '%s': %s", path, strerror(errno));
 			return NULL;
 		}
-		strset_add(&elab_session(e)->target_files, name);
+		strset_add(&elab_session(elab)->target_files, name);
 		return name;
 	}
 	if (strchr(name, '/')) {
-		elab_error(e, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
+		elab_error(elab, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
 			   name);
 		return NULL;
 	}
 	dirs = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		path = arena_printf(elab_arena(e), "%s/%s", dir, name);
-		if (access(arena_printf(elab_arena(e), "%s%s", sysroot ? sysroot : "", path), X_OK) == 0)
+		path = arena_printf(elab_arena(elab), "%s/%s", dir, name);
+		if (access(arena_printf(elab_arena(elab), "%s%s", sysroot ? sysroot : "", path), X_OK) == 0)
 			break;
 	}
 	free(dirs);
 	if (!dir) {
-		elab_error(e, m, "cannot find executable '%s' in $PATH", name);
+		elab_error(elab, m, "cannot find executable '%s' in $PATH", name);
 		return NULL;
 	}
-	strset_add(&elab_session(e)->target_files, path);
+	strset_add(&elab_session(elab)->target_files, path);
 	return path;
 }
 
-long long process_pid(struct elab *e, const struct pp_match *m, long long num)
+long long process_pid(struct elab *elab, const struct pp_match *m, long long num)
 {
 	if (num > 0 && num <= INT32_MAX)
 		return num;
-	elab_error(e, m, "process(%lld): not a process id", num);
+	elab_error(elab, m, "process(%lld): not a process id", num);
 	return 0;
 }
 
@@ -152,24 +152,24 @@ struct process_state {
 	long long pid;		/* the process(PID) being resolved, or 0 */
 };
 
-static struct process_state *process_state(struct elab *e)
+static struct process_state *process_state(struct elab *elab)
 {
-	void **slot = elab_provider_state(e, &process_provider);
+	void **slot = elab_provider_state(elab, &process_provider);
 
 	if (!*slot)
-		*slot = arena_new(elab_arena(e), struct process_state);
+		*slot = arena_new(elab_arena(elab), struct process_state);
 	return *slot;
 }
 
 /* A probe's data: at file offset off of path (as the target names it),
  * for the process(PID) being resolved if any. */
-static struct uprobe_point *new_point(struct elab *e, const char *path, uint64_t off)
+static struct uprobe_point *new_point(struct elab *elab, const char *path, uint64_t off)
 {
-	struct uprobe_point *u = arena_new(elab_arena(e), struct uprobe_point);
+	struct uprobe_point *u = arena_new(elab_arena(elab), struct uprobe_point);
 
 	u->path = path;
 	u->offset = off;
-	u->pid = process_state(e)->pid;
+	u->pid = process_state(elab)->pid;
 	return u;
 }
 
@@ -179,11 +179,11 @@ static struct uprobe_point *new_point(struct elab *e, const char *path, uint64_t
  * and locals after the prologue, or $return at the return.  A variable
  * ctap cannot read there is listed, and an error where it is used.
  */
-static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprobe_point *u,
+static void add_dwarf_vars(struct elab *elab, struct derived_probe *d, struct uprobe_point *u,
 			   const struct udwarf_func *fn, bool is_return)
 {
-	struct arena *a = elab_arena(e);
-	__s32 long_id = session_long_type(elab_session(e));
+	struct arena *a = elab_arena(elab);
+	__s32 long_id = session_long_type(elab_session(elab));
 	struct sdt_marker *k = arena_new(a, struct sdt_marker);
 	struct probe_var *v;
 
@@ -203,9 +203,9 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 			;
 		if (seen)
 			continue;	/* the first of a name (inner blocks come later) */
-		v = elab_add_var(e, d, name, w->type, w->btf_id ? w->btf_id : (__u32)long_id, k->nargs);
+		v = elab_add_var(elab, d, name, w->type, w->btf_id ? w->btf_id : (__u32)long_id, k->nargs);
 		if (w->btf_id)	/* a user type: read from user memory (target.c) */
-			v->btf = elab_session(e)->user_btf;
+			v->btf = elab_session(elab)->user_btf;
 		v->is_local = !w->is_param;
 		v->unavailable = w->why;
 		if (!v->unavailable && k->nargs == SDT_MAX_ARGS - is_return)
@@ -218,10 +218,10 @@ static void add_dwarf_vars(struct elab *e, struct derived_probe *d, struct uprob
 	k->nentry = k->nargs;
 	if (!fn->ret_type)
 		return;
-	v = elab_add_var(e, d, "$return", fn->ret_type,
+	v = elab_add_var(elab, d, "$return", fn->ret_type,
 			 fn->ret_btf_id ? fn->ret_btf_id : (__u32)long_id, k->nargs);
 	if (fn->ret_btf_id)
-		v->btf = elab_session(e)->user_btf;
+		v->btf = elab_session(elab)->user_btf;
 	v->unavailable = fn->ret_why;
 	v->reg = "ax";	/* a guru write changes what the caller gets */
 	if (!fn->ret_why)
@@ -326,13 +326,13 @@ static void set_bounds(Elf *elf, struct uprobe_point *u, const GElf_Sym *sym)
 
 /* A probe named pp at file offset off of path (link-time address vaddr
  * in elf), in the function name. */
-static struct derived_probe *add_point(struct elab *e, const struct pp_match *m, const char *pp,
+static struct derived_probe *add_point(struct elab *elab, const struct pp_match *m, const char *pp,
 				       Elf *elf, const char *path, uint64_t off, uint64_t vaddr,
 				       const char *name)
 {
-	struct arena *a = elab_arena(e);
-	struct derived_probe *d = elab_add(e, m, pp);
-	struct uprobe_point *u = new_point(e, path, off);
+	struct arena *a = elab_arena(elab);
+	struct derived_probe *d = elab_add(elab, m, pp);
+	struct uprobe_point *u = new_point(elab, path, off);
 
 	u->vaddr = vaddr;
 	d->process = path;
@@ -349,7 +349,7 @@ static struct derived_probe *add_point(struct elab *e, const struct pp_match *m,
  * makes every process that maps the file run the middle of an
  * instruction.  Else false, the error given.
  */
-static bool insn_starts(struct elab *e, const struct pp_match *m, Elf *elf, struct udwarf *dw,
+static bool insn_starts(struct elab *elab, const struct pp_match *m, Elf *elf, struct udwarf *dw,
 			const char *name, const GElf_Sym *sym, uint64_t addr)
 {
 	unsigned long long at = addr - sym->st_value;
@@ -362,16 +362,16 @@ static bool insn_starts(struct elab *e, const struct pp_match *m, Elf *elf, stru
 	if (!ret)
 		return true;
 	if (ret == -ERANGE)
-		elab_error(e, m, "%#llx ('%s+0x%llx') is inside the instruction at %#llx ('%s+0x%llx'): "
+		elab_error(elab, m, "%#llx ('%s+0x%llx') is inside the instruction at %#llx ('%s+0x%llx'): "
 			   "a uprobe must be put where an instruction starts",
 			   (unsigned long long)addr, name, at, (unsigned long long)insn, name,
 			   (unsigned long long)(insn - sym->st_value));
 	else if (ret == -ENOEXEC)
-		elab_error(e, m, "no instruction is known to start at '%s+0x%llx': the code of '%s' "
+		elab_error(elab, m, "no instruction is known to start at '%s+0x%llx': the code of '%s' "
 			   "does not decode from '%s+0x%llx' on", name, at, name, name,
 			   (unsigned long long)(insn - sym->st_value));
 	else
-		elab_error(e, m, "no instruction is known to start at '%s+0x%llx': the address must "
+		elab_error(elab, m, "no instruction is known to start at '%s+0x%llx': the address must "
 			   "be one of the DWARF line table (objdump --dwarf=decodedline)", name, at);
 	return false;
 }
@@ -381,38 +381,38 @@ static bool insn_starts(struct elab *e, const struct pp_match *m, Elf *elf, stru
  * byte OFFSET into NAME, with NAME's variables as they are there, where
  * an instruction starts.  0 if added, else -EINVAL with the error given.
  */
-static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct udwarf *dw,
+static int add_offset(struct elab *elab, const struct pp_match *m, Elf *elf, struct udwarf *dw,
 		      const char *path, const struct func_spec *f, const char *name,
 		      const GElf_Sym *sym)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	uint64_t addr = sym->st_value + f->offset, off;
 	struct derived_probe *d;
 	struct udwarf_func fn;
 
 	if (strstr(m->pattern_text, ".return")) {
-		elab_error(e, m, "a .return probe is on a whole function, not '%s+%#llx'", name,
+		elab_error(elab, m, "a .return probe is on a whole function, not '%s+%#llx'", name,
 			   (unsigned long long)f->offset);
 		return -EINVAL;
 	}
 	if (f->offset >= sym->st_size) {
-		elab_error(e, m, "offset %#llx is past the end of '%s' (%llu bytes)",
+		elab_error(elab, m, "offset %#llx is past the end of '%s' (%llu bytes)",
 			   (unsigned long long)f->offset, name, (unsigned long long)sym->st_size);
 		return -EINVAL;
 	}
-	if (!insn_starts(e, m, elf, dw, name, sym, addr))
+	if (!insn_starts(elab, m, elf, dw, name, sym, addr))
 		return -EINVAL;
 	if (sdt_file_offset(elf, addr, true, &off)) {
-		elab_error(e, m, "'%s+%#llx' is in no loadable segment", name,
+		elab_error(elab, m, "'%s+%#llx' is in no loadable segment", name,
 			   (unsigned long long)f->offset);
 		return -EINVAL;
 	}
-	d = add_point(e, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
+	d = add_point(elab, m, arena_printf(a, "process(\"%s\").%s(\"%s+%#llx\")", path,
 					 f->statement ? "statement" : "function", name,
 					 (unsigned long long)f->offset), elf, path, off, addr, name);
 	set_bounds(elf, d->data, sym);
 	if (dw && !udwarf_function_at(dw, a, name, sym->st_value, addr, &fn))
-		add_dwarf_vars(e, d, d->data, &fn, false);
+		add_dwarf_vars(elab, d, d->data, &fn, false);
 	return 0;
 }
 
@@ -421,10 +421,10 @@ static int add_offset(struct elab *e, const struct pp_match *m, Elf *elf, struct
  * inlined, at the instance's entry, pp() naming the function's
  * declaration (DWARF has no symbol for an instance).
  */
-static int add_inlines(struct elab *e, const struct pp_match *m, Elf *elf, struct udwarf *dw,
+static int add_inlines(struct elab *elab, const struct pp_match *m, Elf *elf, struct udwarf *dw,
 		       const char *path, const struct func_spec *f, const char *suffix)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	bool more;
 	struct udwarf_inline *list = udwarf_inlines(dw, a, f->name, &more);
 	int added = 0;
@@ -443,9 +443,9 @@ static int add_inlines(struct elab *e, const struct pp_match *m, Elf *elf, struc
 			continue;
 		if (i->fn.decl_file)
 			where = arena_printf(a, "%s@%s:%d", i->name, i->fn.decl_file, i->fn.decl_line);
-		d = add_point(e, m, arena_printf(a, "process(\"%s\").function(\"%s\")%s", path,
+		d = add_point(elab, m, arena_printf(a, "process(\"%s\").function(\"%s\")%s", path,
 						 where, suffix), elf, path, off, i->fn.probe_addr, i->name);
-		add_dwarf_vars(e, d, d->data, &i->fn, false);
+		add_dwarf_vars(elab, d, d->data, &i->fn, false);
 		added++;
 	}
 	return added;
@@ -461,7 +461,7 @@ static int add_inlines(struct elab *e, const struct pp_match *m, Elf *elf, struc
  * keys its call by the stack pointer at the entry, 8 below the CFA there;
  * without a CFA rule the parameters are read at the entry as before.
  */
-static void return_entry_part(struct elab *e, Elf *elf, struct udwarf *dw, struct uprobe_point *u,
+static void return_entry_part(struct elab *elab, Elf *elf, struct udwarf *dw, struct uprobe_point *u,
 			      const char *name, uint64_t addr, struct udwarf_func *fn)
 {
 	uint64_t off;
@@ -469,7 +469,7 @@ static void return_entry_part(struct elab *e, Elf *elf, struct udwarf *dw, struc
 	if (fn->probe_addr != addr &&
 	    (udwarf_cfa(dw, fn->probe_addr, &u->entry_cfa_reg, &u->entry_cfa_off) ||
 	     sdt_file_offset(elf, fn->probe_addr, true, &off) || !off))
-		udwarf_function_at(dw, elab_arena(e), name, addr, addr, fn);
+		udwarf_function_at(dw, elab_arena(elab), name, addr, addr, fn);
 	else if (fn->probe_addr != addr)
 		u->entry_offset = off;
 	fn->probe_addr = addr;
@@ -480,7 +480,7 @@ static void return_entry_part(struct elab *e, Elf *elf, struct udwarf *dw, struc
  * with DWARF per inlined instance: suffix is the point's kind, "",
  * ".call", ".return", ".inline" or ".exported" (see the top).
  */
-static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
+static int add_functions(struct elab *elab, const struct pp_match *m, Elf *elf, const char *path,
 			 const char *file, const struct func_spec *f, const char *suffix,
 			 bool is_return)
 {
@@ -490,11 +490,11 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int added = 0;
-	struct udwarf *dw = udwarf_open(elf, file, elab_session(e)->opt.sysroot);
+	struct udwarf *dw = udwarf_open(elf, file, elab_session(elab)->opt.sysroot);
 	Elf32_Word type;
 	Elf *syms = udwarf_symbol_table(elf, dw, &type);
 
-	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
+	udwarf_set_btf(dw, session_user_btf(elab_session(elab)));
 	while (!inline_only && (scn = elf_nextscn(syms, scn))) {
 		Elf_Data *data;
 
@@ -524,7 +524,7 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			 * refuses it too); a wildcard skips it. */
 			if (is_return && !strcmp(name, "_start")) {
 				if (!strpbrk(glob, "*?["))
-					elab_error(e, m, "'_start' never returns: no .return probe "
+					elab_error(elab, m, "'_start' never returns: no .return probe "
 						   "on it");
 				continue;
 			}
@@ -534,15 +534,15 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 			/* a .return probe's parameters: at the entry, where
 			 * its uretprobe is */
 			if (f->has_offset) {
-				if (add_offset(e, m, elf, dw, path, f, name, &sym) < 0) {
+				if (add_offset(elab, m, elf, dw, path, f, name, &sym) < 0) {
 					udwarf_close(dw);
 					return -EINVAL;
 				}
 				added++;
 				continue;
 			}
-			have_dwarf = dw && !udwarf_function(dw, elab_arena(e), name, sym.st_value,
-							    elab_session(e)->opt.prologue_never, &fn);
+			have_dwarf = dw && !udwarf_function(dw, elab_arena(elab), name, sym.st_value,
+							    elab_session(elab)->opt.prologue_never, &fn);
 			where = name;
 			if (f->file) {
 				/* By file and line: DWARF's, and SystemTap's pp() */
@@ -551,31 +551,31 @@ static int add_functions(struct elab *e, const struct pp_match *m, Elf *elf, con
 				if (!have_dwarf || !spec_matches(dw, f, sym.st_value, &fn, &pc))
 					continue;
 				if (f->statement)
-					udwarf_function_at(dw, elab_arena(e), name, sym.st_value, pc, &fn);
-				where = arena_printf(elab_arena(e), "%s@%s:%d", name, fn.decl_file,
+					udwarf_function_at(dw, elab_arena(elab), name, sym.st_value, pc, &fn);
+				where = arena_printf(elab_arena(elab), "%s@%s:%d", name, fn.decl_file,
 						     f->statement ? f->line : fn.decl_line);
 			} else if (have_dwarf && fn.decl_file) {
 				/* pp() names the declaration, as SystemTap's does */
-				where = arena_printf(elab_arena(e), "%s@%s:%d", name, fn.decl_file,
+				where = arena_printf(elab_arena(elab), "%s@%s:%d", name, fn.decl_file,
 						     fn.decl_line);
 			}
 			vaddr = have_dwarf && !is_return ? fn.probe_addr : sym.st_value;
 			if (sdt_file_offset(elf, vaddr, true, &off))
 				continue;
-			d = add_point(e, m, arena_printf(elab_arena(e), "process(\"%s\").%s(\"%s\")%s",
+			d = add_point(elab, m, arena_printf(elab_arena(elab), "process(\"%s\").%s(\"%s\")%s",
 							 path, f->statement ? "statement" : "function",
 							 where, suffix), elf, path, off, vaddr, name);
 			d->is_return = is_return;
 			set_bounds(elf, d->data, &sym);
 			if (have_dwarf && is_return)
-				return_entry_part(e, elf, dw, d->data, name, sym.st_value, &fn);
+				return_entry_part(elab, elf, dw, d->data, name, sym.st_value, &fn);
 			if (have_dwarf)
-				add_dwarf_vars(e, d, d->data, &fn, is_return);
+				add_dwarf_vars(elab, d, d->data, &fn, is_return);
 			added++;
 		}
 	}
 	if (dw && (inline_only || !*suffix) && !f->has_offset && !f->statement)
-		added += add_inlines(e, m, elf, dw, path, f, suffix);
+		added += add_inlines(elab, m, elf, dw, path, f, suffix);
 	udwarf_close(dw);
 	return added;
 }
@@ -596,10 +596,10 @@ static uint64_t statement_addr(const struct pp_match *m)
  * pp() is the point as written.  1 if added, 0 if ADDR is in no
  * function, -EINVAL (error given) if it is inside an instruction.
  */
-static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf, const char *file,
+static int add_statement_addr(struct elab *elab, const struct pp_match *m, Elf *elf, const char *file,
 			      const char *path)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	uint64_t addr = statement_addr(m), off;
 	struct udwarf *dw;
 	struct udwarf_func fn;
@@ -624,34 +624,34 @@ static int add_statement_addr(struct elab *e, const struct pp_match *m, Elf *elf
 	}
 	if (!name || sdt_file_offset(elf, addr, true, &off))
 		return 0;
-	dw = udwarf_open(elf, file, elab_session(e)->opt.sysroot);
-	if (!insn_starts(e, m, elf, dw, name, &sym, addr)) {
+	dw = udwarf_open(elf, file, elab_session(elab)->opt.sysroot);
+	if (!insn_starts(elab, m, elf, dw, name, &sym, addr)) {
 		udwarf_close(dw);
 		return -EINVAL;
 	}
-	d = add_point(e, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
+	d = add_point(elab, m, arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 					 (unsigned long long)addr), elf, path, off, addr, name);
 	set_bounds(elf, d->data, &sym);
-	udwarf_set_btf(dw, session_user_btf(elab_session(e)));
+	udwarf_set_btf(dw, session_user_btf(elab_session(elab)));
 	if (dw && !udwarf_function_at(dw, a, name, sym.st_value, addr, &fn))
-		add_dwarf_vars(e, d, d->data, &fn, false);
+		add_dwarf_vars(elab, d, d->data, &fn, false);
 	udwarf_close(dw);
 	d->symbol = NULL;	/* ppfunc() is "": the point names no function */
 	return 1;
 }
 
 /* Add a probe per marker whose provider and name match. */
-static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
+static int add_markers(struct elab *elab, const struct pp_match *m, Elf *elf, const char *path,
 		       const char *provider, const char *glob)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	struct sdt_marker *list;
 	__s32 long_id;
 	int added = 0;
 
-	if (!elab_btf(e))
+	if (!elab_btf(elab))
 		return -EINVAL;
-	long_id = session_long_type(elab_session(e));
+	long_id = session_long_type(elab_session(elab));
 	sdt_markers(a, elf, &list);
 	for (const struct sdt_marker *k = list; k; k = k->next) {
 		struct derived_probe *d;
@@ -659,19 +659,19 @@ static int add_markers(struct elab *e, const struct pp_match *m, Elf *elf, const
 
 		if (fnmatch(glob, k->name, 0) || (provider && fnmatch(provider, k->provider, 0)))
 			continue;
-		d = elab_add(e, m, arena_printf(a, "process(\"%s\").mark(\"%s\")", path, k->name));
+		d = elab_add(elab, m, arena_printf(a, "process(\"%s\").mark(\"%s\")", path, k->name));
 		d->process = path;
 		/* pp() as SystemTap 4.8 gives it: the marker's address */
 		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 				     (unsigned long long)k->address);
-		u = new_point(e, path, k->offset);
+		u = new_point(elab, path, k->offset);
 		u->sdt = k;
 		d->data = u;
 		for (int i = 0; i < k->nargs; i++)
-			elab_add_var(e, d, arena_printf(a, "$arg%d", i + 1), "long", long_id,
+			elab_add_var(elab, d, arena_printf(a, "$arg%d", i + 1), "long", long_id,
 				     i)->parms_name = arena_printf(a, "$arg%d", i + 1);
-		elab_add_var(e, d, "$$name", "string", 0, SDT_NAME_ARG)->is_string = true;
-		elab_add_var(e, d, "$$provider", "string", 0, SDT_PROVIDER_ARG)->is_string = true;
+		elab_add_var(elab, d, "$$name", "string", 0, SDT_NAME_ARG)->is_string = true;
+		elab_add_var(elab, d, "$$provider", "string", 0, SDT_PROVIDER_ARG)->is_string = true;
 		added++;
 	}
 	return added;
@@ -695,10 +695,10 @@ static const char *comp_arg(const struct pp_match *m, const char *name)
  * of .plt after its first (the resolver's) entry.  pp() is the entry's
  * address, as SystemTap 4.8 gives it.
  */
-static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const char *path,
+static int add_plt(struct elab *elab, const struct pp_match *m, Elf *elf, const char *path,
 		   const char *glob)
 {
-	struct arena *a = elab_arena(e);
+	struct arena *a = elab_arena(elab);
 	GElf_Shdr rela_sh, plt_sh, sym_sh;
 	Elf_Scn *rela = sdt_section(elf, ".rela.plt", &rela_sh), *plt, *syms;
 	Elf_Data *rdata, *sdata;
@@ -733,7 +733,7 @@ static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const cha
 		    (glob && fnmatch(glob, name, 0)) || addr + 16 > plt_sh.sh_addr + plt_sh.sh_size ||
 		    sdt_file_offset(elf, addr, true, &off))
 			continue;
-		d = elab_add(e, m, arena_printf(a, "process(\"%s\").plt(\"%s\")", path, name));
+		d = elab_add(elab, m, arena_printf(a, "process(\"%s\").plt(\"%s\")", path, name));
 		d->process = path;
 		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
 				     (unsigned long long)addr);
@@ -742,10 +742,10 @@ static int add_plt(struct elab *e, const struct pp_match *m, Elf *elf, const cha
 		k->provider = "";
 		k->name = d->symbol;
 		k->argspec = "PLT entry";
-		u = new_point(e, path, off);
+		u = new_point(elab, path, off);
 		u->sdt = k;
 		d->data = u;
-		elab_add_var(e, d, "$$name", "string", 0, SDT_NAME_ARG)->is_string = true;
+		elab_add_var(elab, d, "$$name", "string", 0, SDT_NAME_ARG)->is_string = true;
 		added++;
 	}
 	return added;
@@ -767,7 +767,7 @@ static const char *function_kind(const struct pp_match *m)
  * is read.  quiet: one of the files a path wildcard matched, which need
  * not have what m asks for (0, no error).
  */
-static int resolve_file(struct elab *e, const struct pp_match *m, const char *path,
+static int resolve_file(struct elab *elab, const struct pp_match *m, const char *path,
 			const char *file, bool quiet)
 {
 	const char *glob = comp_arg(m, "function");
@@ -780,19 +780,19 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 	if (fd < 0) {
 		if (quiet)
 			return 0;
-		elab_error(e, m, "cannot open '%s': %s", file, strerror(errno));
+		elab_error(elab, m, "cannot open '%s': %s", file, strerror(errno));
 		return -EINVAL;
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (!quiet)
-			elab_error(e, m, "'%s' is not an ELF file", file);
+			elab_error(elab, m, "'%s' is not an ELF file", file);
 		goto out;
 	}
 	if (strstr(m->pattern_text, ".plt")) {
 		glob = comp_arg(m, "plt");
-		added = add_plt(e, m, elf, path, glob);
+		added = add_plt(elab, m, elf, path, glob);
 		what = "PLT entry";
 		where = ".rela.plt";
 		glob = glob ? glob : "*";
@@ -800,13 +800,13 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 		const char *provider = comp_arg(m, "provider");
 
 		glob = comp_arg(m, "mark");
-		added = add_markers(e, m, elf, path, provider, glob);
+		added = add_markers(elab, m, elf, path, provider, glob);
 		what = "marker";
 		where = ".note.stapsdt notes";
 	} else if (strstr(m->pattern_text, ".statement(number)")) {
-		added = add_statement_addr(e, m, elf, file, path);
+		added = add_statement_addr(elab, m, elf, file, path);
 		what = "function holding the address";
-		glob = arena_printf(elab_arena(e), "%#llx", (unsigned long long)statement_addr(m));
+		glob = arena_printf(elab_arena(elab), "%#llx", (unsigned long long)statement_addr(m));
 	} else {
 		const char *kind = function_kind(m);
 		struct func_spec f;
@@ -814,13 +814,13 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 
 		if (statement)
 			glob = comp_arg(m, "statement");
-		parse_spec(elab_arena(e), glob, statement, &f);
+		parse_spec(elab_arena(elab), glob, statement, &f);
 		if (statement && (!f.file || !f.line) && !f.has_offset) {
-			elab_error(e, m, "a statement is FUNCTION@FILE:LINE or FUNCTION+OFFSET");
+			elab_error(elab, m, "a statement is FUNCTION@FILE:LINE or FUNCTION+OFFSET");
 			added = -EINVAL;
 			goto out;
 		}
-		added = add_functions(e, m, elf, path, file, &f, kind, is_return);
+		added = add_functions(elab, m, elf, path, file, &f, kind, is_return);
 		if (statement)
 			what = "statement";
 		if (f.file)
@@ -835,7 +835,7 @@ static int resolve_file(struct elab *e, const struct pp_match *m, const char *pa
 	if (!added && !quiet && is_return && !strcmp(glob, "_start")) {
 		added = -EINVAL;	/* said why above */
 	} else if (!added && !quiet) {
-		elab_error(e, m, "no %s '%s' in the %s of '%s'", what, glob, where, file);
+		elab_error(elab, m, "no %s '%s' in the %s of '%s'", what, glob, where, file);
 		added = -EINVAL;
 	}
 out:
@@ -843,21 +843,21 @@ out:
 		elf_end(elf);
 	close(fd);
 	if (added > 0)	/* its symbols for usymname() and user backtraces */
-		usyms_add(elab_session(e), path, file);
+		usyms_add(elab_session(elab), path, file);
 	return added;
 }
 
 /* process("/usr/lib/x86_64-linux-gnu/libssl.so.*"): every file the wildcard matches
  * (under --sysroot, there), as SystemTap expands it. */
-static int resolve_wildcard(struct elab *e, const struct pp_match *m, const char *pattern)
+static int resolve_wildcard(struct elab *elab, const struct pp_match *m, const char *pattern)
 {
-	const char *sysroot = elab_session(e)->opt.sysroot;
+	const char *sysroot = elab_session(elab)->opt.sysroot;
 	size_t skip = sysroot ? strlen(sysroot) : 0;
 	glob_t g;
 	int added = 0, files = 0;
 
-	if (glob(arena_printf(elab_arena(e), "%s%s", sysroot ? sysroot : "", pattern), 0, NULL, &g)) {
-		elab_error(e, m, "no file matches '%s'", pattern);
+	if (glob(arena_printf(elab_arena(elab), "%s%s", sysroot ? sysroot : "", pattern), 0, NULL, &g)) {
+		elab_error(elab, m, "no file matches '%s'", pattern);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < g.gl_pathc; i++) {
@@ -868,7 +868,7 @@ static int resolve_wildcard(struct elab *e, const struct pp_match *m, const char
 		if (stat(file, &st) || !S_ISREG(st.st_mode))
 			continue;
 		files++;
-		r = resolve_file(e, m, arena_printf(elab_arena(e), "%s", file + skip), file, true);
+		r = resolve_file(elab, m, arena_printf(elab_arena(elab), "%s", file + skip), file, true);
 		if (r > 0)
 			added += r;
 	}
@@ -878,7 +878,7 @@ static int resolve_wildcard(struct elab *e, const struct pp_match *m, const char
 		bool plt = strstr(m->pattern_text, ".plt") != NULL;
 		const char *what = comp_arg(m, mark ? "mark" : plt ? "plt" : "function");
 
-		elab_error(e, m, "none of the %d files matching '%s' has %s '%s'", files, pattern,
+		elab_error(elab, m, "none of the %d files matching '%s' has %s '%s'", files, pattern,
 			   mark ? "marker" : plt ? "PLT entry" : "function", what ? what : "*");
 		return -EINVAL;
 	}
@@ -887,47 +887,47 @@ static int resolve_wildcard(struct elab *e, const struct pp_match *m, const char
 
 /* The program of the -c command or of the -x process, for a
  * process.function(...) without a path, as the target sees it. */
-static const char *target_program(struct elab *e, const struct pp_match *m)
+static const char *target_program(struct elab *elab, const struct pp_match *m)
 {
-	struct session *s = elab_session(e);
+	struct session *s = elab_session(elab);
 	char link[64], exe[4096];
 	ssize_t n;
 
 	if (s->opt.cmd) {
 		size_t len = strcspn(s->opt.cmd, " \t");
 
-		return process_target_path(e, m, arena_strndup(elab_arena(e), s->opt.cmd, len));
+		return process_target_path(elab, m, arena_strndup(elab_arena(elab), s->opt.cmd, len));
 	}
 	if (s->opt.target_pid && !s->opt.sysroot) {
 		snprintf(link, sizeof(link), "/proc/%d/exe", s->opt.target_pid);
 		n = readlink(link, exe, sizeof(exe) - 1);
 		if (n > 0)
-			return arena_strndup(elab_arena(e), exe, n);
-		elab_error(e, m, "cannot find the program of process %d: %s", s->opt.target_pid,
+			return arena_strndup(elab_arena(elab), exe, n);
+		elab_error(elab, m, "cannot find the program of process %d: %s", s->opt.target_pid,
 			   strerror(errno));
 		return NULL;
 	}
-	elab_error(e, m, "a process probe without a path needs the target program: -c CMD or -x PID");
+	elab_error(elab, m, "a process probe without a path needs the target program: -c CMD or -x PID");
 	return NULL;
 }
 
 /* The probes of m in one file, path as the target names it. */
-static int resolve_path(struct elab *e, const struct pp_match *m, const char *path, bool quiet)
+static int resolve_path(struct elab *elab, const struct pp_match *m, const char *path, bool quiet)
 {
-	const char *sysroot = elab_session(e)->opt.sysroot;
+	const char *sysroot = elab_session(elab)->opt.sysroot;
 
-	return resolve_file(e, m, path, sysroot ? arena_printf(elab_arena(e), "%s%s", sysroot, path)
+	return resolve_file(elab, m, path, sysroot ? arena_printf(elab_arena(elab), "%s%s", sysroot, path)
 					      : path, quiet);
 }
 
 /* process("PROG").library("LIB"): the probes in each library PROG needs
  * whose name (or path, if LIB is one) LIB matches. */
-static int resolve_library(struct elab *e, const struct pp_match *m, const char *prog,
+static int resolve_library(struct elab *elab, const struct pp_match *m, const char *prog,
 			   const char *lib)
 {
-	struct session *s = elab_session(e);
+	struct session *s = elab_session(elab);
 	const char *paths[USYMS_MAX_MODULES];
-	const char *file = s->opt.sysroot ? arena_printf(elab_arena(e), "%s%s", s->opt.sysroot, prog) : prog;
+	const char *file = s->opt.sysroot ? arena_printf(elab_arena(elab), "%s%s", s->opt.sysroot, prog) : prog;
 	int n = usyms_needed(s, file, paths, USYMS_MAX_MODULES), added = 0, libs = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -937,16 +937,16 @@ static int resolve_library(struct elab *e, const struct pp_match *m, const char 
 		if (fnmatch(lib, name, 0))
 			continue;
 		libs++;
-		r = resolve_path(e, m, paths[i], true);
+		r = resolve_path(elab, m, paths[i], true);
 		if (r > 0)
 			added += r;
 	}
 	if (!libs) {
-		elab_error(e, m, "'%s' needs no library matching '%s'", prog, lib);
+		elab_error(elab, m, "'%s' needs no library matching '%s'", prog, lib);
 		return -EINVAL;
 	}
 	if (!added) {
-		elab_error(e, m, "none of the %d libraries of '%s' matching '%s' has it", libs, prog,
+		elab_error(elab, m, "none of the %d libraries of '%s' matching '%s' has it", libs, prog,
 			   lib);
 		return -EINVAL;
 	}
@@ -967,22 +967,22 @@ static bool written_wildcard(const struct pp_match *m)
  * the translator runs (SystemTap's way); under --sysroot DIR the link
  * is DIR/proc/PID/exe, a path as the target sees it.
  */
-static const char *pid_program(struct elab *e, const struct pp_match *m, long long pid)
+static const char *pid_program(struct elab *elab, const struct pp_match *m, long long pid)
 {
-	const char *sysroot = elab_session(e)->opt.sysroot;
+	const char *sysroot = elab_session(elab)->opt.sysroot;
 	char exe[PATH_MAX];
 	ssize_t n;
 
-	if (!process_pid(e, m, pid))
+	if (!process_pid(elab, m, pid))
 		return NULL;
-	n = readlink(arena_printf(elab_arena(e), "%s/proc/%lld/exe", sysroot ? sysroot : "", pid),
+	n = readlink(arena_printf(elab_arena(elab), "%s/proc/%lld/exe", sysroot ? sysroot : "", pid),
 		     exe, sizeof(exe) - 1);
 	if (n <= 0) {
-		elab_error(e, m, "process(%lld): cannot find the program it runs: %s", pid,
+		elab_error(elab, m, "process(%lld): cannot find the program it runs: %s", pid,
 			   strerror(errno));
 		return NULL;
 	}
-	return process_target_path(e, m, arena_strndup(elab_arena(e), exe, n));
+	return process_target_path(elab, m, arena_strndup(elab_arena(elab), exe, n));
 }
 
 /*
@@ -990,28 +990,28 @@ static const char *pid_program(struct elab *e, const struct pp_match *m, long lo
  * address of a running process, unchecked, no $vars; the runtime finds
  * the file mapped there when it arms the probe.
  */
-static int resolve_absolute(struct elab *e, const struct pp_match *m)
+static int resolve_absolute(struct elab *elab, const struct pp_match *m)
 {
 	uint64_t addr = statement_addr(m);
 	struct derived_probe *d;
 	struct uprobe_point *u;
 	long long pid;
 
-	if (!elab_session(e)->opt.guru) {
-		elab_error(e, m, "probes at an absolute address need guru mode (stap -g)");
+	if (!elab_session(elab)->opt.guru) {
+		elab_error(elab, m, "probes at an absolute address need guru mode (stap -g)");
 		return -EINVAL;
 	}
-	if (elab_session(e)->opt.dyninst) {
-		elab_error(e, m, "probes at an absolute address are not available with "
+	if (elab_session(elab)->opt.dyninst) {
+		elab_error(elab, m, "probes at an absolute address are not available with "
 			   "--runtime=dyninst");
 		return -EINVAL;
 	}
-	pid = process_pid(e, m, m->comps[0]->arg->num);
+	pid = process_pid(elab, m, m->comps[0]->arg->num);
 	if (!pid)
 		return -EINVAL;	/* said why */
-	d = elab_add(e, m, arena_printf(elab_arena(e), "process(%lld).statement(%#llx).absolute",
+	d = elab_add(elab, m, arena_printf(elab_arena(elab), "process(%lld).statement(%#llx).absolute",
 					pid, (unsigned long long)addr));
-	u = new_point(e, NULL, 0);
+	u = new_point(elab, NULL, 0);
 	u->pid = pid;
 	u->abs_addr = addr;
 	d->data = u;
@@ -1019,30 +1019,30 @@ static int resolve_absolute(struct elab *e, const struct pp_match *m)
 }
 
 /* The probes of m in path (or its library lib), each for process pid only. */
-static int resolve_pid(struct elab *e, const struct pp_match *m, const char *path,
+static int resolve_pid(struct elab *elab, const struct pp_match *m, const char *path,
 		       const char *lib, long long pid)
 {
-	struct process_state *ps = process_state(e);
+	struct process_state *ps = process_state(elab);
 	int added;
 
 	ps->pid = pid;	/* new_point() gives it to each probe */
-	added = lib ? resolve_library(e, m, path, lib) : resolve_path(e, m, path, false);
+	added = lib ? resolve_library(elab, m, path, lib) : resolve_path(elab, m, path, false);
 	ps->pid = 0;
 	return added;
 }
 
-static int process_resolve(struct elab *e, const struct pp_match *m)
+static int process_resolve(struct elab *elab, const struct pp_match *m)
 {
 	const char *name = comp_arg(m, "process"), *lib = comp_arg(m, "library");
 	const struct pp_component *proc = m->comps[0];
-	struct session *s = elab_session(e);
+	struct session *s = elab_session(elab);
 	const char *path;
 
 	if (strstr(m->pattern_text, ".absolute"))
-		return resolve_absolute(e, m);
+		return resolve_absolute(elab, m);
 	if (proc->arg && proc->arg->kind != E_STRING) {
-		path = pid_program(e, m, proc->arg->num);
-		return path ? resolve_pid(e, m, path, lib, proc->arg->num) : -EINVAL;
+		path = pid_program(elab, m, proc->arg->num);
+		return path ? resolve_pid(elab, m, path, lib, proc->arg->num) : -EINVAL;
 	}
 
 	/* "probe **" means the path-less forms only if there is a target. */
@@ -1050,17 +1050,17 @@ static int process_resolve(struct elab *e, const struct pp_match *m)
 		return 0;
 
 	if (name && name[0] == '/' && strpbrk(name, "*?[") && !lib)
-		return resolve_wildcard(e, m, name);
-	path = name ? process_target_path(e, m, name) : target_program(e, m);
+		return resolve_wildcard(elab, m, name);
+	path = name ? process_target_path(elab, m, name) : target_program(elab, m);
 	if (!path)
 		return -EINVAL;	/* said why */
 	/* Without a path under -x PID: process(PID), as SystemTap makes it
 	 * (under -c the pid is not known yet: every process of the program). */
 	if (!name && !s->opt.cmd && s->opt.target_pid)
-		return resolve_pid(e, m, path, lib, s->opt.target_pid);
+		return resolve_pid(elab, m, path, lib, s->opt.target_pid);
 	if (lib)
-		return resolve_library(e, m, path, lib);
-	return resolve_path(e, m, path, false);
+		return resolve_library(elab, m, path, lib);
+	return resolve_path(elab, m, path, false);
 }
 
 static const char *const arg_kinds[] = {

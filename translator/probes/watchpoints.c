@@ -67,10 +67,10 @@ static bool exported(struct session *s, const char *name)
 	return found;
 }
 
-static int watch_resolve(struct elab *e, const struct pp_match *m)
+static int watch_resolve(struct elab *elab, const struct pp_match *m)
 {
-	struct watch_point *w = arena_new(elab_arena(e), struct watch_point);
-	void **state = elab_provider_state(e, m->provider);
+	struct watch_point *w = arena_new(elab_arena(elab), struct watch_point);
+	void **state = elab_provider_state(elab, m->provider);
 	const struct expr *arg = m->comps[1]->arg;
 	struct derived_probe *d;
 	const char *name;
@@ -78,7 +78,7 @@ static int watch_resolve(struct elab *e, const struct pp_match *m)
 	w->rw = !strcmp(m->comps[m->ncomps - 1]->name, "rw");
 	w->length = m->ncomps == 4 ? m->comps[2]->arg->num : 1;
 	if (w->length != 1 && w->length != 2 && w->length != 4 && w->length != 8) {
-		elab_error(e, m, "a watchpoint's length is 1, 2, 4 or 8 bytes, not %lld",
+		elab_error(elab, m, "a watchpoint's length is 1, 2, 4 or 8 bytes, not %lld",
 			   (long long)w->length);
 		return -EINVAL;
 	}
@@ -87,41 +87,41 @@ static int watch_resolve(struct elab *e, const struct pp_match *m)
 		const struct ksym *v, *anchor;
 
 		w->symbol = arg->str;
-		if (!exported(elab_session(e), w->symbol)) {
-			ks = session_ksyms(elab_session(e));
+		if (!exported(elab_session(elab), w->symbol)) {
+			ks = session_ksyms(elab_session(elab));
 			v = ks ? ksyms_var(ks, w->symbol) : NULL;
 			anchor = ks ? ksyms_find(ks, KASLR_ANCHOR) : NULL;
 			if (!v || !anchor) {
-				elab_error(e, m, "'%s' is neither a symbol the kernel exports (%s/"
+				elab_error(elab, m, "'%s' is neither a symbol the kernel exports (%s/"
 					   "Module.symvers) nor a data symbol defined once in its "
 					   "symbol table; watch an address instead", w->symbol,
-					   elab_session(e)->opt.kernel_build);
+					   elab_session(elab)->opt.kernel_build);
 				return -EINVAL;
 			}
 			w->relocated = true;
 			w->from_anchor = (int64_t)(v->addr - anchor->addr);
 		}
-		name = arena_printf(elab_arena(e), "kernel.data(\"%s\")", w->symbol);
+		name = arena_printf(elab_arena(elab), "kernel.data(\"%s\")", w->symbol);
 	} else {
 		w->address = (uint64_t)arg->num;
 		if (w->address % w->length) {
-			elab_error(e, m, "address %#llx is not aligned to the watched length %lld",
+			elab_error(elab, m, "address %#llx is not aligned to the watched length %lld",
 				   (unsigned long long)w->address, (long long)w->length);
 			return -EINVAL;
 		}
-		name = arena_printf(elab_arena(e), "kernel.data(%#llx)",
+		name = arena_printf(elab_arena(elab), "kernel.data(%#llx)",
 				    (unsigned long long)w->address);
 	}
 	if (!*state)
-		*state = memset(arena_new(elab_arena(e), int), 0, sizeof(int));
+		*state = memset(arena_new(elab_arena(elab), int), 0, sizeof(int));
 	if (++*(int *)*state > MAX_WATCHPOINTS) {
-		elab_error(e, m, "more than %d watchpoints (the CPU's debug registers)",
+		elab_error(elab, m, "more than %d watchpoints (the CPU's debug registers)",
 			   MAX_WATCHPOINTS);
 		return -EINVAL;
 	}
 	if (m->ncomps == 4)
-		name = arena_printf(elab_arena(e), "%s.length(%lld)", name, (long long)w->length);
-	d = elab_add(e, m, arena_printf(elab_arena(e), "%s.%s", name, w->rw ? "rw" : "write"));
+		name = arena_printf(elab_arena(elab), "%s.length(%lld)", name, (long long)w->length);
+	d = elab_add(elab, m, arena_printf(elab_arena(elab), "%s.%s", name, w->rw ? "rw" : "write"));
 	d->data = w;
 	return 1;
 }

@@ -72,68 +72,68 @@ struct elab {
 
 /* ---- services for providers ---- */
 
-struct arena *elab_arena(struct elab *e)
+struct arena *elab_arena(struct elab *elab)
 {
-	return e->arena;
+	return elab->arena;
 }
 
-struct session *elab_session(struct elab *e)
+struct session *elab_session(struct elab *elab)
 {
-	return e->s;
+	return elab->s;
 }
 
-void **elab_provider_state(struct elab *e, const struct provider *p)
+void **elab_provider_state(struct elab *elab, const struct provider *p)
 {
 	int i = 0;
 
 	while (providers[i] != p)
 		i++;
-	return &e->provider_state[i];
+	return &elab->provider_state[i];
 }
 
-struct btf *elab_btf(struct elab *e)
+struct btf *elab_btf(struct elab *elab)
 {
-	return session_btf(e->s);
+	return session_btf(elab->s);
 }
 
-const char *elab_unprobeable(struct elab *e, const char *func, bool is_return)
+const char *elab_unprobeable(struct elab *elab, const char *func, bool is_return)
 {
-	if (!e->unprobeable_loaded) {
-		const char *dir = session_runtime_dir(e->s);
-		int ret = unprobeable_load(&e->unprobeable, dir);
+	if (!elab->unprobeable_loaded) {
+		const char *dir = session_runtime_dir(elab->s);
+		int ret = unprobeable_load(&elab->unprobeable, dir);
 
 		/* Without it a probe could land on what the handler calls. */
 		if (ret)
 			diag_error("semantic", NULL, NULL, "cannot read %s/callees.txt: %s",
 				   dir, strerror(-ret));
-		e->unprobeable_loaded = true;
+		elab->unprobeable_loaded = true;
 	}
-	return unprobeable_why(&e->unprobeable, func, is_return);
+	return unprobeable_why(&elab->unprobeable, func, is_return);
 }
 
-struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name)
+struct derived_probe *elab_add(struct elab *elab, const struct pp_match *m, const char *name)
 {
-	struct derived_probe *d = arena_new(e->arena, struct derived_probe);
+	struct derived_probe *d = arena_new(elab->arena, struct derived_probe);
 
 	d->provider = m->provider;
-	d->name = arena_strndup(e->arena, name, strlen(name));	/* callers pass buffers */
+	d->name = arena_strndup(elab->arena, name, strlen(name));	/* callers pass buffers */
 	d->match = m;
-	d->written = e->written;
-	d->probe = e->probe;
-	d->naliases = e->depth;
-	if (e->depth)
-		d->pn = arena_strndup(e->arena, e->alias_names[0], strlen(e->alias_names[0]));
-	memcpy(d->aliases, e->alias_stack, e->depth * sizeof(*d->aliases));
-	d->seq = e->nprobes++;
-	*e->tail = d;
-	e->tail = &d->next;
+	d->written = elab->written;
+	d->probe = elab->probe;
+	d->naliases = elab->depth;
+	if (elab->depth)
+		d->pn = arena_strndup(elab->arena, elab->alias_names[0], strlen(elab->alias_names[0]));
+	memcpy(d->aliases, elab->alias_stack, elab->depth * sizeof(*d->aliases));
+	d->seq = elab->nprobes++;
+	*elab->tail = d;
+	elab->tail = &d->next;
 	return d;
 }
 
-struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
+struct probe_var *elab_add_var(struct elab *elab, struct derived_probe *d, const char *name,
 			       const char *type, __u32 btf_id, int arg)
 {
-	struct probe_var *v = arena_new(e->arena, struct probe_var), **tail = &d->vars;
+	struct probe_var *v = arena_new(elab->arena, struct probe_var), **tail = &d->vars;
 
 	v->name = name;
 	v->type = type;
@@ -147,59 +147,59 @@ struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const ch
 }
 
 /* SystemTap's two-part message: where, once per point, then what. */
-static void point_context(struct elab *e, const struct probe_point *pp)
+static void point_context(struct elab *elab, const struct probe_point *pp)
 {
 	const struct pp_component *c = pp->components;
 
-	if (e->reported == pp)
+	if (elab->reported == pp)
 		return;
-	e->reported = pp;
-	diag_error("semantic", &c->loc, arena_printf(e->arena, "identifier '%s'", c->name),
+	elab->reported = pp;
+	diag_error("semantic", &c->loc, arena_printf(elab->arena, "identifier '%s'", c->name),
 		   "while resolving probe point");
 }
 
-static void point_error(struct elab *e, const struct pp_match *m, const char *fmt, va_list ap)
+static void point_error(struct elab *elab, const struct pp_match *m, const char *fmt, va_list ap)
 {
-	point_context(e, m->pp);
+	point_context(elab, m->pp);
 	diag_verror("semantic", NULL, NULL, fmt, ap);
 }
 
-void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ...)
 {
 	va_list ap;
 
 	/* "?" means: a point that does not resolve is skipped, silently, and
 	 * so is what the aliases it names expand to. */
-	if (m->pp->optional || (e->written && e->written->optional))
+	if (m->pp->optional || (elab->written && elab->written->optional))
 		return;
 
 	va_start(ap, fmt);
-	point_error(e, m, fmt, ap);
+	point_error(elab, m, fmt, ap);
 	va_end(ap);
 }
 
-void elab_limit_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+void elab_limit_error(struct elab *elab, const struct pp_match *m, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	point_error(e, m, fmt, ap);
+	point_error(elab, m, fmt, ap);
 	va_end(ap);
 }
 
 /* ---- patterns ---- */
 
 /* "timer.ms(number).randomize(number)" into components. */
-static struct pattern *pattern_from_text(struct elab *e, const char *text)
+static struct pattern *pattern_from_text(struct elab *elab, const char *text)
 {
-	struct pattern *p = arena_new(e->arena, struct pattern);
+	struct pattern *p = arena_new(elab->arena, struct pattern);
 	const char *s = text;
 
 	p->text = text;
 	while (*s && p->n < MAX_PP_COMPONENTS) {
 		size_t len = strcspn(s, ".(");
 
-		p->comp[p->n].name = arena_strndup(e->arena, s, len);
+		p->comp[p->n].name = arena_strndup(elab->arena, s, len);
 		s += len;
 		if (*s == '(') {
 			p->comp[p->n].arg = !strncmp(s, "(string)", 8) ? ARG_STRING : ARG_NUMBER;
@@ -212,22 +212,22 @@ static struct pattern *pattern_from_text(struct elab *e, const char *text)
 	return p;
 }
 
-static const char *point_text(struct elab *e, const struct probe_point *pp)
+static const char *point_text(struct elab *elab, const struct probe_point *pp)
 {
-	return probe_point_text(e->arena, pp);
+	return probe_point_text(elab->arena, pp);
 }
 
 /* Add scr's aliases; a default script's (is_default) only for names that
  * no other script in defined (its alias texts are in defined). */
-static void add_aliases(struct elab *e, const struct script *scr, const struct strset *defined)
+static void add_aliases(struct elab *elab, const struct script *scr, const struct strset *defined)
 {
 	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
 		if (!pr->is_alias)
 			continue;
 		for (const struct probe_point *n = pr->alias_names; n; n = n->next) {
-			struct pattern *p = arena_new(e->arena, struct pattern);
+			struct pattern *p = arena_new(elab->arena, struct pattern);
 
-			p->text = point_text(e, n);
+			p->text = point_text(elab, n);
 			if (scr->is_default && strset_has(defined, p->text))
 				continue;
 			p->alias = pr;
@@ -237,19 +237,19 @@ static void add_aliases(struct elab *e, const struct script *scr, const struct s
 				p->comp[p->n].arg = !c->arg ? ARG_NONE :
 					c->arg->kind == E_STRING ? ARG_STRING : ARG_NUMBER;
 			}
-			p->next = e->patterns;
-			e->patterns = p;
+			p->next = elab->patterns;
+			elab->patterns = p;
 		}
 	}
 }
 
 /* The alias names that scripts other than the default ones define. */
-static void defined_aliases(struct elab *e, const struct script *scr, struct strset *defined)
+static void defined_aliases(struct elab *elab, const struct script *scr, struct strset *defined)
 {
 	for (const struct probe *pr = scr->is_default ? NULL : scr->probes; pr; pr = pr->next)
 		for (const struct probe_point *n = pr->is_alias ? pr->alias_names : NULL; n;
 		     n = n->next)
-			strset_add(defined, point_text(e, n));
+			strset_add(defined, point_text(elab, n));
 }
 
 /*
@@ -258,46 +258,46 @@ static void defined_aliases(struct elab *e, const struct script *scr, struct str
  * is tried against those only, not the thousands of aliases (each alias
  * body's points are resolved too, so `probe **` tried millions).
  */
-static void index_heads(struct elab *e)
+static void index_heads(struct elab *elab)
 {
 	size_t n = 0, i = 0;
 	struct pattern **v;
 
-	strmap_free(&e->heads);	/* again after more aliases (pass2_list) */
-	for (struct pattern *p = e->patterns; p; p = p->next)
+	strmap_free(&elab->heads);	/* again after more aliases (pass2_list) */
+	for (struct pattern *p = elab->patterns; p; p = p->next)
 		n++;
-	v = arena_alloc(e->arena, (n ? n : 1) * sizeof(*v));
-	for (struct pattern *p = e->patterns; p; p = p->next)
+	v = arena_alloc(elab->arena, (n ? n : 1) * sizeof(*v));
+	for (struct pattern *p = elab->patterns; p; p = p->next)
 		v[i++] = p;
 	while (i--) {
-		v[i]->next_head = strmap_get(&e->heads, v[i]->comp[0].name);
-		strmap_put(&e->heads, v[i]->comp[0].name, v[i]);
+		v[i]->next_head = strmap_get(&elab->heads, v[i]->comp[0].name);
+		strmap_put(&elab->heads, v[i]->comp[0].name, v[i]);
 	}
 }
 
-static void build_patterns(struct elab *e)
+static void build_patterns(struct elab *elab)
 {
 	struct strset defined = { 0 };
 
 	for (int i = 0; providers[i]; i++)
 		for (int j = 0; providers[i]->patterns[j]; j++) {
-			struct pattern *p = pattern_from_text(e, providers[i]->patterns[j]);
+			struct pattern *p = pattern_from_text(elab, providers[i]->patterns[j]);
 
 			p->provider = providers[i];
 			p->index = j;
-			p->next = e->patterns;
-			e->patterns = p;
+			p->next = elab->patterns;
+			elab->patterns = p;
 		}
-	for (const struct script *t = e->s->library; t; t = t->next)
-		defined_aliases(e, t, &defined);
-	if (e->s->user)
-		defined_aliases(e, e->s->user, &defined);
-	for (const struct script *t = e->s->library; t; t = t->next)
-		add_aliases(e, t, &defined);
-	if (e->s->user)
-		add_aliases(e, e->s->user, &defined);
+	for (const struct script *t = elab->s->library; t; t = t->next)
+		defined_aliases(elab, t, &defined);
+	if (elab->s->user)
+		defined_aliases(elab, elab->s->user, &defined);
+	for (const struct script *t = elab->s->library; t; t = t->next)
+		add_aliases(elab, t, &defined);
+	if (elab->s->user)
+		add_aliases(elab, elab->s->user, &defined);
 	strset_free(&defined);
-	index_heads(e);
+	index_heads(elab);
 }
 
 /* ---- matching ---- */
@@ -310,11 +310,11 @@ struct point {
 
 /* The patterns that can match pt: those of its first component when that
  * is a plain name (fnmatch() of a plain name is equality), else all. */
-static const struct pattern *first_candidate(const struct elab *e, const struct point *pt,
+static const struct pattern *first_candidate(const struct elab *elab, const struct point *pt,
 					     bool *by_head)
 {
 	*by_head = !strpbrk(pt->c[0]->name, "*?[\\");
-	return *by_head ? strmap_get(&e->heads, pt->c[0]->name) : e->patterns;
+	return *by_head ? strmap_get(&elab->heads, pt->c[0]->name) : elab->patterns;
 }
 
 static const struct pattern *next_candidate(const struct pattern *p, bool by_head)
@@ -408,7 +408,7 @@ static bool glob_dotted(const char *glob, const char *text)
 	return ok;
 }
 
-static bool match_from(struct elab *e, const struct point *pt, int i,
+static bool match_from(struct elab *elab, const struct point *pt, int i,
 		       const struct pattern *p, int j, struct pp_match *m);
 
 /*
@@ -416,7 +416,7 @@ static bool match_from(struct elab *e, const struct point *pt, int i,
  * it stands for pattern components [j..k), joined by dots, the fewest
  * first; only the last of them may take the point's argument.
  */
-static bool match_across(struct elab *e, const struct point *pt, int i,
+static bool match_across(struct elab *elab, const struct point *pt, int i,
 			 const struct pattern *p, int j, struct pp_match *m)
 {
 	char joined[1024];
@@ -429,9 +429,9 @@ static bool match_across(struct elab *e, const struct point *pt, int i,
 			return false;
 		len += sprintf(joined + len, "%s%s", k > j + 1 ? "." : "", name);
 		if (arg_fits(pt->c[i], p->comp[k - 1].arg) && glob_dotted(pt->c[i]->name, joined) &&
-		    match_from(e, pt, i + 1, p, k, m)) {
+		    match_from(elab, pt, i + 1, p, k, m)) {
 			for (int x = j; x < k; x++) {
-				struct pp_component *c = arena_new(e->arena, struct pp_component);
+				struct pp_component *c = arena_new(elab->arena, struct pp_component);
 
 				*c = *pt->c[i];
 				c->name = p->comp[x].name;
@@ -451,7 +451,7 @@ static bool match_across(struct elab *e, const struct point *pt, int i,
  * Match point components [i..] against pattern components [j..], filling
  * m->comps with components named as the pattern names them.
  */
-static bool match_from(struct elab *e, const struct point *pt, int i,
+static bool match_from(struct elab *elab, const struct point *pt, int i,
 		       const struct pattern *p, int j, struct pp_match *m)
 {
 	if (i == pt->n)
@@ -461,9 +461,9 @@ static bool match_from(struct elab *e, const struct point *pt, int i,
 		for (int k = j; k <= p->n; k++) {
 			if (k > j && p->comp[k - 1].arg != ARG_NONE)
 				break;
-			if (match_from(e, pt, i + 1, p, k, m)) {
+			if (match_from(elab, pt, i + 1, p, k, m)) {
 				for (int x = j; x < k; x++) {
-					struct pp_component *c = arena_new(e->arena, struct pp_component);
+					struct pp_component *c = arena_new(elab->arena, struct pp_component);
 
 					c->loc = pt->c[i]->loc;
 					c->name = p->comp[x].name;
@@ -475,14 +475,14 @@ static bool match_from(struct elab *e, const struct point *pt, int i,
 		return false;
 	}
 	if (strstr(pt->c[i]->name, "**"))
-		return match_across(e, pt, i, p, j, m);
+		return match_across(elab, pt, i, p, j, m);
 	if (j == p->n || fnmatch(pt->c[i]->name, p->comp[j].name, 0) ||
 	    !arg_fits(pt->c[i], p->comp[j].arg))
 		return false;
-	if (!match_from(e, pt, i + 1, p, j + 1, m))
+	if (!match_from(elab, pt, i + 1, p, j + 1, m))
 		return false;
 	if (strcmp(pt->c[i]->name, p->comp[j].name)) {
-		struct pp_component *c = arena_new(e->arena, struct pp_component);
+		struct pp_component *c = arena_new(elab->arena, struct pp_component);
 
 		*c = *pt->c[i];
 		c->name = p->comp[j].name;
@@ -494,7 +494,7 @@ static bool match_from(struct elab *e, const struct point *pt, int i,
 }
 
 /* "a{b,c}d" -> "abd", "acd"; nested braces allowed.  Appends to out. */
-static int expand_braces(struct elab *e, const char *s, const char **out, int n, int max)
+static int expand_braces(struct elab *elab, const char *s, const char **out, int n, int max)
 {
 	const char *open = strchr(s, '{'), *close;
 	int depth = 0;
@@ -521,9 +521,9 @@ static int expand_braces(struct elab *e, const char *s, const char **out, int n,
 			d -= *end == '}';
 			end++;
 		}
-		char *joined = arena_printf(e->arena, "%.*s%.*s%s", (int)(open - s), s,
+		char *joined = arena_printf(elab->arena, "%.*s%.*s%s", (int)(open - s), s,
 					    (int)(end - alt), alt, close + 1);
-		n = expand_braces(e, joined, out, n, max);
+		n = expand_braces(elab, joined, out, n, max);
 		alt = end + 1;
 		if (end >= close)
 			break;
@@ -531,7 +531,7 @@ static int expand_braces(struct elab *e, const char *s, const char **out, int n,
 	return n;
 }
 
-static int resolve_point(struct elab *e, const struct probe_point *pp);
+static int resolve_point(struct elab *elab, const struct probe_point *pp);
 
 /*
  * Resolve one fully expanded point: returns the probes added, -ENOENT if
@@ -539,9 +539,9 @@ static int resolve_point(struct elab *e, const struct probe_point *pp);
  */
 /* ---- -L of an alias: the variables its prologue sets ---- */
 
-static const char *function_type(struct elab *e, const char *name)
+static const char *function_type(struct elab *elab, const char *name)
 {
-	for (const struct script *t = e->s->library; t; t = t->next)
+	for (const struct script *t = elab->s->library; t; t = t->next)
 		for (const struct function *f = t->functions; f; f = f->next)
 			if (!strcmp(f->name, name))
 				return f->type;
@@ -550,7 +550,7 @@ static const char *function_type(struct elab *e, const char *name)
 
 /* "string" or "long": what pass 2 would infer for x, short of running it
  * (a call's declared type; a variable's from its first assignment). */
-static const char *expr_type(struct elab *e, const struct expr *x, const struct probe_var *vars)
+static const char *expr_type(struct elab *elab, const struct expr *x, const struct probe_var *vars)
 {
 	const char *t;
 
@@ -558,16 +558,16 @@ static const char *expr_type(struct elab *e, const struct expr *x, const struct 
 	case E_STRING:
 		return "string";
 	case E_CALL:	/* the built-in sprint* functions return strings */
-		t = function_type(e, x->name);
+		t = function_type(elab, x->name);
 		if (!t && !strncmp(x->name, "sprint", 6))
 			return "string";
 		return t && !strcmp(t, "string") ? "string" : "long";
 	case E_BINARY:
 		return x->opid == OP_CONCAT ? "string" : "long";
 	case E_ASSIGN:
-		return x->opid == OP_ASSIGN_CONCAT ? "string" : expr_type(e, x->b, vars);
+		return x->opid == OP_ASSIGN_CONCAT ? "string" : expr_type(elab, x->b, vars);
 	case E_TERNARY:
-		return expr_type(e, x->b, vars);
+		return expr_type(elab, x->b, vars);
 	case E_SYMBOL:
 		for (const struct probe_var *v = vars; v; v = v->next)
 			if (!strcmp(v->name, x->name))
@@ -580,7 +580,7 @@ static const char *expr_type(struct elab *e, const struct expr *x, const struct 
 
 /* Append the variables that the statements st assign, first assignment
  * first (SystemTap's -L order for an alias). */
-static void assigned_vars(struct elab *e, const struct stmt *st, struct probe_var **vars)
+static void assigned_vars(struct elab *elab, const struct stmt *st, struct probe_var **vars)
 {
 	for (; st; st = st->next) {
 		const struct expr *x = st->e;
@@ -591,14 +591,14 @@ static void assigned_vars(struct elab *e, const struct stmt *st, struct probe_va
 			while (*tail && strcmp((*tail)->name, x->a->name))
 				tail = &(*tail)->next;
 			if (!*tail) {
-				*tail = arena_new(e->arena, struct probe_var);
+				*tail = arena_new(elab->arena, struct probe_var);
 				memset(*tail, 0, sizeof(**tail));
 				(*tail)->name = x->a->name;
-				(*tail)->type = expr_type(e, x, *vars);
+				(*tail)->type = expr_type(elab, x, *vars);
 			}
 		}
-		assigned_vars(e, st->body, vars);
-		assigned_vars(e, st->els, vars);
+		assigned_vars(elab, st->body, vars);
+		assigned_vars(elab, st->els, vars);
 	}
 }
 
@@ -608,28 +608,28 @@ static void assigned_vars(struct elab *e, const struct stmt *st, struct probe_va
  * is pt->n).  Returns the probes added, -EINVAL if none, or -ELOOP after
  * an error that ends the point's resolution (recursion, depth, fan-out).
  */
-static int expand_alias(struct elab *e, const struct pp_match *m, const struct pattern *p,
+static int expand_alias(struct elab *elab, const struct pp_match *m, const struct pattern *p,
 			const struct point *pt, int from)
 {
 	int r = 0;
 
-	for (int d = 0; d < e->depth; d++)
-		if (!strcmp(e->alias_names[d], p->text)) {
-			elab_error(e, m, "probe alias '%s' is recursive", p->text);
+	for (int d = 0; d < elab->depth; d++)
+		if (!strcmp(elab->alias_names[d], p->text)) {
+			elab_error(elab, m, "probe alias '%s' is recursive", p->text);
 			return -ELOOP;
 		}
-	if (e->depth >= MAX_ALIAS_DEPTH) {
-		elab_error(e, m, "probe aliases nest more than %d deep", MAX_ALIAS_DEPTH);
+	if (elab->depth >= MAX_ALIAS_DEPTH) {
+		elab_error(elab, m, "probe aliases nest more than %d deep", MAX_ALIAS_DEPTH);
 		return -ELOOP;
 	}
-	if (++e->expansions > MAX_ALIAS_EXPANSIONS) {
-		if (e->expansions == MAX_ALIAS_EXPANSIONS + 1)
-			elab_error(e, m, "probe point expands through more than %d aliases",
+	if (++elab->expansions > MAX_ALIAS_EXPANSIONS) {
+		if (elab->expansions == MAX_ALIAS_EXPANSIONS + 1)
+			elab_error(elab, m, "probe point expands through more than %d aliases",
 				   MAX_ALIAS_EXPANSIONS);
 		return -ELOOP;
 	}
-	e->alias_names[e->depth] = p->text;
-	e->alias_stack[e->depth++] = p->alias;
+	elab->alias_names[elab->depth] = p->text;
+	elab->alias_stack[elab->depth++] = p->alias;
 	for (const struct probe_point *ap = p->alias->points; ap; ap = ap->next) {
 		struct probe_point ext = *ap;
 		struct pp_component **tail = &ext.components;
@@ -639,24 +639,24 @@ static int expand_alias(struct elab *e, const struct pp_match *m, const struct p
 			/* A copy of the alias's point, the suffix after it. */
 			ext.components = NULL;
 			for (const struct pp_component *c = ap->components; c; c = c->next) {
-				*tail = arena_new(e->arena, struct pp_component);
+				*tail = arena_new(elab->arena, struct pp_component);
 				**tail = *c;
 				tail = &(*tail)->next;
 			}
 			for (int i = from; i < pt->n; i++) {
-				*tail = arena_new(e->arena, struct pp_component);
+				*tail = arena_new(elab->arena, struct pp_component);
 				**tail = *pt->c[i];
 				tail = &(*tail)->next;
 			}
 			*tail = NULL;
 		}
-		k = resolve_point(e, &ext);
+		k = resolve_point(elab, &ext);
 		if (k > 0)
 			r += k;
 		if (k > 0 && ap->sufficient)
 			break;
 	}
-	e->depth--;
+	elab->depth--;
 	return r ? r : -EINVAL;
 }
 
@@ -666,9 +666,9 @@ static int expand_alias(struct elab *e, const struct pp_match *m, const struct p
  * appended ("perf.sw.page_faults.sample(1)" is "perf.type(1).config(2)"
  * ".sample(1)").  The longest such prefix wins; -ENOENT if none.
  */
-static int resolve_suffixed(struct elab *e, const struct probe_point *pp, const struct point *pt)
+static int resolve_suffixed(struct elab *elab, const struct probe_point *pp, const struct point *pt)
 {
-	if (e->listing)
+	if (elab->listing)
 		return -ENOENT;
 	for (int k = pt->n - 1; k > 0; k--) {
 		struct point head = *pt;
@@ -677,20 +677,20 @@ static int resolve_suffixed(struct elab *e, const struct probe_point *pp, const 
 		bool by_head;
 
 		head.n = k;
-		for (const struct pattern *p = first_candidate(e, &head, &by_head); p;
+		for (const struct pattern *p = first_candidate(elab, &head, &by_head); p;
 		     p = next_candidate(p, by_head)) {
 			struct pp_match try = { 0 }, *m;
 			int r;
 
-			if (p->provider || !match_from(e, &head, 0, p, 0, &try))
+			if (p->provider || !match_from(elab, &head, 0, p, 0, &try))
 				continue;
-			m = arena_new(e->arena, struct pp_match);
+			m = arena_new(elab->arena, struct pp_match);
 			*m = try;
 			m->pp = pp;
 			m->pattern_text = p->text;
 			m->ncomps = p->n;
 			matched++;
-			r = expand_alias(e, m, p, pt, k);
+			r = expand_alias(elab, m, p, pt, k);
 			if (r == -ELOOP)
 				return -EINVAL;
 			if (r > 0)
@@ -707,37 +707,37 @@ static int resolve_suffixed(struct elab *e, const struct probe_point *pp, const 
  * aliases its points name outright (nd_syscall.open = syscall.open runs
  * syscall.open's body too), as far as MAX_ALIAS_DEPTH.
  */
-static void listed_alias_vars(struct elab *e, const struct probe *alias, struct probe_var **vars,
+static void listed_alias_vars(struct elab *elab, const struct probe *alias, struct probe_var **vars,
 			      int depth)
 {
 	if (alias->body)
-		assigned_vars(e, alias->body->body, vars);
+		assigned_vars(elab, alias->body->body, vars);
 	if (depth >= MAX_ALIAS_DEPTH)
 		return;
 	for (const struct probe_point *pp = alias->points; pp; pp = pp->next) {
-		const char *text = point_text(e, pp);
+		const char *text = point_text(elab, pp);
 
-		for (const struct pattern *p = e->patterns; p; p = p->next)
+		for (const struct pattern *p = elab->patterns; p; p = p->next)
 			if (!p->provider && p->alias != alias && !strcmp(p->text, text))
-				listed_alias_vars(e, p->alias, vars, depth + 1);
+				listed_alias_vars(elab, p->alias, vars, depth + 1);
 	}
 }
 
-static int resolve_expanded(struct elab *e, const struct probe_point *pp, const struct point *pt)
+static int resolve_expanded(struct elab *elab, const struct probe_point *pp, const struct point *pt)
 {
 	int added = 0, matched = 0;
 	bool by_head;
 
-	for (const struct pattern *p = first_candidate(e, pt, &by_head); p;
+	for (const struct pattern *p = first_candidate(elab, pt, &by_head); p;
 	     p = next_candidate(p, by_head)) {
 		struct pp_match try = { 0 }, *m;
 		int r;
 
 		/* Tried on the stack: most patterns do not match, and only a
 		 * match outlives this loop (its probes point at it). */
-		if (!match_from(e, pt, 0, p, 0, &try))
+		if (!match_from(elab, pt, 0, p, 0, &try))
 			continue;
-		m = arena_new(e->arena, struct pp_match);
+		m = arena_new(elab->arena, struct pp_match);
 		*m = try;
 		matched++;
 		m->pp = pp;
@@ -745,34 +745,34 @@ static int resolve_expanded(struct elab *e, const struct probe_point *pp, const 
 		m->pattern = p->index;
 		m->pattern_text = p->text;
 		m->ncomps = p->n;
-		if (p->provider && e->s->opt.dyninst && !p->provider->user) {
-			elab_error(e, m, "probe point '%s' is not available with --runtime=dyninst "
+		if (p->provider && elab->s->opt.dyninst && !p->provider->user) {
+			elab_error(elab, m, "probe point '%s' is not available with --runtime=dyninst "
 				   "(it needs the kernel)", p->text);
 			r = -EINVAL;
 		} else if (p->provider) {
-			r = p->provider->resolve(e, m);
-		} else if (e->listing) {
-			struct derived_probe *d = elab_add(e, m, p->text);
+			r = p->provider->resolve(elab, m);
+		} else if (elab->listing) {
+			struct derived_probe *d = elab_add(elab, m, p->text);
 
-			listed_alias_vars(e, p->alias, &d->vars, 0);
+			listed_alias_vars(elab, p->alias, &d->vars, 0);
 			r = 1;
 		} else {
-			r = expand_alias(e, m, p, pt, pt->n);
+			r = expand_alias(elab, m, p, pt, pt->n);
 			if (r == -ELOOP)
 				return -EINVAL;
 		}
 		if (r > 0)
 			added += r;
 	}
-	return matched ? added : resolve_suffixed(e, pp, pt);
+	return matched ? added : resolve_suffixed(elab, pp, pt);
 }
 
 /* Close pattern heads, for "did you mean" on an unknown family. */
-static void suggest_families(struct elab *e, const char *head, char *hint, size_t size)
+static void suggest_families(struct elab *elab, const char *head, char *hint, size_t size)
 {
 	int found = 0;
 
-	for (const struct pattern *p = e->patterns; p && found < 5; p = p->next) {
+	for (const struct pattern *p = elab->patterns; p && found < 5; p = p->next) {
 		const char *name = p->comp[0].name;
 		size_t la = strlen(head), lb = strlen(name), common = 0;
 
@@ -782,8 +782,8 @@ static void suggest_families(struct elab *e, const char *head, char *hint, size_
 		if (!(common * 2 >= la && common >= 3) && !(la == lb && la > 3 &&
 		      strncmp(head + 1, name + 1, la - 1) == 0))
 			continue;
-		if (strstr(hint, arena_printf(e->arena, " %s,", name)) ||
-		    strstr(hint, arena_printf(e->arena, "(%s,", name)))
+		if (strstr(hint, arena_printf(elab->arena, " %s,", name)) ||
+		    strstr(hint, arena_printf(elab->arena, "(%s,", name)))
 			continue;
 		snprintf(hint + strlen(hint), size - strlen(hint), "%s%s,",
 			 found++ ? " " : " (similar: ", name);
@@ -801,7 +801,7 @@ static int n_expanded(const int *counts, int n)
 	return total;
 }
 
-static int resolve_point(struct elab *e, const struct probe_point *pp)
+static int resolve_point(struct elab *elab, const struct probe_point *pp)
 {
 	const char *names[MAX_PP_COMPONENTS][64];
 	int counts[MAX_PP_COMPONENTS], idx[MAX_PP_COMPONENTS] = { 0 }, n = 0;
@@ -809,13 +809,13 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 	int total = 0, any_match = 0, combos = 1, errors = 0;
 
 	for (c = pp->components; c && n < MAX_PP_COMPONENTS; c = c->next, n++) {
-		counts[n] = expand_braces(e, c->name, names[n], 0, 64);
+		counts[n] = expand_braces(elab, c->name, names[n], 0, 64);
 		combos *= counts[n] ? counts[n] : 1;
 	}
 	if (combos > MAX_EXPANSIONS) {
 		struct pp_match m = { .pp = pp };
 
-		elab_error(e, &m, "brace expansion gives more than %d probe points", MAX_EXPANSIONS);
+		elab_error(elab, &m, "brace expansion gives more than %d probe points", MAX_EXPANSIONS);
 		return -EINVAL;
 	}
 	/* Each combination of the components' expansions, odometer-style. */
@@ -824,13 +824,13 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 		int i = 0, r;
 
 		for (c = pp->components; i < n; c = c->next, i++) {
-			struct pp_component *x = arena_new(e->arena, struct pp_component);
+			struct pp_component *x = arena_new(elab->arena, struct pp_component);
 
 			*x = *c;
 			x->name = names[i][idx[i]];
 			pt.c[i] = x;
 		}
-		r = resolve_expanded(e, pp, &pt);
+		r = resolve_expanded(elab, pp, &pt);
 		if (r == -ENOENT && n_expanded(counts, n) > 1 && !pp->optional) {
 			/* Each alternative of a brace expansion is a point of its own. */
 			struct pp_match m = { .pp = pp };
@@ -838,14 +838,14 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 			struct pp_component *head = NULL, **tail = &head;
 
 			for (i = 0; i < n; i++) {
-				*tail = arena_new(e->arena, struct pp_component);
+				*tail = arena_new(elab->arena, struct pp_component);
 				**tail = *pt.c[i];
 				(*tail)->next = NULL;
 				tail = &(*tail)->next;
 			}
 			one.components = head;
-			elab_error(e, &m, "no match for probe point '%s' (from '%s')",
-				   point_text(e, &one), point_text(e, pp));
+			elab_error(elab, &m, "no match for probe point '%s' (from '%s')",
+				   point_text(elab, &one), point_text(elab, pp));
 			errors++;
 		}
 		if (r != -ENOENT)
@@ -863,24 +863,24 @@ static int resolve_point(struct elab *e, const struct probe_point *pp)
 		struct pp_match m = { .pp = pp };
 		char hint[256] = "";
 
-		suggest_families(e, pp->components->name, hint, sizeof(hint));
-		elab_error(e, &m, "no match for probe point '%s'%s", point_text(e, pp), hint);
+		suggest_families(elab, pp->components->name, hint, sizeof(hint));
+		elab_error(elab, &m, "no match for probe point '%s'%s", point_text(elab, pp), hint);
 		return -EINVAL;
 	}
 	return total;
 }
 
-static void elab_init(struct elab *e, struct session *s)
+static void elab_init(struct elab *elab, struct session *s)
 {
-	e->s = s;
-	e->arena = &s->arena;
-	e->tail = &e->probes;
-	build_patterns(e);
-	s->elab = e;
+	elab->s = s;
+	elab->arena = &s->arena;
+	elab->tail = &elab->probes;
+	build_patterns(elab);
+	s->elab = elab;
 }
 
 /* The plain probes of a script (its aliases are expanded where used). */
-static void elaborate_probes(struct elab *e, const struct script *scr)
+static void elaborate_probes(struct elab *elab, const struct script *scr)
 {
 	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
 		if (pr->is_alias)
@@ -888,10 +888,10 @@ static void elaborate_probes(struct elab *e, const struct script *scr)
 		for (const struct probe_point *pp = pr->points; pp; pp = pp->next) {
 			int r;
 
-			e->written = pp;
-			e->expansions = 0;
-			e->probe = pr;
-			r = resolve_point(e, pp);
+			elab->written = pp;
+			elab->expansions = 0;
+			elab->probe = pr;
+			r = resolve_point(elab, pp);
 
 			if (r > 0 && pp->sufficient)
 				break;
@@ -901,14 +901,14 @@ static void elaborate_probes(struct elab *e, const struct script *scr)
 
 int pass2_elaborate(struct session *s)
 {
-	struct elab *e = arena_new(&s->arena, struct elab);
+	struct elab *elab = arena_new(&s->arena, struct elab);
 	int errors = diag_errors();
 
-	elab_init(e, s);
-	elaborate_probes(e, s->user);
+	elab_init(elab, s);
+	elaborate_probes(elab, s->user);
 	for (const struct script *t = s->library; t; t = t->next)
 		if (t->is_used)
-			elaborate_probes(e, t);
+			elaborate_probes(elab, t);
 	return diag_errors() > errors ? -EINVAL : 0;
 }
 
@@ -965,7 +965,7 @@ void elab_filter(struct session *s, bool (*drop)(const struct derived_probe *d, 
 
 int pass2_list(struct session *s, FILE *out)
 {
-	struct elab *e = arena_new(&s->arena, struct elab);
+	struct elab *elab = arena_new(&s->arena, struct elab);
 	const char *text = arena_printf(&s->arena, "probe %s {}", s->opt.list_pattern);
 	struct source *src = source_from_string(&s->arena, "<list>", text);
 	struct script *scr = parse_script(&s->arena, src, NULL, &s->pp, false);
@@ -974,20 +974,20 @@ int pass2_list(struct session *s, FILE *out)
 
 	if (!scr || !scr->probes || diag_errors())
 		return -EINVAL;
-	elab_init(e, s);
-	e->listing = true;
+	elab_init(elab, s);
+	elab->listing = true;
 	/* The pattern may define aliases and then name them, as SystemTap
 	 * allows: -L 'my.poll = kernel.function("x") { t = 1 } probe my.poll'. */
-	add_aliases(e, scr, NULL);
-	index_heads(e);
+	add_aliases(elab, scr, NULL);
+	index_heads(elab);
 	for (const struct probe *pr = scr->probes; pr; pr = pr->next) {
 		for (struct probe_point *pp = pr->is_alias ? NULL : pr->points; pp; pp = pp->next) {
 			pp->optional = true;	/* listing nothing is not an error */
-			e->expansions = 0;
-			resolve_point(e, pp);
+			elab->expansions = 0;
+			resolve_point(elab, pp);
 		}
 	}
-	v = (struct derived_probe **)arena_sorted(&s->arena, e->probes,
+	v = (struct derived_probe **)arena_sorted(&s->arena, elab->probes,
 						  offsetof(struct derived_probe, next),
 						  cmp_probe_names, &n);
 	for (size_t i = 0; i < n; i++) {
@@ -1039,17 +1039,17 @@ static int cmp_strs(const void *a, const void *b)
 
 void pass2_dump_aliases(struct session *s, FILE *out)
 {
-	struct elab *e = arena_new(&s->arena, struct elab);
+	struct elab *elab = arena_new(&s->arena, struct elab);
 	const char **v;
 	size_t n = 0;
 
-	e->s = s;
-	e->arena = &s->arena;
+	elab->s = s;
+	elab->arena = &s->arena;
 	for (const struct script *t = s->library; t; t = t->next)
 		for (const struct probe *pr = t->probes; pr; pr = pr->next)
 			for (const struct probe_point *nm = pr->is_alias ? pr->alias_names : NULL; nm; nm = nm->next)
 				n++;
-	v = arena_alloc(e->arena, (n + 1) * sizeof(*v));
+	v = arena_alloc(elab->arena, (n + 1) * sizeof(*v));
 	n = 0;
 	for (const struct script *t = s->library; t; t = t->next)
 		for (const struct probe *pr = t->probes; pr; pr = pr->next) {
@@ -1058,10 +1058,10 @@ void pass2_dump_aliases(struct session *s, FILE *out)
 			if (!pr->is_alias)
 				continue;
 			for (const struct probe_point *pp = pr->points; pp; pp = pp->next)
-				points = arena_printf(e->arena, "%s%s%s", points, *points ? ", " : "",
-						      point_text(e, pp));
+				points = arena_printf(elab->arena, "%s%s%s", points, *points ? ", " : "",
+						      point_text(elab, pp));
 			for (const struct probe_point *nm = pr->alias_names; nm; nm = nm->next)
-				v[n++] = arena_printf(e->arena, "%s %s %s", point_text(e, nm),
+				v[n++] = arena_printf(elab->arena, "%s %s %s", point_text(elab, nm),
 						      pr->body ? "=" : "+=", points);
 		}
 	qsort(v, n, sizeof(*v), cmp_strs);

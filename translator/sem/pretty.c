@@ -28,7 +28,7 @@
 #define MAX_VALUES	32	/* SystemTap's limit of a print_format's arguments */
 
 struct pretty {
-	struct sem *S;
+	struct sem *sem;
 	const struct btf *btf;
 	bool full;			/* $$: nested structs and arrays too */
 	FILE *fmt;
@@ -39,7 +39,7 @@ struct pretty {
 /* A copy of e to read as a plain value: no '$', out of any list. */
 static struct expr *plain(struct pretty *P, const struct expr *e)
 {
-	struct expr *copy = arena_new(P->S->a, struct expr);
+	struct expr *copy = arena_new(P->sem->a, struct expr);
 
 	*copy = *e;
 	copy->next = NULL;
@@ -54,15 +54,15 @@ static struct expr *extend(struct pretty *P, const struct expr *e, const char *m
 	struct component **tail = &copy->chain, *c;
 
 	for (const struct component *k = e->chain; k; k = k->next) {
-		*tail = arena_new(P->S->a, struct component);
+		*tail = arena_new(P->sem->a, struct component);
 		**tail = *k;
 		tail = &(*tail)->next;
 	}
-	c = arena_new(P->S->a, struct component);
+	c = arena_new(P->sem->a, struct component);
 	c->loc = e->loc;
 	c->member = member;
 	if (!member) {
-		c->index = arena_new(P->S->a, struct expr);
+		c->index = arena_new(P->sem->a, struct expr);
 		c->index->kind = E_NUMBER;
 		c->index->loc = e->loc;
 		c->index->num = index;
@@ -77,7 +77,7 @@ static void value(struct pretty *P, const char *spec, const struct expr *e, cons
 	struct expr *v = plain(P, e);
 
 	if (fn) {
-		struct expr *call = arena_new(P->S->a, struct expr);
+		struct expr *call = arena_new(P->sem->a, struct expr);
 
 		call->kind = E_CALL;
 		call->loc = e->loc;
@@ -218,10 +218,10 @@ static void recurse(struct pretty *P, __u32 id, const struct expr *e, bool top)
 	}
 }
 
-enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const struct btf *btf,
+enum vtype sem_pretty(struct sem *sem, struct scope *sc, struct expr *e, const struct btf *btf,
 		      __u32 type, bool at_pointer)
 {
-	struct pretty P = { .S = S, .btf = btf, .full = e->pretty > 1 };
+	struct pretty P = { .sem = sem, .btf = btf, .full = e->pretty > 1 };
 	struct tvar_error err = { 0 };
 	struct expr *args = NULL;
 	const char *format;
@@ -230,11 +230,11 @@ enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const str
 	__u32 end;
 
 	if (e->addressof) {
-		sem_error(S, &e->loc, NULL, "'&' and '$' pretty printing do not go together");
+		sem_error(sem, &e->loc, NULL, "'&' and '$' pretty printing do not go together");
 		return T_UNKNOWN;
 	}
-	if (tvar_end_type(S->a, btf, e, type, at_pointer, &end, &err)) {
-		sem_error(S, err.loc, err.what, "%s", err.msg);
+	if (tvar_end_type(sem->a, btf, e, type, at_pointer, &end, &err)) {
+		sem_error(sem, err.loc, err.what, "%s", err.msg);
 		return T_UNKNOWN;
 	}
 	P.fmt = open_memstream(&text, &len);
@@ -243,7 +243,7 @@ enum vtype sem_pretty(struct sem *S, struct scope *sc, struct expr *e, const str
 	P.tail = &args;
 	recurse(&P, end, e, true);
 	fclose(P.fmt);
-	format = arena_strndup(S->a, text, len);
+	format = arena_strndup(sem->a, text, len);
 	free(text);
-	return sem_expand_sprintf(S, sc, e, format, args, true);
+	return sem_expand_sprintf(sem, sc, e, format, args, true);
 }

@@ -107,7 +107,7 @@ struct provider {
 	bool user;
 	/* Append the concrete probes of m; returns how many, or -EINVAL
 	 * after reporting why (elab_error). */
-	int (*resolve)(struct elab *e, const struct pp_match *m);
+	int (*resolve)(struct elab *elab, const struct pp_match *m);
 	/* Pass 3: the C that registers this family's probes d[0..n) (they
 	 * run through ctap_probe_run); services in xlate.h.  NULL: the family
 	 * cannot be translated yet. */
@@ -150,31 +150,31 @@ const struct derived_probe *provider_counter(struct session *s, const char *name
 /* ---- services of elaborate.c for the providers ---- */
 
 /* The target's BTF (session_btf()); NULL (error reported) if absent. */
-struct btf *elab_btf(struct elab *e);
+struct btf *elab_btf(struct elab *elab);
 /* Why a probe on kernel function func may not be put there, or NULL. */
-const char *elab_unprobeable(struct elab *e, const char *func, bool is_return);
-struct arena *elab_arena(struct elab *e);
+const char *elab_unprobeable(struct elab *elab, const char *func, bool is_return);
+struct arena *elab_arena(struct elab *elab);
 /* A provider's own state for the whole pass (an index it builds once, in
  * elab_arena()); NULL until it sets it. */
-void **elab_provider_state(struct elab *e, const struct provider *p);
-struct session *elab_session(struct elab *e);
+void **elab_provider_state(struct elab *elab, const struct provider *p);
+struct session *elab_session(struct elab *elab);
 /* A new concrete probe of m, appended to the program; name is copied. */
-struct derived_probe *elab_add(struct elab *e, const struct pp_match *m, const char *name);
-struct probe_var *elab_add_var(struct elab *e, struct derived_probe *d, const char *name,
+struct derived_probe *elab_add(struct elab *elab, const struct pp_match *m, const char *name);
+struct probe_var *elab_add_var(struct elab *elab, struct derived_probe *d, const char *name,
 			       const char *type, __u32 btf_id, int arg);
 /* The file process("NAME") names, as the target sees it: NAME if it is
  * absolute (and exists, under --sysroot), else the first in $PATH; NULL
  * after an error (probes/uprobes.c, shared with probes/tasks.c). */
-const char *process_target_path(struct elab *e, const struct pp_match *m, const char *name);
+const char *process_target_path(struct elab *elab, const struct pp_match *m, const char *name);
 /* process(PID)'s number as a pid, or 0 after the error that it is none
  * (probes/uprobes.c, shared with probes/tasks.c). */
-long long process_pid(struct elab *e, const struct pp_match *m, long long num);
+long long process_pid(struct elab *elab, const struct pp_match *m, long long num);
 /* A semantic error about m's probe point (none for a "?" point). */
-void elab_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A limit of the whole script that m's probes pass (a total over all
  * probes of a family): an error even for a "?" point. */
-void elab_limit_error(struct elab *e, const struct pp_match *m, const char *fmt, ...)
+void elab_limit_error(struct elab *elab, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif /* PROVIDER_H */

@@ -36,21 +36,21 @@ const char *vtype_name(enum vtype t)
 	return names[t];
 }
 
-void sem_error(struct sem *S, const struct loc *loc, const char *what, const char *fmt, ...)
+void sem_error(struct sem *sem, const struct loc *loc, const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!S->report)
+	if (!sem->report)
 		return;
-	S->errors++;
+	sem->errors++;
 	va_start(ap, fmt);
 	diag_verror("semantic", loc, what, fmt, ap);
 	va_end(ap);
 }
 
-const char *sem_ident(struct sem *S, const char *name)
+const char *sem_ident(struct sem *sem, const char *name)
 {
-	return arena_printf(S->a, "identifier '%s'", name);
+	return arena_printf(sem->a, "identifier '%s'", name);
 }
 
 /* ---- variables ---- */
@@ -65,15 +65,15 @@ struct var *sem_find_var(struct var *list, const char *name)
 
 /* The global called name, or NULL: hashed, since scripts may have tens of
  * thousands and every walk looks each use up. */
-struct var *sem_global_var(struct sem *S, const char *name)
+struct var *sem_global_var(struct sem *sem, const char *name)
 {
-	return strmap_get(&S->global_index, name);
+	return strmap_get(&sem->global_index, name);
 }
 
-static struct var *new_var(struct sem *S, struct var **list, const char *name, int kind,
+static struct var *new_var(struct sem *sem, struct var **list, const char *name, int kind,
 			   const struct loc *loc)
 {
-	struct var *v = arena_new(S->a, struct var);
+	struct var *v = arena_new(sem->a, struct var);
 
 	v->name = name;
 	v->kind = kind;
@@ -91,7 +91,7 @@ static struct var *new_var(struct sem *S, struct var **list, const char *name, i
  * Unify: a known type sticks, a conflicting one is an error that shows
  * where each came from.
  */
-void sem_set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum vtype t,
+void sem_set_type(struct sem *sem, enum vtype *slot, struct loc *slot_loc, enum vtype t,
 		  const struct loc *loc, const char *name)
 {
 	if (t == T_UNKNOWN)
@@ -100,53 +100,53 @@ void sem_set_type(struct sem *S, enum vtype *slot, struct loc *slot_loc, enum vt
 		*slot = t;
 		if (slot_loc)
 			*slot_loc = *loc;
-		S->changed = true;
+		sem->changed = true;
 		return;
 	}
 	if (*slot != t) {
-		sem_error(S, loc, sem_ident(S, name), "type mismatch (%s vs. %s)",
+		sem_error(sem, loc, sem_ident(sem, name), "type mismatch (%s vs. %s)",
 		      vtype_name(t), vtype_name(*slot));
 		if (slot_loc && slot_loc->src)
-			sem_error(S, slot_loc, NULL, "type of '%s' was first inferred here (%s)",
+			sem_error(sem, slot_loc, NULL, "type of '%s' was first inferred here (%s)",
 			      name, vtype_name(*slot));
 	}
 }
 
-static void global_from_decl(struct sem *S, const struct global *g)
+static void global_from_decl(struct sem *sem, const struct global *g)
 {
-	struct var *v = sem_global_var(S, g->name);
+	struct var *v = sem_global_var(sem, g->name);
 
 	if (v) {
 		if (v->global != g)
-			sem_error(S, &g->loc, sem_ident(S, g->name), "duplicate global variable '%s'", g->name);
+			sem_error(sem, &g->loc, sem_ident(sem, g->name), "duplicate global variable '%s'", g->name);
 		return;
 	}
-	v = new_var(S, &S->globals, g->name, V_GLOBAL, &g->loc);
-	strmap_put(&S->global_index, v->name, v);
+	v = new_var(sem, &sem->globals, g->name, V_GLOBAL, &g->loc);
+	strmap_put(&sem->global_index, v->name, v);
 	v->global = g;
 	if (g->init)
-		sem_set_type(S, &v->type, &v->type_loc, g->init->kind == E_STRING ? T_STRING : T_LONG,
+		sem_set_type(sem, &v->type, &v->type_loc, g->init->kind == E_STRING ? T_STRING : T_LONG,
 			 &g->loc, g->name);
 }
 
 /* A global of a tapset, found when the script's code uses its name (a
  * private one's is its file's own: pass1.c renamed it). */
-static struct var *tapset_global(struct sem *S, const char *name)
+static struct var *tapset_global(struct sem *sem, const char *name)
 {
-	for (const struct script *t = S->s->library; t; t = t->next)
+	for (const struct script *t = sem->s->library; t; t = t->next)
 		for (const struct global *g = t->globals; g; g = g->next)
 			if (!strcmp(g->name, name)) {
-				global_from_decl(S, g);
-				return sem_global_var(S, name);
+				global_from_decl(sem, g);
+				return sem_global_var(sem, name);
 			}
 	return NULL;
 }
 
 /* v is used, unless only in code @defined rules out: a global used only
  * there is elided, as SystemTap drops that code before it types them. */
-static void mark_used(struct sem *S, struct var *v)
+static void mark_used(struct sem *sem, struct var *v)
 {
-	if (!S->dead || v->kind != V_GLOBAL)
+	if (!sem->dead || v->kind != V_GLOBAL)
 		v->used = true;
 }
 
@@ -156,64 +156,64 @@ static void mark_used(struct sem *S, struct var *v)
  * script declares (a script's "global mm" must not capture the mm of
  * cmdline_args(); SystemTap's tapsets dodge such clashes by naming).
  */
-static bool user_global_in_tapset(struct sem *S, const struct scope *sc, const struct var *v)
+static bool user_global_in_tapset(struct sem *sem, const struct scope *sc, const struct var *v)
 {
-	const struct script *user = S->s->user;
+	const struct script *user = sem->s->user;
 
 	return v->kind == V_GLOBAL && sc->fn && user && sc->script && sc->script != user &&
 	       v->global && v->global->loc.src == user->src;
 }
 
 /* A name in code: a local, a global, or a new local. */
-struct var *sem_lookup(struct sem *S, struct scope *sc, const char *name,
+struct var *sem_lookup(struct sem *sem, struct scope *sc, const char *name,
 		       const struct loc *loc)
 {
 	struct var *v = sem_find_var(*sc->locals, name);
 
 	if (!v)
-		v = sem_global_var(S, name);
-	if (v && user_global_in_tapset(S, sc, v))
+		v = sem_global_var(sem, name);
+	if (v && user_global_in_tapset(sem, sc, v))
 		v = NULL;
 	if (!v)
-		v = tapset_global(S, name);
+		v = tapset_global(sem, name);
 	if (!v)
-		v = new_var(S, sc->locals, name, V_LOCAL, loc);
-	mark_used(S, v);
+		v = new_var(sem, sc->locals, name, V_LOCAL, loc);
+	mark_used(sem, v);
 	return v;
 }
 
 /* arr[k1, k2]: arr is a global array of that arity; the key types unify. */
-enum vtype sem_array_access(struct sem *S, struct scope *sc, const struct expr *at,
+enum vtype sem_array_access(struct sem *sem, struct scope *sc, const struct expr *at,
 			    const char *name, struct expr *keys, bool wildcards_ok)
 {
-	struct var *v = sem_global_var(S, name);
+	struct var *v = sem_global_var(sem, name);
 	int n = 0;
 
 	if (!v)
-		v = tapset_global(S, name);
+		v = tapset_global(sem, name);
 	if (!v) {
 		for (struct expr *k = keys; k; k = k->next)
 			if (k->kind != E_WILDCARD)
-				sem_expr(S, sc, k);
+				sem_expr(sem, sc, k);
 		if (sem_find_var(*sc->locals, name))
-			sem_error(S, &at->loc, sem_ident(S, name), "'%s' is a local: arrays must be global", name);
+			sem_error(sem, &at->loc, sem_ident(sem, name), "'%s' is a local: arrays must be global", name);
 		else
-			sem_error(S, &at->loc, sem_ident(S, name), "unresolved array '%s' (missing global declaration?)", name);
+			sem_error(sem, &at->loc, sem_ident(sem, name), "unresolved array '%s' (missing global declaration?)", name);
 		return T_UNKNOWN;
 	}
-	mark_used(S, v);
+	mark_used(sem, v);
 	for (struct expr *k = keys; k; k = k->next)
 		n++;
 	if (v->nkeys == 0 && !v->used_as_scalar) {
 		if (n > CTAP_MAX_KEYS) {
-			sem_error(S, &at->loc, sem_ident(S, name), "arrays have at most %d keys", CTAP_MAX_KEYS);
+			sem_error(sem, &at->loc, sem_ident(sem, name), "arrays have at most %d keys", CTAP_MAX_KEYS);
 			return v->type;
 		}
 		v->nkeys = n;
-		S->changed = true;
+		sem->changed = true;
 	}
 	if (v->nkeys != n) {
-		sem_error(S, &at->loc, sem_ident(S, name), "inconsistent arity for '%s' (%d keys vs. %d)",
+		sem_error(sem, &at->loc, sem_ident(sem, name), "inconsistent arity for '%s' (%d keys vs. %d)",
 		      name, n, v->nkeys ? v->nkeys : 0);
 		return v->type;
 	}
@@ -223,16 +223,16 @@ enum vtype sem_array_access(struct sem *S, struct scope *sc, const struct expr *
 
 		if (k->kind == E_WILDCARD) {
 			if (!wildcards_ok)
-				sem_error(S, &k->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
+				sem_error(sem, &k->loc, NULL, "'*' is only allowed in delete, in and foreach patterns");
 			continue;
 		}
-		t = sem_expr(S, sc, k);
+		t = sem_expr(sem, sc, k);
 		if (t == T_STATS || t == T_HIST)
-			sem_error(S, &k->loc, NULL, "array keys are longs or strings, not %s", vtype_name(t));
+			sem_error(sem, &k->loc, NULL, "array keys are longs or strings, not %s", vtype_name(t));
 		else if (t == T_UNKNOWN && v->keys[i] != T_UNKNOWN && k->kind == E_SYMBOL)
-			sem_assign_type(S, sc, k, v->keys[i], &k->loc);	/* the key types it */
+			sem_assign_type(sem, sc, k, v->keys[i], &k->loc);	/* the key types it */
 		else
-			sem_set_type(S, &v->keys[i], NULL, t, &k->loc, name);
+			sem_set_type(sem, &v->keys[i], NULL, t, &k->loc, name);
 	}
 	return v->type;
 }
@@ -245,7 +245,7 @@ enum vtype sem_array_access(struct sem *S, struct scope *sc, const struct expr *
  * expression"): a stray `x + 1` or `$var` costs nothing and cannot fail.
  * A call is an effect unless its function is embedded C marked pure.
  */
-static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
+static bool no_effect(struct sem *sem, struct scope *sc, const struct expr *e)
 {
 	const struct sem_function *f;
 
@@ -264,7 +264,7 @@ static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
 	case E_CALL:
 		if (sem_is_builtin(e->name))
 			return false;
-		f = sem_resolve_function(S, e->name, sc->script);
+		f = sem_resolve_function(sem, e->name, sc->script);
 		if (!f || !f->fn->embedded || !strstr(f->fn->embedded, "/* pure */"))
 			return false;
 		break;
@@ -272,25 +272,25 @@ static bool no_effect(struct sem *S, struct scope *sc, const struct expr *e)
 		break;
 	}
 	/* Operands are single expressions; arguments and keys a list. */
-	if ((e->a && !no_effect(S, sc, e->a)) || (e->b && !no_effect(S, sc, e->b)) ||
-	    (e->c && !no_effect(S, sc, e->c)))
+	if ((e->a && !no_effect(sem, sc, e->a)) || (e->b && !no_effect(sem, sc, e->b)) ||
+	    (e->c && !no_effect(sem, sc, e->c)))
 		return false;
 	for (const struct expr *a = e->args; a; a = a->next)
-		if (!no_effect(S, sc, a))
+		if (!no_effect(sem, sc, a))
 			return false;
 	for (const struct component *c = e->chain; c; c = c->next)
-		if (c->index && !no_effect(S, sc, c->index))
+		if (c->index && !no_effect(sem, sc, c->index))
 			return false;
 	return true;
 }
 
 /* Drops *e if it has no effect (the warning for the script's own code);
  * -u keeps everything, as SystemTap's. */
-static bool elide_expr(struct sem *S, struct scope *sc, struct expr **e)
+static bool elide_expr(struct sem *sem, struct scope *sc, struct expr **e)
 {
-	if (!*e || S->s->opt.unoptimized || !no_effect(S, sc, *e))
+	if (!*e || sem->s->opt.unoptimized || !no_effect(sem, sc, *e))
 		return false;
-	if ((*e)->loc.src == S->s->user->src)
+	if ((*e)->loc.src == sem->s->user->src)
 		diag_warning(&(*e)->loc, "Eliding side-effect-free expression");
 	*e = NULL;
 	return true;
@@ -304,25 +304,25 @@ static bool elide_expr(struct sem *S, struct scope *sc, struct expr **e)
  * is typed, with the assignment.)  Which locals are read is known after
  * the first walk.
  */
-static bool dead_store(struct sem *S, struct scope *sc, const struct expr *e)
+static bool dead_store(struct sem *sem, struct scope *sc, const struct expr *e)
 {
 	const struct var *v;
 
-	if (S->s->opt.unoptimized || !S->walks || e->kind != E_ASSIGN || e->opid != OP_ASSIGN ||
+	if (sem->s->opt.unoptimized || !sem->walks || e->kind != E_ASSIGN || e->opid != OP_ASSIGN ||
 	    e->a->kind != E_SYMBOL)
 		return false;
 	v = sem_find_var(*sc->locals, e->a->name);
-	return v && v->kind == V_LOCAL && !v->read_before && sem_pure(S, e->b);
+	return v && v->kind == V_LOCAL && !v->read_before && sem_pure(sem, e->b);
 }
 
-static void stmt(struct sem *S, struct scope *sc, struct stmt *s);
+static void stmt(struct sem *sem, struct scope *sc, struct stmt *s);
 
-static void condition(struct sem *S, struct scope *sc, struct expr *e)
+static void condition(struct sem *sem, struct scope *sc, struct expr *e)
 {
-	enum vtype t = sem_expr(S, sc, e);
+	enum vtype t = sem_expr(sem, sc, e);
 
 	if (t != T_UNKNOWN && t != T_LONG)
-		sem_error(S, &e->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
+		sem_error(sem, &e->loc, NULL, "a condition is a long, not a %s", vtype_name(t));
 }
 
 /*
@@ -330,28 +330,28 @@ static void condition(struct sem *S, struct scope *sc, struct expr *e)
  * and changes nothing, as SystemTap's: it is evaluated again when a global
  * changes, outside any handler.
  */
-static void condition_reads_globals(struct sem *S, const struct expr *e)
+static void condition_reads_globals(struct sem *sem, const struct expr *e)
 {
 	for (; e; e = e->next) {
-		if (e->kind == E_SYMBOL && !sem_global_var(S, e->name) && !tapset_global(S, e->name))
-			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition reads only "
+		if (e->kind == E_SYMBOL && !sem_global_var(sem, e->name) && !tapset_global(sem, e->name))
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "a probe condition reads only "
 				  "global variables, and '%s' is not one", e->name);
 		else if (e->kind == E_ASSIGN || ((e->kind == E_UNARY || e->kind == E_POSTFIX) &&
 			 (e->opid == OP_INCR || e->opid == OP_DECR)))
-			sem_error(S, &e->loc, NULL, "a probe condition cannot change a variable");
+			sem_error(sem, &e->loc, NULL, "a probe condition cannot change a variable");
 		else if (e->kind == E_CALL)
-			sem_error(S, &e->loc, sem_ident(S, e->name), "a probe condition cannot call "
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "a probe condition cannot call "
 				  "a function ('%s')", e->name);
 		if (e->kind == E_INDEX && e->a->kind == E_SYMBOL) {
-			condition_reads_globals(S, e->a);
-			condition_reads_globals(S, e->args);
+			condition_reads_globals(sem, e->a);
+			condition_reads_globals(sem, e->args);
 			continue;
 		}
-		condition_reads_globals(S, e->a);
-		condition_reads_globals(S, e->b);
-		condition_reads_globals(S, e->c);
+		condition_reads_globals(sem, e->a);
+		condition_reads_globals(sem, e->b);
+		condition_reads_globals(sem, e->c);
 		if (e->kind != E_CALL)
-			condition_reads_globals(S, e->args);
+			condition_reads_globals(sem, e->args);
 	}
 }
 
@@ -385,18 +385,18 @@ int sem_static_condition(const struct expr *e)
 }
 
 /* A branch not taken (sem_static_condition): checked without errors. */
-static void dead_stmt(struct sem *S, struct scope *sc, struct stmt *s)
+static void dead_stmt(struct sem *sem, struct scope *sc, struct stmt *s)
 {
-	bool report = S->report, dead = S->dead;
+	bool report = sem->report, dead = sem->dead;
 
-	S->report = false;
-	S->dead = true;
-	stmt(S, sc, s);
-	S->report = report;
-	S->dead = dead;
+	sem->report = false;
+	sem->dead = true;
+	stmt(sem, sc, s);
+	sem->report = report;
+	sem->dead = dead;
 }
 
-static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
+static void foreach(struct sem *sem, struct scope *sc, struct stmt *s)
 {
 	struct foreach_info *fe = s->fe;
 	int nkeys = 0, i = 0;
@@ -405,58 +405,58 @@ static void foreach(struct sem *S, struct scope *sc, struct stmt *s)
 	for (struct expr *k = fe->keys; k; k = k->next)
 		nkeys++;
 	if (fe->array->kind == E_HIST) {
-		sem_expr(S, sc, fe->array);
+		sem_expr(sem, sc, fe->array);
 		if (nkeys != 1)
-			sem_error(S, &s->loc, NULL, "foreach over a histogram has one key, the bucket");
+			sem_error(sem, &s->loc, NULL, "foreach over a histogram has one key, the bucket");
 		for (struct expr *k = fe->keys; k; k = k->next)
-			sem_assign_type(S, sc, k, T_LONG, &k->loc);
+			sem_assign_type(sem, sc, k, T_LONG, &k->loc);
 		if (fe->value)
-			sem_assign_type(S, sc, fe->value, T_LONG, &fe->value->loc);
+			sem_assign_type(sem, sc, fe->value, T_LONG, &fe->value->loc);
 	} else {
-		sem_mark_read(S, fe->array->name);
-		arr = sem_global_var(S, fe->array->name);
+		sem_mark_read(sem, fe->array->name);
+		arr = sem_global_var(sem, fe->array->name);
 		if (!arr)
-			arr = tapset_global(S, fe->array->name);
+			arr = tapset_global(sem, fe->array->name);
 		if (!arr) {
-			sem_error(S, &fe->array->loc, sem_ident(S, fe->array->name),
+			sem_error(sem, &fe->array->loc, sem_ident(sem, fe->array->name),
 			      "unresolved array '%s' (missing global declaration?)", fe->array->name);
 		} else {
-			mark_used(S, arr);
+			mark_used(sem, arr);
 			if (!arr->nkeys) {
 				arr->nkeys = nkeys;
-				S->changed = true;
+				sem->changed = true;
 			}
 			if (arr->nkeys != nkeys)
-				sem_error(S, &s->loc, sem_ident(S, arr->name), "inconsistent arity for '%s' (%d keys vs. %d)",
+				sem_error(sem, &s->loc, sem_ident(sem, arr->name), "inconsistent arity for '%s' (%d keys vs. %d)",
 				      arr->name, nkeys, arr->nkeys);
 			for (struct expr *k = fe->keys; k && i < CTAP_MAX_KEYS; k = k->next, i++) {
-				struct var *kv = sem_lookup(S, sc, k->name, &k->loc);
+				struct var *kv = sem_lookup(sem, sc, k->name, &k->loc);
 
 				kv->written = true;
-				sem_set_type(S, &kv->type, &kv->type_loc, arr->keys[i], &k->loc, k->name);
-				sem_set_type(S, &arr->keys[i], NULL, kv->type, &k->loc, arr->name);
+				sem_set_type(sem, &kv->type, &kv->type_loc, arr->keys[i], &k->loc, k->name);
+				sem_set_type(sem, &arr->keys[i], NULL, kv->type, &k->loc, arr->name);
 			}
 			if (fe->value)
-				sem_assign_type(S, sc, fe->value, arr->type == T_STATS ? T_LONG : arr->type,
+				sem_assign_type(sem, sc, fe->value, arr->type == T_STATS ? T_LONG : arr->type,
 						&fe->value->loc);
 			if (fe->pattern)
-				sem_array_access(S, sc, fe->array, arr->name, fe->pattern, true);
+				sem_array_access(sem, sc, fe->array, arr->name, fe->pattern, true);
 			if (fe->sort_agg && arr->type != T_STATS && arr->type != T_UNKNOWN)
-				sem_error(S, &s->loc, NULL, "sorting by %s needs a statistics array", fe->sort_agg);
+				sem_error(sem, &s->loc, NULL, "sorting by %s needs a statistics array", fe->sort_agg);
 			/* A statistics array sorted with no aggregate named
 			 * sorts by @count (gen.c's sort_agg()), as SystemTap. */
 		}
 	}
 	if (fe->sort_column > nkeys)
-		sem_error(S, &s->loc, NULL, "sort column beyond the keys");
+		sem_error(sem, &s->loc, NULL, "sort column beyond the keys");
 	if (fe->limit)
-		condition(S, sc, fe->limit);
+		condition(sem, sc, fe->limit);
 	sc->loops++;
-	stmt(S, sc, s->body);
+	stmt(sem, sc, s->body);
 	sc->loops--;
 }
 
-static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
+static void stmt(struct sem *sem, struct scope *sc, struct stmt *s)
 {
 	enum vtype t;
 
@@ -464,94 +464,94 @@ static void stmt(struct sem *S, struct scope *sc, struct stmt *s)
 	case S_NULL:
 		break;
 	case S_EXPR:
-		if (elide_expr(S, sc, &s->e)) {
+		if (elide_expr(sem, sc, &s->e)) {
 			s->kind = S_NULL;
 			break;
 		}
-		if (dead_store(S, sc, s->e))
+		if (dead_store(sem, sc, s->e))
 			break;
-		S->crement_statement = s->e;
-		sem_expr(S, sc, s->e);
-		S->crement_statement = NULL;
+		sem->crement_statement = s->e;
+		sem_expr(sem, sc, s->e);
+		sem->crement_statement = NULL;
 		break;
 	case S_BLOCK:
 		for (struct stmt *c = s->body; c; c = c->next)
-			stmt(S, sc, c);
+			stmt(sem, sc, c);
 		break;
 	case S_IF:
-		condition(S, sc, s->e);
+		condition(sem, sc, s->e);
 		if (sem_static_condition(s->e) == 0)
-			dead_stmt(S, sc, s->body);
+			dead_stmt(sem, sc, s->body);
 		else
-			stmt(S, sc, s->body);
+			stmt(sem, sc, s->body);
 		if (s->els && sem_static_condition(s->e) == 1)
-			dead_stmt(S, sc, s->els);
+			dead_stmt(sem, sc, s->els);
 		else if (s->els)
-			stmt(S, sc, s->els);
+			stmt(sem, sc, s->els);
 		break;
 	case S_WHILE:
 	case S_FOR:
-		elide_expr(S, sc, &s->init);
-		elide_expr(S, sc, &s->incr);
+		elide_expr(sem, sc, &s->init);
+		elide_expr(sem, sc, &s->incr);
 		if (s->init)
-			sem_expr(S, sc, s->init);
+			sem_expr(sem, sc, s->init);
 		if (s->e)
-			condition(S, sc, s->e);
+			condition(sem, sc, s->e);
 		if (s->incr)
-			sem_expr(S, sc, s->incr);
+			sem_expr(sem, sc, s->incr);
 		sc->loops++;
-		stmt(S, sc, s->body);
+		stmt(sem, sc, s->body);
 		sc->loops--;
 		break;
 	case S_FOREACH:
-		foreach(S, sc, s);
+		foreach(sem, sc, s);
 		break;
 	case S_BREAK:
 	case S_CONTINUE:
 		if (!sc->loops)
-			sem_error(S, &s->loc, NULL, "%s outside a loop", s->kind == S_BREAK ? "break" : "continue");
+			sem_error(sem, &s->loc, NULL, "%s outside a loop", s->kind == S_BREAK ? "break" : "continue");
 		break;
 	case S_NEXT:
 		if (sc->fn && !sc->fn->overload)	/* 'next' goes to the next overload */
-			sem_error(S, &s->loc, NULL, "'next' in a function is only allowed when an overload follows");
+			sem_error(sem, &s->loc, NULL, "'next' in a function is only allowed when an overload follows");
 		break;
 	case S_RETURN:
 		if (!sc->fn) {
-			sem_error(S, &s->loc, NULL, "return outside a function (use next to leave a probe)");
+			sem_error(sem, &s->loc, NULL, "return outside a function (use next to leave a probe)");
 			break;
 		}
 		if (!s->e)
 			break;
-		t = sem_expr(S, sc, s->e);
+		t = sem_expr(sem, sc, s->e);
 		sc->fn->value_return = s->loc;
 		if (t == T_STATS || t == T_HIST)
-			sem_error(S, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
+			sem_error(sem, &s->e->loc, NULL, "a function cannot return a %s", vtype_name(t));
 		else
-			sem_set_type(S, &sc->fn->ret, &sc->fn->ret_loc, t, &s->e->loc, sc->fn->fn->name);
-		sem_set_typed(S, &sc->fn->ret_typed, sem_typed(S, sc, s->e));
+			sem_set_type(sem, &sc->fn->ret, &sc->fn->ret_loc, t, &s->e->loc, sc->fn->fn->name);
+		sem_set_typed(sem, &sc->fn->ret_typed, sem_typed(sem, sc, s->e));
 		break;
 	case S_DELETE:
 		if (s->e->kind == E_SYMBOL) {
-			struct var *v = sem_global_var(S, s->e->name);
+			struct var *v = sem_global_var(sem, s->e->name);
 
 			if (!v)
-				v = sem_lookup(S, sc, s->e->name, &s->e->loc);
+				v = sem_lookup(sem, sc, s->e->name, &s->e->loc);
 			v->used = v->written = true;
 		} else if (s->e->kind == E_INDEX && s->e->a->kind == E_SYMBOL) {
-			sem_array_access(S, sc, s->e, s->e->a->name, s->e->args, true);
+			sem_array_access(sem, sc, s->e, s->e->a->name, s->e->args, true);
 		} else {
-			sem_error(S, &s->loc, NULL, "delete takes a variable, an array or an array element");
+			sem_error(sem, &s->loc, NULL, "delete takes a variable, an array or an array element");
 		}
 		break;
 	case S_TRY:
-		stmt(S, sc, s->body);
+		stmt(sem, sc, s->body);
 		if (s->catch_var) {
-			struct var *v = sem_lookup(S, sc, s->catch_var, &s->loc);
+			struct var *v = sem_lookup(sem, sc, s->catch_var, &s->loc);
 
 			v->written = true;
-			sem_set_type(S, &v->type, &v->type_loc, T_STRING, &s->loc, s->catch_var);
+			sem_set_type(sem, &v->type, &v->type_loc, T_STRING, &s->loc, s->catch_var);
 		}
-		stmt(S, sc, s->els);
+		stmt(sem, sc, s->els);
 		break;
 	case S_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
 		break;
@@ -589,7 +589,7 @@ int sem_handler_bodies(const struct sem_handler *h, struct stmt **bodies,
  * it read dead in the next: "dfd_str = _dfd_str(dfd)" unread drops, then
  * "dfd = ..." does.  A change means another walk.
  */
-static void reads_turn(struct sem *S, struct var *v, bool begin)
+static void reads_turn(struct sem *sem, struct var *v, bool begin)
 {
 	for (; v; v = v->next) {
 		if (v->kind != V_LOCAL)
@@ -598,25 +598,25 @@ static void reads_turn(struct sem *S, struct var *v, bool begin)
 			v->read_before = v->read;
 			v->read = false;
 		} else if (v->read != v->read_before) {
-			S->changed = true;
+			sem->changed = true;
 		}
 	}
 }
 
-static void reads_walk(struct sem *S, bool begin)
+static void reads_walk(struct sem *sem, bool begin)
 {
-	for (struct sem_handler *h = S->handlers; h; h = h->next)
-		reads_turn(S, h->locals, begin);
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		reads_turn(S, f->locals, begin);
+	for (struct sem_handler *h = sem->handlers; h; h = h->next)
+		reads_turn(sem, h->locals, begin);
+	for (struct sem_function *f = sem->functions; f; f = f->next)
+		reads_turn(sem, f->locals, begin);
 }
 
-static void walk(struct sem *S)
+static void walk(struct sem *sem)
 {
-	if (S->walks)
-		reads_walk(S, true);
-	for (struct sem_handler *h = S->handlers; h; h = h->next) {
-		struct scope sc = { .script = S->s->user, .locals = &h->locals, .handler = h,
+	if (sem->walks)
+		reads_walk(sem, true);
+	for (struct sem_handler *h = sem->handlers; h; h = h->next) {
+		struct scope sc = { .script = sem->s->user, .locals = &h->locals, .handler = h,
 				    .site = h->site };
 		struct stmt *bodies[SEM_MAX_BODIES];
 		const struct probe *owners[SEM_MAX_BODIES];
@@ -626,26 +626,26 @@ static void walk(struct sem *S)
 		 * first assigned. */
 		for (int i = 0; i < n; i++) {
 			sc.privileged = owners[i] && owners[i]->privileged;
-			stmt(S, &sc, bodies[i]);
+			stmt(sem, &sc, bodies[i]);
 		}
 		sc.privileged = false;
 		for (const struct probe_point *pp = h->probe->points; pp; pp = pp->next)
 			if (pp->condition) {
-				condition_reads_globals(S, pp->condition);
-				condition(S, &sc, pp->condition);
+				condition_reads_globals(sem, pp->condition);
+				condition(sem, &sc, pp->condition);
 			}
 	}
-	for (struct sem_function *f = S->functions; f; f = f->next) {
+	for (struct sem_function *f = sem->functions; f; f = f->next) {
 		struct scope sc = { .script = f->script, .locals = &f->locals, .fn = f,
 				    .privileged = f->script->is_tapset };
 
 		if (f->fn->embedded)
 			continue;	/* the parser allowed it: a tapset, or -g */
-		stmt(S, &sc, f->fn->body);
+		stmt(sem, &sc, f->fn->body);
 	}
-	if (S->walks)
-		reads_walk(S, false);
-	S->walks++;
+	if (sem->walks)
+		reads_walk(sem, false);
+	sem->walks++;
 }
 
 /*
@@ -653,43 +653,43 @@ static void walk(struct sem *S)
  * dropped (side-effect-free, a store to a local never read), or a branch
  * whose condition is pure and whose arms are empty.
  */
-static bool stmt_empty(struct sem *S, struct scope *sc, const struct stmt *s)
+static bool stmt_empty(struct sem *sem, struct scope *sc, const struct stmt *s)
 {
 	switch (s->kind) {
 	case S_NULL:
 		return true;
 	case S_BLOCK:
 		for (const struct stmt *c = s->body; c; c = c->next)
-			if (!stmt_empty(S, sc, c))
+			if (!stmt_empty(sem, sc, c))
 				return false;
 		return true;
 	case S_EXPR:
-		return !s->e || dead_store(S, sc, s->e);
+		return !s->e || dead_store(sem, sc, s->e);
 	case S_IF:
 		switch (s->e->kind == E_NUMBER ? s->e->num != 0 : sem_static_condition(s->e)) {
 		case 0:
-			return !s->els || stmt_empty(S, sc, s->els);
+			return !s->els || stmt_empty(sem, sc, s->els);
 		case 1:
-			return stmt_empty(S, sc, s->body);
+			return stmt_empty(sem, sc, s->body);
 		default:
-			return no_effect(S, sc, s->e) && stmt_empty(S, sc, s->body) &&
-			       (!s->els || stmt_empty(S, sc, s->els));
+			return no_effect(sem, sc, s->e) && stmt_empty(sem, sc, s->body) &&
+			       (!s->els || stmt_empty(sem, sc, s->els));
 		}
 	default:
 		return false;
 	}
 }
 
-static bool handler_empty(struct sem *S, struct sem_handler *h)
+static bool handler_empty(struct sem *sem, struct sem_handler *h)
 {
-	struct scope sc = { .script = S->s->user, .locals = &h->locals, .handler = h,
+	struct scope sc = { .script = sem->s->user, .locals = &h->locals, .handler = h,
 			    .site = h->site };
 	struct stmt *bodies[SEM_MAX_BODIES];
 	const struct probe *owners[SEM_MAX_BODIES];
 	int n = sem_handler_bodies(h, bodies, owners);
 
 	for (int i = 0; i < n; i++)
-		if (!stmt_empty(S, &sc, bodies[i]))
+		if (!stmt_empty(sem, &sc, bodies[i]))
 			return false;
 	return true;
 }
@@ -702,9 +702,9 @@ static bool handler_empty(struct sem *S, struct sem_handler *h)
  */
 static bool ran_by_elided(const struct derived_probe *d, void *arg)
 {
-	struct sem *S = arg;
+	struct sem *sem = arg;
 
-	return sem_handler_for(S, d)->elided;
+	return sem_handler_for(sem, d)->elided;
 }
 
 /*
@@ -713,18 +713,18 @@ static bool ran_by_elided(const struct derived_probe *d, void *arg)
  * its number (ctap_probes[seq]) in an array of the probes left: a hole
  * made "&ctap_probes[1]" of a one-probe module's only probe.
  */
-static void renumber_probes(struct sem *S)
+static void renumber_probes(struct sem *sem)
 {
 	int i = 0;
 
-	for (struct derived_probe *d = elab_probes(S->s); d; d = d->next, i++) {
+	for (struct derived_probe *d = elab_probes(sem->s); d; d = d->next, i++) {
 		/* i <= d->seq: the list is in the order the numbers were given */
-		if (d->seq < S->nhandler_of)
-			S->handler_of[i] = S->handler_of[d->seq];
+		if (d->seq < sem->nhandler_of)
+			sem->handler_of[i] = sem->handler_of[d->seq];
 		d->seq = i;
 	}
-	for (; i < S->nhandler_of; i++)
-		S->handler_of[i] = NULL;
+	for (; i < sem->nhandler_of; i++)
+		sem->handler_of[i] = NULL;
 }
 
 /* ---- keeping part of the program (stap --remote-merge's fleet end) ---- */
@@ -750,28 +750,28 @@ static void reach_call(struct expr *e, void *ctx)
 int sem_prune(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),
 	      void *arg)
 {
-	struct sem *S = s->sem;
-	struct sem_handler **hp = &S->handlers;
-	struct reach r = { .s = s, .todo = calloc(S->nfunctions + 1, sizeof(*r.todo)) };
+	struct sem *sem = s->sem;
+	struct sem_handler **hp = &sem->handlers;
+	struct reach r = { .s = s, .todo = calloc(sem->nfunctions + 1, sizeof(*r.todo)) };
 
 	if (!r.todo)
 		return -ENOMEM;
 	elab_filter(s, drop, arg);
-	renumber_probes(S);
+	renumber_probes(sem);
 	while (*hp) {
 		bool runs = false;
 
 		for (const struct derived_probe *d = elab_probes(s); d && !runs; d = d->next)
-			runs = sem_handler_for(S, d) == *hp;
+			runs = sem_handler_for(sem, d) == *hp;
 		if (runs)
 			hp = &(*hp)->next;
 		else
 			*hp = (*hp)->next;
 	}
-	S->handlers_tail = hp;
-	for (struct sem_function *f = S->functions; f; f = f->next)
+	sem->handlers_tail = hp;
+	for (struct sem_function *f = sem->functions; f; f = f->next)
 		f->used = false;
-	for (struct sem_handler *h = S->handlers; h; h = h->next) {
+	for (struct sem_handler *h = sem->handlers; h; h = h->next) {
 		struct stmt *bodies[SEM_MAX_BODIES];
 		int n = sem_handler_bodies(h, bodies, NULL);
 
@@ -784,17 +784,17 @@ int sem_prune(struct session *s, bool (*drop)(const struct derived_probe *d, voi
 	return 0;
 }
 
-static void elide_empty_probes(struct sem *S)
+static void elide_empty_probes(struct sem *sem)
 {
-	struct sem_handler **hp = &S->handlers;
+	struct sem_handler **hp = &sem->handlers;
 
-	if (S->s->opt.unoptimized)
+	if (sem->s->opt.unoptimized)
 		return;
-	for (struct sem_handler *h = S->handlers; h; h = h->next)
-		h->elided = handler_empty(S, h);
-	for (const struct derived_probe *d = elab_probes(S->s); d; d = d->next)
+	for (struct sem_handler *h = sem->handlers; h; h = h->next)
+		h->elided = handler_empty(sem, h);
+	for (const struct derived_probe *d = elab_probes(sem->s); d; d = d->next)
 		if (d->acts)
-			sem_handler_for(S, d)->elided = false;
+			sem_handler_for(sem, d)->elided = false;
 	while (*hp) {
 		struct sem_handler *h = *hp;
 
@@ -804,35 +804,35 @@ static void elide_empty_probes(struct sem *S)
 		}
 		*hp = h->next;
 		/* One warning for a probe of many handlers: diag shows it once. */
-		if (!S->s->opt.suppress_warnings)
+		if (!sem->s->opt.suppress_warnings)
 			diag_warning(&h->probe->loc, "Probe '%s' has been elided",
 				     h->probe->points->components->name);
 	}
-	S->handlers_tail = hp;
-	elab_filter(S->s, ran_by_elided, S);
-	renumber_probes(S);
-	if (!elab_probes(S->s)) {
+	sem->handlers_tail = hp;
+	elab_filter(sem->s, ran_by_elided, sem);
+	renumber_probes(sem);
+	if (!elab_probes(sem->s)) {
 		diag_error("semantic", NULL, NULL, "no probes found");
-		S->errors++;
+		sem->errors++;
 	}
 }
 
 /* -G NAME=VALUE: NAME is a global of the script, VALUE fits its type. */
-static void check_global_settings(struct sem *S)
+static void check_global_settings(struct sem *sem)
 {
-	for (int i = 0; i < S->s->opt.n_globals_set; i++) {
-		const char *set = S->s->opt.globals_set[i], *eq = strchr(set, '=');
-		const char *name = arena_strndup(S->a, set, eq - set), *val = eq + 1;
-		struct var *v = sem_global_var(S, name);
+	for (int i = 0; i < sem->s->opt.n_globals_set; i++) {
+		const char *set = sem->s->opt.globals_set[i], *eq = strchr(set, '=');
+		const char *name = arena_strndup(sem->a, set, eq - set), *val = eq + 1;
+		struct var *v = sem_global_var(sem, name);
 		char *end;
 
 		if (!v || v->global == NULL || !v->global->loc.src ||
-		    v->global->loc.src != S->s->user->src) {
-			sem_error(S, NULL, NULL, "-G %s: the script has no global '%s'", set, name);
+		    v->global->loc.src != sem->s->user->src) {
+			sem_error(sem, NULL, NULL, "-G %s: the script has no global '%s'", set, name);
 			continue;
 		}
 		if (v->nkeys || v->type == T_STATS) {
-			sem_error(S, NULL, NULL, "-G %s: '%s' is not a scalar long or string", set, name);
+			sem_error(sem, NULL, NULL, "-G %s: '%s' is not a scalar long or string", set, name);
 			continue;
 		}
 		strtoll(val, &end, 0);
@@ -840,7 +840,7 @@ static void check_global_settings(struct sem *S)
 		if (v->type == T_UNKNOWN)
 			v->type = *val && !*end ? T_LONG : T_STRING;
 		if (v->type == T_LONG && (*end || !*val))
-			sem_error(S, NULL, NULL, "-G %s: '%s' is a long, and '%s' is not a number",
+			sem_error(sem, NULL, NULL, "-G %s: '%s' is a long, and '%s' is not a number",
 			      set, name, val);
 		v->used = true;
 	}
@@ -848,71 +848,71 @@ static void check_global_settings(struct sem *S)
 
 /* A local written and never read: its assignments do nothing, its type
  * (perhaps none, dead_store()) does not matter. */
-static bool unread(struct sem *S, const struct var *v)
+static bool unread(struct sem *sem, const struct var *v)
 {
-	return v->kind == V_LOCAL && v->written && !v->read && !S->s->opt.unoptimized;
+	return v->kind == V_LOCAL && v->written && !v->read && !sem->s->opt.unoptimized;
 }
 
-static void warn_unread(struct sem *S, const struct var *v)
+static void warn_unread(struct sem *sem, const struct var *v)
 {
-	if (unread(S, v) && !S->s->opt.suppress_warnings && v->decl.src == S->s->user->src)
+	if (unread(sem, v) && !sem->s->opt.suppress_warnings && v->decl.src == sem->s->user->src)
 		diag_warning(&v->decl, "Eliding assignments to '%s', which is never read", v->name);
 }
 
 /* After the fixpoint: what is still untyped, or declared and never used. */
-static void final_checks(struct sem *S)
+static void final_checks(struct sem *sem)
 {
 	int i = 0;
 
-	for (struct var *v = S->globals; v; v = v->next)
+	for (struct var *v = sem->globals; v; v = v->next)
 		v->index = i++;
-	for (struct var *v = S->globals; v; v = v->next) {
+	for (struct var *v = sem->globals; v; v = v->next) {
 		if (v->type == T_UNKNOWN && v->used)
-			sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for global '%s'", v->name);
-		if (!v->used && !S->s->opt.suppress_warnings && !S->s->opt.unoptimized && v->global &&
+			sem_error(sem, &v->decl, sem_ident(sem, v->name), "unresolved type for global '%s'", v->name);
+		if (!v->used && !sem->s->opt.suppress_warnings && !sem->s->opt.unoptimized && v->global &&
 		    !v->global->private)
 			diag_warning(&v->decl, "Eliding unused variable '%s'", v->name);
 	}
-	for (struct sem_handler *h = S->handlers; h; h = h->next)
+	for (struct sem_handler *h = sem->handlers; h; h = h->next)
 		for (struct var *v = h->locals; v; v = v->next)
-			warn_unread(S, v);
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		for (struct var *v = f->locals; v && f->script == S->s->user; v = v->next)
+			warn_unread(sem, v);
+	for (struct sem_function *f = sem->functions; f; f = f->next)
+		for (struct var *v = f->locals; v && f->script == sem->s->user; v = v->next)
 			if (v->kind == V_LOCAL)
-				warn_unread(S, v);
-	for (struct sem_handler *h = S->handlers; h; h = h->next)
+				warn_unread(sem, v);
+	for (struct sem_handler *h = sem->handlers; h; h = h->next)
 		for (struct var *v = h->locals; v; v = v->next)
-			if (v->type == T_UNKNOWN && !unread(S, v))
-				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for local '%s'%s",
+			if (v->type == T_UNKNOWN && !unread(sem, v))
+				sem_error(sem, &v->decl, sem_ident(sem, v->name), "unresolved type for local '%s'%s",
 				      v->name, v->written ? "" : " (never assigned)");
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		if (!f->used && f->script == S->s->user && !S->s->opt.suppress_warnings &&
-		    !S->s->opt.unoptimized && S->report)
+	for (struct sem_function *f = sem->functions; f; f = f->next)
+		if (!f->used && f->script == sem->s->user && !sem->s->opt.suppress_warnings &&
+		    !sem->s->opt.unoptimized && sem->report)
 			diag_warning(&f->fn->loc, "Eliding unused function '%s'", f->fn->name);
 	/* Its value comes only from itself (return f(n - 1)): nothing says
 	 * what it is, and pass 3 could not give it a return slot. */
-	for (struct sem_function *f = S->functions; f; f = f->next)
+	for (struct sem_function *f = sem->functions; f; f = f->next)
 		if (f->used && f->ret == T_UNKNOWN && f->value_return.src)
-			sem_error(S, &f->value_return, NULL,
+			sem_error(sem, &f->value_return, NULL,
 				  "unresolved return type of function '%s' (declare it: function %s:long (...))",
 				  f->fn->name, f->fn->name);
-	for (struct sem_function *f = S->functions; f; f = f->next)
+	for (struct sem_function *f = sem->functions; f; f = f->next)
 		for (struct var *v = f->locals; v; v = v->next)
-			if (v->type == T_UNKNOWN && !f->fn->embedded && !unread(S, v) &&
-			    (f->used || f->script == S->s->user))	/* a tapset's unused one is not built */
-				sem_error(S, &v->decl, sem_ident(S, v->name), "unresolved type for %s '%s' of function '%s'",
+			if (v->type == T_UNKNOWN && !f->fn->embedded && !unread(sem, v) &&
+			    (f->used || f->script == sem->s->user))	/* a tapset's unused one is not built */
+				sem_error(sem, &v->decl, sem_ident(sem, v->name), "unresolved type for %s '%s' of function '%s'",
 				      v->kind == V_PARAM ? "parameter" : "local", v->name, f->fn->name);
 }
 
 /* Silent walks until no type changes (each can only make types known). */
-static void infer_types(struct sem *S)
+static void infer_types(struct sem *sem)
 {
 	int rounds = 0;
 
 	do {
-		S->changed = false;
-		walk(S);
-	} while (S->changed && ++rounds < 100);
+		sem->changed = false;
+		walk(sem);
+	} while (sem->changed && ++rounds < 100);
 }
 
 struct mention {
@@ -936,24 +936,24 @@ static void find_mention(struct expr *x, void *ctx)
  * tapset global still untyped, load its file's functions that mention
  * it (__maybe_unused in the C) and infer again.  True if any loaded.
  */
-static bool load_typing_functions(struct sem *S)
+static bool load_typing_functions(struct sem *sem)
 {
 	bool more = false;
 
-	for (struct var *v = S->globals; v; v = v->next) {
+	for (struct var *v = sem->globals; v; v = v->next) {
 		if (v->type != T_UNKNOWN || !v->used || !v->global)
 			continue;
-		for (const struct script *t = S->s->library; t; t = t->next) {
+		for (const struct script *t = sem->s->library; t; t = t->next) {
 			if (t->src != v->decl.src)
 				continue;
 			for (const struct function *fn = t->functions; fn; fn = fn->next) {
 				struct mention m = { .name = v->name };
 
-				if (!fn->body || sem_find_loaded(S, fn->name))
+				if (!fn->body || sem_find_loaded(sem, fn->name))
 					continue;
 				ast_walk_stmt(fn->body, find_mention, &m);
 				if (m.found) {
-					sem_resolve_function(S, fn->name, t);
+					sem_resolve_function(sem, fn->name, t);
 					more = true;
 				}
 			}
@@ -964,17 +964,17 @@ static bool load_typing_functions(struct sem *S)
 
 /* Every tapset function under its name, in library order: a call finds
  * the file that defines it without a scan of the whole library. */
-static void index_library_functions(struct sem *S)
+static void index_library_functions(struct sem *sem)
 {
-	for (const struct script *t = S->s->library; t; t = t->next)
+	for (const struct script *t = sem->s->library; t; t = t->next)
 		for (const struct function *fn = t->functions; fn; fn = fn->next) {
-			struct library_def *d = arena_new(S->a, struct library_def);
-			struct library_def *last = strmap_get(&S->library_functions, fn->name);
+			struct library_def *d = arena_new(sem->a, struct library_def);
+			struct library_def *last = strmap_get(&sem->library_functions, fn->name);
 
 			d->script = t;
 			d->fn = fn;
 			if (!last) {
-				strmap_put(&S->library_functions, fn->name, d);
+				strmap_put(&sem->library_functions, fn->name, d);
 				continue;
 			}
 			while (last->next)
@@ -985,26 +985,26 @@ static void index_library_functions(struct sem *S)
 
 static struct sem *sem_new(struct session *s)
 {
-	struct sem *S = arena_new(&s->arena, struct sem);
+	struct sem *sem = arena_new(&s->arena, struct sem);
 
-	S->s = s;
-	S->a = &s->arena;
-	S->functions_tail = &S->functions;
-	S->handlers_tail = &S->handlers;
-	index_library_functions(S);
-	S->tvars = tvar_map_new();
-	return S;
+	sem->s = s;
+	sem->a = &s->arena;
+	sem->functions_tail = &sem->functions;
+	sem->handlers_tail = &sem->handlers;
+	index_library_functions(sem);
+	sem->tvars = tvar_map_new();
+	return sem;
 }
 
-static void free_indexes(struct sem *S)
+static void free_indexes(struct sem *sem)
 {
-	strmap_free(&S->global_index);
-	strmap_free(&S->function_index);
-	strmap_free(&S->user_functions);
-	strmap_free(&S->library_functions);
-	strmap_free(&S->handler_index);
-	tvar_map_free(S->tvars);
-	S->tvars = NULL;
+	strmap_free(&sem->global_index);
+	strmap_free(&sem->function_index);
+	strmap_free(&sem->user_functions);
+	strmap_free(&sem->library_functions);
+	strmap_free(&sem->handler_index);
+	tvar_map_free(sem->tvars);
+	sem->tvars = NULL;
 }
 
 /* Also the @cast headers compiled while typing expressions (sem_expr.c). */
@@ -1020,20 +1020,20 @@ void sem_free(struct session *s)
  * uses whose code a systemtap_v condition chose (preproc.c marks it), so
  * that they may behave otherwise under another --compatible.
  */
-static void check_versions(struct sem *S)
+static void check_versions(struct sem *sem)
 {
 	const struct probe **seen = NULL;
 	size_t nseen = 0;
 
-	for (struct var *v = S->globals; v; v = v->next)
-		if (v->used && v->global && v->global->versioned && v->global->loc.src != S->s->user->src)
+	for (struct var *v = sem->globals; v; v = v->next)
+		if (v->used && v->global && v->global->versioned && v->global->loc.src != sem->s->user->src)
 			diag_warning(&v->global->loc, "This global uses tapset constructs that are "
 				     "dependent on systemtap version");
-	for (struct sem_function *f = S->functions; f; f = f->next)
-		if (f->used && f->fn->versioned && f->script != S->s->user)
+	for (struct sem_function *f = sem->functions; f; f = f->next)
+		if (f->used && f->fn->versioned && f->script != sem->s->user)
 			diag_warning(&f->fn->loc, "This function uses tapset constructs that are "
 				     "dependent on systemtap version");
-	for (struct sem_handler *h = S->handlers; h; h = h->next)
+	for (struct sem_handler *h = sem->handlers; h; h = h->next)
 		for (int i = 0; i < h->naliases; i++) {
 			const struct probe *a = h->aliases[i];
 			size_t j;
@@ -1052,37 +1052,37 @@ static void check_versions(struct sem *S)
 
 int pass2_semantic(struct session *s)
 {
-	struct sem *S = sem_new(s);
+	struct sem *sem = sem_new(s);
 
-	s->sem = S;
+	s->sem = sem;
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
-		strmap_put(&S->user_functions, fn->name, (void *)fn);
+		strmap_put(&sem->user_functions, fn->name, (void *)fn);
 	for (const struct global *g = s->user->globals; g; g = g->next)
-		global_from_decl(S, g);
+		global_from_decl(sem, g);
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
-		S->nhandler_of++;
-	S->handler_of = arena_alloc(S->a, (S->nhandler_of + 1) * sizeof(*S->handler_of));
+		sem->nhandler_of++;
+	sem->handler_of = arena_alloc(sem->a, (sem->nhandler_of + 1) * sizeof(*sem->handler_of));
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
-		sem_handler_for(S, d);
+		sem_handler_for(sem, d);
 	/* The script's own functions are checked even if unused. */
 	for (const struct function *fn = s->user->functions; fn; fn = fn->next)
-		sem_resolve_function(S, fn->name, s->user);
-	infer_types(S);
-	if (load_typing_functions(S))
-		infer_types(S);
-	S->report = true;
+		sem_resolve_function(sem, fn->name, s->user);
+	infer_types(sem);
+	if (load_typing_functions(sem))
+		infer_types(sem);
+	sem->report = true;
 	if (!elab_probes(s)) {
 		diag_error("semantic", NULL, NULL, "no probes found");
-		S->errors++;
+		sem->errors++;
 	}
-	walk(S);
-	check_global_settings(S);
-	final_checks(S);
-	if (!S->errors)
-		elide_empty_probes(S);
+	walk(sem);
+	check_global_settings(sem);
+	final_checks(sem);
+	if (!sem->errors)
+		elide_empty_probes(sem);
 	if (s->opt.check_version)
-		check_versions(S);
-	return S->errors ? -EINVAL : 0;
+		check_versions(sem);
+	return sem->errors ? -EINVAL : 0;
 }
 
 static int cmp_functions(const void *a, const void *b)
@@ -1093,7 +1093,7 @@ static int cmp_functions(const void *a, const void *b)
 
 int sem_dump_functions(struct session *s, FILE *out)
 {
-	struct sem *S = sem_new(s);
+	struct sem *sem = sem_new(s);
 	struct sem_function **v;
 	size_t n = 0;
 
@@ -1101,9 +1101,9 @@ int sem_dump_functions(struct session *s, FILE *out)
 	for (const struct script *t = s->library; t; t = t->next)
 		for (const struct function *fn = t->functions; fn; fn = fn->next)
 			if (!fn->private)
-				sem_resolve_function(S, fn->name, t);
-	infer_types(S);
-	v = (struct sem_function **)arena_sorted(&s->arena, S->functions,
+				sem_resolve_function(sem, fn->name, t);
+	infer_types(sem);
+	v = (struct sem_function **)arena_sorted(&s->arena, sem->functions,
 						 offsetof(struct sem_function, next), cmp_functions, &n);
 	for (size_t i = 0; i < n; i++) {
 		if ((i && !strcmp(v[i]->fn->name, v[i - 1]->fn->name)) || v[i]->fn->private)
@@ -1113,6 +1113,6 @@ int sem_dump_functions(struct session *s, FILE *out)
 			fprintf(out, "%s%s:%s", p == v[i]->locals ? "" : ", ", p->name, vtype_name(p->type));
 		fputs(")\n", out);
 	}
-	free_indexes(S);
+	free_indexes(sem);
 	return 0;
 }

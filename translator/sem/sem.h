@@ -165,6 +165,6 @@ int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why);
 /* e has no effect but its value, calls of pure functions allowed
  * (sem_pure.c): a dead store of it may go.  Pass 2's dead_store() and
  * pass 3's elide() both ask this. */
-bool sem_pure(struct sem *S, const struct expr *e);
+bool sem_pure(struct sem *sem, const struct expr *e);
 
 #endif /* SEM_H */

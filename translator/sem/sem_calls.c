@@ -47,9 +47,9 @@ static int builtin_index(const char *name)
 }
 
 /* The first function called name that was loaded (its overloads follow). */
-struct sem_function *sem_find_loaded(struct sem *S, const char *name)
+struct sem_function *sem_find_loaded(struct sem *sem, const char *name)
 {
-	return strmap_get(&S->function_index, name);
+	return strmap_get(&sem->function_index, name);
 }
 
 /* Whether statements s can leave by 'next' (to the next overload). */
@@ -61,19 +61,19 @@ static bool has_next(const struct stmt *s)
 	return false;
 }
 
-static void load_function(struct sem *S, const struct function *fn, const struct script *scr)
+static void load_function(struct sem *sem, const struct function *fn, const struct script *scr)
 {
-	struct sem_function *f = arena_new(S->a, struct sem_function);
-	struct sem_function *first = sem_find_loaded(S, fn->name);
+	struct sem_function *f = arena_new(sem->a, struct sem_function);
+	struct sem_function *first = sem_find_loaded(sem, fn->name);
 
 	f->fn = fn;
-	f->index = S->nfunctions++;
+	f->index = sem->nfunctions++;
 	f->script = scr;
 	f->cname = fn->name;
 	/* Params in order, at the head of the locals. */
 	struct var **pt = &f->locals;
 	for (const struct param *p = fn->params; p; p = p->next) {
-		struct var *v = arena_new(S->a, struct var);
+		struct var *v = arena_new(sem->a, struct var);
 
 		f->nparams++;
 		v->name = p->name;
@@ -81,21 +81,21 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 		v->decl = p->loc;
 		v->written = v->used = true;
 		if (p->type)
-			sem_set_type(S, &v->type, &v->type_loc,
+			sem_set_type(sem, &v->type, &v->type_loc,
 				 !strcmp(p->type, "string") ? T_STRING : T_LONG, &p->loc, p->name);
 		*pt = v;
 		pt = &v->next;
 	}
 	if (fn->type)
-		sem_set_type(S, &f->ret, &f->ret_loc, !strcmp(fn->type, "string") ? T_STRING : T_LONG,
+		sem_set_type(sem, &f->ret, &f->ret_loc, !strcmp(fn->type, "string") ? T_STRING : T_LONG,
 			 &fn->loc, fn->name);
 	for (struct sem_function *o = first; o; o = o->overload) {
 		if (o->nparams != f->nparams)
-			f->cname = arena_printf(S->a, "%s__%d", fn->name, f->nparams);
+			f->cname = arena_printf(sem->a, "%s__%d", fn->name, f->nparams);
 		/* Only a 'next' in an earlier overload of the same arity reaches
 		 * a later one. */
-		else if (scr == S->s->user && !o->fn->embedded && !has_next(o->fn->body) &&
-			 !S->s->opt.suppress_warnings)
+		else if (scr == sem->s->user && !o->fn->embedded && !has_next(o->fn->body) &&
+			 !sem->s->opt.suppress_warnings)
 			diag_warning(&fn->loc, "unreachable overload: '%s' with %d parameter%s is "
 				     "defined before at line %d without 'next'", fn->name, f->nparams,
 				     f->nparams == 1 ? "" : "s", o->fn->loc.line);
@@ -105,27 +105,27 @@ static void load_function(struct sem *S, const struct function *fn, const struct
 		}
 	}
 	if (!first)
-		strmap_put(&S->function_index, fn->name, f);
-	*S->functions_tail = f;
-	S->functions_tail = &f->next;
+		strmap_put(&sem->function_index, fn->name, f);
+	*sem->functions_tail = f;
+	sem->functions_tail = &f->next;
 }
 
 /*
  * The functions called name: the script's own, else a tapset's (the first
  * tapset defining it, with all its overloads there).  Loaded on first use.
  */
-struct sem_function *sem_resolve_function(struct sem *S, const char *name,
+struct sem_function *sem_resolve_function(struct sem *sem, const char *name,
 					     const struct script *caller)
 {
-	struct sem_function *f = sem_find_loaded(S, name);
+	struct sem_function *f = sem_find_loaded(sem, name);
 	const struct script *from = NULL;
 
 	if (f && (!f->fn->private || f->script == caller))
 		return f;
-	if (strmap_get(&S->user_functions, name))
-		from = S->s->user;
+	if (strmap_get(&sem->user_functions, name))
+		from = sem->s->user;
 	/* A private function is visible only in its own file. */
-	for (const struct library_def *d = strmap_get(&S->library_functions, name); !from && d;
+	for (const struct library_def *d = strmap_get(&sem->library_functions, name); !from && d;
 	     d = d->next)
 		if (!d->fn->private || d->script == caller)
 			from = d->script;
@@ -135,22 +135,22 @@ struct sem_function *sem_resolve_function(struct sem *S, const char *name,
 		return NULL;
 	for (const struct function *fn = from->functions; fn; fn = fn->next)
 		if (!strcmp(fn->name, name))
-			load_function(S, fn, from);
-	return sem_find_loaded(S, name);
+			load_function(sem, fn, from);
+	return sem_find_loaded(sem, name);
 }
 
 /* ---- expressions ---- */
 
 
 /* A '*' width or precision: a long argument.  false when there is none. */
-static bool star_arg(struct sem *S, struct scope *sc, const struct expr *call, struct expr **args)
+static bool star_arg(struct sem *sem, struct scope *sc, const struct expr *call, struct expr **args)
 {
 	if (!*args) {
-		sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+		sem_error(sem, &call->loc, NULL, "too few arguments for the format string of %s",
 			  call->name);
 		return false;
 	}
-	sem_set_type(S, &(enum vtype){ sem_expr(S, sc, *args) }, NULL, T_LONG, &(*args)->loc,
+	sem_set_type(sem, &(enum vtype){ sem_expr(sem, sc, *args) }, NULL, T_LONG, &(*args)->loc,
 		     "a '*' width");
 	*args = (*args)->next;
 	return true;
@@ -158,7 +158,7 @@ static bool star_arg(struct sem *S, struct scope *sc, const struct expr *call, s
 
 /* printf-style format: argument count and kinds.  fmt has raw escapes;
  * pass 1 checked its grammar. */
-static void check_format(struct sem *S, struct scope *sc, const struct expr *call,
+static void check_format(struct sem *sem, struct scope *sc, const struct expr *call,
 			 const char *fmt, struct expr *args)
 {
 	const char *p = fmt, *err;
@@ -169,38 +169,38 @@ static void check_format(struct sem *S, struct scope *sc, const struct expr *cal
 
 		if (!c.conv)
 			continue;	/* a "%l" ending the format prints nothing */
-		if (c.width_star && !star_arg(S, sc, call, &args))
+		if (c.width_star && !star_arg(sem, sc, call, &args))
 			return;
-		if (c.prec_star && !star_arg(S, sc, call, &args))
+		if (c.prec_star && !star_arg(sem, sc, call, &args))
 			return;
 		if (!args) {
-			sem_error(S, &call->loc, NULL, "too few arguments for the format string of %s",
+			sem_error(sem, &call->loc, NULL, "too few arguments for the format string of %s",
 			      call->name);
 			return;
 		}
-		enum vtype got = sem_expr(S, sc, args);
+		enum vtype got = sem_expr(sem, sc, args);
 		/* A variable or an array's values typed nowhere else take the
 		 * format's type (SystemTap's: printf("%d", a[k]) types a). */
 		if (got == T_UNKNOWN && args->kind == E_SYMBOL) {
-			struct var *v = sem_lookup(S, sc, args->name, &args->loc);
+			struct var *v = sem_lookup(sem, sc, args->name, &args->loc);
 
-			sem_set_type(S, &v->type, &v->type_loc, want, &args->loc, args->name);
+			sem_set_type(sem, &v->type, &v->type_loc, want, &args->loc, args->name);
 		} else if (got == T_UNKNOWN && args->kind == E_INDEX && args->a->kind == E_SYMBOL) {
-			struct var *v = sem_global_var(S, args->a->name);
+			struct var *v = sem_global_var(sem, args->a->name);
 
 			if (v)
-				sem_set_type(S, &v->type, &v->type_loc, want, &args->loc, v->name);
+				sem_set_type(sem, &v->type, &v->type_loc, want, &args->loc, v->name);
 		}
 		if (got != T_UNKNOWN && got != want)
-			sem_error(S, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", c.conv,
+			sem_error(sem, &args->loc, NULL, "format %%%c of %s needs a %s, not a %s", c.conv,
 			      call->name, vtype_name(want), vtype_name(got));
 		args = args->next;
 	}
 	if (args)
-		sem_error(S, &args->loc, NULL, "too many arguments for the format string of %s", call->name);
+		sem_error(sem, &args->loc, NULL, "too many arguments for the format string of %s", call->name);
 }
 
-static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, int b)
+static enum vtype builtin_call(struct sem *sem, struct scope *sc, struct expr *e, int b)
 {
 	enum builtin_kind kind = builtins[b].kind;
 	struct expr *args = e->args;
@@ -211,15 +211,15 @@ static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, 
 	/* SystemTap's limit (PR10750), past the format or delimiter */
 	if (n - (kind == B_PRINTF || kind == B_SPRINTF || kind == B_PRINTD ||
 		 kind == B_SPRINTD) > MAX_PRINT_ARGS)
-		sem_error(S, &e->loc, sem_ident(S, e->name), "%s takes at most %d values",
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s takes at most %d values",
 			  e->name, MAX_PRINT_ARGS);
 	if (kind == B_PRINTF || kind == B_SPRINTF) {
 		if (!args || args->kind != E_STRING) {
-			sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs a literal format string",
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s needs a literal format string",
 			      e->name);
 			return kind == B_SPRINTF ? T_STRING : T_LONG;
 		}
-		check_format(S, sc, e, args->str, args->next);
+		check_format(sem, sc, e, args->str, args->next);
 		return kind == B_SPRINTF ? T_STRING : T_LONG;
 	}
 	/* The parser checked the literal delimiter and the values' count. */
@@ -227,14 +227,14 @@ static enum vtype builtin_call(struct sem *S, struct scope *sc, struct expr *e, 
 		args = args ? args->next : NULL;
 	if ((kind == B_PRINT || kind == B_PRINTLN || kind == B_SPRINT) && n == 0 &&
 	    kind != B_PRINTLN)
-		sem_error(S, &e->loc, sem_ident(S, e->name), "%s needs at least one value", e->name);
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s needs at least one value", e->name);
 	for (struct expr *a = args; a; a = a->next) {
-		enum vtype t = sem_expr(S, sc, a);
+		enum vtype t = sem_expr(sem, sc, a);
 
 		if (t == T_STATS)
-			sem_error(S, &a->loc, NULL, "a statistics value cannot be printed; use @count, @avg, ... or @hist_*");
+			sem_error(sem, &a->loc, NULL, "a statistics value cannot be printed; use @count, @avg, ... or @hist_*");
 		if (t == T_HIST && !(n == 1 && (kind == B_PRINT || kind == B_PRINTLN)))
-			sem_error(S, &a->loc, NULL, "a histogram can only be printed alone, with print or println");
+			sem_error(sem, &a->loc, NULL, "a histogram can only be printed alone, with print or println");
 	}
 	return kind == B_SPRINTD || kind == B_SPRINT ? T_STRING : T_LONG;
 }
@@ -248,7 +248,7 @@ static int param_count(const struct sem_function *f)
 	return n;
 }
 
-enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e)
+enum vtype sem_call(struct sem *sem, struct scope *sc, struct expr *e)
 {
 	int b = builtin_index(e->name), nargs = 0, nparams = 0;
 	struct sem_function *f;
@@ -256,24 +256,24 @@ enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e)
 	struct var *p;
 
 	if (b >= 0)
-		return builtin_call(S, sc, e, b);
-	f = sem_resolve_function(S, e->name, sc->script);
+		return builtin_call(sem, sc, e, b);
+	f = sem_resolve_function(sem, e->name, sc->script);
 	if (!f) {
 		for (a = e->args; a; a = a->next)
-			sem_expr(S, sc, a);
-		sem_error(S, &e->loc, sem_ident(S, e->name), "unresolved function '%s'", e->name);
+			sem_expr(sem, sc, a);
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "unresolved function '%s'", e->name);
 		return T_UNKNOWN;
 	}
 	/* A tapset function marked guru (printk) only for -g scripts. */
-	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !S->s->opt.guru &&
+	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !sem->s->opt.guru &&
 	    !sc->privileged)
-		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' needs guru mode (stap -g)",
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "function '%s' needs guru mode (stap -g)",
 			  e->name);
 	/* Under --runtime=dyninst only embedded C written for user space
 	 * (a tapset body marked dyninst, SystemTap's per-runtime tapsets)
 	 * can run: the others read the kernel's own structures. */
-	if (S->s->opt.dyninst && f->fn->embedded && !strstr(f->fn->embedded, "/* dyninst */"))
-		sem_error(S, &e->loc, sem_ident(S, e->name),
+	if (sem->s->opt.dyninst && f->fn->embedded && !strstr(f->fn->embedded, "/* dyninst */"))
+		sem_error(sem, &e->loc, sem_ident(sem, e->name),
 			  "function '%s' is not available with --runtime=dyninst (it needs the kernel)",
 			  e->name);
 	for (a = e->args; a; a = a->next)
@@ -283,7 +283,7 @@ enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e)
 		arity_ok |= param_count(o) == nargs;
 	if (!arity_ok) {
 		nparams = param_count(f);
-		sem_error(S, &e->loc, sem_ident(S, e->name), "function '%s' takes %d argument%s, not %d",
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "function '%s' takes %d argument%s, not %d",
 		      e->name, nparams, nparams == 1 ? "" : "s", nargs);
 		return f->ret;
 	}
@@ -296,16 +296,16 @@ enum vtype sem_call(struct sem *S, struct scope *sc, struct expr *e)
 		o->used = true;
 		p = o->locals;
 		for (a = e->args; a; a = a->next, p = p->next) {
-			enum vtype t = sem_expr(S, sc, a);
+			enum vtype t = sem_expr(sem, sc, a);
 
 			if (t == T_STATS || t == T_HIST)
-				sem_error(S, &a->loc, NULL, "a %s cannot be passed to a function", vtype_name(t));
+				sem_error(sem, &a->loc, NULL, "a %s cannot be passed to a function", vtype_name(t));
 			else
-				sem_set_type(S, &p->type, &p->type_loc, t, &a->loc, p->name);
+				sem_set_type(sem, &p->type, &p->type_loc, t, &a->loc, p->name);
 			if (p->type != T_UNKNOWN && t == T_UNKNOWN && a->kind == E_SYMBOL) {
-				struct var *v = sem_lookup(S, sc, a->name, &a->loc);
+				struct var *v = sem_lookup(sem, sc, a->name, &a->loc);
 
-				sem_set_type(S, &v->type, &v->type_loc, p->type, &a->loc, a->name);
+				sem_set_type(sem, &v->type, &v->type_loc, p->type, &a->loc, a->name);
 			}
 		}
 	}

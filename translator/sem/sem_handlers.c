@@ -47,23 +47,23 @@ static bool same_vars(const struct derived_probe *a, const struct derived_probe 
 }
 
 /* A copy of p with its own statements, for a handler of its own. */
-static const struct probe *clone_probe(struct sem *S, const struct probe *p)
+static const struct probe *clone_probe(struct sem *sem, const struct probe *p)
 {
-	struct probe *c = arena_new(S->a, struct probe);
+	struct probe *c = arena_new(sem->a, struct probe);
 
 	*c = *p;
-	c->body = ast_clone_stmt(S->a, p->body);
-	c->epilogue = ast_clone_stmt(S->a, p->epilogue);
+	c->body = ast_clone_stmt(sem->a, p->body);
+	c->epilogue = ast_clone_stmt(sem->a, p->epilogue);
 	return c;
 }
 
-/* d's probe and alias chain, as a key of S->handler_index. */
-static const char *chain_key(struct sem *S, const struct derived_probe *d)
+/* d's probe and alias chain, as a key of sem->handler_index. */
+static const char *chain_key(struct sem *sem, const struct derived_probe *d)
 {
-	char *key = arena_printf(S->a, "%p", (const void *)d->probe);
+	char *key = arena_printf(sem->a, "%p", (const void *)d->probe);
 
 	for (int i = 0; i < d->naliases; i++)
-		key = arena_printf(S->a, "%s %p", key, (const void *)d->aliases[i]);
+		key = arena_printf(sem->a, "%s %p", key, (const void *)d->aliases[i]);
 	return key;
 }
 
@@ -74,18 +74,18 @@ static const char *chain_key(struct sem *S, const struct derived_probe *d)
  * own body: probes whose context variables differ get handlers of their
  * own.
  */
-struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d)
+struct sem_handler *sem_handler_for(struct sem *sem, const struct derived_probe *d)
 {
 	struct sem_handler *h, *last = NULL;
-	bool cached = d->seq >= 0 && d->seq < S->nhandler_of;
+	bool cached = d->seq >= 0 && d->seq < sem->nhandler_of;
 	int split = -1;		/* uses_dollar_dollar(d), once known */
 	const char *key;
 
 	/* Found once per probe: callers ask for every probe of a handler. */
-	if (cached && S->handler_of[d->seq])
-		return S->handler_of[d->seq];
-	key = chain_key(S, d);
-	for (h = strmap_get(&S->handler_index, key); h; last = h, h = h->same_chain) {
+	if (cached && sem->handler_of[d->seq])
+		return sem->handler_of[d->seq];
+	key = chain_key(sem, d);
+	for (h = strmap_get(&sem->handler_index, key); h; last = h, h = h->same_chain) {
 		if (split < 0)
 			split = uses_dollar_dollar(d);
 		if (!split || same_vars(h->site, d))
@@ -94,20 +94,20 @@ struct sem_handler *sem_handler_for(struct sem *S, const struct derived_probe *d
 	if (!h) {
 		bool twin = last != NULL;	/* another handler has d's code: copy it */
 
-		h = arena_new(S->a, struct sem_handler);
-		h->probe = twin ? clone_probe(S, d->probe) : d->probe;
+		h = arena_new(sem->a, struct sem_handler);
+		h->probe = twin ? clone_probe(sem, d->probe) : d->probe;
 		h->naliases = d->naliases;
 		for (int i = 0; i < d->naliases; i++)
-			h->aliases[i] = twin ? clone_probe(S, d->aliases[i]) : d->aliases[i];
+			h->aliases[i] = twin ? clone_probe(sem, d->aliases[i]) : d->aliases[i];
 		h->site = d;
 		if (last)
 			last->same_chain = h;
 		else
-			strmap_put(&S->handler_index, key, h);
-		*S->handlers_tail = h;
-		S->handlers_tail = &h->next;
+			strmap_put(&sem->handler_index, key, h);
+		*sem->handlers_tail = h;
+		sem->handlers_tail = &h->next;
 	}
 	if (cached)
-		S->handler_of[d->seq] = h;
+		sem->handler_of[d->seq] = h;
 	return h;
 }

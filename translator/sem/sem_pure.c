@@ -25,7 +25,7 @@
 
 enum { PURITY_UNKNOWN, PURITY_COMPUTING, PURITY_PURE, PURITY_IMPURE };
 
-static bool function_pure(struct sem *S, struct sem_function *f);
+static bool function_pure(struct sem *sem, struct sem_function *f);
 
 static bool is_local(const struct sem_function *f, const char *name)
 {
@@ -37,12 +37,12 @@ static bool is_local(const struct sem_function *f, const char *name)
 /* Every loaded function called name is pure (overloads, privates of
  * different files), and one takes nargs: a call that does not resolve
  * stays, for pass 2 to say why. */
-static bool calls_pure(struct sem *S, const char *name, int nargs)
+static bool calls_pure(struct sem *sem, const char *name, int nargs)
 {
 	bool found = false;
 
-	for (struct sem_function *f = sem_find_loaded(S, name); f; f = f->overload) {
-		if (!function_pure(S, f))
+	for (struct sem_function *f = sem_find_loaded(sem, name); f; f = f->overload) {
+		if (!function_pure(sem, f))
 			return false;
 		found |= f->nparams == nargs;
 	}
@@ -60,7 +60,7 @@ static int count(const struct expr *args)
 
 /* No effect but its value, except writes to f's own locals (f: NULL for
  * an expression of a handler, where any write counts). */
-static bool expr_pure(struct sem *S, struct sem_function *f, const struct expr *e)
+static bool expr_pure(struct sem *sem, struct sem_function *f, const struct expr *e)
 {
 	if (!e)
 		return true;
@@ -68,7 +68,7 @@ static bool expr_pure(struct sem *S, struct sem_function *f, const struct expr *
 	case E_ASSIGN:
 		if (e->a->kind != E_SYMBOL || !is_local(f, e->a->name) || e->opid == OP_AGG)
 			return false;
-		return expr_pure(S, f, e->b);
+		return expr_pure(sem, f, e->b);
 	case E_UNARY:
 	case E_POSTFIX:
 		if ((e->opid == OP_INCR || e->opid == OP_DECR) &&
@@ -79,7 +79,7 @@ static bool expr_pure(struct sem *S, struct sem_function *f, const struct expr *
 		if (sem_is_builtin(e->name)) {
 			if (strncmp(e->name, "sprint", 6))
 				return false;	/* print, printf, println, printd... */
-		} else if (!calls_pure(S, e->name, count(e->args))) {
+		} else if (!calls_pure(sem, e->name, count(e->args))) {
 			return false;
 		}
 		break;
@@ -93,15 +93,15 @@ static bool expr_pure(struct sem *S, struct sem_function *f, const struct expr *
 		break;
 	}
 	for (const struct expr *a = e->args; a; a = a->next)
-		if (!expr_pure(S, f, a))
+		if (!expr_pure(sem, f, a))
 			return false;
 	for (const struct component *c = e->chain; c; c = c->next)
-		if (!expr_pure(S, f, c->index))
+		if (!expr_pure(sem, f, c->index))
 			return false;
-	return expr_pure(S, f, e->a) && expr_pure(S, f, e->b) && expr_pure(S, f, e->c);
+	return expr_pure(sem, f, e->a) && expr_pure(sem, f, e->b) && expr_pure(sem, f, e->c);
 }
 
-static bool stmt_pure(struct sem *S, struct sem_function *f, const struct stmt *s)
+static bool stmt_pure(struct sem *sem, struct sem_function *f, const struct stmt *s)
 {
 	for (; s; s = s->next) {
 		switch (s->kind) {
@@ -109,21 +109,21 @@ static bool stmt_pure(struct sem *S, struct sem_function *f, const struct stmt *
 		case S_EMBEDDED:
 			return false;
 		case S_FOREACH:
-			if (!expr_pure(S, f, s->fe->limit) || !stmt_pure(S, f, s->body))
+			if (!expr_pure(sem, f, s->fe->limit) || !stmt_pure(sem, f, s->body))
 				return false;
 			continue;
 		default:
 			break;
 		}
-		if (!expr_pure(S, f, s->e) || !expr_pure(S, f, s->init) ||
-		    !expr_pure(S, f, s->incr) || !stmt_pure(S, f, s->body) ||
-		    !stmt_pure(S, f, s->els))
+		if (!expr_pure(sem, f, s->e) || !expr_pure(sem, f, s->init) ||
+		    !expr_pure(sem, f, s->incr) || !stmt_pure(sem, f, s->body) ||
+		    !stmt_pure(sem, f, s->els))
 			return false;
 	}
 	return true;
 }
 
-static bool function_pure(struct sem *S, struct sem_function *f)
+static bool function_pure(struct sem *sem, struct sem_function *f)
 {
 	if (f->purity == PURITY_UNKNOWN) {
 		f->purity = PURITY_COMPUTING;	/* a recursive call: pure */
@@ -131,12 +131,12 @@ static bool function_pure(struct sem *S, struct sem_function *f)
 			f->purity = strstr(f->fn->embedded, "/* pure */") ? PURITY_PURE
 									   : PURITY_IMPURE;
 		else
-			f->purity = stmt_pure(S, f, f->fn->body) ? PURITY_PURE : PURITY_IMPURE;
+			f->purity = stmt_pure(sem, f, f->fn->body) ? PURITY_PURE : PURITY_IMPURE;
 	}
 	return f->purity != PURITY_IMPURE;
 }
 
-bool sem_pure(struct sem *S, const struct expr *e)
+bool sem_pure(struct sem *sem, const struct expr *e)
 {
-	return expr_pure(S, NULL, e);
+	return expr_pure(sem, NULL, e);
 }

@@ -60,12 +60,12 @@ const struct tvar *sem_tvar(struct session *s, const struct expr *e)
 
 void sem_print(struct session *s, FILE *out)
 {
-	struct sem *S = s->sem;
+	struct sem *sem = s->sem;
 
-	if (!S)
+	if (!sem)
 		return;
 	fputs("# globals\n", out);
-	for (struct var *v = S->globals; v; v = v->next) {
+	for (struct var *v = sem->globals; v; v = v->next) {
 		fprintf(out, "%s:%s", v->name, vtype_name(v->type));
 		if (v->nkeys) {
 			fputs(" [", out);
@@ -76,7 +76,7 @@ void sem_print(struct session *s, FILE *out)
 		fputc('\n', out);
 	}
 	fputs("# functions\n", out);
-	for (struct sem_function *f = S->functions; f; f = f->next) {
+	for (struct sem_function *f = sem->functions; f; f = f->next) {
 		fprintf(out, "%s:%s (", f->fn->name, vtype_name(f->ret));
 		for (struct var *p = f->locals; p && p->kind == V_PARAM; p = p->next)
 			fprintf(out, "%s%s:%s", p == f->locals ? "" : ", ", p->name, vtype_name(p->type));

@@ -17,50 +17,50 @@
 #include "stat.h"		/* the runtime's histogram arithmetic */
 #include "xalloc.h"
 
-enum vtype sem_stat_operand(struct sem *S, struct scope *sc, struct expr *e, const char *op)
+enum vtype sem_stat_operand(struct sem *sem, struct scope *sc, struct expr *e, const char *op)
 {
 	enum vtype t;
 
 	if (e->kind == E_SYMBOL) {
-		struct var *v = sem_lookup(S, sc, e->name, &e->loc);
+		struct var *v = sem_lookup(sem, sc, e->name, &e->loc);
 
 		v->rvalue = true;	/* aggregates read it */
 		t = v->type;
 		/* "global a[10]" is an array: never statistics */
 		if (v->global && v->global->is_array)
-			sem_error(S, &e->loc, sem_ident(S, e->name), "%s of '%s', an array: "
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s of '%s', an array: "
 				  "statistics are filled with '<<<'", op, e->name);
 		/* As SystemTap: a local may take '<<<' (and be dropped), not be read. */
 		if (v->kind != V_GLOBAL)
-			sem_error(S, &e->loc, sem_ident(S, e->name), "%s of '%s', a local: statistics "
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s of '%s', a local: statistics "
 				  "are read from global variables", op, e->name);
 	} else {
-		t = sem_expr(S, sc, e);
+		t = sem_expr(sem, sc, e);
 	}
 
 	/* A global only ever read as statistics is statistics (empty ones:
 	 * SystemTap reports "empty aggregate" when they are printed). */
-	if (t == T_UNKNOWN && e->kind == E_SYMBOL && sem_global_var(S, e->name)) {
-		sem_store(S, sem_global_var(S, e->name), T_STATS, &e->loc);
+	if (t == T_UNKNOWN && e->kind == E_SYMBOL && sem_global_var(sem, e->name)) {
+		sem_store(sem, sem_global_var(sem, e->name), T_STATS, &e->loc);
 		t = T_STATS;
 	}
 
 	if (t != T_STATS && t != T_UNKNOWN)
-		sem_error(S, &e->loc, NULL, "%s needs a statistics value (filled with <<<), not a %s",
+		sem_error(sem, &e->loc, NULL, "%s needs a statistics value (filled with <<<), not a %s",
 		      op, vtype_name(t));
 	if (t == T_UNKNOWN)
-		sem_error(S, &e->loc, NULL, "%s of a value never filled with <<<", op);
+		sem_error(sem, &e->loc, NULL, "%s of a value never filled with <<<", op);
 	return t;
 }
 
 /* A statistics variable has one histogram layout (SystemTap's rule): its
  * buckets are allocated with it. */
-void sem_hist_kind(struct sem *S, const struct expr *e)
+void sem_hist_kind(struct sem *sem, const struct expr *e)
 {
 	const struct expr *operand = e->args;
 	const char *name = operand->kind == E_SYMBOL ? operand->name :
 		operand->kind == E_INDEX && operand->a->kind == E_SYMBOL ? operand->a->name : NULL;
-	struct var *v = name ? sem_global_var(S, name) : NULL;
+	struct var *v = name ? sem_global_var(sem, name) : NULL;
 	const struct expr *a, *b;
 
 	if (!v)
@@ -73,7 +73,7 @@ void sem_hist_kind(struct sem *S, const struct expr *e)
 	for (a = v->hist->args->next, b = e->args->next; same && a && b; a = a->next, b = b->next)
 		same = a->kind == E_NUMBER && b->kind == E_NUMBER && a->num == b->num;
 	if (!same)
-		sem_error(S, &e->loc, arena_printf(S->a, "operator '%s'", e->name),
+		sem_error(sem, &e->loc, arena_printf(sem->a, "operator '%s'", e->name),
 		      "multiple histogram types declared on '%s' (first at %s:%d:%d)", name,
 		      v->hist->loc.src->name, v->hist->loc.line, v->hist->loc.col);
 }
@@ -81,7 +81,7 @@ void sem_hist_kind(struct sem *S, const struct expr *e)
 /* @hist_linear(s, start, stop, interval): the module sizes its table from
  * these, so what it would refuse is an error here, with the runtime's own
  * arithmetic (overflow-safe). */
-void sem_hist_linear_bounds(struct sem *S, const struct expr *e)
+void sem_hist_linear_bounds(struct sem *sem, const struct expr *e)
 {
 	const struct expr *start = e->args->next;
 	const struct expr *stop = start ? start->next : NULL;
@@ -90,11 +90,11 @@ void sem_hist_linear_bounds(struct sem *S, const struct expr *e)
 	if (!step || start->kind != E_NUMBER || stop->kind != E_NUMBER || step->kind != E_NUMBER)
 		return;
 	if (step->num <= 0)
-		sem_error(S, &step->loc, NULL, "%s's interval must be positive", e->name);
+		sem_error(sem, &step->loc, NULL, "%s's interval must be positive", e->name);
 	else if (stop->num <= start->num)
-		sem_error(S, &stop->loc, NULL, "%s's stop must be greater than its start", e->name);
+		sem_error(sem, &stop->loc, NULL, "%s's stop must be greater than its start", e->name);
 	else if (ctap_hist_linear_buckets(start->num, stop->num, step->num) < 0)
-		sem_error(S, &e->loc, NULL, "%s has too many buckets: (stop - start) / interval "
+		sem_error(sem, &e->loc, NULL, "%s has too many buckets: (stop - start) / interval "
 		      "must be at most %d", e->name, CTAP_HIST_MAX_BUCKETS - 3);
 }
 
@@ -112,14 +112,14 @@ int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why)
 }
 
 /* A =~ pattern compiles (pass 3 compiles it again, into the module). */
-void sem_check_regex(struct sem *S, const struct expr *pattern)
+void sem_check_regex(struct sem *sem, const struct expr *pattern)
 {
 	struct ctap_regex re;
 	const char *why;
 	int err = sem_regex_compile(pattern->str, &re, &why);
 
 	if (err)
-		sem_error(S, &pattern->loc, NULL, "regular expression \"%s\": %s", pattern->str, why);
+		sem_error(sem, &pattern->loc, NULL, "regular expression \"%s\": %s", pattern->str, why);
 	else
 		regex_free(&re);
 }

@@ -25,43 +25,43 @@ const struct probe_var *sem_probe_var(const struct derived_probe *d, const char 
 /* ---- target variables: resolved here, once (tvar.c), emitted by pass 3 ---- */
 
 /* The [i] of a chain are expressions of the script: longs. */
-void sem_chain_indexes(struct sem *S, struct scope *sc, struct expr *e)
+void sem_chain_indexes(struct sem *sem, struct scope *sc, struct expr *e)
 {
 	for (struct component *c = e->chain; c; c = c->next) {
 		enum vtype t;
 
 		if (c->member)
 			continue;
-		t = sem_expr(S, sc, c->index);
+		t = sem_expr(sem, sc, c->index);
 		if (t != T_UNKNOWN && t != T_LONG)
-			sem_error(S, &c->index->loc, NULL, "an index is a long, not a %s", vtype_name(t));
+			sem_error(sem, &c->index->loc, NULL, "an index is a long, not a %s", vtype_name(t));
 	}
 }
 
 /* The BTF a probe variable's type is in: a module's, else the kernel's. */
-static const struct btf *var_btf(struct sem *S, const struct probe_var *v)
+static const struct btf *var_btf(struct sem *sem, const struct probe_var *v)
 {
-	return v->btf ? v->btf : session_btf(S->s);
+	return v->btf ? v->btf : session_btf(sem->s);
 }
 
 /* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
-enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, struct tvar *t,
+enum vtype sem_resolve_tvar(struct sem *sem, struct scope *sc, struct expr *e, struct tvar *t,
 			    __u32 type, const struct btf *btf)
 {
 	struct tvar_error err = { 0 };
 
 	if (!btf)
-		btf = session_btf(S->s);
+		btf = session_btf(sem->s);
 
 	if (!btf)
 		return T_UNKNOWN;
 	if (e->pretty)
-		return sem_pretty(S, sc, e, btf, type, t->base == TVAR_POINTER);
-	if (tvar_from_btf(S->a, btf, e, type, t, &err)) {
-		sem_error(S, err.loc, err.what, "%s", err.msg);
+		return sem_pretty(sem, sc, e, btf, type, t->base == TVAR_POINTER);
+	if (tvar_from_btf(sem->a, btf, e, type, t, &err)) {
+		sem_error(sem, err.loc, err.what, "%s", err.msg);
 		return T_UNKNOWN;
 	}
-	tvar_map_set(S->tvars, e, t);
+	tvar_map_set(sem->tvars, e, t);
 	return e->pretty ? T_STRING : T_LONG;
 }
 
@@ -72,27 +72,27 @@ enum vtype sem_resolve_tvar(struct sem *S, struct scope *sc, struct expr *e, str
  * -1: it does not (reported); 0: it does; 1: it does, but the probes pass
  * it at different argument positions, so it needs a slot.
  */
-static int same_everywhere(struct sem *S, struct scope *sc, const struct expr *e,
+static int same_everywhere(struct sem *sem, struct scope *sc, const struct expr *e,
 			   const struct probe_var *v)
 {
-	const struct btf *btf = var_btf(S, v);
+	const struct btf *btf = var_btf(sem, v);
 	bool movable;
 	int moved = 0;
 
-	if (!S->report || !sc->handler || !btf)
+	if (!sem->report || !sc->handler || !btf)
 		return 0;
 	/* The handler's probes come at and after its first one, sc->site. */
 	for (const struct derived_probe *d = sc->site->next; d; d = d->next) {
 		const struct probe_var *w;
 
-		if (sem_handler_for(S, d) != sc->handler)
+		if (sem_handler_for(sem, d) != sc->handler)
 			continue;
 		w = sem_probe_var(d, e->name);
 		/* Elsewhere is fine for a plain argument that is only read. */
-		movable = w && w->arg >= 0 && v->arg >= 0 && !d->is_return && S->lvalue_target != e;
+		movable = w && w->arg >= 0 && v->arg >= 0 && !d->is_return && sem->lvalue_target != e;
 		if (!w || (w->arg != v->arg && !movable) ||
-		    !tvar_btf_same_read(btf, v->btf_id, var_btf(S, w), w->btf_id, e)) {
-			sem_error(S, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
+		    !tvar_btf_same_read(btf, v->btf_id, var_btf(sem, w), w->btf_id, e)) {
+			sem_error(sem, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
 			      "be the same in every function it matches", e->name, v->type,
 			      sc->site->name, w ? w->type : "missing", d->name);
 			return -1;
@@ -103,14 +103,14 @@ static int same_everywhere(struct sem *S, struct scope *sc, const struct expr *e
 }
 
 /* 1 + the slot of $var name in handler h, added if new. */
-static int handler_slot(struct sem *S, struct sem_handler *h, const char *name)
+static int handler_slot(struct sem *sem, struct sem_handler *h, const char *name)
 {
 	const char **slots;
 
 	for (int i = 0; i < h->nslots; i++)
 		if (!strcmp(h->slots[i], name))
 			return i + 1;
-	slots = arena_alloc(S->a, (h->nslots + 1) * sizeof(*slots));
+	slots = arena_alloc(sem->a, (h->nslots + 1) * sizeof(*slots));
 	if (h->nslots)
 		memcpy(slots, h->slots, h->nslots * sizeof(*slots));
 	slots[h->nslots++] = name;
@@ -119,9 +119,9 @@ static int handler_slot(struct sem *S, struct sem_handler *h, const char *name)
 }
 
 /* A synthetic $var of e's probe, for an expansion. */
-static struct expr *var_node(struct sem *S, const struct expr *at, const char *name)
+static struct expr *var_node(struct sem *sem, const struct expr *at, const char *name)
 {
-	struct expr *v = arena_new(S->a, struct expr);
+	struct expr *v = arena_new(sem->a, struct expr);
 
 	v->kind = E_TARGET;
 	v->loc = at->loc;
@@ -135,10 +135,10 @@ static struct expr *var_node(struct sem *S, const struct expr *at, const char *n
  * is $$parms.  Members that are not numbers print as "?".  $$parms$ is
  * sprintf("a=%s b=%s", $a$, $b$) (pretty.c).
  */
-static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
+static enum vtype dollar_dollar(struct sem *sem, struct scope *sc, struct expr *e)
 {
 	const struct derived_probe *d = sc->site;
-	struct btf *btf = session_btf(S->s);
+	struct btf *btf = session_btf(sem->s);
 	struct expr *args = NULL, **tail = &args;
 	bool ret = !strcmp(e->name, "$$return");
 	char *text = "";
@@ -146,7 +146,7 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 	bool is_signed;
 
 	if (!d || !d->vars) {
-		sem_error(S, &e->loc, sem_ident(S, e->name), "%s is not available in this probe "
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s is not available in this probe "
 		      "(only in kernel.function probes)", e->name);
 		return T_STRING;
 	}
@@ -158,35 +158,35 @@ static enum vtype dollar_dollar(struct sem *S, struct scope *sc, struct expr *e)
 		if (!want || ret != !strcmp(v->name, "$return") || v->arg == PROBE_VAR_VALUE ||
 		    v->is_string)
 			continue;
-		text = arena_printf(S->a, "%s%s%s=", text, *text ? " " : "",
+		text = arena_printf(sem->a, "%s%s%s=", text, *text ? " " : "",
 				    v->parms_name ? v->parms_name : v->name + 1);
 		if (v->unavailable) {
-			text = arena_printf(S->a, "%s?", text);
+			text = arena_printf(sem->a, "%s?", text);
 			continue;
 		}
 		if (e->pretty) {
 			/* $$parms$: each one as $name$ prints it */
-			text = arena_printf(S->a, "%s%%s", text);
-			*tail = var_node(S, e, v->name);
+			text = arena_printf(sem->a, "%s%%s", text);
+			*tail = var_node(sem, e, v->name);
 			(*tail)->pretty = e->pretty;
 			tail = &(*tail)->next;
 			continue;
 		}
-		if (kbtf_scalar(var_btf(S, v), v->btf_id, &size, &is_signed)) {
-			text = arena_printf(S->a, "%s?", text);
+		if (kbtf_scalar(var_btf(sem, v), v->btf_id, &size, &is_signed)) {
+			text = arena_printf(sem->a, "%s?", text);
 			continue;
 		}
-		text = arena_printf(S->a, "%s%%#x", text);
-		*tail = var_node(S, e, v->name);
+		text = arena_printf(sem->a, "%s%%#x", text);
+		*tail = var_node(sem, e, v->name);
 		tail = &(*tail)->next;
 	}
-	return sem_expand_sprintf(S, sc, e, text, args, false);
+	return sem_expand_sprintf(sem, sc, e, text, args, false);
 }
 
-enum vtype sem_expand_sprintf(struct sem *S, struct scope *sc, struct expr *e, const char *format,
+enum vtype sem_expand_sprintf(struct sem *sem, struct scope *sc, struct expr *e, const char *format,
 			      struct expr *args, bool catch_errors)
 {
-	struct expr *call = arena_new(S->a, struct expr), *fmt = arena_new(S->a, struct expr);
+	struct expr *call = arena_new(sem->a, struct expr), *fmt = arena_new(sem->a, struct expr);
 	struct tvar t = { 0 };
 
 	fmt->kind = E_STRING;
@@ -199,11 +199,11 @@ enum vtype sem_expand_sprintf(struct sem *S, struct scope *sc, struct expr *e, c
 	call->args = fmt;
 	t.expansion = call;
 	t.catch_errors = catch_errors;
-	tvar_map_set(S->tvars, e, &t);
-	return sem_expr(S, sc, call);
+	tvar_map_set(sem->tvars, e, &t);
+	return sem_expr(sem, sc, call);
 }
 
-enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
+enum vtype sem_target_var(struct sem *sem, struct scope *sc, struct expr *e)
 {
 	const struct derived_probe *d = sc->site;
 	const struct probe_var *v;
@@ -211,47 +211,47 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 
 	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$parms") ||
 	    !strcmp(e->name, "$$locals") || !strcmp(e->name, "$$return"))
-		return dollar_dollar(S, sc, e);
+		return dollar_dollar(sem, sc, e);
 	if (!d) {
-		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable %s used outside a probe", e->name);
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "target variable %s used outside a probe", e->name);
 		return T_UNKNOWN;
 	}
-	sem_chain_indexes(S, sc, e);
+	sem_chain_indexes(sem, sc, e);
 	v = sem_probe_var(d, e->name);
 	if (v && v->arg == PROBE_VAR_VALUE) {
 		/* A read probe's $value is what it writes for the reader. */
-		if (v->writable && S->lvalue_target != e) {
-			sem_error(S, &e->loc, sem_ident(S, e->name), "a procfs read probe sets '%s'; "
+		if (v->writable && sem->lvalue_target != e) {
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "a procfs read probe sets '%s'; "
 				  "it cannot read it", e->name);
 			return T_STRING;
 		}
 		if (e->chain || e->addressof || e->pretty) {
-			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' is a string, not a structure",
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "'%s' is a string, not a structure",
 			      e->name);
 			return T_UNKNOWN;
 		}
-		tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_VALUE });
+		tvar_map_set(sem->tvars, e, &(struct tvar){ .base = TVAR_VALUE });
 		return T_STRING;
 	}
 	if (v && v->unavailable) {
-		sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' cannot be read in %s: %s",
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "'%s' cannot be read in %s: %s",
 			  e->name, d->name, v->unavailable);
 		return T_UNKNOWN;
 	}
 	if (v && v->is_string) {
 		if (e->chain || e->addressof || e->pretty) {
-			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' is a string, not a structure",
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "'%s' is a string, not a structure",
 				  e->name);
 			return T_UNKNOWN;
 		}
-		int where = same_everywhere(S, sc, e, v);
+		int where = same_everywhere(sem, sc, e, v);
 
 		if (where > 0)	/* a string of the module's: no slot for it */
-			sem_error(S, &e->loc, NULL, "'%s' is not at the same place in every probe "
+			sem_error(sem, &e->loc, NULL, "'%s' is not at the same place in every probe "
 				  "of this handler", e->name);
 		if (where)
 			return T_UNKNOWN;
-		tvar_map_set(S->tvars, e, &(struct tvar){ .base = TVAR_ARG, .arg = v->arg,
+		tvar_map_set(sem->tvars, e, &(struct tvar){ .base = TVAR_ARG, .arg = v->arg,
 							   .is_string = true });
 		return T_STRING;
 	}
@@ -260,14 +260,14 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 				  .write_reg = v->reg, .write_regs_arg = v->regs_arg,
 				  .write_in_args = v->in_args };
 
-		int where = same_everywhere(S, sc, e, v);
+		int where = same_everywhere(sem, sc, e, v);
 
 		if (where < 0)
 			return T_UNKNOWN;
 		if (where)
-			t.slot = handler_slot(S, sc->handler, e->name);
-		if (S->lvalue_target == e && !e->chain && !v->reg && !v->in_args) {
-			sem_error(S, &e->loc, sem_ident(S, e->name), "'%s' cannot be written in %s: no "
+			t.slot = handler_slot(sem, sc->handler, e->name);
+		if (sem->lvalue_target == e && !e->chain && !v->reg && !v->in_args) {
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "'%s' cannot be written in %s: no "
 				  "register holds it there", e->name, d->name);
 			return T_UNKNOWN;
 		}
@@ -275,15 +275,15 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		if (v->arg >= 0 && d->is_return && d->provider->runtime &&
 		    !strcmp(d->provider->runtime, "probes/kprobes")) {
 			if (v->arg >= CTAP_ENTRY_ARGS) {
-				sem_error(S, &e->loc, NULL, "'%s' is argument %d: a .return probe sees "
+				sem_error(sem, &e->loc, NULL, "'%s' is argument %d: a .return probe sees "
 				      "only the first %d", e->name, v->arg + 1, CTAP_ENTRY_ARGS);
 				return T_UNKNOWN;
 			}
 			sc->handler->entry_args = true;	/* saved at entry */
 		}
-		return sem_resolve_tvar(S, sc, e, &t, v->btf_id, v->btf);
+		return sem_resolve_tvar(sem, sc, e, &t, v->btf_id, v->btf);
 	}
-	if (S->s->opt.skip_badvars) {
+	if (sem->s->opt.skip_badvars) {
 		/* As SystemTap's --skip-badvars: the whole $var (chain and all) is 0. */
 		e->kind = E_NUMBER;
 		e->num = 0;
@@ -295,18 +295,18 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 		snprintf(alternatives + strlen(alternatives), sizeof(alternatives) - strlen(alternatives),
 			 " %s", v->name);
 	if (d->vars)
-		sem_error(S, &e->loc, sem_ident(S, e->name), "unable to find target variable '%s' in %s "
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "unable to find target variable '%s' in %s "
 		      "(alternatives:%s)", e->name, d->name, alternatives);
 	else if (!strncmp(d->name, "kernel.function(", 16))
-		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "target variable '%s' is not available in %s: "
 		      "the kernel's BTF has no prototype for it (ctap found it in the symbol "
 		      "table)", e->name, d->name);
 	else if (!strncmp(d->name, "process(", 8))
-		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "target variable '%s' is not available in %s: "
 		      "the program has no DWARF debug information (int_arg(), pointer_arg()... "
 		      "read the arguments)", e->name, d->name);
 	else
-		sem_error(S, &e->loc, sem_ident(S, e->name), "target variable '%s' is not available in %s: "
+		sem_error(sem, &e->loc, sem_ident(sem, e->name), "target variable '%s' is not available in %s: "
 		      "only kernel.function probes (and process probes with DWARF) have them",
 		      e->name, d->name);
 	return T_UNKNOWN;
@@ -314,17 +314,17 @@ enum vtype sem_target_var(struct sem *S, struct scope *sc, struct expr *e)
 
 /* addr + argument arg of the probe (the load bias of its file), as an
  * expression resolved here; NULL on an error. */
-static struct expr *add_load_bias(struct sem *S, struct scope *sc, struct expr *addr, int arg)
+static struct expr *add_load_bias(struct sem *sem, struct scope *sc, struct expr *addr, int arg)
 {
-	const struct btf *btf = session_btf(S->s);
-	struct expr *bias = arena_new(S->a, struct expr);
-	struct expr *sum = arena_new(S->a, struct expr);
-	__s32 long_id = session_long_type(S->s);
+	const struct btf *btf = session_btf(sem->s);
+	struct expr *bias = arena_new(sem->a, struct expr);
+	struct expr *sum = arena_new(sem->a, struct expr);
+	__s32 long_id = session_long_type(sem->s);
 
 	bias->kind = E_TARGET;
 	bias->name = "$__load_bias";
 	bias->loc = addr->loc;
-	if (!long_id || sem_resolve_tvar(S, sc, bias, &(struct tvar){ .base = TVAR_ARG, .arg = arg },
+	if (!long_id || sem_resolve_tvar(sem, sc, bias, &(struct tvar){ .base = TVAR_ARG, .arg = arg },
 					    long_id, btf) != T_LONG)
 		return NULL;
 	bias->vtype = T_LONG;
@@ -343,31 +343,31 @@ static struct expr *add_load_bias(struct sem *S, struct scope *sc, struct expr *
  * (its provider's global_var), walked as an object at its address, the
  * way @cast(ADDR, "type") is.
  */
-enum vtype sem_atvar(struct sem *S, struct scope *sc, struct expr *e)
+enum vtype sem_atvar(struct sem *sem, struct scope *sc, struct expr *e)
 {
 	const struct derived_probe *d = sc->site;
 	struct global_var g;
 	struct expr *addr;
 
 	if (!d || !d->provider->global_var) {
-		sem_error(S, &e->loc, NULL, "@var(\"%s\"): ctap reads globals in process probes, "
+		sem_error(sem, &e->loc, NULL, "@var(\"%s\"): ctap reads globals in process probes, "
 			  "from the program's DWARF (kernel ones need debuginfo)", e->str);
 		return T_UNKNOWN;
 	}
-	if (d->provider->global_var(S->s, d, e->str, &g)) {
-		sem_error(S, &e->loc, NULL, "%s", g.why);
+	if (d->provider->global_var(sem->s, d, e->str, &g)) {
+		sem_error(sem, &e->loc, NULL, "%s", g.why);
 		return T_UNKNOWN;
 	}
-	addr = arena_new(S->a, struct expr);
+	addr = arena_new(sem->a, struct expr);
 	addr->kind = E_NUMBER;
 	addr->loc = e->loc;
 	addr->num = (int64_t)g.addr;
 	addr->vtype = T_LONG;
-	if (g.load_biased && !(addr = add_load_bias(S, sc, addr, g.bias_arg)))
+	if (g.load_biased && !(addr = add_load_bias(sem, sc, addr, g.bias_arg)))
 		return T_UNKNOWN;
 	e->a = addr;
-	sem_chain_indexes(S, sc, e);
-	return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = TVAR_POINTER }, g.type, g.btf);
+	sem_chain_indexes(sem, sc, e);
+	return sem_resolve_tvar(sem, sc, e, &(struct tvar){ .base = TVAR_POINTER }, g.type, g.btf);
 }
 
 /* ---- autocast: pointers whose BTF type follows them through the script ---- */
@@ -379,7 +379,7 @@ static bool same_typed(const struct typed_value *a, const struct typed_value *b)
 }
 
 /* e's value as a typed pointer, if pass 2 knows its type (from an earlier walk). */
-const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struct expr *e)
+const struct typed_value *sem_typed(struct sem *sem, struct scope *sc, const struct expr *e)
 {
 	const struct tvar *t;
 	const struct sem_function *f;
@@ -392,10 +392,10 @@ const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struc
 	case E_CAST:
 	case E_AUTOCAST:
 	case E_ATVAR:
-		t = tvar_map_get(S->tvars, e);
+		t = tvar_map_get(sem->tvars, e);
 		if (!t || !t->value_type)
 			return NULL;
-		return arena_memdup(S->a, &(struct typed_value){ .btf = t->btf,
+		return arena_memdup(sem->a, &(struct typed_value){ .btf = t->btf,
 				.type = t->value_type, .is_address = t->value_is_address,
 				.origin = e->kind == E_CAST ? e->module : NULL },
 				    sizeof(struct typed_value));
@@ -404,13 +404,13 @@ const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struc
 		v = sem_find_var(*sc->locals, e->name);
 		return v && v->typed && !v->typed->conflict ? v->typed : NULL;
 	case E_ASSIGN:
-		return e->opid == OP_ASSIGN ? sem_typed(S, sc, e->b) : NULL;
+		return e->opid == OP_ASSIGN ? sem_typed(sem, sc, e->b) : NULL;
 	case E_TERNARY:
-		a = sem_typed(S, sc, e->b);
-		b = sem_typed(S, sc, e->c);
+		a = sem_typed(sem, sc, e->b);
+		b = sem_typed(sem, sc, e->c);
 		return a && b && !same_typed(a, b) ? NULL : a ? a : b;
 	case E_CALL:
-		f = sem_find_loaded(S, e->name);
+		f = sem_find_loaded(sem, e->name);
 		return f && f->ret_typed && !f->ret_typed->conflict ? f->ret_typed : NULL;
 	default:
 		return NULL;
@@ -419,37 +419,37 @@ const struct typed_value *sem_typed(struct sem *S, struct scope *sc, const struc
 
 /* Record that *slot is given ty (a change, for the next walk, if it is
  * new); given two different types it has none. */
-void sem_set_typed(struct sem *S, struct typed_value **slot, const struct typed_value *ty)
+void sem_set_typed(struct sem *sem, struct typed_value **slot, const struct typed_value *ty)
 {
 	if (!ty || (*slot && ((*slot)->conflict || same_typed(*slot, ty))))
 		return;
 	if (*slot) {
 		(*slot)->conflict = true;
 	} else {
-		*slot = arena_memdup(S->a, ty, sizeof(*ty));
+		*slot = arena_memdup(sem->a, ty, sizeof(*ty));
 		(*slot)->conflict = false;
 	}
-	S->changed = true;
+	sem->changed = true;
 }
 
 /* value->member, value[i] on a value of inferred type: an @cast of the
  * value to its type, or, untyped, SystemTap's error without DWARF. */
-enum vtype sem_autocast(struct sem *S, struct scope *sc, struct expr *e)
+enum vtype sem_autocast(struct sem *sem, struct scope *sc, struct expr *e)
 {
 	const struct typed_value *ty;
-	enum vtype t = sem_expr(S, sc, e->a);
+	enum vtype t = sem_expr(sem, sc, e->a);
 
 	if (t != T_UNKNOWN && t != T_LONG)
-		sem_error(S, &e->a->loc, NULL, "'->' needs a pointer (a long), not a %s", vtype_name(t));
-	ty = sem_typed(S, sc, e->a);
+		sem_error(sem, &e->a->loc, NULL, "'->' needs a pointer (a long), not a %s", vtype_name(t));
+	ty = sem_typed(sem, sc, e->a);
 	if (!ty) {
-		sem_error(S, &e->loc, NULL, "'->' on a value whose type ctap cannot infer (ctap types "
+		sem_error(sem, &e->loc, NULL, "'->' on a value whose type ctap cannot infer (ctap types "
 		      "$vars, @cast and what is assigned from them): write @cast(value, \"type\")");
 		return T_UNKNOWN;
 	}
 	if (!e->chain && !e->pretty)
 		return T_LONG;
-	sem_chain_indexes(S, sc, e);
-	return sem_resolve_tvar(S, sc, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
+	sem_chain_indexes(sem, sc, e);
+	return sem_resolve_tvar(sem, sc, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
 							  TVAR_TYPED }, ty->type, ty->btf);
 }
