@@ -169,15 +169,7 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		skip();
 		goto out;
 	}
-	c->probe = p;
-	c->regs = regs;
-	c->probe_addr = addr;
-	c->args = args;
-	c->nargs = nargs;
-	c->last_error = NULL;
-	c->last_stmt = NULL;
-	c->ncalled = 0;
-	c->actions = p->kind == CTAP_PROBE_EVENT ? MAXACTION : MAXACTION_INTERRUPTIBLE;
+	ctap_context_enter(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
 	p->handler(c);
 	ctap_unlock_globals(p);
 	if (unlikely(c->out.len || c->out.truncated))

@@ -125,9 +125,6 @@ void ctap_event_skip(void)
 static void report_error(struct ctap_context *c)
 {
 	ctap_print_error(c);
-	/* Clear for the next handler on this CPU (entry.h does not). */
-	c->last_error = NULL;
-	c->ncalled = 0;
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
 }
