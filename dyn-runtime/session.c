@@ -181,18 +181,6 @@ out:
 	c->busy.counter--;
 }
 
-void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
-{
-	char why[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ctap_oob("%s: probe %s registration error %s\n", optional ? "WARNING" : "ERROR",
-		 p->pp, why);
-}
-
 static void run_kind(enum ctap_probe_kind kind)
 {
 	for (int i = 0; i < module->nprobes; i++)

@@ -241,18 +241,6 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 }
 
 /* begin, end or error probes, in order. */
-void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
-{
-	char why[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vscnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ctap_oob("%s: probe %s registration error %s\n", optional ? "WARNING" : "ERROR",
-		 p->pp, why);
-}
-
 static void run_kind(enum ctap_probe_kind kind)
 {
 	for (int i = 0; i < sess.m->nprobes; i++) {
