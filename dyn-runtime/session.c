@@ -98,17 +98,6 @@ bool ctap_arming_interrupted(void)
 	return false;	/* arming a timer table is one thread start */
 }
 
-__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
-	va_end(ap);
-	c->last_error = c->error_buf;
-	c->last_stmt = NULL;
-}
-
 void ctap_add_skipped(unsigned long n)
 {
 	atomic_add((int)n, &sess.skipped);

@@ -93,11 +93,8 @@ static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs, unsign
 		ctap_add_skipped(1);
 		return;
 	}
-	memset(f->args, 0, uentry_size - sizeof(*f));
-	if (!uentry_fill(u, regs, bias, f->args)) {
+	if (!uentry_fill(u, regs, bias, f->args, uentry_size - sizeof(*f)))
 		uentry_depth--;
-		ctap_add_skipped(1);
-	}
 }
 
 /* The return of the call whose entry stack pointer was 8 below sp now. */

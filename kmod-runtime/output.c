@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * output.c - a context's output: the per-CPU print buffer handed to the
- * transport in one write, and stap --json's framing of it; and the line
- * of a family's refused registration, in both runtimes.
+ * transport in one write, and stap --json's framing of it; a handler's
+ * soft error; the line of a family's refused registration.  Compiled in
+ * both runtimes.
  *
  * The one unit both the session (a handler's output when it ends, an
  * error's) and print.c (a printf that would not fit) call down into, so
@@ -33,6 +34,18 @@ noinline void ctap_handler_output(struct ctap_context *c)
 	if (c->json_depth)
 		ctap_json_abandon(c);
 	ctap_flush(c);
+}
+
+/* A handler's error, as its message; the caller says where. */
+__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+	c->last_stmt = NULL;
 }
 
 /* ctap_runtime.h has its contract; the families' one line, both runtimes'. */

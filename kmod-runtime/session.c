@@ -98,17 +98,6 @@ static struct ctap_context *cpu_context(int cpu)
  * (this_cpu_read()) rather than by its CPU's number times the size. */
 DEFINE_PER_CPU(struct ctap_context *, ctap_this_context);
 
-__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vscnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
-	va_end(ap);
-	c->last_error = c->error_buf;
-	c->last_stmt = NULL;	/* the caller says where */
-}
-
 void ctap_add_skipped(unsigned long n)
 {
 	atomic_add(n, &sess.skipped);

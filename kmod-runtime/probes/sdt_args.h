@@ -92,15 +92,19 @@ static bool uentry_needed(const struct ctap_uprobe *u)
 	return u->is_return && (u->entry_probe || (u->sdt && u->sdt->nentry) || u->bias_at_entry);
 }
 
-/* At the entry: the parameters, the marker's names, the load bias of the
- * file, then the @entry values.  false: a read faulted, nothing ran. */
+/* At the entry, into args (size bytes): the parameters, the marker's
+ * names, the load bias of the file, then the @entry values.  false: a
+ * read faulted, nothing ran (a skipped hit; the caller frees args). */
 static bool uentry_fill(const struct ctap_uprobe *u, struct pt_regs *regs, unsigned long bias,
-			unsigned long *args)
+			unsigned long *args, size_t size)
 {
 	const struct ctap_sdt *sdt = u->sdt;
 
-	if (!sdt_read_range(sdt, 0, sdt ? sdt->nentry : 0, regs, args))
+	memset(args, 0, size);
+	if (!sdt_read_range(sdt, 0, sdt ? sdt->nentry : 0, regs, args)) {
+		ctap_add_skipped(1);
 		return false;
+	}
 	if (sdt) {
 		args[CTAP_SDT_MAX_ARGS] = (unsigned long)sdt->name;
 		args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)sdt->provider;

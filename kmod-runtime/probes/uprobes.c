@@ -134,11 +134,8 @@ static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs, unsign
 		ctap_add_skipped(1);
 		return;
 	}
-	memset(s->args, 0, ue.slot_size - sizeof(*s));
-	if (!uentry_fill(u, regs, bias, s->args)) {
+	if (!uentry_fill(u, regs, bias, s->args, ue.slot_size - sizeof(*s)))
 		smp_store_release(&s->task, NULL);
-		ctap_add_skipped(1);
-	}
 }
 
 static void uentry_return(const struct ctap_uprobe *u, struct pt_regs *regs)
