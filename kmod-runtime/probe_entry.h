@@ -3,11 +3,11 @@
  * probe_entry.h - what a probe's entry is in both runtimes, written once:
  * the session's states, which probes a state lets run, the globals'
  * locks (tried in the one order, MAXTRYLOCK times TRYLOCKDELAY, never
- * waited on), a handler's context and the ERROR lines of its soft error.  Included by
- * kmod-runtime/session.c and dyn-runtime/session.c, whose probe entries
- * differ only in where the context is (a CPU's, a thread's slot) and
- * what keeps a handler from being interrupted; udelay() is the kernel's
- * there and usleep() here (dyn-runtime/ctap_platform.h).
+ * waited on), a handler's context and the ERROR lines of its soft error.
+ * Included by kmod-runtime/session.c and dyn-runtime/session.c, whose
+ * probe entries differ only in where the context is (a CPU's, a thread's
+ * slot) and what keeps a handler from being interrupted; udelay() is the
+ * kernel's there and usleep() here (dyn-runtime/ctap_platform.h).
  */
 #ifndef CTAP_PROBE_ENTRY_H
 #define CTAP_PROBE_ENTRY_H
