@@ -98,17 +98,6 @@ bool ctap_arming_interrupted(void)
 	return false;	/* arming a timer table is one thread start */
 }
 
-__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
-	va_end(ap);
-	c->last_error = c->error_buf;
-	c->last_stmt = NULL;
-}
-
 void ctap_add_skipped(unsigned long n)
 {
 	atomic_add((int)n, &sess.skipped);
@@ -169,15 +158,7 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		skip();
 		goto out;
 	}
-	c->probe = p;
-	c->regs = regs;
-	c->probe_addr = addr;
-	c->args = args;
-	c->nargs = nargs;
-	c->last_error = NULL;
-	c->last_stmt = NULL;
-	c->ncalled = 0;
-	c->actions = p->kind == CTAP_PROBE_EVENT ? MAXACTION : MAXACTION_INTERRUPTIBLE;
+	ctap_context_enter(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
 	p->handler(c);
 	ctap_unlock_globals(p);
 	if (unlikely(c->out.len || c->out.truncated))
@@ -187,18 +168,6 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 out:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	c->busy.counter--;
-}
-
-void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
-{
-	char why[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ctap_oob("%s: probe %s registration error %s\n", optional ? "WARNING" : "ERROR",
-		 p->pp, why);
 }
 
 static void run_kind(enum ctap_probe_kind kind)

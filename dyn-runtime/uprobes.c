@@ -58,23 +58,6 @@ static struct uentry_frame *uentry_at(int i)
 	return (struct uentry_frame *)(uentry_stack + (size_t)i * uentry_size);
 }
 
-/* A .return probe that needs its call's entry: parameters, @entry, or
- * where its file was loaded (@var in a PIE). */
-static bool uentry_needed(const struct ctap_uprobe *u)
-{
-	return u->is_return && (u->entry_probe || (u->sdt && u->sdt->nentry) || u->bias_at_entry);
-}
-
-/* Arguments from to to of sdt, read at regs into args; false on a fault. */
-static bool sdt_read_range(const struct ctap_sdt *sdt, int from, int to, struct pt_regs *regs,
-			   unsigned long *args)
-{
-	for (int i = from; sdt && i < to && i < sdt->nargs && i < CTAP_SDT_MAX_ARGS; i++)
-		if (sdt_arg_read(&sdt->args[i], regs, (u64 *)&args[i]))
-			return false;
-	return true;
-}
-
 /* A new frame for the call whose entry stack pointer is sp; frames of
  * calls a longjmp abandoned (deeper than sp) go first.  NULL: full. */
 static struct uentry_frame *uentry_push(const struct ctap_uprobe *u, unsigned long sp)
@@ -105,32 +88,19 @@ static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs, unsign
 		       unsigned long bias)
 {
 	struct uentry_frame *f = uentry_push(u, sp);
-	const struct ctap_sdt *sdt = u->sdt;
 
 	if (!f) {
 		ctap_add_skipped(1);
 		return;
 	}
-	memset(f->args, 0, uentry_size - sizeof(*f));
-	if (!sdt_read_range(sdt, 0, sdt ? sdt->nentry : 0, regs, f->args)) {
+	if (!uentry_fill(u, regs, bias, f->args, uentry_size - sizeof(*f)))
 		uentry_depth--;
-		ctap_add_skipped(1);
-		return;
-	}
-	if (sdt) {
-		f->args[CTAP_SDT_MAX_ARGS] = (unsigned long)sdt->name;
-		f->args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)sdt->provider;
-	}
-	f->args[CTAP_SDT_BIAS_ARG] = bias;
-	if (u->entry_probe)
-		ctap_probe_run(u->entry_probe, regs, f->args, CTAP_SDT_ARGS);
 }
 
 /* The return of the call whose entry stack pointer was 8 below sp now. */
 static void uentry_return(const struct ctap_uprobe *u, struct pt_regs *regs)
 {
 	unsigned long sp = regs->sp - sizeof(long);
-	const struct ctap_sdt *sdt = u->sdt;
 	int i = uentry_depth;
 
 	while (i && uentry_at(i - 1)->sp < sp)
@@ -142,11 +112,7 @@ static void uentry_return(const struct ctap_uprobe *u, struct pt_regs *regs)
 		ctap_add_skipped(1);	/* its entry was skipped */
 		return;
 	}
-	if (sdt_read_range(sdt, sdt ? sdt->nentry : 0, sdt ? sdt->nargs : 0, regs,
-			   uentry_at(i - 1)->args))
-		ctap_probe_run(u->probe, regs, uentry_at(i - 1)->args, CTAP_SDT_ARGS);
-	else
-		ctap_add_skipped(1);
+	uentry_return_run(u, regs, uentry_at(i - 1)->args);
 	if (i == uentry_depth)
 		uentry_depth--;
 	else
@@ -157,14 +123,11 @@ static void uentry_return(const struct ctap_uprobe *u, struct pt_regs *regs)
 
 static noinline void sdt_hit(const struct ctap_uprobe *u, struct pt_regs *regs)
 {
-	const struct ctap_sdt *s = u->sdt;
 	unsigned long args[CTAP_SDT_ARGS];
 
-	for (int i = 0; i < s->nargs && i < CTAP_SDT_MAX_ARGS; i++) {
-		if (sdt_arg_read(&s->args[i], regs, (u64 *)&args[i])) {
-			ctap_add_skipped(1);	/* reported with the skipped hits */
-			return;
-		}
+	if (!sdt_read_range(u->sdt, 0, u->sdt->nargs, regs, args)) {
+		ctap_add_skipped(1);	/* reported with the skipped hits */
+		return;
 	}
 	ctap_uprobe_run(u, regs, args);
 }
@@ -350,10 +313,10 @@ static int place(struct ctap_uprobe *u)
 	dl_iterate_phdr(find_object, &f);
 	if (!f.found)
 		return 0;		/* not loaded here: nothing to probe */
-	u->addr = offset_addr(&f, u->offset);
-	if (!u->addr)
+	u->rt.addr = offset_addr(&f, u->offset);
+	if (!u->rt.addr)
 		return -EFAULT;
-	bias = u->addr - u->vaddr;
+	bias = u->rt.addr - u->vaddr;
 	if (u->func_vaddr)
 		func = u->func_vaddr + bias;
 	if (u->ref_ctr_offset) {
@@ -363,17 +326,17 @@ static int place(struct ctap_uprobe *u)
 			__atomic_add_fetch(sem, 1, __ATOMIC_SEQ_CST);
 	}
 	if (!u->is_return)
-		return site_add(u->addr, u, ROLE_ENTRY, func, u->func_size) ? 0 : -ENOSPC;
+		return site_add(u->rt.addr, u, ROLE_ENTRY, func, u->func_size) ? 0 : -ENOSPC;
 	if (uentry_needed(u)) {
 		bool ok = u->entry_offset ?
 			  site_add(offset_addr(&f, u->entry_offset), u, ROLE_RET_PROLOGUE, func,
 				   u->func_size) :
-			  site_add(u->addr, u, ROLE_RET_ENTRY, func, u->func_size);
+			  site_add(u->rt.addr, u, ROLE_RET_ENTRY, func, u->func_size);
 
 		if (!ok)
 			return -ENOSPC;
 	}
-	return site_add(u->addr, u, ROLE_RETURN, func, u->func_size) ? 0 : -ENOSPC;
+	return site_add(u->rt.addr, u, ROLE_RETURN, func, u->func_size) ? 0 : -ENOSPC;
 }
 
 /* A site of one entry probe, the usual case: its handler straight. */

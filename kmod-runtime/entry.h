@@ -49,9 +49,7 @@ static __always_inline bool ctap_events_open(void)
  * instruction, which an NMI cannot split); begin, end and error probes
  * run with only preemption off, as SystemTap's: no event probe is armed
  * then that an interrupt could run on this CPU, and an end probe may
- * sort or print a large array.  The context's error fields are clear on
- * entry: the handler that set them had them reported and cleared
- * (ctap_event_after), or a catch cleared them.
+ * sort or print a large array.
  */
 static __always_inline void ctap_probe_enter(const struct ctap_probe *p, struct pt_regs *regs,
 					     const unsigned long *args, int nargs,
@@ -75,13 +73,7 @@ static __always_inline void ctap_probe_enter(const struct ctap_probe *p, struct 
 		ctap_event_skip();
 		goto out;
 	}
-	c->probe = p;
-	c->regs = regs;
-	c->probe_addr = addr;
-	c->args = args;
-	c->nargs = nargs;
-	c->last_stmt = NULL;
-	c->actions = event ? MAXACTION : MAXACTION_INTERRUPTIBLE;
+	ctap_context_enter(c, p, regs, args, nargs, addr, event);
 	p->handler(c);
 	if (unlikely(p->nlocks))
 		ctap_unlock_globals(p);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * output.c - a context's output: the per-CPU print buffer handed to the
- * transport in one write, and stap --json's framing of it.
+ * transport in one write, and stap --json's framing of it; a handler's
+ * soft error; the line of a family's refused registration.  Compiled in
+ * both runtimes.
  *
  * The one unit both the session (a handler's output when it ends, an
  * error's) and print.c (a printf that would not fit) call down into, so
@@ -32,6 +34,31 @@ noinline void ctap_handler_output(struct ctap_context *c)
 	if (c->json_depth)
 		ctap_json_abandon(c);
 	ctap_flush(c);
+}
+
+/* A handler's error, as its message; the caller says where. */
+__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+	c->last_stmt = NULL;
+}
+
+/* ctap_runtime.h has its contract; the families' one line, both runtimes'. */
+void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
+{
+	char why[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	ctap_oob("%s: probe %s registration error %s\n", optional ? "WARNING" : "ERROR",
+		 p->pp, why);
 }
 
 /* ---- stap --json: a statement's text as one JSON line ---- */

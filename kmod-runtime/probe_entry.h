@@ -3,11 +3,11 @@
  * probe_entry.h - what a probe's entry is in both runtimes, written once:
  * the session's states, which probes a state lets run, the globals'
  * locks (tried in the one order, MAXTRYLOCK times TRYLOCKDELAY, never
- * waited on) and the ERROR lines of a handler's soft error.  Included by
- * kmod-runtime/session.c and dyn-runtime/session.c, whose probe entries
- * differ only in where the context is (a CPU's, a thread's slot) and
- * what keeps a handler from being interrupted; udelay() is the kernel's
- * there and usleep() here (dyn-runtime/ctap_platform.h).
+ * waited on), a handler's context and the ERROR lines of its soft error.
+ * Included by kmod-runtime/session.c and dyn-runtime/session.c, whose
+ * probe entries differ only in where the context is (a CPU's, a thread's
+ * slot) and what keeps a handler from being interrupted; udelay() is the
+ * kernel's there and usleep() here (dyn-runtime/ctap_platform.h).
  */
 #ifndef CTAP_PROBE_ENTRY_H
 #define CTAP_PROBE_ENTRY_H
@@ -62,11 +62,32 @@ static inline void ctap_unlock_globals(const struct ctap_probe *p)
 }
 
 /*
+ * A handler's context: the probe, where and with what it hit, its
+ * MAXACTION budget (an event probe's, or the larger one of begin, end
+ * and error probes, which may sort or print a large array).  The error
+ * fields are clear already: ctap_print_error() cleared them after the
+ * last handler's error, or a catch did.
+ */
+static __always_inline void ctap_context_enter(struct ctap_context *c, const struct ctap_probe *p,
+					       struct pt_regs *regs, const unsigned long *args,
+					       int nargs, unsigned long addr, bool event)
+{
+	c->probe = p;
+	c->regs = regs;
+	c->probe_addr = addr;
+	c->args = args;
+	c->nargs = nargs;
+	c->last_stmt = NULL;
+	c->actions = event ? MAXACTION : MAXACTION_INTERRUPTIBLE;
+}
+
+/*
  * The ERROR line is SystemTap 4.8's; an error in a script function adds
  * the calls it unwound through, innermost first, and the probe (SystemTap
  * 5.x names that chain too).  Lines that start with a space: staprun
  * prints them as they come, and scripts that grep ERROR: see no change.
- * The caller counts the error against MAXERRORS.
+ * The caller counts the error against MAXERRORS.  The error is cleared
+ * for the context's next handler (ctap_context_enter() does not).
  */
 static inline void ctap_print_error(struct ctap_context *c)
 {
@@ -82,6 +103,8 @@ static inline void ctap_print_error(struct ctap_context *c)
 		ctap_oob(" ... and %d calls more\n", c->ncalled - CTAP_CALLED);
 	if (c->ncalled)
 		ctap_oob(" in probe %s\n", c->probe->pp);
+	c->last_error = NULL;
+	c->ncalled = 0;
 }
 
 #endif /* CTAP_PROBE_ENTRY_H */

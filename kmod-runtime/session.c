@@ -98,17 +98,6 @@ static struct ctap_context *cpu_context(int cpu)
  * (this_cpu_read()) rather than by its CPU's number times the size. */
 DEFINE_PER_CPU(struct ctap_context *, ctap_this_context);
 
-__printf(2, 3) void ctap_soft_error(struct ctap_context *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vscnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
-	va_end(ap);
-	c->last_error = c->error_buf;
-	c->last_stmt = NULL;	/* the caller says where */
-}
-
 void ctap_add_skipped(unsigned long n)
 {
 	atomic_add(n, &sess.skipped);
@@ -125,9 +114,6 @@ void ctap_event_skip(void)
 static void report_error(struct ctap_context *c)
 {
 	ctap_print_error(c);
-	/* Clear for the next handler on this CPU (entry.h does not). */
-	c->last_error = NULL;
-	c->ncalled = 0;
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
 }
@@ -244,18 +230,6 @@ notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 }
 
 /* begin, end or error probes, in order. */
-void ctap_probe_refused(const struct ctap_probe *p, bool optional, const char *fmt, ...)
-{
-	char why[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vscnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	ctap_oob("%s: probe %s registration error %s\n", optional ? "WARNING" : "ERROR",
-		 p->pp, why);
-}
-
 static void run_kind(enum ctap_probe_kind kind)
 {
 	for (int i = 0; i < sess.m->nprobes; i++) {

@@ -122,16 +122,6 @@ static struct uentry_slot *uentry_claim(const struct ctap_uprobe *u, unsigned lo
 	return NULL;
 }
 
-/* Arguments from to to of sdt, read at regs into args; false on a fault. */
-static bool sdt_read_range(const struct ctap_sdt *sdt, int from, int to, struct pt_regs *regs,
-			   unsigned long *args)
-{
-	for (int i = from; sdt && i < to && i < sdt->nargs && i < CTAP_SDT_MAX_ARGS; i++)
-		if (sdt_arg_read(&sdt->args[i], regs, (u64 *)&args[i]))
-			return false;
-	return true;
-}
-
 /* A call's entry: the parameters its .return probe reads, its @entry
  * values; sp was the stack pointer at the function's entry, bias the
  * load bias of the file. */
@@ -139,48 +129,25 @@ static void uentry_hit(const struct ctap_uprobe *u, struct pt_regs *regs, unsign
 		       unsigned long bias)
 {
 	struct uentry_slot *s = uentry_claim(u, sp);
-	const struct ctap_sdt *sdt = u->sdt;
 
 	if (!s) {
 		ctap_add_skipped(1);
 		return;
 	}
-	memset(s->args, 0, ue.slot_size - sizeof(*s));
-	if (!sdt_read_range(sdt, 0, sdt ? sdt->nentry : 0, regs, s->args)) {
+	if (!uentry_fill(u, regs, bias, s->args, ue.slot_size - sizeof(*s)))
 		smp_store_release(&s->task, NULL);
-		ctap_add_skipped(1);
-		return;
-	}
-	if (sdt) {
-		s->args[CTAP_SDT_MAX_ARGS] = (unsigned long)sdt->name;
-		s->args[CTAP_SDT_MAX_ARGS + 1] = (unsigned long)sdt->provider;
-	}
-	s->args[CTAP_SDT_BIAS_ARG] = bias;
-	if (u->entry_probe)
-		ctap_probe_run(u->entry_probe, regs, s->args, CTAP_SDT_ARGS);
 }
 
 static void uentry_return(const struct ctap_uprobe *u, struct pt_regs *regs)
 {
 	struct uentry_slot *s = uentry_find(u, regs->sp - sizeof(long));
-	const struct ctap_sdt *sdt = u->sdt;
 
 	if (!s) {
 		ctap_add_skipped(1);	/* its entry was skipped */
 		return;
 	}
-	if (sdt_read_range(sdt, sdt ? sdt->nentry : 0, sdt ? sdt->nargs : 0, regs, s->args))
-		ctap_probe_run(u->probe, regs, s->args, CTAP_SDT_ARGS);
-	else
-		ctap_add_skipped(1);
+	uentry_return_run(u, regs, s->args);
 	smp_store_release(&s->task, NULL);
-}
-
-/* A .return probe that needs its call's entry: parameters, @entry, or
- * where its file was loaded (@var in a PIE). */
-static bool uentry_needed(const struct ctap_uprobe *u)
-{
-	return u->is_return && (u->entry_probe || (u->sdt && u->sdt->nentry) || u->bias_at_entry);
 }
 
 static int uentry_alloc(const struct ctap_uprobe *ups, int n)
@@ -241,7 +208,7 @@ static bool uprobe_filter(struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx
 static bool uprobe_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 #endif
 {
-	return uprobe_mm_wanted(container_of(uc, struct ctap_uprobe, uc), mm);
+	return uprobe_mm_wanted(container_of(uc, struct ctap_uprobe, rt.uc), mm);
 }
 
 #ifdef CTAP_HAVE_UPROBE_FILTER_CTX
@@ -251,12 +218,12 @@ static bool uprobe_entry_filter(struct uprobe_consumer *uc, enum uprobe_filter_c
 static bool uprobe_entry_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 #endif
 {
-	return uprobe_mm_wanted(container_of(uc, struct ctap_uprobe, entry_uc), mm);
+	return uprobe_mm_wanted(container_of(uc, struct ctap_uprobe, rt.entry_uc), mm);
 }
 
 static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
-	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
+	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, rt.uc);
 
 	if (!uprobe_wanted(u))
 		return UPROBE_HANDLER_REMOVE;
@@ -272,7 +239,7 @@ static int uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 /* A .return probe's entry part after the prologue (entry_offset). */
 static int uprobe_entry_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
-	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, entry_uc);
+	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, rt.entry_uc);
 	unsigned long cfa = *(unsigned long *)((char *)regs + u->entry_cfa_reg) + u->entry_cfa_off;
 
 	if (!uprobe_wanted(u))
@@ -285,7 +252,7 @@ static int uprobe_entry_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 
 static int uretprobe_hit(struct uprobe_consumer *uc, unsigned long func, struct pt_regs *regs)
 {
-	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, uc);
+	struct ctap_uprobe *u = container_of(uc, struct ctap_uprobe, rt.uc);
 
 	if (!uprobe_wanted(u))
 		return 0;
@@ -325,8 +292,8 @@ static int uprobe_find_absolute(struct ctap_uprobe *u)
 	vma = find_vma(mm, u->abs_addr);
 	if (vma && vma->vm_start <= u->abs_addr && vma->vm_file) {
 		u->offset = ((loff_t)vma->vm_pgoff << PAGE_SHIFT) + u->abs_addr - vma->vm_start;
-		u->inode = igrab(file_inode(vma->vm_file));
-		ret = u->inode ? 0 : -ENOENT;
+		u->rt.inode = igrab(file_inode(vma->vm_file));
+		ret = u->rt.inode ? 0 : -ENOENT;
 	}
 	mmap_read_unlock(mm);
 	mmput(mm);
@@ -344,9 +311,9 @@ static int uprobe_find_inode(struct ctap_uprobe *u)
 	ret = kern_path(u->path, LOOKUP_FOLLOW, &path);
 	if (ret)
 		return ret;
-	u->inode = igrab(d_inode(path.dentry));
+	u->rt.inode = igrab(d_inode(path.dentry));
 	path_put(&path);
-	return u->inode ? 0 : -ENOENT;
+	return u->rt.inode ? 0 : -ENOENT;
 }
 
 /*
@@ -357,10 +324,10 @@ static int uprobe_find_inode(struct ctap_uprobe *u)
 static int uprobe_attach(struct ctap_uprobe *u)
 {
 #ifdef CTAP_HAVE_UPROBE_HANDLE
-	u->uprobe = uprobe_register(u->inode, u->offset, u->ref_ctr_offset, &u->uc);
-	return PTR_ERR_OR_ZERO(u->uprobe);
+	u->rt.uprobe = uprobe_register(u->rt.inode, u->offset, u->ref_ctr_offset, &u->rt.uc);
+	return PTR_ERR_OR_ZERO(u->rt.uprobe);
 #else
-	return uprobe_register_refctr(u->inode, u->offset, u->ref_ctr_offset, &u->uc);
+	return uprobe_register_refctr(u->rt.inode, u->offset, u->ref_ctr_offset, &u->rt.uc);
 #endif
 }
 
@@ -368,10 +335,10 @@ static int uprobe_attach(struct ctap_uprobe *u)
 static int uprobe_attach_entry(struct ctap_uprobe *u)
 {
 #ifdef CTAP_HAVE_UPROBE_HANDLE
-	u->entry_uprobe = uprobe_register(u->inode, u->entry_offset, 0, &u->entry_uc);
-	return PTR_ERR_OR_ZERO(u->entry_uprobe);
+	u->rt.entry_uprobe = uprobe_register(u->rt.inode, u->entry_offset, 0, &u->rt.entry_uc);
+	return PTR_ERR_OR_ZERO(u->rt.entry_uprobe);
 #else
-	return uprobe_register_refctr(u->inode, u->entry_offset, 0, &u->entry_uc);
+	return uprobe_register_refctr(u->rt.inode, u->entry_offset, 0, &u->rt.entry_uc);
 #endif
 }
 
@@ -379,12 +346,12 @@ static int uprobe_attach_entry(struct ctap_uprobe *u)
  * set); uprobe_detach_wait() then waits, as for uprobe_detach(). */
 static void uprobe_detach_entry(struct ctap_uprobe *u)
 {
-	if (!u->entry_uc.handler)
+	if (!u->rt.entry_uc.handler)
 		return;
 #ifdef CTAP_HAVE_UPROBE_HANDLE
-	uprobe_unregister_nosync(u->entry_uprobe, &u->entry_uc);
+	uprobe_unregister_nosync(u->rt.entry_uprobe, &u->rt.entry_uc);
 #else
-	uprobe_unregister(u->inode, u->entry_offset, &u->entry_uc);
+	uprobe_unregister(u->rt.inode, u->entry_offset, &u->rt.entry_uc);
 #endif
 }
 
@@ -393,9 +360,9 @@ static void uprobe_detach_entry(struct ctap_uprobe *u)
 static void uprobe_detach(struct ctap_uprobe *u)
 {
 #ifdef CTAP_HAVE_UPROBE_HANDLE
-	uprobe_unregister_nosync(u->uprobe, &u->uc);
+	uprobe_unregister_nosync(u->rt.uprobe, &u->rt.uc);
 #else
-	uprobe_unregister(u->inode, u->offset, &u->uc);
+	uprobe_unregister(u->rt.inode, u->offset, &u->rt.uc);
 #endif
 	uprobe_detach_entry(u);
 }
@@ -414,23 +381,23 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 	ret = uprobe_find_inode(u);
 	if (ret)
 		return ret;
-	memset(&u->uc, 0, sizeof(u->uc));
-	memset(&u->entry_uc, 0, sizeof(u->entry_uc));
+	memset(&u->rt.uc, 0, sizeof(u->rt.uc));
+	memset(&u->rt.entry_uc, 0, sizeof(u->rt.entry_uc));
 	if (u->is_return)
-		u->uc.ret_handler = uretprobe_hit;
+		u->rt.uc.ret_handler = uretprobe_hit;
 	if (u->is_return && u->entry_offset && uentry_needed(u))
-		u->entry_uc.handler = uprobe_entry_hit;
+		u->rt.entry_uc.handler = uprobe_entry_hit;
 	else if (!u->is_return || uentry_needed(u))
-		u->uc.handler = u->handler && !u->is_return ? u->handler : uprobe_hit;
+		u->rt.uc.handler = u->handler && !u->is_return ? u->handler : uprobe_hit;
 	/* process(PID): the kernel plants the breakpoint in that process only */
 	if (u->pid) {
-		u->uc.filter = uprobe_filter;
-		u->entry_uc.filter = uprobe_entry_filter;
+		u->rt.uc.filter = uprobe_filter;
+		u->rt.entry_uc.filter = uprobe_entry_filter;
 	}
 	/* The entry part first: a return whose entry was missed is a skip. */
-	ret = u->entry_uc.handler ? uprobe_attach_entry(u) : 0;
+	ret = u->rt.entry_uc.handler ? uprobe_attach_entry(u) : 0;
 	if (ret) {
-		u->entry_uc.handler = NULL;
+		u->rt.entry_uc.handler = NULL;
 	} else {
 		/* With a semaphore, the kernel counts it up in every process
 		 * that maps the file, now and later, while it is registered. */
@@ -441,8 +408,8 @@ static int uprobe_register_one(struct ctap_uprobe *u)
 		}
 	}
 	if (ret) {
-		iput(u->inode);
-		u->inode = NULL;
+		iput(u->rt.inode);
+		u->rt.inode = NULL;
 	}
 	return ret;
 }
@@ -473,14 +440,14 @@ int ctap_uprobes_register(struct ctap_uprobe *ups, int n)
 void ctap_uprobes_unregister(struct ctap_uprobe *ups, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (!ups[i].inode)
+		if (!ups[i].rt.inode)
 			continue;
 		uprobe_detach(&ups[i]);
 	}
 	uprobe_detach_wait();
 	for (int i = 0; i < n; i++) {
-		iput(ups[i].inode);
-		ups[i].inode = NULL;
+		iput(ups[i].rt.inode);
+		ups[i].rt.inode = NULL;
 	}
 	/* no handler runs any more (uprobe_unregister() or _sync() waited) */
 	kvfree(ue.slots);

@@ -39,7 +39,8 @@ static const char *const kmod_units[] = {
 static const char *const headers[] = {
 	"dyn:ctap_platform.h", "dyn:dyn_abi.h", "dyn:dyn_internal.h", "dyn:target.h",
 	"dyn:probes/timers.h", "dyn:probes/uprobes.h", "dyn:probes/tasks.h", "dyn:patch.h", "dyn:patch_int.h",
-	"kmod:probes/sdt_args.h", "kmod:target.h", "kmod:probe_entry.h", "dyn:shared.ld", "kmod:ctap_runtime.h", "kmod:transport.h",
+	"kmod:probes/sdt_args.h", "kmod:probes/uprobe_table.h", "kmod:target.h", "kmod:probe_entry.h",
+	"dyn:shared.ld", "kmod:ctap_runtime.h", "kmod:transport.h",
 	"kmod:core/portable.h", "kmod:core/ctap_limits.h", "kmod:core/outbuf.h", "kmod:core/json.h",
 	"kmod:core/stat.h", "kmod:core/format.h", "kmod:core/map.h", "kmod:core/regex_match.h",
 	"kmod:core/quote.h", NULL
