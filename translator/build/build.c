@@ -37,6 +37,8 @@
 #include "kfeatures.h"
 #include "sign.h"
 #include "spawn.h"
+#include "strset.h"
+#include "xalloc.h"
 
 /* Runtime files every module is built from (paths under the runtime dir):
  * the portable core's units, listed once in kmod-runtime/core/units.mk,
@@ -47,15 +49,6 @@ static const char *const runtime_objs[] = {
 	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", "scope", NULL
 };
 
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
-
 static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -65,8 +58,8 @@ static char *read_file(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(n + 1);
-		if (buf && fread(buf, 1, n, f) != (size_t)n) {
+		buf = xmalloc(n + 1);
+		if (fread(buf, 1, n, f) != (size_t)n) {
 			free(buf);
 			buf = NULL;
 		}
@@ -135,8 +128,8 @@ static int hash_one(const char *path, const char *rel, void *ctx)
 
 	if (!text)
 		return fail_errno();
-	*h = hash_bytes(*h, rel, strlen(rel) + 1);
-	*h = hash_bytes(*h, text, len);
+	*h = fnv1a(*h, rel, strlen(rel) + 1);
+	*h = fnv1a(*h, text, len);
 	free(text);
 	return 0;
 }
@@ -146,22 +139,22 @@ static int hash_one(const char *path, const char *rel, void *ctx)
  * (with what its BTF says of its interfaces: features). */
 static uint64_t base_key(struct session *s, const char *features)
 {
-	uint64_t h = 14695981039346656037ull;
+	uint64_t h = FNV1A_INIT;
 	char path[4096];
 	struct stat st;
 
-	h = hash_bytes(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
-	h = hash_bytes(h, KBUILD_REPLAY_FORMAT, sizeof(KBUILD_REPLAY_FORMAT));
+	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+	h = fnv1a(h, KBUILD_REPLAY_FORMAT, sizeof(KBUILD_REPLAY_FORMAT));
 	for_runtime_files(session_runtime_dir(s), "", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "core", hash_one, &h);
 	for_runtime_files(session_runtime_dir(s), "probes", hash_one, &h);
-	h = hash_bytes(h, s->opt.kernel_build, strlen(s->opt.kernel_build) + 1);
-	h = hash_bytes(h, s->opt.kernel_release, strlen(s->opt.kernel_release) + 1);
-	h = hash_bytes(h, features, strlen(features) + 1);
+	h = fnv1a(h, s->opt.kernel_build, strlen(s->opt.kernel_build) + 1);
+	h = fnv1a(h, s->opt.kernel_release, strlen(s->opt.kernel_release) + 1);
+	h = fnv1a(h, features, strlen(features) + 1);
 	snprintf(path, sizeof(path), "%s/Module.symvers", s->opt.kernel_build);
 	if (stat(path, &st) == 0) {
-		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
-		h = hash_bytes(h, &st.st_mtime, sizeof(st.st_mtime));
+		h = fnv1a(h, &st.st_size, sizeof(st.st_size));
+		h = fnv1a(h, &st.st_mtime, sizeof(st.st_mtime));
 	}
 	return h;
 }
@@ -169,12 +162,12 @@ static uint64_t base_key(struct session *s, const char *features)
 /* What the runtime object is compiled from: base_key(), the families, -D. */
 static uint64_t runtime_key(struct session *s, uint64_t base)
 {
-	uint64_t h = hash_bytes(base, "runtime", 8);
+	uint64_t h = fnv1a(base, "runtime", 8);
 
 	for (int i = 0; i < s->opt.n_defines; i++)
-		h = hash_bytes(h, s->opt.defines[i], strlen(s->opt.defines[i]) + 1);
+		h = fnv1a(h, s->opt.defines[i], strlen(s->opt.defines[i]) + 1);
 	for (const char **o = elab_runtime_families(s); *o; o++)
-		h = hash_bytes(h, *o, strlen(*o) + 1);
+		h = fnv1a(h, *o, strlen(*o) + 1);
 	return h;
 }
 
@@ -395,7 +388,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	const char *features = kfeatures_header(&s->arena, session_btf_quiet(s),
 						 s->opt.kernel_build);
 	uint64_t base = base_key(s, features);	/* reads every runtime file: once */
-	uint64_t key = hash_bytes(base, c_text, len);
+	uint64_t key = fnv1a(base, c_text, len);
 	bool cacheable, shipped;
 	const char *replay;
 	int ret;
@@ -416,7 +409,7 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 			fprintf(stderr, "stap: cannot read %s: %s\n", s->sign_cert, strerror(errno));
 			return -EIO;
 		}
-		key = hash_bytes(hash_bytes(key, "signed", 6), cert, cert_len);
+		key = fnv1a(fnv1a(key, "signed", 6), cert, cert_len);
 		free(cert);
 	}
 

@@ -37,6 +37,7 @@
 #include "bundle.h"
 #include "kimage.h"
 #include "ctap_bundle.h"
+#include "xalloc.h"
 
 struct member {
 	const char *target;	/* the -r argument */
@@ -109,11 +110,9 @@ int bundle_note_kernel(struct session *s, const char *name)
  * --bundle-member, which overrides every -r. */
 static pid_t start_member(struct member *m, int argc, char **argv)
 {
-	char **args = calloc(argc + 2, sizeof(*args));
+	char **args = xcalloc(argc + 2, sizeof(*args));
 	pid_t pid;
 
-	if (!args)
-		return -1;
 	args[0] = argv[0];
 	args[1] = (char *)m->arg;
 	memcpy(args + 2, argv + 1, (argc - 1) * sizeof(*args));

@@ -45,6 +45,7 @@
 #include "remote.h"
 #include "run.h"
 #include "spawn.h"
+#include "xalloc.h"
 
 #define LINE_MAX_KEEP	65536	/* a longer line is relayed in pieces */
 #define MERGE_TAG	"\036ctap-merge "	/* --remote-merge's lines (ctap_runtime.h) */
@@ -211,26 +212,20 @@ static pid_t start_ssh(struct session *s, const struct host *h, const char *scri
 static char *read_all(int fd)
 {
 	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
+	char *buf = xmalloc(cap);
 	ssize_t n;
 
-	while (buf && (n = read(fd, buf + len, cap - len - 1)) != 0) {
+	while ((n = read(fd, buf + len, cap - len - 1)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
 		len += n;
-		if (cap - len < 1024) {
-			char *b = realloc(buf, cap *= 2);
-
-			if (!b)
-				break;
-			buf = b;
-		}
+		if (cap - len < 1024)
+			buf = xrealloc(buf, cap *= 2);
 	}
-	if (buf)
-		buf[len] = '\0';
+	buf[len] = '\0';
 	close(fd);
 	return buf;
 }
@@ -295,10 +290,10 @@ static int hexval(char c)
 static void notes_build_id(const char *hex, char *id, size_t size)
 {
 	size_t n = strlen(hex) / 2, off = 0;
-	unsigned char *b = malloc(n + 1);
+	unsigned char *b = xmalloc(n + 1);
 
 	snprintf(id, size, "-");
-	if (!b || strspn(hex, "0123456789abcdefABCDEF") != strlen(hex)) {
+	if (strspn(hex, "0123456789abcdefABCDEF") != strlen(hex)) {
 		free(b);
 		return;
 	}
@@ -348,9 +343,9 @@ static void parse_answer(struct session *s, struct host *h, const char *text)
 
 static void ask_hosts(struct session *s, struct host *hosts, int n)
 {
-	struct capture *c = calloc(n > 0 ? (size_t)n : 1, sizeof(*c));
+	struct capture *c = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*c));
 
-	for (int i = 0; i < n && c; i++)
+	for (int i = 0; i < n; i++)
 		c[i].pid = start_ssh(s, &hosts[i], ask_script, open("/dev/null", O_RDONLY | O_CLOEXEC),
 				     NULL, &c[i].out, &c[i].err);
 	for (int i = 0; i < n; i++) {
@@ -358,7 +353,7 @@ static void ask_hosts(struct session *s, struct host *hosts, int n)
 		char *text = NULL;
 		int st;
 
-		if (!c || c[i].pid < 0) {
+		if (c[i].pid < 0) {
 			h->failed = "cannot run ssh";
 			continue;
 		}
@@ -383,12 +378,10 @@ static void ask_hosts(struct session *s, struct host *hosts, int n)
 static int build_member(struct session *s, const char *release, const char *dir,
 			const char *name, const char *extra, int argc, char **argv)
 {
-	char **args = calloc(argc + 5, sizeof(*args));
+	char **args = xcalloc(argc + 5, sizeof(*args));
 	int status, k = 0;
 	pid_t pid;
 
-	if (!args)
-		return -1;
 	args[k++] = argv[0];
 	args[k++] = (char *)arena_printf(&s->arena, "--bundle-member=%s", release);
 	args[k++] = "-m";
@@ -482,9 +475,9 @@ static const char copy_script[] =
 
 static void copy_modules(struct session *s, struct host *hosts, int n, const char *name)
 {
-	struct capture *c = calloc(n > 0 ? (size_t)n : 1, sizeof(*c));
+	struct capture *c = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*c));
 
-	for (int i = 0; i < n && c; i++) {
+	for (int i = 0; i < n; i++) {
 		int fd;
 
 		c[i].pid = -1;
@@ -505,7 +498,7 @@ static void copy_modules(struct session *s, struct host *hosts, int n, const cha
 		char *text = NULL;
 		int st;
 
-		if (!c || h->failed || c[i].pid < 0)
+		if (h->failed || c[i].pid < 0)
 			continue;
 		st = finish_capture(h, &c[i], &text);
 		if (st || !text || strncmp(text, "/tmp/ctap-remote.", 17))
@@ -582,16 +575,12 @@ static void take_line(struct session *s, struct host *h, struct relay *r, const 
 	const char *tag = s->opt.remote_merge && r->to == 1 ?
 			  memmem(p, len, MERGE_TAG, strlen(MERGE_TAG)) : NULL;
 	size_t before = tag ? (size_t)(tag - p) : len;
-	char *d;
 
 	if (before)
 		emit(s, h, r->to, p, before);
 	if (!tag)
 		return;
-	d = realloc(h->dump, h->dump_len + len - before + 1);
-	if (!d)
-		return;
-	h->dump = d;
+	h->dump = xrealloc(h->dump, h->dump_len + len - before + 1);
 	memcpy(h->dump + h->dump_len, tag, len - before);
 	h->dump_len += len - before;
 	h->dump[h->dump_len] = '\0';
@@ -609,15 +598,9 @@ static void relay_read(struct session *s, struct host *h, struct relay *r)
 	if (n < 0 && errno == EINTR)
 		return;
 	if (n > 0) {
-		char *b = realloc(r->buf, r->len + n);
-
-		if (!b)
-			n = 0;
-		else {
-			r->buf = b;
-			memcpy(r->buf + r->len, chunk, n);
-			r->len += n;
-		}
+		r->buf = xrealloc(r->buf, r->len + n);
+		memcpy(r->buf + r->len, chunk, n);
+		r->len += n;
 	}
 	for (size_t i = 0; i < r->len; i++)
 		if (r->buf[i] == '\n') {
@@ -654,7 +637,7 @@ static void stop_all(struct host *hosts, int n, bool hard)
 
 static void run_hosts(struct session *s, struct host *hosts, int n)
 {
-	struct pollfd *p = calloc(2 * (size_t)(n > 0 ? n : 1), sizeof(*p));
+	struct pollfd *p = xcalloc(2 * (size_t)(n > 0 ? n : 1), sizeof(*p));
 	int seen_interrupts = 0, live = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -673,7 +656,7 @@ static void run_hosts(struct session *s, struct host *hosts, int n)
 		else
 			live += 2;
 	}
-	while (live && p) {
+	while (live) {
 		int k = 0;
 
 		if (interrupted != seen_interrupts) {
@@ -746,19 +729,19 @@ static int run_fleet_end(struct session *s, struct host *hosts, int n, const cha
 			 const char *so)
 {
 	const char *path = arena_printf(&s->arena, "%s/merged", top);
-	char **dumps = calloc(n > 0 ? (size_t)n : 1, sizeof(*dumps));
+	char **dumps = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*dumps));
 	const char *argv[] = { "stapdyn", so, NULL };
 	int k = 0, status;
 	pid_t pid;
 
-	for (int i = 0; i < n && dumps; i++)
+	for (int i = 0; i < n; i++)
 		if (!hosts[i].failed && !hosts[i].status && hosts[i].dump_done)
 			dumps[k++] = hosts[i].dump;
 		else if (!hosts[i].failed)
 			fprintf(stderr, "stap: remote %d %s: left out of the merge (its session did "
 				"not end cleanly)\n", i, hosts[i].spec);
-	if (!dumps || !k || fleet_merge(dumps, k, path)) {
-		if (dumps && !k)
+	if (!k || fleet_merge(dumps, k, path)) {
+		if (!k)
 			fprintf(stderr, "stap: --remote-merge: no host to merge\n");
 		free(dumps);
 		return 1;
@@ -806,7 +789,7 @@ static int report(struct host *hosts, int n)
 int remote_run(struct session *s, int argc, char **argv)
 {
 	int n = s->opt.n_remotes, ret;
-	struct host *hosts = calloc(n > 0 ? (size_t)n : 1, sizeof(*hosts));
+	struct host *hosts = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*hosts));
 	const char *name = s->opt.module_name ? s->opt.module_name :
 			   arena_printf(&s->arena, "ctap_remote_%d", (int)getpid());
 	char *top = session_mkdtemp(s, "ctapremote");
@@ -814,7 +797,7 @@ int remote_run(struct session *s, int argc, char **argv)
 	const char *end_so = NULL;
 	bool ran = false;
 
-	if (!hosts || !top) {
+	if (!top) {
 		fprintf(stderr, "stap: cannot prepare the remote run: %s\n", strerror(errno));
 		free(hosts);
 		return 1;

@@ -40,6 +40,7 @@
 #include "cast_headers.h"
 #include "session.h"
 #include "udwarf_btf.h"
+#include "xalloc.h"
 
 #define MAX_HEADERS	16	/* "<a.h><b.h>...": SystemTap's tests use two */
 #define MAX_CC_DIRS	64
@@ -388,9 +389,7 @@ int cast_header_type(struct session *s, const char *headers, const char *name, _
 		if (!strcmp(h->headers, headers))
 			break;
 	if (!h) {
-		h = calloc(1, sizeof(*h));
-		if (!h)
-			return -ENOMEM;
+		h = xcalloc(1, sizeof(*h));
 		h->headers = arena_printf(&s->arena, "%s", headers);
 		h->fd = -1;
 		h->next = s->cast_headers;
