@@ -43,6 +43,9 @@ static int kloc_read(const struct ctap_kloc *l, struct pt_regs *regs, unsigned l
 	case CTAP_KLOC_IMM:
 		*out = l->disp;
 		return 0;
+	case CTAP_KLOC_ADDR:	/* read later, through the handler's guarded reads */
+		*out = pc + l->disp;
+		return 0;
 	case CTAP_KLOC_MEM:
 	case CTAP_KLOC_PCREL:
 		addr = l->kind == CTAP_KLOC_PCREL ? pc + l->disp :
