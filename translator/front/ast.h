@@ -41,6 +41,8 @@ enum expr_kind {
 	E_ENTRY,	/* @entry(a) */
 	E_PROBEWRITE,	/* @probewrite(a) */
 	E_CONST,	/* @const(str) */
+	E_ENUM,		/* @enum(str): pass 2 makes it an E_NUMBER */
+	E_ENUMNAME,	/* @enumname(a[, str[, module]]) */
 	E_AT_CALL,	/* other @name(args...): @kregister, @uderef, ... */
 	E_EMBEDDED,	/* %{ code %} as an expression (guru mode) */
 	E_AUTOCAST,	/* a chain: members of a value whose type SystemTap would
@@ -69,12 +71,13 @@ struct expr {
 	struct expr *next;	/* in argument and key lists */
 	union {
 		const char *op;		/* unary, postfix, binary, assign: operator text */
-		const char *str;	/* string literal; @cast type; @var name; @const */
+		const char *str;	/* string literal; @cast type; @var name; @const;
+				   @enum name; @enumname type */
 	};
 	const char *name;	/* symbol, function, $var, @stat name */
 	union {
 		int64_t num;		/* E_NUMBER */
-		const char *module;	/* @cast/@var module, or NULL */
+		const char *module;	/* @cast/@var/@enumname module, or NULL */
 	};
 	struct expr *a, *b, *c;	/* operands */
 	struct expr *args;	/* call args, index keys, hist args */

@@ -210,6 +210,29 @@ static struct expr *parse_at_op(struct parser *p)
 		expect_op(p, ")");
 		return e;
 	}
+	if (!strcmp(name, "@enum")) {
+		/* @enum("NAME"): the value of an enumerator of the kernel's BTF */
+		e = new_expr(p, E_ENUM, t);
+		e->str = parse_string(p);
+		if (!*e->str)
+			error_at(p, t, "@enum takes the name of an enumerator, a non-empty literal string");
+		expect_op(p, ")");
+		return e;
+	}
+	if (!strcmp(name, "@enumname")) {
+		/* @enumname(value[, "enum type"[, "module"]]) */
+		e = new_expr(p, E_ENUMNAME, t);
+		e->a = parse_expression(p);
+		if (accept_op(p, ",")) {
+			e->str = parse_string(p);
+			if (!*e->str)
+				error_at(p, t, "@enumname's type is a non-empty literal string");
+			if (accept_op(p, ","))
+				e->module = parse_string(p);
+		}
+		expect_op(p, ")");
+		return e;
+	}
 	if (!strcmp(name, "@defined") || !strcmp(name, "@entry") ||
 	    !strcmp(name, "@probewrite")) {
 		e = new_expr(p, name[1] == 'd' ? E_DEFINED : name[1] == 'e' ? E_ENTRY

@@ -197,6 +197,18 @@ module:
 	case E_CONST:
 		fprintf(f, "@const(\"%s\")", e->str);
 		break;
+	case E_ENUM:
+		fprintf(f, "@enum(\"%s\")", e->str);
+		break;
+	case E_ENUMNAME:
+		fputs("@enumname(", f);
+		expr_at(f, e->a, P_ASSIGN);
+		if (e->str)
+			fprintf(f, ", \"%s\"", e->str);
+		if (e->str && e->module)
+			fprintf(f, ", \"%s\"", e->module);
+		fputc(')', f);
+		break;
 	case E_EMBEDDED:
 		fprintf(f, "%%{%s%%}", e->str);
 		break;

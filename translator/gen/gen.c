@@ -24,6 +24,7 @@
 #include "print.h"
 #include "regex_compile.h"
 #include "gen_internal.h"
+#include "kbtf.h"
 #include "tvar.h"
 
 void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
@@ -1012,6 +1013,50 @@ void gen_fail_if(struct xlate *x, const char *cond)
 	fail_if(x, cond, NULL);
 }
 
+/*
+ * @enumname(v, ...): the name of the enumerator whose value v has (the
+ * first of the enum's with that value, as SystemTap), else v in decimal.
+ * A literal v is named here; other values go through a switch.
+ */
+static const char *enum_name(struct xlate *x, const struct expr *e)
+{
+	const struct tvar *ty = sem_tvar(x->s, e);
+	struct kbtf_enumerator en, prior;
+	const char *v, *t, *buf;
+
+	if (!ty || !ty->btf) {
+		gen_error(x, &e->loc, "@enumname: no enum type (pass 2 reported why)");
+		return "\"\"";
+	}
+	if (e->a->kind == E_NUMBER) {
+		for (int i = 0; !kbtf_enumerator_at(ty->btf, ty->value_type, i, &en); i++)
+			if (en.value == e->a->num)
+				return gen_c_string(x, en.name);
+		return gen_c_string(x, arena_printf(x->a, "%lld", (long long)e->a->num));
+	}
+	v = keep(x, e->a, gen_expr_c(x, e->a));	/* read once: switch and default */
+	t = gen_temp(x, "const char *%s", "enumname");
+	buf = gen_str_temp(x, "enumnum");
+	gen_emit(x, "switch (%s) {", v);
+	for (int i = 0; !kbtf_enumerator_at(ty->btf, ty->value_type, i, &en); i++) {
+		bool seen = false;
+
+		/* A value two enumerators share is a case once: the first's. */
+		for (int j = 0; j < i && !seen; j++)
+			seen = !kbtf_enumerator_at(ty->btf, ty->value_type, j, &prior) &&
+			       prior.value == en.value;
+		if (!seen)
+			gen_emit(x, "case %s: %s = %s; break;", number(x, en.value), t,
+				 gen_c_string(x, en.name));
+	}
+	gen_emit(x, "default: {");
+	gen_emit(x, "\tunion ctap_arg args[] = { { .n = %s } };", v);
+	gen_emit(x, "\t%s = ctap_sprintf(%s, \"%%d\", args, 1);", t, buf);
+	gen_emit(x, "}");
+	gen_emit(x, "}");
+	return t;
+}
+
 /* @perf("NAME"): the count of the current thread's counter (pass 2
  * found it). */
 static const char *perf_read(struct xlate *x, const struct expr *e)
@@ -1072,6 +1117,8 @@ const char *gen_expr_c(struct xlate *x, const struct expr *e)
 	case E_AUTOCAST:
 	case E_ATVAR:
 		return gen_target(x, e);
+	case E_ENUMNAME:
+		return enum_name(x, e);
 	case E_EMBEDDED:
 		return arena_printf(x->a, "((int64_t)(%s))", e->str);
 	case E_AT_CALL:

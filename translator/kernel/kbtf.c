@@ -547,3 +547,119 @@ int kbtf_find_ctype(const struct btf *btf, const __u32 *pointers, const char *ct
 	}
 	return 0;
 }
+
+/* ---- enums: @enum and @enumname ---- */
+
+int kbtf_enumerator_at(const struct btf *btf, __u32 id, int i, struct kbtf_enumerator *e)
+{
+	const struct btf_type *t;
+	bool is_signed;
+
+	id = kbtf_strip(btf, id);
+	t = btf__type_by_id(btf, id);
+	if (!t || !(btf_is_enum(t) || btf_is_enum64(t)))
+		return -EINVAL;
+	if (i < 0 || i >= btf_vlen(t))
+		return -ENOENT;
+	is_signed = btf_kflag(t);
+	e->type = id;
+	if (btf_is_enum(t)) {
+		const struct btf_enum *v = btf_enum(t) + i;
+
+		e->name = btf__name_by_offset(btf, v->name_off);
+		e->value = is_signed ? (int64_t)v->val : (int64_t)(__u32)v->val;
+	} else {
+		const struct btf_enum64 *v = btf_enum64(t) + i;
+
+		e->name = btf__name_by_offset(btf, v->name_off);
+		e->value = (int64_t)btf_enum64_value(v);
+	}
+	return 0;
+}
+
+/* Calls fn for each enumerator of btf's own types. */
+static void each_enumerator(const struct btf *btf, void (*fn)(const struct kbtf_enumerator *, void *),
+			    void *ctx)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	for (__u32 id = first_own_id(btf); id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		struct kbtf_enumerator e;
+
+		if (!btf_is_enum(t) && !btf_is_enum64(t))
+			continue;
+		for (int i = 0; !kbtf_enumerator_at(btf, id, i, &e); i++)
+			fn(&e, ctx);
+	}
+}
+
+struct enumerator_hits {
+	const char *name;
+	struct kbtf_enumerator *out;
+	int max, count;
+};
+
+static void enumerator_hit(const struct kbtf_enumerator *e, void *ctx)
+{
+	struct enumerator_hits *h = ctx;
+
+	if (strcmp(e->name, h->name))
+		return;
+	if (h->count < h->max)
+		h->out[h->count] = *e;
+	h->count++;
+}
+
+int kbtf_find_enumerator(const struct btf *btf, const char *name, struct kbtf_enumerator *out,
+			 int max)
+{
+	struct enumerator_hits h = { .name = name, .out = out, .max = max };
+
+	each_enumerator(btf, enumerator_hit, &h);
+	if (btf__base_btf(btf)) {
+		int n = h.count < max ? h.count : max;
+
+		h.count += kbtf_find_enumerator(btf__base_btf(btf), name, out + n, max - n);
+	}
+	return h.count;
+}
+
+static void offer_enumerator(const struct kbtf_enumerator *e, void *ctx)
+{
+	similar_offer(ctx, e->name);
+}
+
+int kbtf_similar_enumerators(const struct btf *btf, const char *name, const char **out, int max)
+{
+	struct similar sim;
+
+	similar_init(&sim, name, out, max);
+	for (; btf; btf = btf__base_btf(btf))
+		each_enumerator(btf, offer_enumerator, &sim);
+	return sim.count;
+}
+
+int kbtf_find_enum(const struct btf *btf, const char *name, __u32 *id)
+{
+	const struct btf_type *t;
+	__s32 r;
+
+	if (!strncmp(name, "enum ", 5)) {
+		name += 5;
+	} else {
+		r = kbtf_find(btf, name, BTF_KIND_TYPEDEF);
+		t = r > 0 ? btf__type_by_id(btf, kbtf_strip(btf, r)) : NULL;
+		if (t && (btf_is_enum(t) || btf_is_enum64(t))) {
+			*id = kbtf_strip(btf, r);
+			return 0;
+		}
+	}
+	r = kbtf_find(btf, name, BTF_KIND_ENUM);
+	if (r <= 0)
+		r = kbtf_find(btf, name, BTF_KIND_ENUM64);
+	if (r <= 0)
+		return -ENOENT;
+	*id = r;
+	return 0;
+}

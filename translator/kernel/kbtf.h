@@ -17,6 +17,7 @@
 #define KBTF_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <bpf/btf.h>
 
 #include "arena.h"
@@ -111,5 +112,35 @@ __u32 *kbtf_pointer_index(struct arena *a, const struct btf *btf);
  * long", "char *", "struct iovec *"): 0 and its *id, or -ENOENT.
  */
 int kbtf_find_ctype(const struct btf *btf, const __u32 *pointers, const char *ctype, __u32 *id);
+
+/* An enumerator: its name, its value as a read of its type gives it (sign
+ * extended if the type is signed, BTF's kflag), and its enum type. */
+struct kbtf_enumerator {
+	const char *name;
+	int64_t value;
+	__u32 type;
+};
+
+/*
+ * The enumerators named name in btf (a module's: its own types, then its
+ * base's), up to max of them in out, in type order.  Returns how many
+ * there are (maybe more than max).
+ */
+int kbtf_find_enumerator(const struct btf *btf, const char *name, struct kbtf_enumerator *out,
+			 int max);
+
+/* Up to max enumerator names close to name, for "did you mean" hints. */
+int kbtf_similar_enumerators(const struct btf *btf, const char *name, const char **out, int max);
+
+/*
+ * Enumerator i of the enum type id points to (through typedefs and
+ * qualifiers): 0 and *e, or -ENOENT past the last, -EINVAL if id is no
+ * enum.
+ */
+int kbtf_enumerator_at(const struct btf *btf, __u32 id, int i, struct kbtf_enumerator *e);
+
+/* An enum type by name: "enum foo", "foo", or a typedef of an enum: 0 and
+ * its *id, or -ENOENT. */
+int kbtf_find_enum(const struct btf *btf, const char *name, __u32 *id);
 
 #endif /* KBTF_H */

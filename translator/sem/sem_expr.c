@@ -575,6 +575,8 @@ static enum vtype expr_type(struct sem *sem, struct scope *sc, struct expr *e)
 		if (!sc->privileged && !sem->s->opt.guru)
 			sem_error(sem, &e->loc, NULL, "@const needs guru mode (stap -g)");
 		return T_LONG;
+	case E_ENUM:		return sem_enum(sem, sc, e);
+	case E_ENUMNAME:	return sem_enumname(sem, sc, e);
 	case E_EMBEDDED:	/* the parser allowed it: a tapset, or -g */
 		return T_LONG;
 	case E_AT_CALL:		return at_call_type(sem, sc, e);

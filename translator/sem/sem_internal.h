@@ -117,6 +117,11 @@ void sem_check_regex(struct sem *sem, const struct expr *pattern);
 void sem_chain_indexes(struct sem *sem, struct scope *sc, struct expr *e);
 /* @var("NAME[@CU]") through the probe family's global_var (sem_target.c). */
 enum vtype sem_atvar(struct sem *sem, struct scope *sc, struct expr *e);
+/* @enum("NAME"): made the E_NUMBER of the kernel's enumerator NAME. */
+enum vtype sem_enum(struct sem *sem, struct scope *sc, struct expr *e);
+/* @enumname(v[, "type"[, "module"]]): the enum type is recorded in
+ * sem->tvars (tvar.btf, tvar.value_type) for pass 3. */
+enum vtype sem_enumname(struct sem *sem, struct scope *sc, struct expr *e);
 /* e's chain from a base of type type (of btf; NULL: the kernel's), recorded for pass 3. */
 enum vtype sem_resolve_tvar(struct sem *sem, struct scope *sc, struct expr *e, struct tvar *t,
 			    __u32 type, const struct btf *btf);

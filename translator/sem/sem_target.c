@@ -462,3 +462,134 @@ enum vtype sem_autocast(struct sem *sem, struct scope *sc, struct expr *e)
 	return sem_resolve_tvar(sem, sc, e, &(struct tvar){ .base = ty->is_address ? TVAR_POINTER :
 							  TVAR_TYPED }, ty->type, ty->btf);
 }
+
+/* ---- @enum and @enumname: the kernel's enums, from BTF ---- */
+
+/* "enum pid_type", or an anonymous enum's id. */
+static const char *enum_label(struct sem *sem, const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	return t && t->name_off ? kbtf_type_name(sem->a, btf, id) :
+	       arena_printf(sem->a, "an anonymous enum (BTF type %u)", id);
+}
+
+/* SystemTap looks enumerators up in the probed function's DWARF scopes;
+ * BTF has no scopes, so the kernel's enums are one name space here, and
+ * a name two enums give different values is an error. */
+enum vtype sem_enum(struct sem *sem, struct scope *sc, struct expr *e)
+{
+	struct kbtf_enumerator hit[8];
+	const char *near[4];
+	struct btf *btf;
+	int n, i;
+
+	if (sc->site && sc->site->process) {
+		sem_error(sem, &e->loc, NULL, "@enum reads the kernel's enums (BTF), not a "
+			  "program's: not in %s", sc->site->name);
+		return T_UNKNOWN;
+	}
+	btf = session_btf(sem->s);
+	if (!btf)
+		return T_UNKNOWN;
+	n = kbtf_find_enumerator(btf, e->str, hit, 8);
+	if (!n) {
+		char hint[256] = "";
+		int k = kbtf_similar_enumerators(btf, e->str, near, 4);
+
+		for (i = 0; i < k; i++)
+			snprintf(hint + strlen(hint), sizeof(hint) - strlen(hint), "%s%s",
+				 i ? ", " : " (did you mean ", near[i]);
+		sem_error(sem, &e->loc, NULL, "enumeration constant '%s' not found in the kernel's "
+			  "BTF%s%s", e->str, hint, k ? "?)" : "");
+		return T_UNKNOWN;
+	}
+	for (i = 1; i < n && i < 8; i++)
+		if (hit[i].value != hit[0].value) {
+			sem_error(sem, &e->loc, NULL, "enumeration constant '%s' is ambiguous: %lld in "
+				  "%s, %lld in %s (the kernel's BTF has no scopes to tell them "
+				  "apart)", e->str, (long long)hit[0].value, enum_label(sem, btf, hit[0].type),
+				  (long long)hit[i].value, enum_label(sem, btf, hit[i].type));
+			return T_UNKNOWN;
+		}
+	e->kind = E_NUMBER;
+	e->num = hit[0].value;
+	return T_LONG;
+}
+
+/* The enum type named e->str, in e->module's search path ("kernel", a
+ * module, "m1:m2"), as @cast finds types.  NULL after an error. */
+static const struct btf *enum_by_name(struct sem *sem, const struct expr *e, __u32 *id)
+{
+	const char *path = e->module ? e->module : "kernel", *end;
+	struct btf *btf;
+
+	if (!session_btf(sem->s))
+		return NULL;
+	for (; *path; path = *end ? end + 1 : end) {
+		const char *m;
+
+		end = strchr(path, ':') ? strchr(path, ':') : path + strlen(path);
+		m = arena_strndup(sem->a, path, end - path);
+		if (!strncmp(m, "kernel", 6))
+			btf = session_btf(sem->s);
+		else if (m[0] == '<' || strchr(m, '/') || session_module_btf(sem->s, m, &btf))
+			continue;	/* headers and programs have no BTF enums here */
+		if (!kbtf_find_enum(btf, e->str, id))
+			return btf;
+	}
+	sem_error(sem, &e->loc, NULL, "@enumname: no enum type '%s' in %s", e->str,
+		  e->module ? arena_printf(sem->a, "the BTF of '%s'", e->module) : "the kernel's BTF");
+	return NULL;
+}
+
+/* The enum type of @enumname's $var operand.  NULL after an error, or
+ * quietly if the $var itself did not resolve (that error is reported). */
+static const struct btf *enum_of_var(struct sem *sem, struct scope *sc, const struct expr *e,
+				     __u32 *id)
+{
+	const struct expr *v = e->a;
+	const struct probe_var *pv;
+	const struct btf *btf;
+	const struct btf_type *t;
+	struct tvar_error err = { 0 };
+	__u32 end;
+
+	if (v->kind != E_TARGET || v->pretty || v->addressof) {
+		sem_error(sem, &e->loc, NULL, "@enumname needs a typed $variable or a type string "
+			  "argument: @enumname(v, \"enum NAME\"[, \"module\"])");
+		return NULL;
+	}
+	if (!sc->site || !tvar_map_get(sem->tvars, v) ||
+	    !(pv = sem_probe_var(sc->site, v->name)) || !pv->btf_id)
+		return NULL;
+	btf = var_btf(sem, pv);
+	if (tvar_end_type(sem->a, btf, v, pv->btf_id, false, &end, &err)) {
+		sem_error(sem, err.loc, err.what, "%s", err.msg);
+		return NULL;
+	}
+	t = btf__type_by_id(btf, kbtf_strip(btf, end));
+	if (!t || !(btf_is_enum(t) || btf_is_enum64(t))) {
+		sem_error(sem, &e->loc, NULL, "@enumname target '%s' does not have enumeration type "
+			  "(have %s)", v->name, kbtf_type_name(sem->a, btf, end));
+		return NULL;
+	}
+	*id = kbtf_strip(btf, end);
+	return btf;
+}
+
+enum vtype sem_enumname(struct sem *sem, struct scope *sc, struct expr *e)
+{
+	enum vtype t = sem_expr(sem, sc, e->a);
+	const struct btf *btf;
+	__u32 id;
+
+	if (t != T_UNKNOWN && t != T_LONG)
+		sem_error(sem, &e->a->loc, NULL, "@enumname maps a long, not a %s", vtype_name(t));
+	if (t == T_UNKNOWN && e->a->kind == E_SYMBOL)
+		sem_assign_type(sem, sc, e->a, T_LONG, &e->loc);
+	btf = e->str ? enum_by_name(sem, e, &id) : enum_of_var(sem, sc, e, &id);
+	if (btf)
+		tvar_map_set(sem->tvars, e, &(struct tvar){ .btf = btf, .value_type = id });
+	return T_STRING;
+}
