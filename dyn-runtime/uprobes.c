@@ -167,7 +167,10 @@ static void site_entry(struct ctapdyn_regs *r, void *data)
 	struct site *s = data;
 	struct pt_regs *regs = (struct pt_regs *)r;
 
-	for (int i = 0; i < s->n; i++) {
+	/* The later-declared first, as the kernel runs a uprobe's consumers
+	 * (newest first) and SystemTap's scripts expect: a .return's @entry
+	 * of a global sees it before an earlier entry probe changes it. */
+	for (int i = s->n - 1; i >= 0; i--) {
 		const struct ctap_uprobe *u = s->m[i].u;
 
 		if (u->pid && u->pid != getpid())
@@ -198,7 +201,7 @@ static void site_return(struct ctapdyn_regs *r, void *data)
 	struct site *s = data;
 	struct pt_regs *regs = (struct pt_regs *)r;
 
-	for (int i = 0; i < s->n; i++) {
+	for (int i = s->n - 1; i >= 0; i--) {	/* newest first, as site_entry */
 		const struct ctap_uprobe *u = s->m[i].u;
 
 		if (s->m[i].role != ROLE_RETURN || (u->pid && u->pid != getpid()))
