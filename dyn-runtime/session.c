@@ -224,6 +224,11 @@ void ctap_dyn_report(void)
 	if (dropped)
 		ctap_notice("WARNING: %lu output writes were dropped: the output buffer was "
 			    "full (a larger -s helps)\n", dropped);
+	dropped = ctap_transport_cut();
+	if (dropped)
+		ctap_notice("WARNING: the output of %lu handler runs was cut: it did not fit "
+			    "the handler's buffer (under --json, one statement's text must)\n",
+			    dropped);
 	if (errors || skipped)
 		ctap_notice("WARNING: Number of errors: %d, skipped probes: %d\n", errors, skipped);
 }

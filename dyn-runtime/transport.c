@@ -12,16 +12,17 @@
 #include "dyn_abi.h"
 #include "dyn_internal.h"
 
-static unsigned long cut;	/* prints cut short by a full handler buffer */
-
 void ctap_write(const void *data, size_t len)
 {
 	ctap_dyn_emit(CTAP_DYN_OUT, data, len);
 }
 
+/* Counted in the segment: the handler may run in any target process, the
+ * end report in stapdyn's. */
 void ctap_write_cut(void)
 {
-	__atomic_add_fetch(&cut, 1, __ATOMIC_RELAXED);
+	if (ctap_dyn_shm)
+		__atomic_add_fetch(&ctap_dyn_shm->cut, 1, __ATOMIC_RELAXED);
 }
 
 /* The ring is drained by stapdyn as it fills: nothing to push here. */
@@ -107,4 +108,9 @@ const char *ctap_tz_name(void)
 unsigned long ctap_transport_dropped(void)
 {
 	return ctap_dyn_shm ? (unsigned long)ctap_dyn_shm->dropped : 0;
+}
+
+unsigned long ctap_transport_cut(void)
+{
+	return ctap_dyn_shm ? (unsigned long)ctap_dyn_shm->cut : 0;
 }
