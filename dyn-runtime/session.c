@@ -134,10 +134,71 @@ static void report_error(struct ctap_context *c)
 		ctap_exit();
 }
 
+#ifdef STP_TIMING
+/*
+ * stap -t: each probe's cycles from its entry to its handler's end, a
+ * statistic per handler slot (in the segment: the hits of every target
+ * process count), and the "probe hit report" after the end probes, as
+ * kmod-runtime/session.c's.
+ */
+static struct ctap_pstat *timing CTAP_SHARED;
+static const struct ctap_stat_spec timing_spec;	/* no histogram, no shift */
+
+static int timing_init(const struct ctap_module *m)
+{
+	timing = ctap_alloc(m->ntimed * sizeof(*timing));
+	if (!timing)
+		return -ENOMEM;
+	for (int i = 0; i < m->ntimed; i++)
+		if (ctap_pstat_init(&timing[i]))
+			return -ENOMEM;	/* the segment goes at once, with them */
+	return 0;
+}
+
+static void timing_add(const struct ctap_probe *p, cycles_t start)
+{
+	if (p->timing)
+		ctap_pstat_add(&timing_spec, &timing[p->timing - 1], get_cycles() - start);
+}
+
+static void timing_report(const struct ctap_module *m)
+{
+	static const char head[] = "----- probe hit report: \n";
+	static const char tail[] = "----- refresh report:\n";
+	char line[512];
+
+	ctap_write(head, sizeof(head) - 1);
+	for (int i = 0; i < m->ntimed; i++) {
+		const struct ctap_probe *p = &m->timed[i];
+		struct ctap_stat *st = ctap_pstat_aggregate(&timing_spec, &timing[i]);
+		int n;
+
+		if (!st->count)
+			continue;
+		n = snprintf(line, sizeof(line), "%s, (%s), hits: %lld, cycles: %lldmin/%lldavg/"
+			     "%lldmax, variance: %lld,%s, index: %d\n", p->pp, p->location,
+			     (long long)st->count, (long long)st->min, (long long)ctap_stat_avg(st),
+			     (long long)st->max, (long long)ctap_stat_variance(&timing_spec, st),
+			     p->derivation, i);
+		ctap_write(line, min_t(int, n, sizeof(line) - 1));
+	}
+	ctap_write(tail, sizeof(tail) - 1);
+}
+#else
+static inline int timing_init(const struct ctap_module *m) { return 0; }
+static inline void timing_add(const struct ctap_probe *p, cycles_t start) { }
+static inline void timing_report(const struct ctap_module *m) { }
+#endif
+
 void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		       const unsigned long *args, int nargs, unsigned long addr)
 {
 	struct ctap_context *c;
+#ifdef STP_TIMING
+	cycles_t start = get_cycles();
+#else
+	cycles_t start = 0;
+#endif
 
 	if (!ctap_state_allows(atomic_read(&sess.state), p))
 		return;
@@ -161,6 +222,7 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	ctap_context_enter(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
 	p->handler(c);
 	ctap_unlock_globals(p);
+	timing_add(p, start);
 	if (unlikely(c->out.len || c->out.truncated))
 		ctap_handler_output(c);
 	if (unlikely(c->last_error))
@@ -212,6 +274,7 @@ void ctap_dyn_stop(void)
 	atomic_set(&sess.state, S_STOPPING);
 	disarm();
 	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
+	timing_report(module);
 	atomic_set(&sess.state, S_STOPPED);
 }
 
@@ -258,7 +321,8 @@ int ctap_module_init(const struct ctap_module *m)
 
 		ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
 	}
-	return m->init_globals();
+	ret = timing_init(m);
+	return ret ? ret : m->init_globals();
 }
 
 void ctap_module_exit(void)
