@@ -26,6 +26,7 @@ struct ctap_dyn_rec {
 };
 #define CTAP_DYN_OUT	0		/* the script's output: stdout or -o */
 #define CTAP_DYN_ERR	1		/* ERROR:/WARNING: lines: stderr */
+#define CTAP_DYN_SWITCH	2		/* switch_file(): no data, the next -o file */
 
 /* At the segment's start.  Everything after it is carved by offsets. */
 struct ctap_dyn_shm {
