@@ -156,19 +156,27 @@ static void drain(struct ctap_dyn_shm *h)
 {
 	static char buf[65536];
 
-	for (int tries = 0; !ring_trylock(h); tries++) {
-		if (tries > 1000)
-			return;		/* a writer stopped holding it: next time */
-		usleep(10);
-	}
-	while (h->tail < h->head) {
+	for (;;) {
 		struct ctap_dyn_rec r;
 		size_t len;
 
+		/* The lock is held to take one record, not while it is
+		 * written out: a handler that finds it held drops its record,
+		 * and a write to a file or a pipe may take long. */
+		for (int tries = 0; !ring_trylock(h); tries++) {
+			if (tries > 1000)
+				return;		/* a writer stopped holding it: next time */
+			usleep(10);
+		}
+		if (h->tail >= h->head) {
+			__atomic_store_n(&h->ring_lock, 0, __ATOMIC_RELEASE);
+			return;
+		}
 		ring_read(h, h->tail, &r, sizeof(r));
 		len = r.len < sizeof(buf) ? r.len : sizeof(buf);
 		ring_read(h, h->tail + sizeof(r), buf, len);
 		h->tail += sizeof(r) + ((r.len + 7) & ~7u);
+		__atomic_store_n(&h->ring_lock, 0, __ATOMIC_RELEASE);
 		if (r.chan == CTAP_DYN_ERR) {
 			if (!strncmp(buf, "ERROR:", 6))
 				saw_error = true;
@@ -180,7 +188,6 @@ static void drain(struct ctap_dyn_shm *h)
 			relay_write(&out, buf, len);
 		}
 	}
-	__atomic_store_n(&h->ring_lock, 0, __ATOMIC_RELEASE);
 }
 
 /* Sleep until a record, an exit request or 20 ms (to look at signals). */
