@@ -103,8 +103,13 @@ void ctap_add_skipped(unsigned long n)
 	atomic_add((int)n, &sess.skipped);
 }
 
+/* Set while ctap_dyn_quiet() holds this thread's handlers off. */
+static __thread bool quiet __attribute__((tls_model("initial-exec")));
+
 static void skip(void)
 {
+	if (quiet)
+		return;		/* the runtime's own call: not a hit to count */
 	if (atomic_inc_return(&sess.skipped) > MAXSKIPPED) {
 		ctap_oob("ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n");
 		ctap_exit();
@@ -125,6 +130,28 @@ static struct ctap_context *this_context(void)
 		ctap_dyn_slot = slot;
 	}
 	return (struct ctap_context *)(sess.contexts + ctap_dyn_slot * sess.context_size);
+}
+
+/*
+ * No handler runs on this thread between ctap_dyn_quiet(true) and
+ * ctap_dyn_quiet(false), and what it would have run is not counted as
+ * skipped: its context is marked busy, the reentry check the hot path
+ * makes anyway, so that the hits cost nothing more.  For the runtime's
+ * own work in a target (uprobes.c puts the probes in).
+ */
+void ctap_dyn_quiet(bool on)
+{
+	struct ctap_context *c = this_context();
+
+	if (!c)
+		return;		/* no slot: every hit here is skipped anyway */
+	if (on) {
+		quiet = true;
+		c->busy.counter++;
+	} else {
+		c->busy.counter--;
+		quiet = false;
+	}
 }
 
 static void report_error(struct ctap_context *c)

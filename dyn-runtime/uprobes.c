@@ -162,22 +162,11 @@ struct site {
 	} m[SITE_MAX];
 };
 
-/*
- * Set while this thread arms the process's probes: what the runtime's own
- * calls hit then (its allocations, its reads of /proc, in a probed libc)
- * is not the program's, and the kernel's uprobes never see it.  Those
- * hits are left out, not counted as skips.  initial-exec: no allocation
- * on first use, in a handler.
- */
-static __thread bool arming __attribute__((tls_model("initial-exec")));
-
 static void site_entry(struct ctapdyn_regs *r, void *data)
 {
 	struct site *s = data;
 	struct pt_regs *regs = (struct pt_regs *)r;
 
-	if (arming)
-		return;
 	/* The later-declared first, as the kernel runs a uprobe's consumers
 	 * (newest first) and SystemTap's scripts expect: a .return's @entry
 	 * of a global sees it before an earlier entry probe changes it. */
@@ -212,8 +201,6 @@ static void site_return(struct ctapdyn_regs *r, void *data)
 	struct site *s = data;
 	struct pt_regs *regs = (struct pt_regs *)r;
 
-	if (arming)
-		return;
 	for (int i = s->n - 1; i >= 0; i--) {	/* newest first, as site_entry */
 		const struct ctap_uprobe *u = s->m[i].u;
 
@@ -358,8 +345,7 @@ static int place(struct ctap_uprobe *u)
 /* A site of one entry probe, the usual case: its handler straight. */
 static void site_one(struct ctapdyn_regs *r, void *data)
 {
-	if (!arming)
-		entry_hit(data, (struct pt_regs *)r);
+	entry_hit(data, (struct pt_regs *)r);
 }
 
 static int site_insert(struct site *s)
@@ -400,7 +386,10 @@ void ctap_dyn_uprobes_arm(void)
 	sites = calloc((size_t)table_n * 2, sizeof(*sites));
 	if (!sites)
 		return;
-	arming = true;
+	/* What the runtime's own calls hit now (its allocations, its reads
+	 * of /proc, in a probed libc) is not the program's, and the kernel's
+	 * uprobes never see it: no handler runs on this thread meanwhile. */
+	ctap_dyn_quiet(true);
 	for (int i = 0; i < table_n; i++) {
 		if (table[i].entry_probe)
 			saved = max(saved, table[i].saved_size);
@@ -416,7 +405,7 @@ void ctap_dyn_uprobes_arm(void)
 			ctap_probe_refused(sites[i].m[0].u->probe, false, "at %#lx (rc %d)",
 					   sites[i].addr, ret);
 	}
-	arming = false;
+	ctap_dyn_quiet(false);
 }
 
 /* In stapdyn: the files are there; the probes go in where they run. */
