@@ -90,6 +90,19 @@ static inline int ctap_vscnprintf(char *buf, size_t size, const char *fmt, va_li
 	return n < 0 ? 0 : (size_t)n >= size ? (int)size - 1 : n;
 }
 
+static inline __printf(3, 4) int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = ctap_vscnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+#define simple_strtoul(s, end, base)	strtoul((s), (end), (base))
+#define simple_strtol(s, end, base)	strtol((s), (end), (base))
+
 /* glibc 2.36 (Debian 12) has neither; the generated code uses both. */
 static inline ssize_t strscpy(char *dst, const char *src, size_t size)
 {

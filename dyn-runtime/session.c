@@ -217,11 +217,46 @@ static inline void timing_add(const struct ctap_probe *p, cycles_t start) { }
 static inline void timing_report(const struct ctap_module *m) { }
 #endif
 
+#ifndef STP_NO_OVERLOAD
+/*
+ * Time in handlers per slot (per thread), as the kernel runtime's per
+ * CPU and SystemTap's STP_OVERLOAD in both its runtimes: over
+ * STP_OVERLOAD_THRESHOLD cycles of an STP_OVERLOAD_INTERVAL in handlers
+ * is an error that ends the session, before the probes take the
+ * program.  Two cycle-counter reads and an add a hit; the check itself
+ * once an interval.
+ */
+static noinline void overload_check(struct ctap_context *c, cycles_t end)
+{
+	bool over = c->cycles_sum > STP_OVERLOAD_THRESHOLD;
+
+	c->cycles_base = end;
+	c->cycles_sum = 0;
+	if (over) {
+		ctap_oob("ERROR: probe overhead exceeded threshold\n");
+		atomic_inc(&sess.errors);
+		ctap_exit();
+	}
+}
+
+static __always_inline void overload_add(struct ctap_context *c, cycles_t start)
+{
+	cycles_t end = get_cycles();
+
+	c->cycles_sum += end - start;
+	if (unlikely(end - c->cycles_base >= STP_OVERLOAD_INTERVAL))
+		overload_check(c, end);
+}
+#define CTAP_DYN_CYCLES	1
+#else
+static inline void overload_add(struct ctap_context *c, cycles_t start) { }
+#endif
+
 void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		       const unsigned long *args, int nargs, unsigned long addr)
 {
 	struct ctap_context *c;
-#ifdef STP_TIMING
+#if defined(STP_TIMING) || defined(CTAP_DYN_CYCLES)
 	cycles_t start = get_cycles();
 #else
 	cycles_t start = 0;
@@ -254,6 +289,7 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		ctap_handler_output(c);
 	if (unlikely(c->last_error))
 		report_error(c);
+	overload_add(c, start);
 out:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	c->busy.counter--;
@@ -293,13 +329,41 @@ int ctap_dyn_start(int32_t target, int32_t stapdyn_pid)
 	return 0;
 }
 
-/* stapdyn: disarm, run the end (or error) probes. */
+/*
+ * The handlers running when the session stops finish first: the one in
+ * a target that called exit() puts its output in the ring after exit()
+ * has woken stapdyn, which would otherwise run the end probes and drain
+ * the ring for the last time before it (a third of the runs of a probe
+ * that prints and exits lost their output).  Their busy counts are in
+ * the segment; waited for at most a second, so that a target stopped
+ * in a handler (a debugger, SIGSTOP) does not hold the session.
+ */
+static void wait_handlers(void)
+{
+	for (int tries = 0; sess.contexts && tries < 1000; tries++) {
+		bool busy = false;
+
+		for (int i = 0; i < CTAP_DYN_SLOTS && !busy; i++) {
+			struct ctap_context *c =
+				(struct ctap_context *)(sess.contexts + i * sess.context_size);
+
+			busy = i != ctap_dyn_slot &&
+			       __atomic_load_n(&c->busy.counter, __ATOMIC_ACQUIRE) != 0;
+		}
+		if (!busy)
+			return;
+		usleep(1000);
+	}
+}
+
+/* stapdyn: disarm, let running handlers end, run the end (or error) probes. */
 void ctap_dyn_stop(void)
 {
 	if (atomic_read(&sess.state) == S_STOPPED || atomic_read(&sess.state) == S_LOADED)
 		return;
 	atomic_set(&sess.state, S_STOPPING);
 	disarm();
+	wait_handlers();
 	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
 	timing_report(module);
 	atomic_set(&sess.state, S_STOPPED);
