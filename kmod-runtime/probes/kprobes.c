@@ -43,6 +43,9 @@ static int kloc_read(const struct ctap_kloc *l, struct pt_regs *regs, unsigned l
 	case CTAP_KLOC_IMM:
 		*out = l->disp;
 		return 0;
+	case CTAP_KLOC_ADDR:	/* read later, through the handler's guarded reads */
+		*out = pc + l->disp;
+		return 0;
 	case CTAP_KLOC_MEM:
 	case CTAP_KLOC_PCREL:
 		addr = l->kind == CTAP_KLOC_PCREL ? pc + l->disp :
@@ -135,6 +138,25 @@ static int kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 
 /*
+ * Whether name, as sprint_symbol_no_offset() prints an address's function
+ * ("f", or "f [mod]" in a module), is symbol, as a kprobe names it ("f",
+ * "mod:f").
+ */
+static bool is_symbol(const char *name, const char *symbol)
+{
+	const char *colon = strchr(symbol, ':');
+	size_t flen, mlen;
+
+	if (!colon)
+		return !strcmp(name, symbol);
+	mlen = colon - symbol;
+	flen = strlen(colon + 1);
+	return !strncmp(name, colon + 1, flen) && name[flen] == ' ' && name[flen + 1] == '[' &&
+	       !strncmp(name + flen + 2, symbol, mlen) && name[flen + 2 + mlen] == ']' &&
+	       !name[flen + 3 + mlen];
+}
+
+/*
  * A kprobe at FUNC+OFFSET is registered disabled and armed only once its
  * address is known to be in FUNC: the kernel would take any offset into
  * whatever function follows, one that pass 2 refuses to probe, say.
@@ -149,7 +171,7 @@ static int register_inside(struct ctap_kprobe *k)
 	if (ret)
 		return ret;
 	sprint_symbol_no_offset(name, (unsigned long)k->u.kp.addr);
-	if (strcmp(name, k->symbol)) {
+	if (!is_symbol(name, k->symbol)) {
 		ctap_oob("ERROR: probe %s: %s+%#lx is in %s, not in %s\n", k->probe->pp,
 			 k->symbol, k->offset, name, k->symbol);
 		unregister_kprobe(&k->u.kp);

@@ -16,7 +16,9 @@
  * read the kernel's DWARF: a register, a constant, kernel memory at a
  * register plus disp, or at disp from the probed instruction (a static).
  */
-enum ctap_kloc_kind { CTAP_KLOC_REG, CTAP_KLOC_IMM, CTAP_KLOC_MEM, CTAP_KLOC_PCREL };
+/* PCREL: the value at the probe's address plus disp; ADDR: that address
+ * itself (a kernel static's, for @var: KASLR moves code and data alike). */
+enum ctap_kloc_kind { CTAP_KLOC_REG, CTAP_KLOC_IMM, CTAP_KLOC_MEM, CTAP_KLOC_PCREL, CTAP_KLOC_ADDR };
 
 struct ctap_kloc {
 	enum ctap_kloc_kind kind;

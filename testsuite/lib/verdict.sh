@@ -22,14 +22,25 @@ guest_verdict()
 		return 1
 	fi
 	if [ "$rc" != "$want_rc" ]; then
-		echo "exit status $rc, expected $want_rc"
+		echo "exit status $rc, expected $want_rc; stderr: $(head -c 160 "$dir/$name.stderr" | tr '\n' ' ')"
 		return 1
 	fi
 	if ! cmp -s "$expected" "$dir/$name.stdout"; then
-		echo "stdout differs from $(basename "$expected")"
+		echo "stdout differs from $(basename "$expected"): $(first_difference "$expected" "$dir/$name.stdout")"
 		return 1
 	fi
 	return 0
+}
+
+# first_difference EXPECTED GOT - the first line that differs, short: a
+# verdict is often all a reader of CI's tail has.
+first_difference()
+{
+	diff --text "$1" "$2" | awk '
+		/^[0-9]/ && !at { at = $0; next }
+		/^< / && want == "" { want = substr($0, 3, 100) }
+		/^> / && got == "" { got = substr($0, 3, 100) }
+		END { printf "at %s, expected \"%s\", got \"%s\"", at, want, got }' | cat -v
 }
 
 # pass_verdict STP_FILE KIND STAP

@@ -180,3 +180,14 @@ int kmod_btf(struct arena *a, const char *release, const char *moddir, const cha
 	free(data);
 	return *btf ? 0 : -ENODATA;
 }
+
+int kmod_path(struct arena *a, const char *moddir, const char *name, const char **path)
+{
+	struct find f = { .name = name };
+	int ret = each_module(a, moddir, find, &f);
+
+	if (ret)
+		return ret;
+	*path = f.path;
+	return f.path ? 0 : -ENOENT;
+}

@@ -18,6 +18,10 @@
  */
 int kmod_names(struct arena *a, const char *moddir, const char *glob, const char ***names);
 
+/* The file of module name under moddir (by modules.dep): 0 and *path
+ * (arena memory), -ENOENT, or -errno. */
+int kmod_path(struct arena *a, const char *moddir, const char *name, const char **path);
+
 /*
  * Module name's BTF on top of the kernel's (base): /sys/kernel/btf/NAME
  * when release is the running kernel, else the .BTF section of its .ko

@@ -35,6 +35,11 @@ static const char *const kernel_function_patterns[] = {
 	"kernel.function(string).call",
 	"kernel.function(string).return",
 	"kernel.function(string).return.maxactive(number)",
+	"kernel.function(string).callee(string)",
+	"kernel.function(string).callee(string).call",
+	"kernel.function(string).callee(string).return",
+	"kernel.function(string).callees",
+	"kernel.function(string).callees(number)",
 	"module(string).function(string)",
 	"module(string).function(string).call",
 	"module(string).function(string).return",
@@ -59,6 +64,7 @@ static const char *const label_patterns[] = {
 
 static const char *const statement_patterns[] = {
 	"kernel.statement(string)",
+	"module(string).statement(string)",
 	"kernel.statement(number).absolute",
 	"kprobe.statement(number).absolute",
 	NULL
@@ -74,6 +80,8 @@ static const char *const statement_patterns[] = {
 #define MAXACTIVE_TOTAL		(64 * MAXACTIVE_MAX)
 
 extern const struct provider kernel_function_provider;
+static int kernel_global_var(struct session *s, const struct derived_probe *d, const char *spec,
+			     struct global_var *out);
 
 /* A probe's own data (derived_probe.data). */
 struct kprobe_point {
@@ -85,7 +93,9 @@ struct kprobe_point {
 	/* A statement's variables, from DWARF: where each is at the probe
 	 * (its $var reads argument i, locs[i]). */
 	struct sdt_arg locs[SDT_MAX_ARGS];
+	bool addr_of[SDT_MAX_ARGS];	/* locs[i] is an address (@var), not read there */
 	int nlocs;
+	uint64_t link_addr;		/* a DWARF probe's link-time address in the kernel, or 0 */
 };
 
 /* FUNC+OFFSET: *offset and the function's name; offset 0 without '+'. */
@@ -367,10 +377,16 @@ static const char *without_file(struct elab *elab, const struct pp_match *m, con
 extern const struct provider kernel_statement_provider;
 
 /* The session's kernel DWARF: opened on first use, then kept. */
+#define MAX_MODULE_DWARF	16
+
 struct kdwarf_state {
 	struct kdwarf *k;
 	const char *bad;	/* a file that has no usable DWARF, or NULL */
 	bool tried;
+	/* modules' DWARF (module("M").statement), opened as named */
+	struct kdwarf *mods[MAX_MODULE_DWARF];
+	const char *modnames[MAX_MODULE_DWARF];
+	int nmods;
 };
 
 /* The target kernel's DWARF, or NULL: opened once per session. */
@@ -395,6 +411,8 @@ static void statement_release(void *state)
 	struct kdwarf_state *st = state;
 
 	kdwarf_close(st->k);
+	for (int i = 0; i < st->nmods; i++)
+		kdwarf_close(st->mods[i]);
 }
 
 /*
@@ -471,13 +489,20 @@ struct kline_walk {
 	const struct ksym *sym;		/* the symbol of the code: f's, or in's */
 	bool statement, wild, is_return;
 	const char *label;		/* .label("L"): L, a glob */
+	const char *callee;		/* .callee("G"): G, a glob; .callees: "*" */
+	int depth;			/* .callees(N): N */
+	struct udwarf_cufunc top;	/* .callee: the function whose code is walked, */
+	const struct udwarf_cufunc *caller;	/* the function or instance walked in it */
 	const char *suffix;
 	int64_t maxactive;
 	int added, skipped, lines;
+	const char *module;		/* module("M").statement: M, else NULL */
+	struct kdwarf *kd;		/* the DWARF walked */
 };
 
-/* A DWARF type as the kernel's BTF has it ("struct file*"), else long. */
-static __u32 kernel_type(struct kline_walk *w, const char *type)
+/* A DWARF type as the kernel's BTF has it ("struct file*", its qualifiers
+ * dropped): its id, or 0. */
+static __u32 btf_ctype(struct btf *btf, const __u32 *pointers, const char *type)
 {
 	char buf[256], *p;
 	__u32 id;
@@ -486,15 +511,22 @@ static __u32 kernel_type(struct kline_walk *w, const char *type)
 	while ((p = strstr(buf, " const")) || (p = strstr(buf, " volatile")))
 		memmove(p, strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p),
 			strlen(strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p)) + 1);
-	if (!kbtf_find_ctype(w->btf, w->pointers, buf, &id) && id)
-		return id;
-	return (__u32)session_long_type(elab_session(w->elab));
+	return !kbtf_find_ctype(btf, pointers, buf, &id) ? id : 0;
+}
+
+/* A DWARF type as the kernel's BTF has it, else long. */
+static __u32 kernel_type(struct kline_walk *w, const char *type)
+{
+	__u32 id = btf_ctype(w->btf, w->pointers, type);
+
+	return id ? id : (__u32)session_long_type(elab_session(w->elab));
 }
 
 /* One kernel.statement probe at addr, line of the walk's function. */
 /* A probe called name at addr in the walk's function (w->f, inlined in
  * w->in if not NULL), with the variables DWARF gives there. */
-static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t addr)
+static struct derived_probe *add_dwarf_probe(struct kline_walk *w, const char *name,
+					     uint64_t addr)
 {
 	struct arena *a = elab_arena(w->elab);
 	struct udwarf_func fn;
@@ -504,17 +536,19 @@ static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t add
 
 	/* (a line in another part of the function, its .cold one: not placed) */
 	if (addr < entry || (w->sym->size && addr - entry >= w->sym->size))
-		return;
+		return NULL;
 	d = elab_add(w->elab, w->m, name);
 	kp = arena_new(a, struct kprobe_point);
 	d->symbol = w->sym->name;
 	d->data = kp;
+	kp->module = w->module;
 	kp->offset = addr - entry;
+	kp->link_addr = w->module ? 0 : addr;
 	kp->optional = w->wild || (d->written && d->written->optional);
 	w->added++;
 	if (w->in ? udwarf_inline_at(w->dw, a, w->in->die, w->f->die, addr, !w->statement, &fn) :
 		    udwarf_function_at(w->dw, a, w->f->name, w->f->entry, addr, &fn))
-		return;
+		return d;
 	for (const struct udwarf_var *u = fn.vars; u; u = u->next) {
 		const char *name = arena_printf(a, "$%s", u->name);
 		struct probe_var *v;
@@ -529,6 +563,7 @@ static void add_dwarf_probe(struct kline_walk *w, const char *name, uint64_t add
 		if (!v->unavailable)
 			kp->locs[kp->nlocs++] = u->loc;
 	}
+	return d;
 }
 
 static int add_statement(void *arg, int line, uint64_t addr)
@@ -536,8 +571,10 @@ static int add_statement(void *arg, int line, uint64_t addr)
 	struct kline_walk *w = arg;
 
 	w->lines++;
-	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "kernel.statement(\"%s@%s:%d\")",
-					w->f->name, w->cu, line), addr);
+	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "%s.statement(\"%s@%s:%d\")",
+					w->module ? arena_printf(elab_arena(w->elab),
+								 "module(\"%s\")", w->module) :
+						    "kernel", w->f->name, w->cu, line), addr);
 	return 0;
 }
 
@@ -554,7 +591,16 @@ static const char *kline_refused(struct kline_walk *w, const char *name, const c
 
 	if (!why && in)
 		why = elab_unprobeable(w->elab, in, false);
-	*sym = w->ks ? ksyms_find(w->ks, code) : NULL;
+	if (w->module) {	/* a module's function: its DWARF file's symbol */
+		struct ksym *m = arena_new(elab_arena(w->elab), struct ksym);
+
+		m->name = code;
+		m->size = kdwarf_func_size(w->kd, code);
+		m->copies = 1;
+		*sym = m->size ? m : NULL;
+	} else {
+		*sym = w->ks ? ksyms_find(w->ks, code) : NULL;
+	}
 	if (!why && *sym && (*sym)->why)
 		why = (*sym)->why;
 	if (!why && !*sym)
@@ -624,6 +670,61 @@ static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
 	return 0;
 }
 
+/*
+ * .callee: a probe at a callee's entry (an instance inlined in w->top,
+ * perhaps through the instances between: caller), named by its caller
+ * and itself as SystemTap names it, with its variables there.
+ */
+static int add_callee(void *arg, const struct udwarf_cufunc *callee,
+		      const struct udwarf_cufunc *caller)
+{
+	struct kline_walk *w = arg;
+	struct arena *a = elab_arena(w->elab);
+	const struct ksym *sym;
+	struct derived_probe *d;
+	const char *file;
+
+	if (kline_refused(w, callee->name, w->top.name, &sym)) {
+		w->skipped++;
+		return 0;
+	}
+	if (!caller) {
+		caller = w->caller;
+		file = udwarf_decl_file(w->dw, caller->die);
+	} else {
+		file = caller->decl_file;
+	}
+	w->f = callee;
+	w->in = &w->top;
+	w->sym = sym;
+	d = add_dwarf_probe(w, arena_printf(a, "kernel.function(\"%s@%s:%d\").callee(\"%s@%s:%d\")",
+					    caller->name, file ? file : w->cu, caller->decl_line,
+					    callee->name, callee->decl_file, callee->decl_line),
+			    callee->entry);
+	/* pp() is the callee's own point, as SystemTap's (-L shows the derivation) */
+	if (d)
+		d->pp = arena_printf(a, "kernel.function(\"%s@%s:%d\")", callee->name,
+				     callee->decl_file, callee->decl_line);
+	return 0;
+}
+
+/* .callee in an instance of a function the point names, inlined in in. */
+static int add_callee_inline(void *arg, const struct udwarf_cufunc *f,
+			     const struct udwarf_cufunc *in)
+{
+	struct kline_walk *w = arg;
+
+	if (w->k->file && f->decl_file && !udwarf_file_matches(w->k->file, f->decl_file))
+		return 0;	/* a header's function inlined into this file */
+	if (elab_unprobeable(w->elab, f->name, false)) {
+		w->skipped++;
+		return 0;
+	}
+	w->top = *in;
+	w->caller = f;
+	return udwarf_func_callees(w->dw, f->die, w->callee, w->depth, add_callee, w);
+}
+
 /* One function of a CU the file names: its probe, or its lines' probes. */
 static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 {
@@ -643,6 +744,12 @@ static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 		w->in = NULL;
 		w->sym = sym;
 		udwarf_func_labels(w->dw, f->die, w->label, add_label, w);
+		return 0;
+	}
+	if (w->callee) {
+		w->top = *f;
+		w->caller = f;
+		udwarf_func_callees(w->dw, f->die, w->callee, w->depth, add_callee, w);
 		return 0;
 	}
 	if (w->statement) {
@@ -672,7 +779,9 @@ static int walk_cu(void *arg, uint64_t die, const char *name)
 
 	w->cu = name;
 	ret = udwarf_cu_funcs(w->dw, die, w->k->func, add_kline_func, w);
-	if (!ret && (w->statement || (!w->is_return && !strstr(w->suffix, ".call"))))
+	if (!ret && w->callee)
+		ret = udwarf_cu_inlines(w->dw, die, w->k->func, add_callee_inline, w);
+	else if (!ret && (w->statement || (!w->is_return && !strstr(w->suffix, ".call"))))
 		ret = udwarf_cu_inlines(w->dw, die, w->k->func, add_kline_inline, w);
 	return ret;
 }
@@ -746,6 +855,80 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 }
 
 /*
+ * kernel.function("F").callee("G") and .callees[(N)]: a probe at each
+ * callee of the functions F names (F@FILE: defined in the files FILE
+ * names) whose name G matches ("*" for .callees), N levels down, as
+ * SystemTap 4.8 finds them in the kernel's DWARF (udwarf_func_callees:
+ * the inlined ones).  The refusal lists apply to each callee and to the
+ * function its code is in.  Needs DWARF.
+ */
+static int resolve_callees(struct elab *elab, const struct pp_match *m)
+{
+	const char *arg = m->comps[1]->arg->str;
+	const struct pp_component *c = m->comps[2];
+	struct kline_walk w = { .elab = elab, .m = m, .suffix = "", .depth = 1, .callee = "*" };
+	struct kline_spec k = { .func = arg, .file = NULL };
+	struct kdwarf *kd;
+	const char *why;
+
+	if (!strcmp(c->name, "callee"))
+		w.callee = c->arg->str;
+	else if (c->arg && (c->arg->num < 1 || c->arg->num > 64)) {
+		elab_error(elab, m, ".callees(N) takes N from 1 to 64, not %lld",
+			   (long long)c->arg->num);
+		return -EINVAL;
+	} else if (c->arg) {
+		w.depth = (int)c->arg->num;
+	}
+	/* What 4.8 finds here are inlined instances: no return, no call of their own. */
+	if (m->ncomps > 3) {
+		elab_error(elab, m, "'%s': ctap finds a function's inlined callees (as SystemTap "
+			   "4.8 does with the kernel's DWARF 5), which have no .%s", arg,
+			   m->comps[3]->name);
+		return -EINVAL;
+	}
+	if (strchr(arg, '@') && !parse_kline(elab, m, arg, &k))
+		return -EINVAL;
+	if (k.line1) {
+		elab_error(elab, m, "'%s': kernel.function takes no line", arg);
+		return -EINVAL;
+	}
+	if (!strpbrk(k.func, "*?[") && (why = elab_unprobeable(elab, k.func, false))) {
+		elab_error(elab, m, "kernel function '%s' cannot be probed: %s", k.func, why);
+		return -EINVAL;
+	}
+	kd = kernel_dwarf(elab, m, arg, "finding a function's callees needs DWARF debuginfo");
+	w.btf = elab_btf(elab);
+	if (!kd || !w.btf)
+		return -EINVAL;
+	w.k = &k;
+	w.dw = kdwarf_dwarf(kd);
+	w.ks = session_ksyms(elab_session(elab));
+	w.pointers = kbtf_pointer_index(elab_arena(elab), w.btf);
+	w.wild = strpbrk(arg, "*?[") || strpbrk(w.callee, "*?[") || w.depth > 1;
+	/* By name alone: the CUs of the symbols it names, else (a function
+	 * only ever inlined has none) every CU, as SystemTap reads them. */
+	if (k.file)
+		kdwarf_each_cu(kd, k.file, walk_cu, &w);
+	else if (kdwarf_func_cus(kd, k.func, walk_cu, &w), !w.top.name)
+		kdwarf_each_cu(kd, "*", walk_cu, &w);
+	if (w.added)
+		return w.added;
+	if (w.skipped)
+		elab_error(elab, m, "no match for '%s': the %d callees it matches may not be "
+			   "probed", arg, w.skipped);
+	else if (!w.top.name)
+		elab_error(elab, m, "no match for '%s': no function %s%s%s in %s", arg, k.func,
+			   k.file ? " defined in a file " : "", k.file ? k.file : "",
+			   kdwarf_path(kd));
+	else
+		elab_error(elab, m, "no match for '%s': %s has no inlined callee %s (ctap, as "
+			   "SystemTap 4.8, finds the functions inlined into it; %s)", arg, k.func,
+			   w.callee, kdwarf_path(kd));
+	return -EINVAL;
+}
+
+/*
  * One probe per kernel function matching m's first argument, named
  * "<family>(\"<function>\")<suffix>"; with vars, the function's
  * parameters (and $return for return probes) are its context variables.
@@ -766,6 +949,8 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
 	bool wild = strpbrk(glob, "*?[") != NULL;
 	const char *why;
 
+	if (m->ncomps > 2 && !strncmp(m->comps[2]->name, "callee", 6))
+		return resolve_callees(elab, m);
 	ks = session_ksyms(elab_session(elab));
 	/* With DWARF a file names functions; without, "NAME@FILE" is NAME
 	 * when only one function has that name (without_file). */
@@ -940,6 +1125,102 @@ static int kprobe_resolve(struct elab *elab, const struct pp_match *m)
 	return resolve(elab, m, "kprobe.function", false);
 }
 
+/* Module name's DWARF, or NULL after an error saying what to install. */
+static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, const char *name)
+{
+	struct kdwarf_state *st = open_dwarf(elab);
+	const struct session *s = elab_session(elab);
+	const char *rel = s->opt.kernel_release, *ko, *bad;
+	struct kdwarf *k;
+	int err;
+
+	for (int i = 0; i < st->nmods; i++)
+		if (!strcmp(st->modnames[i], name))
+			return st->mods[i];
+	err = kmod_path(elab_arena(elab), s->opt.kernel_moddir, name, &ko);
+	if (err) {
+		elab_error(elab, m, "no module '%s' in %s/modules.dep%s", name, s->opt.kernel_moddir,
+			   err == -ENOENT ? "" : arena_printf(elab_arena(elab), ": %s", strerror(-err)));
+		return NULL;
+	}
+	if (st->nmods == MAX_MODULE_DWARF) {
+		elab_limit_error(elab, m, "statements in more than %d modules", MAX_MODULE_DWARF);
+		return NULL;
+	}
+	k = kdwarf_open_module(rel, s->opt.kernel_moddir, ko, s->opt.kernel_debuginfo, &bad);
+	if (!k) {
+		elab_error(elab, m, "module '%s': a statement by file and line needs its DWARF; %s "
+			   "(install linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", name,
+			   bad ? arena_printf(elab_arena(elab), "%s is not the DWARF of %s", bad, ko) :
+				 "none is installed", rel);
+		free((char *)bad);
+		return NULL;
+	}
+	st->modnames[st->nmods] = name;
+	st->mods[st->nmods++] = k;
+	return k;
+}
+
+/*
+ * module("M").statement("FUNC@FILE:LINE"): kernel.statement's probes in
+ * module M (a name, no wildcard), by its DWARF from the -dbg package; the
+ * kprobes go by "M:FUNC"+offset, so M must be loaded when they register.
+ */
+static int resolve_module_statement(struct elab *elab, const struct pp_match *m)
+{
+	const char *mod = m->comps[0]->arg->str, *arg = m->comps[1]->arg->str;
+	struct kline_walk w = { .elab = elab, .m = m, .statement = true, .suffix = "",
+				.module = mod };
+	struct kline_spec k;
+	struct btf *btf;
+
+	if (m->comps[1]->arg->kind != E_STRING || !strchr(arg, '@') || strchr(arg, '+')) {
+		elab_error(elab, m, "module(\"%s\").statement takes FUNCTION@FILE:LINE", mod);
+		return -EINVAL;
+	}
+	if (strpbrk(mod, "*?[")) {
+		elab_error(elab, m, "'%s': module(\"M\").statement needs one module, not a wildcard",
+			   mod);
+		return -EINVAL;
+	}
+	if (!parse_kline(elab, m, arg, &k))
+		return -EINVAL;
+	if (!k.line1) {
+		elab_error(elab, m, "'%s': a statement by file needs a line (FILE:LINE, "
+			   "FILE:LINE-LINE or FILE:*)", arg);
+		return -EINVAL;
+	}
+	if (!strpbrk(k.func, "*?[") && elab_unprobeable(elab, k.func, false)) {
+		elab_error(elab, m, "function '%s' cannot be probed: %s", k.func,
+			   elab_unprobeable(elab, k.func, false));
+		return -EINVAL;
+	}
+	w.kd = module_dwarf(elab, m, mod);
+	if (!w.kd || !elab_btf(elab))
+		return -EINVAL;
+	/* its locals' types: the module's BTF (on top of the kernel's) */
+	w.btf = session_module_btf(elab_session(elab), mod, &btf) ? elab_btf(elab) : btf;
+	w.k = &k;
+	w.dw = kdwarf_dwarf(w.kd);
+	w.pointers = kbtf_pointer_index(elab_arena(elab), w.btf);
+	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2;
+	kdwarf_each_cu(w.kd, k.file, walk_cu, &w);
+	if (w.added)
+		return w.added;
+	if (w.skipped && !w.wild)
+		return -EINVAL;
+	if (w.skipped)
+		elab_error(elab, m, "no match for '%s': the %d functions it matches may not be "
+			   "probed", arg, w.skipped);
+	else if (w.f)
+		elab_error(elab, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
+			   k.file, k.line1, k.func, kdwarf_path(w.kd));
+	else
+		elab_error(elab, m, "no match for '%s': no function %s defined in a file %s names "
+			   "in module %s (%s)", arg, k.func, k.file, mod, kdwarf_path(w.kd));
+	return -EINVAL;
+}
+
 /* kernel.statement("FUNC+OFFSET"), or an absolute address in guru mode. */
 static int statement_resolve(struct elab *elab, const struct pp_match *m)
 {
@@ -947,6 +1228,8 @@ static int statement_resolve(struct elab *elab, const struct pp_match *m)
 	struct kprobe_point *kp;
 	const char *family = m->comps[0]->name;
 
+	if (!strcmp(family, "module"))
+		return resolve_module_statement(elab, m);
 	if (m->comps[1]->arg->kind == E_STRING && strchr(m->comps[1]->arg->str, '@') &&
 	    !strchr(m->comps[1]->arg->str, '+'))
 		return resolve_dwarf(elab, m, true, "", 0);
@@ -986,8 +1269,11 @@ static void emit_locs(struct xlate *x, const struct derived_probe *d, int i, con
 		for (const struct probe_var *v = d->vars; v; v = v->next)
 			if (v->arg == j && !v->unavailable)
 				name = v->name;
+		if (kp->addr_of[j])
+			name = "@var";
 		emit_c(x, "\t{ .kind = %s, .size = %d, .is_signed = %s, .base = %s, "
-		       ".disp = %lldLL },\t/* %s */\n", kloc_kinds[g->kind], g->size,
+		       ".disp = %lldLL },\t/* %s */\n",
+		       kp->addr_of[j] ? "CTAP_KLOC_ADDR" : kloc_kinds[g->kind], g->size,
 		       g->is_signed ? "true" : "false",
 		       g->base ? arena_printf(x->a, "offsetof(struct pt_regs, %s)", g->base) : "-1",
 		       (long long)g->disp, gen_c_comment(x->a, name));
@@ -1061,6 +1347,7 @@ const struct provider kernel_function_provider = {
 	.runtime = "probes/kprobes",
 	.resolve = kernel_function_resolve,
 	.emit = kernel_function_emit,
+	.global_var = kernel_global_var,
 };
 
 const struct provider kprobe_provider = {
@@ -1094,7 +1381,100 @@ const struct provider kernel_label_provider = {
 	.runtime = "probes/kprobes",
 	.resolve = label_resolve,
 	.emit = label_emit,
+	.global_var = kernel_global_var,
 };
+
+/*
+ * @var("NAME@FILE") in a probe placed by the kernel's DWARF (a statement,
+ * a label, a callee): the static or global NAME that FILE's CU defines,
+ * by the DWARF.  KASLR moves the kernel's code and data together, so its
+ * address is the probe's own at run time plus their link-time distance:
+ * one more argument of the probe (CTAP_KLOC_ADDR), not read there; its
+ * fields are read through the handler's fault-safe kernel reads.
+ */
+struct atvar_find {
+	struct udwarf *dw;
+	struct arena *a;
+	const char *name, *type;
+	uint64_t addr;
+	int found;
+};
+
+static int atvar_cu(void *arg, uint64_t die, const char *cu)
+{
+	struct atvar_find *f = arg;
+
+	(void)cu;
+	if (!udwarf_cu_global(f->dw, f->a, die, f->name, &f->addr, &f->type))
+		f->found++;
+	return f->found > 1;
+}
+
+static int kernel_global_var(struct session *s, const struct derived_probe *d, const char *spec,
+			     struct global_var *out)
+{
+	struct kprobe_point *kp = d->data;
+	const char *at = strchr(spec, '@'), *bad;
+	struct atvar_find f = { .a = &s->arena };
+	struct kdwarf *kd;
+	struct btf *btf = session_btf(s);
+	__u32 id = 0;
+	int64_t disp;
+
+	memset(out, 0, sizeof(*out));
+	if (!kp || !kp->link_addr) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): ctap reads kernel statics in probes "
+					"placed by the kernel's DWARF (kernel.statement(\"F@FILE:LINE\"), "
+					".label, .callee), not in %s", spec, d->name);
+		return -EINVAL;
+	}
+	if (!at || at == spec || !at[1]) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): a kernel static is named with its "
+					"file: @var(\"NAME@FILE\")", spec);
+		return -EINVAL;
+	}
+	kd = kdwarf_open(s->opt.kernel_release, s->opt.kernel_build, s->opt.kernel_debuginfo, &bad);
+	free((char *)bad);
+	if (!kd) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): the kernel's DWARF is not installed",
+					spec);
+		return -EINVAL;
+	}
+	f.dw = kdwarf_dwarf(kd);
+	f.name = arena_strndup(&s->arena, spec, at - spec);
+	kdwarf_each_cu(kd, at + 1, atvar_cu, &f);
+	kdwarf_close(kd);
+	if (f.found != 1) {
+		out->why = arena_printf(&s->arena, f.found ? "@var(\"%s\"): more than one '%s' in the "
+					"files %s names" : "@var(\"%s\"): no variable '%s' at a fixed "
+					"address in a file %s names", spec, f.name, at + 1);
+		return -EINVAL;
+	}
+	if (!btf || !(id = btf_ctype(btf, kbtf_pointer_index(&s->arena, btf), f.type ? f.type : ""))) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): its type '%s' is not in the kernel's "
+					"BTF", spec, f.type ? f.type : "?");
+		return -EINVAL;
+	}
+	disp = (int64_t)(f.addr - kp->link_addr);
+	for (int i = 0; i < kp->nlocs; i++)
+		if (kp->addr_of[i] && kp->locs[i].disp == disp) {
+			out->addr_arg = i;
+			goto found;
+		}
+	if (kp->nlocs == SDT_MAX_ARGS) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): one value too many at %s (ctap reads "
+					"%d per statement)", spec, d->name, SDT_MAX_ARGS);
+		return -EINVAL;
+	}
+	out->addr_arg = kp->nlocs;
+	kp->locs[kp->nlocs] = (struct sdt_arg){ .kind = SDT_ARG_RIP, .size = 8, .disp = disp };
+	kp->addr_of[kp->nlocs++] = true;
+found:
+	out->addr_in_arg = true;
+	out->type = id;
+	out->btf = NULL;	/* the kernel's */
+	return 0;
+}
 
 const struct provider kernel_statement_provider = {
 	.name = "kernel.statement",
@@ -1103,4 +1483,5 @@ const struct provider kernel_statement_provider = {
 	.resolve = statement_resolve,
 	.emit = statement_emit,
 	.release = statement_release,
+	.global_var = kernel_global_var,
 };

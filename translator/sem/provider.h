@@ -134,6 +134,10 @@ struct global_var {
 	 * argument bias_arg of the probe holds the difference at run time. */
 	bool load_biased;
 	int bias_arg;
+	/* the address itself is argument addr_arg of the probe (a kernel
+	 * static: the probe's address at run time plus a distance) */
+	bool addr_in_arg;
+	int addr_arg;
 	const struct btf *btf;		/* of type (a user program's: user memory) */
 	__u32 type;
 	const char *why;		/* the error, when there is one */

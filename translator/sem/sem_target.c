@@ -363,6 +363,15 @@ enum vtype sem_atvar(struct sem *sem, struct scope *sc, struct expr *e)
 	addr->loc = e->loc;
 	addr->num = (int64_t)g.addr;
 	addr->vtype = T_LONG;
+	if (g.addr_in_arg) {
+		addr->kind = E_TARGET;
+		addr->name = "$__var_addr";
+		if (sem_resolve_tvar(sem, sc, addr, &(struct tvar){ .base = TVAR_ARG,
+				     .arg = g.addr_arg }, session_long_type(sem->s),
+				     session_btf(sem->s)) != T_LONG)
+			return T_UNKNOWN;
+		addr->vtype = T_LONG;
+	}
 	if (g.load_biased && !(addr = add_load_bias(sem, sc, addr, g.bias_arg)))
 		return T_UNKNOWN;
 	e->a = addr;

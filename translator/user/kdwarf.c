@@ -14,6 +14,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +218,77 @@ struct kdwarf *kdwarf_open(const char *release, const char *build_dir, const cha
 	return k;
 }
 
+/* The build id of the ELF file at path (an installed module), or false. */
+static bool file_build_id(const char *path, char *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	ok = elf && elf_build_id(elf, out);
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+struct kdwarf *kdwarf_open_module(const char *release, const char *moddir, const char *ko,
+				  const char *dir, const char **path)
+{
+	size_t n = strlen(moddir), len;
+	const char *rel = !strncmp(ko, moddir, n) && ko[n] == '/' ? ko + n + 1 : ko;
+	char id[41] = "", p[4096];
+	struct kdwarf *k = NULL;
+
+	*path = NULL;
+	/* the -dbg package's copy has the installed file's path (without a
+	 * compression suffix), under /usr/lib/debug/lib/modules/RELEASE */
+	len = strlen(rel);
+	if (len > 3 && !strcmp(rel + len - 3, ".xz"))
+		len -= 3;
+	snprintf(p, sizeof(p), "%s/usr/lib/debug/lib/modules/%s/%.*s", dir ? dir : "", release,
+		 (int)len, rel);
+	if (!access(p, R_OK) && !(k = try_open(p)))
+		*path = xstrdup(p);
+	if (!k && dir) {
+		snprintf(p, sizeof(p), "%s/%.*s", dir, (int)len, rel);
+		if (!access(p, R_OK) && !(k = try_open(p)) && !*path)
+			*path = xstrdup(p);
+	}
+	/* another build of the module: the installed file says which */
+	if (k && file_build_id(ko, id) && *k->build_id && strcmp(k->build_id, id)) {
+		*path = xstrdup(k->path);
+		kdwarf_close(k);
+		return NULL;
+	}
+	return k;
+}
+
+/* The size of function name by the file's symbol table, or 0. */
+uint64_t kdwarf_func_size(struct kdwarf *k, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(k->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+		const char *n;
+
+		if (gelf_getsym(d, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+		    (n = elf_strptr(k->elf, sh.sh_link, sym.st_name)) && !strcmp(n, name))
+			return sym.st_size;
+	}
+	return 0;
+}
+
 void kdwarf_close(struct kdwarf *k)
 {
 	if (!k)
@@ -332,5 +404,52 @@ int kdwarf_each_cu(struct kdwarf *k, const char *glob,
 	for (size_t i = 0; !ret && i < k->ncus; i++)
 		if (udwarf_file_matches(glob, k->cus[i].name))
 			ret = fn(arg, k->cus[i].die, k->cus[i].name);
+	return ret;
+}
+
+static int cmp_cu(const void *a, const void *b)
+{
+	uint64_t x = ((const struct kdwarf_cu *)a)->die, y = ((const struct kdwarf_cu *)b)->die;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The CUs that define the functions glob names, found by the vmlinux's
+ * own symbol table (a name's address, then the CU whose ranges hold it)
+ * rather than by reading every CU's functions.
+ */
+int kdwarf_func_cus(struct kdwarf *k, const char *glob,
+		    int (*fn)(void *arg, uint64_t die, const char *name), void *arg)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	struct kdwarf_cu *cus = NULL;
+	size_t n = 0, cap = 0;
+	int ret = 0;
+
+	while ((scn = elf_nextscn(k->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    !(name = elf_strptr(k->elf, sh.sh_link, sym.st_name)) || fnmatch(glob, name, 0))
+			continue;
+		if (n == cap)
+			cus = xrealloc(cus, (cap = cap ? 2 * cap : 16) * sizeof(*cus));
+		if (!udwarf_cu_at(k->dw, sym.st_value, &cus[n].die, &cus[n].name))
+			n++;
+	}
+	if (n)
+		qsort(cus, n, sizeof(*cus), cmp_cu);
+	for (size_t i = 0; !ret && i < n; i++)
+		if (!i || cus[i].die != cus[i - 1].die)
+			ret = fn(arg, cus[i].die, cus[i].name);
+	free(cus);
 	return ret;
 }

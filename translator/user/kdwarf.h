@@ -31,6 +31,19 @@ struct kdwarf *kdwarf_open(const char *release, const char *build_dir, const cha
 			   const char **path);
 void kdwarf_close(struct kdwarf *k);
 
+/*
+ * The DWARF of the module installed at ko (under moddir, of kernel
+ * release): the -dbg package's copy at the same path under
+ * /usr/lib/debug/lib/modules/RELEASE (under dir, or dir/PATH, with
+ * --kernel-debuginfo), checked against ko's build id.  NULL if none:
+ * *path is then NULL, else the file that is not ko's DWARF.
+ */
+struct kdwarf *kdwarf_open_module(const char *release, const char *moddir, const char *ko,
+				  const char *dir, const char **path);
+
+/* The size of function name by the DWARF file's symbol table, or 0. */
+uint64_t kdwarf_func_size(struct kdwarf *k, const char *name);
+
 struct udwarf *kdwarf_dwarf(struct kdwarf *k);
 const char *kdwarf_path(const struct kdwarf *k);
 
@@ -38,6 +51,11 @@ const char *kdwarf_path(const struct kdwarf *k);
  * fn(arg, its DIE, its name); stops when fn returns nonzero, returns that. */
 int kdwarf_each_cu(struct kdwarf *k, const char *glob,
 		   int (*fn)(void *arg, uint64_t die, const char *name), void *arg);
+
+/* Each CU that defines a function glob names, by the vmlinux's symbol
+ * table: fn(arg, its DIE, its name), as kdwarf_each_cu. */
+int kdwarf_func_cus(struct kdwarf *k, const char *glob,
+		    int (*fn)(void *arg, uint64_t die, const char *name), void *arg);
 
 /* What to install for the DWARF of release, for an error message. */
 const char *kdwarf_install_hint(void);

@@ -1207,3 +1207,122 @@ int udwarf_func_labels(struct udwarf *u, uint64_t func_die, const char *glob,
 		return -ENOENT;
 	return labels_in(&func, glob, fn, arg, 0);
 }
+
+int udwarf_cu_at(struct udwarf *u, uint64_t addr, uint64_t *cu_die, const char **name)
+{
+	Dwarf_Die cu;
+
+	if (!dwarf_addrdie(u->dw, addr, &cu) || !(*name = dwarf_diename(&cu)))
+		return -ENOENT;
+	*cu_die = dwarf_dieoffset(&cu);
+	return 0;
+}
+
+/* die's declaring file as the kernel's DWARF names it, relative to its
+ * CU's directory ("include/linux/fs.h", as SystemTap prints it). */
+static const char *decl_file_rel(Dwarf_Die *die)
+{
+	const char *file = dwarf_decl_file(die), *dir;
+	Dwarf_Attribute at;
+	Dwarf_Die cu;
+	size_t n;
+
+	if (!file || !dwarf_diecu(die, &cu, NULL, NULL) ||
+	    !(dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at))))
+		return file;
+	n = strlen(dir);
+	return !strncmp(file, dir, n) && file[n] == '/' ? file + n + 1 : file;
+}
+
+const char *udwarf_decl_file(struct udwarf *u, uint64_t die_off)
+{
+	Dwarf_Die die;
+
+	return dwarf_offdie(u->dw, die_off, &die) ? decl_file_rel(&die) : NULL;
+}
+
+struct callee_walk {
+	const char *glob;
+	int (*fn)(void *arg, const struct udwarf_cufunc *callee, const struct udwarf_cufunc *caller);
+	void *arg;
+	int ret;
+};
+
+/*
+ * The callees in scope (through its blocks, not into functions defined
+ * there) whose names glob matches, as SystemTap 4.8 finds them: the
+ * inlined instances that have one address range (a low_pc); with depth
+ * > 1, their callees too, each called with its caller.  Calls to
+ * functions of their own (DW_TAG_call_site) are not followed: 4.8 reads
+ * only DWARF 4's DW_TAG_GNU_call_site, and would check the caller on the
+ * stack at the callee's entry, which ctap's kprobes do not.
+ */
+static void callees_in(struct callee_walk *w, Dwarf_Die *scope, const struct udwarf_cufunc *caller,
+		       int depth, int level)
+{
+	Dwarf_Die child, origin;
+	Dwarf_Attribute at;
+
+	if (w->ret || level > 64 || dwarf_child(scope, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		struct udwarf_cufunc f = { .name = dwarf_diename(&child) };
+		Dwarf_Addr hi;
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			if (!f.name || fnmatch(w->glob, f.name, 0) ||
+			    !dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &at), &origin) ||
+			    dwarf_lowpc(&child, &f.entry))
+				continue;
+			f.die = dwarf_dieoffset(&child);
+			f.lo = f.hi = f.entry;
+			if (!dwarf_highpc(&child, &hi))
+				f.hi = hi;
+			f.decl_file = decl_file_rel(&origin);
+			dwarf_decl_line(&origin, &f.decl_line);
+			w->ret = w->fn(w->arg, &f, caller);
+			if (depth > 1)
+				callees_in(w, &child, &f, depth - 1, level + 1);
+		} else if (tag != DW_TAG_subprogram && dwarf_haschildren(&child)) {
+			callees_in(w, &child, caller, depth, level + 1);
+		}
+	} while (!w->ret && !dwarf_siblingof(&child, &child));
+}
+
+int udwarf_func_callees(struct udwarf *u, uint64_t func_die, const char *glob, int depth,
+			int (*fn)(void *arg, const struct udwarf_cufunc *callee,
+				  const struct udwarf_cufunc *caller), void *arg)
+{
+	struct callee_walk w = { .glob = glob, .fn = fn, .arg = arg };
+	Dwarf_Die func;
+
+	if (!dwarf_offdie(u->dw, func_die, &func))
+		return -ENOENT;
+	callees_in(&w, &func, NULL, depth, 0);
+	return w.ret;
+}
+
+int udwarf_cu_global(struct udwarf *u, struct arena *a, uint64_t cu_die, const char *name,
+		     uint64_t *addr, const char **type)
+{
+	Dwarf_Die cu, child;
+
+	if (!dwarf_offdie(u->dw, cu_die, &cu) || dwarf_child(&cu, &child))
+		return -ENOENT;
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Op *ops;
+		size_t nops;
+		const char *n;
+
+		if (dwarf_tag(&child) != DW_TAG_variable || !(n = dwarf_diename(&child)) ||
+		    strcmp(n, name) || !dwarf_attr(&child, DW_AT_location, &at) ||
+		    dwarf_getlocation(&at, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
+			continue;
+		*addr = ops[0].number;
+		*type = type_name(a, &child, 0);
+		return 0;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -ENOENT;
+}

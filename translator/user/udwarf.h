@@ -198,4 +198,32 @@ int udwarf_inline_at(struct udwarf *u, struct arena *a, uint64_t func_die, uint6
 int udwarf_func_labels(struct udwarf *u, uint64_t func_die, const char *glob,
 		       int (*fn)(void *arg, const char *name, uint64_t addr, int line), void *arg);
 
+/* The variable name defined at a fixed address in the CU whose DIE is at
+ * cu_die (a file's static or global): 0 with its link-time *addr and its
+ * type's name as -L shows it (*type, arena memory), or -ENOENT. */
+int udwarf_cu_global(struct udwarf *u, struct arena *a, uint64_t cu_die, const char *name,
+		     uint64_t *addr, const char **type);
+
+/* The compilation unit that holds address addr: 0, its DIE's offset and
+ * its name, or -ENOENT. */
+int udwarf_cu_at(struct udwarf *u, uint64_t addr, uint64_t *cu_die, const char **name);
+
+/* The file that declares the function (or instance) whose DIE is at die,
+ * relative to its CU's directory, as udwarf_func_callees gives it; NULL. */
+const char *udwarf_decl_file(struct udwarf *u, uint64_t die);
+
+/*
+ * The callees of the function whose DIE is at func_die whose names glob
+ * matches, as SystemTap 4.8's .callee finds them in the kernel's DWARF:
+ * the instances inlined there that have one address range, and with
+ * depth > 1 their own callees, recursively.  fn(arg, callee, caller):
+ * callee's entry is its first address, its decl_file relative to the
+ * CU's directory; caller is NULL at the first level (the function
+ * itself), else the instance the callee is inlined in.  Stops when fn
+ * returns nonzero, and returns that; -ENOENT.
+ */
+int udwarf_func_callees(struct udwarf *u, uint64_t func_die, const char *glob, int depth,
+			int (*fn)(void *arg, const struct udwarf_cufunc *callee,
+				  const struct udwarf_cufunc *caller), void *arg);
+
 #endif /* UDWARF_H */
