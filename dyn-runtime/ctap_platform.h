@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>		/* clock_gettime() of the time tapset's bodies */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -79,6 +80,8 @@ typedef uint64_t cycles_t;
 #define vscnprintf(b, n, f, a)	ctap_vscnprintf(b, n, f, a)
 #define S64_MIN			INT64_MIN
 #define S64_MAX			INT64_MAX
+#define S32_MIN			INT32_MIN
+#define S32_MAX			INT32_MAX
 
 static inline int ctap_vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
@@ -86,6 +89,19 @@ static inline int ctap_vscnprintf(char *buf, size_t size, const char *fmt, va_li
 
 	return n < 0 ? 0 : (size_t)n >= size ? (int)size - 1 : n;
 }
+
+static inline __printf(3, 4) int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = ctap_vscnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+#define simple_strtoul(s, end, base)	strtoul((s), (end), (base))
+#define simple_strtol(s, end, base)	strtol((s), (end), (base))
 
 /* glibc 2.36 (Debian 12) has neither; the generated code uses both. */
 static inline ssize_t strscpy(char *dst, const char *src, size_t size)
@@ -204,6 +220,7 @@ struct pt_regs {
 };
 #define instruction_pointer(regs)	((regs)->ip)
 #define regs_return_value(regs)		((regs)->ax)
+#define user_mode(regs)			((void)(regs), 1)	/* every probe here is in user space */
 struct inode;
 #include <sys/types.h>		/* loff_t */
 #ifndef __always_inline

@@ -17,7 +17,7 @@
 
 #define CTAP_DYN_ENV		"CTAP_DYN_SHM"
 #define CTAP_DYN_MAGIC		0x43544150u	/* "CTAP" */
-#define CTAP_DYN_ABI_VERSION	1
+#define CTAP_DYN_ABI_VERSION	2
 
 /* Ring records: this header, then len bytes, padded to 8. */
 struct ctap_dyn_rec {
@@ -26,6 +26,7 @@ struct ctap_dyn_rec {
 };
 #define CTAP_DYN_OUT	0		/* the script's output: stdout or -o */
 #define CTAP_DYN_ERR	1		/* ERROR:/WARNING: lines: stderr */
+#define CTAP_DYN_SWITCH	2		/* switch_file(): no data, the next -o file */
 
 /* At the segment's start.  Everything after it is carved by offsets. */
 struct ctap_dyn_shm {
@@ -38,6 +39,7 @@ struct ctap_dyn_shm {
 	uint64_t head, tail;		/* ring bytes written, read (monotonic) */
 	uint64_t ring_off, ring_size;
 	uint64_t dropped;		/* records that found the ring full or locked */
+	uint64_t cut;			/* handler runs whose output was cut short */
 	int exit_requested;		/* exit(), an error limit, MAXSKIPPED */
 	int next_slot;			/* handler slots given out (ctap_dyn_slot) */
 	int attached;			/* target processes that mapped the segment */

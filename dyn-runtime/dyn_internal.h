@@ -16,6 +16,10 @@ extern struct ctap_dyn_shm *ctap_dyn_shm;
 int ctap_dyn_map_shared(bool first);
 void ctap_dyn_emit(unsigned int chan, const void *data, size_t len);
 void ctap_dyn_wake(void);
+/* session.c: no handler on this thread meanwhile, none counted skipped */
+void ctap_dyn_quiet(bool on);
+/* transport.c: handler runs whose output was cut, in every process */
+unsigned long ctap_transport_cut(void);
 
 /* uprobes.c: the module's process probes into this process (a target) */
 void ctap_dyn_uprobes_arm(void);

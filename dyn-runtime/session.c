@@ -103,8 +103,13 @@ void ctap_add_skipped(unsigned long n)
 	atomic_add((int)n, &sess.skipped);
 }
 
+/* Set while ctap_dyn_quiet() holds this thread's handlers off. */
+static __thread bool quiet __attribute__((tls_model("initial-exec")));
+
 static void skip(void)
 {
+	if (quiet)
+		return;		/* the runtime's own call: not a hit to count */
 	if (atomic_inc_return(&sess.skipped) > MAXSKIPPED) {
 		ctap_oob("ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n");
 		ctap_exit();
@@ -127,6 +132,28 @@ static struct ctap_context *this_context(void)
 	return (struct ctap_context *)(sess.contexts + ctap_dyn_slot * sess.context_size);
 }
 
+/*
+ * No handler runs on this thread between ctap_dyn_quiet(true) and
+ * ctap_dyn_quiet(false), and what it would have run is not counted as
+ * skipped: its context is marked busy, the reentry check the hot path
+ * makes anyway, so that the hits cost nothing more.  For the runtime's
+ * own work in a target (uprobes.c puts the probes in).
+ */
+void ctap_dyn_quiet(bool on)
+{
+	struct ctap_context *c = this_context();
+
+	if (!c)
+		return;		/* no slot: every hit here is skipped anyway */
+	if (on) {
+		quiet = true;
+		c->busy.counter++;
+	} else {
+		c->busy.counter--;
+		quiet = false;
+	}
+}
+
 static void report_error(struct ctap_context *c)
 {
 	ctap_print_error(c);
@@ -134,10 +161,106 @@ static void report_error(struct ctap_context *c)
 		ctap_exit();
 }
 
+#ifdef STP_TIMING
+/*
+ * stap -t: each probe's cycles from its entry to its handler's end, a
+ * statistic per handler slot (in the segment: the hits of every target
+ * process count), and the "probe hit report" after the end probes, as
+ * kmod-runtime/session.c's.
+ */
+static struct ctap_pstat *timing CTAP_SHARED;
+static const struct ctap_stat_spec timing_spec;	/* no histogram, no shift */
+
+static int timing_init(const struct ctap_module *m)
+{
+	timing = ctap_alloc(m->ntimed * sizeof(*timing));
+	if (!timing)
+		return -ENOMEM;
+	for (int i = 0; i < m->ntimed; i++)
+		if (ctap_pstat_init(&timing[i]))
+			return -ENOMEM;	/* the segment goes at once, with them */
+	return 0;
+}
+
+static void timing_add(const struct ctap_probe *p, cycles_t start)
+{
+	if (p->timing)
+		ctap_pstat_add(&timing_spec, &timing[p->timing - 1], get_cycles() - start);
+}
+
+static void timing_report(const struct ctap_module *m)
+{
+	static const char head[] = "----- probe hit report: \n";
+	static const char tail[] = "----- refresh report:\n";
+	char line[512];
+
+	ctap_write(head, sizeof(head) - 1);
+	for (int i = 0; i < m->ntimed; i++) {
+		const struct ctap_probe *p = &m->timed[i];
+		struct ctap_stat *st = ctap_pstat_aggregate(&timing_spec, &timing[i]);
+		int n;
+
+		if (!st->count)
+			continue;
+		n = snprintf(line, sizeof(line), "%s, (%s), hits: %lld, cycles: %lldmin/%lldavg/"
+			     "%lldmax, variance: %lld,%s, index: %d\n", p->pp, p->location,
+			     (long long)st->count, (long long)st->min, (long long)ctap_stat_avg(st),
+			     (long long)st->max, (long long)ctap_stat_variance(&timing_spec, st),
+			     p->derivation, i);
+		ctap_write(line, min_t(int, n, sizeof(line) - 1));
+	}
+	ctap_write(tail, sizeof(tail) - 1);
+}
+#else
+static inline int timing_init(const struct ctap_module *m) { return 0; }
+static inline void timing_add(const struct ctap_probe *p, cycles_t start) { }
+static inline void timing_report(const struct ctap_module *m) { }
+#endif
+
+#ifndef STP_NO_OVERLOAD
+/*
+ * Time in handlers per slot (per thread), as the kernel runtime's per
+ * CPU and SystemTap's STP_OVERLOAD in both its runtimes: over
+ * STP_OVERLOAD_THRESHOLD cycles of an STP_OVERLOAD_INTERVAL in handlers
+ * is an error that ends the session, before the probes take the
+ * program.  Two cycle-counter reads and an add a hit; the check itself
+ * once an interval.
+ */
+static noinline void overload_check(struct ctap_context *c, cycles_t end)
+{
+	bool over = c->cycles_sum > STP_OVERLOAD_THRESHOLD;
+
+	c->cycles_base = end;
+	c->cycles_sum = 0;
+	if (over) {
+		ctap_oob("ERROR: probe overhead exceeded threshold\n");
+		atomic_inc(&sess.errors);
+		ctap_exit();
+	}
+}
+
+static __always_inline void overload_add(struct ctap_context *c, cycles_t start)
+{
+	cycles_t end = get_cycles();
+
+	c->cycles_sum += end - start;
+	if (unlikely(end - c->cycles_base >= STP_OVERLOAD_INTERVAL))
+		overload_check(c, end);
+}
+#define CTAP_DYN_CYCLES	1
+#else
+static inline void overload_add(struct ctap_context *c, cycles_t start) { }
+#endif
+
 void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		       const unsigned long *args, int nargs, unsigned long addr)
 {
 	struct ctap_context *c;
+#if defined(STP_TIMING) || defined(CTAP_DYN_CYCLES)
+	cycles_t start = get_cycles();
+#else
+	cycles_t start = 0;
+#endif
 
 	if (!ctap_state_allows(atomic_read(&sess.state), p))
 		return;
@@ -161,10 +284,12 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 	ctap_context_enter(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
 	p->handler(c);
 	ctap_unlock_globals(p);
+	timing_add(p, start);
 	if (unlikely(c->out.len || c->out.truncated))
 		ctap_handler_output(c);
 	if (unlikely(c->last_error))
 		report_error(c);
+	overload_add(c, start);
 out:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	c->busy.counter--;
@@ -204,14 +329,43 @@ int ctap_dyn_start(int32_t target, int32_t stapdyn_pid)
 	return 0;
 }
 
-/* stapdyn: disarm, run the end (or error) probes. */
+/*
+ * The handlers running when the session stops finish first: the one in
+ * a target that called exit() puts its output in the ring after exit()
+ * has woken stapdyn, which would otherwise run the end probes and drain
+ * the ring for the last time before it (a third of the runs of a probe
+ * that prints and exits lost their output).  Their busy counts are in
+ * the segment; waited for at most a second, so that a target stopped
+ * in a handler (a debugger, SIGSTOP) does not hold the session.
+ */
+static void wait_handlers(void)
+{
+	for (int tries = 0; sess.contexts && tries < 1000; tries++) {
+		bool busy = false;
+
+		for (int i = 0; i < CTAP_DYN_SLOTS && !busy; i++) {
+			struct ctap_context *c =
+				(struct ctap_context *)(sess.contexts + i * sess.context_size);
+
+			busy = i != ctap_dyn_slot &&
+			       __atomic_load_n(&c->busy.counter, __ATOMIC_ACQUIRE) != 0;
+		}
+		if (!busy)
+			return;
+		usleep(1000);
+	}
+}
+
+/* stapdyn: disarm, let running handlers end, run the end (or error) probes. */
 void ctap_dyn_stop(void)
 {
 	if (atomic_read(&sess.state) == S_STOPPED || atomic_read(&sess.state) == S_LOADED)
 		return;
 	atomic_set(&sess.state, S_STOPPING);
 	disarm();
+	wait_handlers();
 	run_kind(atomic_read(&sess.errors) ? CTAP_PROBE_ERROR : CTAP_PROBE_END);
+	timing_report(module);
 	atomic_set(&sess.state, S_STOPPED);
 }
 
@@ -224,6 +378,11 @@ void ctap_dyn_report(void)
 	if (dropped)
 		ctap_notice("WARNING: %lu output writes were dropped: the output buffer was "
 			    "full (a larger -s helps)\n", dropped);
+	dropped = ctap_transport_cut();
+	if (dropped)
+		ctap_notice("WARNING: the output of %lu handler runs was cut: it did not fit "
+			    "the handler's buffer (under --json, one statement's text must)\n",
+			    dropped);
 	if (errors || skipped)
 		ctap_notice("WARNING: Number of errors: %d, skipped probes: %d\n", errors, skipped);
 }
@@ -253,7 +412,8 @@ int ctap_module_init(const struct ctap_module *m)
 
 		ctap_out_init(&c->out, c->printbuf, sizeof(c->printbuf));
 	}
-	return m->init_globals();
+	ret = timing_init(m);
+	return ret ? ret : m->init_globals();
 }
 
 void ctap_module_exit(void)

@@ -12,16 +12,17 @@
 #include "dyn_abi.h"
 #include "dyn_internal.h"
 
-static unsigned long cut;	/* prints cut short by a full handler buffer */
-
 void ctap_write(const void *data, size_t len)
 {
 	ctap_dyn_emit(CTAP_DYN_OUT, data, len);
 }
 
+/* Counted in the segment: the handler may run in any target process, the
+ * end report in stapdyn's. */
 void ctap_write_cut(void)
 {
-	__atomic_add_fetch(&cut, 1, __ATOMIC_RELAXED);
+	if (ctap_dyn_shm)
+		__atomic_add_fetch(&ctap_dyn_shm->cut, 1, __ATOMIC_RELAXED);
 }
 
 /* The ring is drained by stapdyn as it fills: nothing to push here. */
@@ -84,9 +85,11 @@ void ctap_system(const char *cmd)
 		waitpid(pid, NULL, 0);
 }
 
+/* A record in the ring: what was printed before it stays in this file,
+ * what follows goes to the next, in the order the handlers wrote them. */
 void ctap_switch_file(void)
 {
-	/* -o rotation (-S) is staprun's; stapdyn writes one file. */
+	ctap_dyn_emit(CTAP_DYN_SWITCH, "", 0);
 }
 
 s32 ctap_tz_gmtoff(void)
@@ -107,4 +110,9 @@ const char *ctap_tz_name(void)
 unsigned long ctap_transport_dropped(void)
 {
 	return ctap_dyn_shm ? (unsigned long)ctap_dyn_shm->dropped : 0;
+}
+
+unsigned long ctap_transport_cut(void)
+{
+	return ctap_dyn_shm ? (unsigned long)ctap_dyn_shm->cut : 0;
 }

@@ -167,7 +167,10 @@ static void site_entry(struct ctapdyn_regs *r, void *data)
 	struct site *s = data;
 	struct pt_regs *regs = (struct pt_regs *)r;
 
-	for (int i = 0; i < s->n; i++) {
+	/* The later-declared first, as the kernel runs a uprobe's consumers
+	 * (newest first) and SystemTap's scripts expect: a .return's @entry
+	 * of a global sees it before an earlier entry probe changes it. */
+	for (int i = s->n - 1; i >= 0; i--) {
 		const struct ctap_uprobe *u = s->m[i].u;
 
 		if (u->pid && u->pid != getpid())
@@ -198,7 +201,7 @@ static void site_return(struct ctapdyn_regs *r, void *data)
 	struct site *s = data;
 	struct pt_regs *regs = (struct pt_regs *)r;
 
-	for (int i = 0; i < s->n; i++) {
+	for (int i = s->n - 1; i >= 0; i--) {	/* newest first, as site_entry */
 		const struct ctap_uprobe *u = s->m[i].u;
 
 		if (s->m[i].role != ROLE_RETURN || (u->pid && u->pid != getpid()))
@@ -383,6 +386,10 @@ void ctap_dyn_uprobes_arm(void)
 	sites = calloc((size_t)table_n * 2, sizeof(*sites));
 	if (!sites)
 		return;
+	/* What the runtime's own calls hit now (its allocations, its reads
+	 * of /proc, in a probed libc) is not the program's, and the kernel's
+	 * uprobes never see it: no handler runs on this thread meanwhile. */
+	ctap_dyn_quiet(true);
 	for (int i = 0; i < table_n; i++) {
 		if (table[i].entry_probe)
 			saved = max(saved, table[i].saved_size);
@@ -398,6 +405,7 @@ void ctap_dyn_uprobes_arm(void)
 			ctap_probe_refused(sites[i].m[0].u->probe, false, "at %#lx (rc %d)",
 					   sites[i].addr, ret);
 	}
+	ctap_dyn_quiet(false);
 }
 
 /* In stapdyn: the files are there; the probes go in where they run. */

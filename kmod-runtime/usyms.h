@@ -72,9 +72,18 @@ struct ctap_umod {
 	int nlines;
 	const char *const *files;
 	struct inode *inode;		/* while the session runs */
+#ifdef CTAP_USERSPACE
+	dev_t dev;			/* the file's, once stat'ed (dyn-runtime/usyms.c) */
+	ino_t ino;
+#endif
 };
 
 int ctap_usyms_register(struct ctap_umod *mods, int n);
+#ifdef CTAP_USERSPACE
+/* --runtime=dyninst: the module's tables in this process, from its
+ * constructor (a target runs no family's register). */
+void ctap_dyn_usyms_table(struct ctap_umod *mods, int n);
+#endif
 void ctap_usyms_unregister(struct ctap_umod *mods, int n);
 
 /* The user registers of the task a probe runs in: the probe's own if it

@@ -25,12 +25,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../staprun/relay.h"
 #include "stapdyn.h"
 
 struct opts {
 	const char *cmd, *output, *module;
 	pid_t target;
 	int verbose, timeout_s;
+	uint64_t fsize_max;		/* -S MB[,N], as staprun's */
+	int fnum_max;
 	size_t seg_mb;
 	char **params;
 	int nparams;
@@ -38,16 +41,31 @@ struct opts {
 
 static void usage(void)
 {
-	fputs("usage: stapdyn [-v] [-c CMD | -x PID] [-o FILE] [-T SEC] [-s MB] MODULE.so "
+	fputs("usage: stapdyn [-v] [-c CMD | -x PID] [-o FILE [-S MB[,N]]] [-T SEC] [-s MB] MODULE.so "
 	      "[NAME=VALUE...]\n", stderr);
 	exit(1);
+}
+
+/* -S MB[,N]: a new -o file past MB megabytes, the N newest kept. */
+static void parse_size(struct opts *o, const char *arg)
+{
+	char *end;
+
+	o->fsize_max = strtoull(arg, &end, 10);
+	if (*end == ',')
+		o->fnum_max = strtol(end + 1, &end, 10);
+	if (*end || !o->fsize_max || o->fsize_max > 1UL << 20 || o->fnum_max < 0) {
+		fprintf(stderr, "ERROR: invalid -S '%s' (MB[,N])\n", arg);
+		exit(1);
+	}
+	o->fsize_max <<= 20;
 }
 
 static void parse(struct opts *o, int argc, char **argv)
 {
 	int c;
 
-	/* -b, -S, -i: staprun's, which stap passes; no meaning here yet. */
+	/* -b, -i: staprun's, which stap passes; no meaning here yet. */
 	while ((c = getopt(argc, argv, "vc:x:o:T:s:bS:i")) != -1) {
 		switch (c) {
 		case 'v': o->verbose++; break;
@@ -56,7 +74,8 @@ static void parse(struct opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case 'T': o->timeout_s = atoi(optarg); break;
 		case 's': o->seg_mb = (size_t)atoi(optarg) + 64; break;
-		case 'b': case 'S': case 'i': break;
+		case 'S': parse_size(o, optarg); break;
+		case 'b': case 'i': break;
 		default: usage();
 		}
 	}
@@ -69,7 +88,10 @@ static void parse(struct opts *o, int argc, char **argv)
 
 /* ---- the output ring's reader ---- */
 
-static int out_fd = STDOUT_FILENO;
+/* stdout, or -o's files rotated as staprun rotates them (staprun/relay.c):
+ * one CPU's relay with no files to read, written by relay_write(). */
+static int out_fds[1] = { STDOUT_FILENO }, no_fds[1] = { -1 };
+static struct relay out = { .ncpus = 1, .fds = no_fds, .out_fds = out_fds, .dir_fd = -1 };
 static bool saw_error;
 
 static bool ring_trylock(struct ctap_dyn_shm *h)
@@ -107,33 +129,65 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
+/*
+ * Whether this warning was printed already: as staprun (and SystemTap's
+ * stapio), a warning is printed once however often the script repeats
+ * it; the last 256 distinct ones are remembered.
+ */
+static bool warned_before(const char *line, size_t len)
+{
+	static unsigned long warned[256];
+	static unsigned int nwarned;
+	unsigned long h = 5381;
+
+	if (len < 8 || strncmp(line, "WARNING:", 8))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		h = h * 33 + (unsigned char)line[i];
+	for (unsigned int i = 0; i < 256; i++)
+		if (warned[i] == h)
+			return true;
+	warned[nwarned++ % 256] = h;
+	return false;
+}
+
 /* Everything written so far, to stdout (-o) and stderr. */
 static void drain(struct ctap_dyn_shm *h)
 {
 	static char buf[65536];
 
-	for (int tries = 0; !ring_trylock(h); tries++) {
-		if (tries > 1000)
-			return;		/* a writer stopped holding it: next time */
-		usleep(10);
-	}
-	while (h->tail < h->head) {
+	for (;;) {
 		struct ctap_dyn_rec r;
 		size_t len;
 
+		/* The lock is held to take one record, not while it is
+		 * written out: a handler that finds it held drops its record,
+		 * and a write to a file or a pipe may take long. */
+		for (int tries = 0; !ring_trylock(h); tries++) {
+			if (tries > 1000)
+				return;		/* a writer stopped holding it: next time */
+			usleep(10);
+		}
+		if (h->tail >= h->head) {
+			__atomic_store_n(&h->ring_lock, 0, __ATOMIC_RELEASE);
+			return;
+		}
 		ring_read(h, h->tail, &r, sizeof(r));
 		len = r.len < sizeof(buf) ? r.len : sizeof(buf);
 		ring_read(h, h->tail + sizeof(r), buf, len);
 		h->tail += sizeof(r) + ((r.len + 7) & ~7u);
+		__atomic_store_n(&h->ring_lock, 0, __ATOMIC_RELEASE);
 		if (r.chan == CTAP_DYN_ERR) {
 			if (!strncmp(buf, "ERROR:", 6))
 				saw_error = true;
-			write_all(STDERR_FILENO, buf, len);
+			if (!warned_before(buf, len))
+				write_all(STDERR_FILENO, buf, len);
+		} else if (r.chan == CTAP_DYN_SWITCH) {
+			out.switch_asked = out.path != NULL;	/* switch_file() */
 		} else {
-			write_all(out_fd, buf, len);
+			relay_write(&out, buf, len);
 		}
 	}
-	__atomic_store_n(&h->ring_lock, 0, __ATOMIC_RELEASE);
 }
 
 /* Sleep until a record, an exit request or 20 ms (to look at signals). */
@@ -156,6 +210,12 @@ static bool should_stop(struct ctap_dyn_shm *h, pid_t child, int *status, time_t
 	int sig;
 
 	while ((sig = sigtimedwait(&stops, NULL, &zero)) > 0) {
+		if (sig == SIGUSR2) {
+			/* the next -o file, after what was printed so far */
+			drain(h);
+			out.switch_asked = out.path != NULL;
+			continue;
+		}
 		if (sig != SIGCHLD)
 			return true;
 		if (child > 0 && waitpid(child, status, WNOHANG) == child)
@@ -235,6 +295,12 @@ static int run(struct opts *o, struct dyn_module *m)
 		waitpid(child, &status, 0);
 		status = -1;
 	}
+	if (out.failed) {	/* as staprun says it (stapdyn goes on: the end has its say) */
+		fprintf(stderr, "ERROR: cannot %s '%s': %s; %llu bytes of output were lost\n",
+			out.failed_open ? "create output file" : "write the output to",
+			out.failed_file, strerror(-out.failed), (unsigned long long)out.lost);
+		saw_error = true;
+	}
 	ret = saw_error ? 1 : 0;
 	if (status != -1 && child_failed(status))
 		ret = 1;
@@ -249,11 +315,14 @@ int main(int argc, char **argv)
 
 	parse(&o, argc, argv);
 	if (o.output) {
-		out_fd = open(o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (out_fd < 0) {
-			fprintf(stderr, "ERROR: cannot open %s: %s\n", o.output, strerror(errno));
+		const char *name;
+		int dir_fd, fd = output_open_first(o.output, o.fsize_max != 0, &dir_fd, &name);
+
+		if (fd < 0) {
+			fprintf(stderr, "ERROR: cannot open %s: %s\n", o.output, strerror(-fd));
 			return 1;
 		}
+		relay_output_rotating(&out, fd, dir_fd, o.output, name, o.fsize_max, o.fnum_max);
 	}
 	/* Stop signals are read, not delivered: the handlers never race them. */
 	sigemptyset(&stops);
@@ -262,6 +331,7 @@ int main(int argc, char **argv)
 	sigaddset(&stops, SIGHUP);
 	sigaddset(&stops, SIGQUIT);
 	sigaddset(&stops, SIGCHLD);
+	sigaddset(&stops, SIGUSR2);	/* the next -o file */
 	sigprocmask(SIG_BLOCK, &stops, NULL);
 	if (module_load(&m, o.module, o.seg_mb, o.verbose))
 		return 1;

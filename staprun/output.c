@@ -4,7 +4,8 @@
  * its rotations (FILE.1, FILE.2 ...), -b's per-CPU files.
  *
  * They are the user's files: created with the real user's uid (as_user),
- * never through a symlink.  -o's rotations are opened and removed relative
+ * never through a symlink.  stapdyn writes its -o files with this file and
+ * relay.c's rotation too (as the user it runs as: its as_user() is none).  -o's rotations are opened and removed relative
  * to FILE's directory as opened at the start, so that a directory renamed
  * or re-linked during the session cannot send them, or the removal of an
  * old one, anywhere else.
@@ -44,6 +45,28 @@ int unlink_output_at(int dir_fd, const char *name)
 	if (ret)
 		return ret;
 	ret = unlinkat(dir_fd, name, 0) ? -errno : 0;
+	as_root();
+	return ret;
+}
+
+/* path's directory (O_PATH), opened as the user. */
+int parent_dir_open_as_user(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd, ret;
+
+	if (!slash)
+		strcpy(dir, ".");
+	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	if (!dir[0])
+		strcpy(dir, "/");
+	ret = as_user();
+	if (ret)
+		return ret;
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ret = fd < 0 ? -errno : fd;
 	as_root();
 	return ret;
 }

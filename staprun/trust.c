@@ -204,27 +204,6 @@ static int same_dir_as_user(const char *arg, int admin_fd)
 	return ret;
 }
 
-int parent_dir_open_as_user(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int fd, ret;
-
-	if (!slash)
-		strcpy(dir, ".");
-	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	if (!dir[0])
-		strcpy(dir, "/");
-	ret = as_user();
-	if (ret)
-		return ret;
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	ret = fd < 0 ? -errno : fd;
-	as_root();
-	return ret;
-}
-
 /* Setuid: arg's file in the administrator's directory, checked. */
 static int open_admin_module(const char *arg, const char *admin, struct module_file *m,
 			     char *why, size_t size)

@@ -29,7 +29,8 @@
 static const char *const dyn_units[] = {
 	"shm", "session", "transport", "timers", "uprobes", "tasks", "target", "merge",
 	/* the instrumentation engine (patch.h) */
-	"patch", "reloc", "tramp", "text", "trap", "retprobe", "uread", "sweep", NULL
+	"patch", "reloc", "tramp", "text", "trap", "retprobe", "uread", "sweep",
+	"usyms", NULL
 };
 static const char *const kmod_units[] = {
 #include "core_units.h"
@@ -43,7 +44,7 @@ static const char *const headers[] = {
 	"dyn:shared.ld", "kmod:ctap_runtime.h", "kmod:transport.h",
 	"kmod:core/portable.h", "kmod:core/ctap_limits.h", "kmod:core/outbuf.h", "kmod:core/json.h",
 	"kmod:core/stat.h", "kmod:core/format.h", "kmod:core/map.h", "kmod:core/regex_match.h",
-	"kmod:core/quote.h", NULL
+	"kmod:core/quote.h", "kmod:usyms.h", NULL
 };
 
 #define CC	"cc"

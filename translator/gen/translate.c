@@ -624,6 +624,23 @@ static void emit_session_probes(struct xlate *x, FILE *out)
 	fprintf(out, "};\n#define N_SESSION_PROBES %d\n\n", n);
 }
 
+/*
+ * Whether tapset t's top-level %{ %} goes in: always for the kernel; under
+ * --runtime=dyninst only when one of t's embedded-C functions is called.
+ * A tapset is loaded for any name it defines (signal.stp's aliases bring
+ * in aux_syscalls.stp), and another one's kernel headers would not compile
+ * in user space, where only the called functions' bodies must.
+ */
+static bool embeds_wanted(struct xlate *x, const struct script *t)
+{
+	if (!x->s->opt.dyninst)
+		return true;
+	for (const struct sem_function *f = sem_functions(x->s); f; f = f->next)
+		if (f->used && f->script == t && f->fn->embedded)
+			return true;
+	return false;
+}
+
 static void emit_header(struct xlate *x, FILE *out)
 {
 	fprintf(out, "// SPDX-License-Identifier: GPL-2.0\n"
@@ -642,7 +659,7 @@ static void emit_header(struct xlate *x, FILE *out)
 	fputc('\n', out);
 	/* Top-level %{ %} of the tapsets the script loaded, then its own. */
 	for (const struct script *t = x->s->library; t; t = t->next)
-		for (const struct embedded *e = t->embeds; e; e = e->next)
+		for (const struct embedded *e = t->embeds; e && embeds_wanted(x, t); e = e->next)
 			fprintf(out, "%s\n", e->code);
 	for (const struct embedded *e = x->s->user->embeds; e; e = e->next)
 		fprintf(out, "%s\n", e->code);

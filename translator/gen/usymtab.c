@@ -630,4 +630,10 @@ void usyms_emit(struct xlate *x)
 		free(mods[i].files);
 	}
 	emit_table_family(x, "umods", "ctap_usyms_register", "ctap_usyms_unregister");
+	/* --runtime=dyninst: each process the module is loaded into has its
+	 * own copy of the tables, given to the runtime before its probes
+	 * are armed (dyn-runtime/usyms.c), as the uprobe table is. */
+	if (s->opt.dyninst)
+		emit_c(x, "__attribute__((constructor(101))) static void umods_table(void)\n{\n"
+		       "\tctap_dyn_usyms_table(umods, ARRAY_SIZE(umods));\n}\n\n");
 }

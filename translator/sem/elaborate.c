@@ -169,9 +169,18 @@ void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ..
 	va_list ap;
 
 	/* "?" means: a point that does not resolve is skipped, silently, and
-	 * so is what the aliases it names expand to. */
-	if (m->pp->optional || (elab->written && elab->written->optional))
+	 * so is what the aliases it names expand to; -vv says why (run-tests
+	 * dyn tells a script with an optional kernel probe by it). */
+	if (m->pp->optional || (elab->written && elab->written->optional)) {
+		if (elab->s->opt.verbose >= 2) {
+			fputs("Pass 2: optional probe point skipped: ", stderr);
+			va_start(ap, fmt);
+			vfprintf(stderr, fmt, ap);
+			va_end(ap);
+			fputc('\n', stderr);
+		}
 		return;
+	}
 
 	va_start(ap, fmt);
 	point_error(elab, m, fmt, ap);

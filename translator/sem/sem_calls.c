@@ -271,8 +271,11 @@ enum vtype sem_call(struct sem *sem, struct scope *sc, struct expr *e)
 			  e->name);
 	/* Under --runtime=dyninst only embedded C written for user space
 	 * (a tapset body marked dyninst, SystemTap's per-runtime tapsets)
-	 * can run: the others read the kernel's own structures. */
-	if (sem->s->opt.dyninst && f->fn->embedded && !strstr(f->fn->embedded, "/* dyninst */"))
+	 * can run: the others read the kernel's own structures.  A -g
+	 * script's own C is written for the runtime its user chose, and
+	 * compiled as user-space C in pass 4, as SystemTap's stapdyn does. */
+	if (sem->s->opt.dyninst && f->fn->embedded && f->script != sem->s->user &&
+	    !strstr(f->fn->embedded, "/* dyninst */"))
 		sem_error(sem, &e->loc, sem_ident(sem, e->name),
 			  "function '%s' is not available with --runtime=dyninst (it needs the kernel)",
 			  e->name);
