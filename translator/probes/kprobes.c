@@ -862,6 +862,17 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
  * the inlined ones).  The refusal lists apply to each callee and to the
  * function its code is in.  Needs DWARF.
  */
+/* Whether the written point reached this suffix by a wildcard (".*", ".**"). */
+static bool suffix_wild(const struct pp_match *m)
+{
+	const struct pp_component *c = m->pp->components;
+
+	for (int i = 0; c; c = c->next, i++)
+		if (i >= 2 && strpbrk(c->name, "*?["))
+			return true;
+	return false;
+}
+
 static int resolve_callees(struct elab *elab, const struct pp_match *m)
 {
 	const char *arg = m->comps[1]->arg->str;
@@ -871,6 +882,9 @@ static int resolve_callees(struct elab *elab, const struct pp_match *m)
 	struct kdwarf *kd;
 	const char *why;
 
+	/* ".*" and ".**" reach .callees too; without DWARF it adds nothing to them. */
+	if (suffix_wild(m) && !open_dwarf(elab)->k)
+		return 0;
 	if (!strcmp(c->name, "callee"))
 		w.callee = c->arg->str;
 	else if (c->arg && (c->arg->num < 1 || c->arg->num > 64)) {
