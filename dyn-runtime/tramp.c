@@ -256,34 +256,41 @@ static bool reaches(uintptr_t a, uintptr_t b)
 	return d > -REACH + CHUNK && d < REACH - CHUNK;
 }
 
+struct gap_scan {
+	uintptr_t near, best;
+	unsigned long prev;
+};
+
+/* One line of /proc/self/maps: the gap before its mapping, if nearer. */
+static bool gap_line(char *line, void *arg)
+{
+	struct gap_scan *g = arg;
+	unsigned long lo, hi;
+	uintptr_t c, near = g->near, best = g->best;
+
+	if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+		return true;
+	if (lo >= g->prev + CHUNK) {	/* gap [prev, lo) */
+		c = near < g->prev ? g->prev : near + CHUNK > lo ? lo - CHUNK : near;
+		c &= ~(uintptr_t)(CHUNK - 1);
+		if (c < g->prev)
+			c += CHUNK;
+		if (c + CHUNK <= lo && reaches(c, near) &&
+		    (!best || (c > near ? c - near : near - c) <
+			      (best > near ? best - near : near - best)))
+			g->best = c;
+	}
+	if (hi > g->prev)
+		g->prev = hi;
+	return true;
+}
+
 /* The free gap of /proc/self/maps nearest to near: its start, or 0. */
 static uintptr_t nearest_gap(uintptr_t near)
 {
-	unsigned long lo, hi, prev = 0x10000;	/* above mmap_min_addr */
-	uintptr_t best = 0, c;
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "re");
+	struct gap_scan g = { .near = near, .prev = 0x10000 };	/* above mmap_min_addr */
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		if (lo >= prev + CHUNK) {	/* gap [prev, lo) */
-			c = near < prev ? prev : near + CHUNK > lo ? lo - CHUNK : near;
-			c &= ~(uintptr_t)(CHUNK - 1);
-			if (c < prev)
-				c += CHUNK;
-			if (c + CHUNK <= lo && reaches(c, near) &&
-			    (!best || (c > near ? c - near : near - c) <
-				      (best > near ? best - near : near - best)))
-				best = c;
-		}
-		if (hi > prev)
-			prev = hi;
-	}
-	fclose(f);
-	return best;
+	return ctapdyn__read_lines("/proc/self/maps", gap_line, &g) ? 0 : g.best;
 }
 
 static struct chunk *map_chunk(uintptr_t near)
