@@ -18,6 +18,9 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,6 +34,56 @@ struct ctapdyn_stats ctapdyn__stats;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ctapdyn_probe *probes[CTAPDYN_MAX_PROBES];
 static int nprobes;	/* read without the lock by trap.c: published with release */
+
+void *ctapdyn__zalloc(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void ctapdyn__zfree(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n ? n : 1);
+}
+
+int ctapdyn__read_lines(const char *path, bool (*line)(char *s, void *arg), void *arg)
+{
+	char buf[4096];
+	size_t have = 0;
+	bool go = true, skipping = false;
+	long n;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (go && (n = syscall(SYS_read, fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		char *s = buf, *nl;
+
+		have += n;
+		buf[have] = '\0';
+		while (go && (nl = memchr(s, '\n', buf + have - s))) {
+			*nl = '\0';
+			if (!skipping)
+				go = line(s, arg);
+			skipping = false;
+			s = nl + 1;
+		}
+		have -= s - buf;
+		memmove(buf, s, have);
+		if (have == sizeof(buf) - 1) {
+			have = 0;	/* a longer line: the rest of it skipped */
+			skipping = true;
+		}
+	}
+	if (go && have && !skipping) {	/* a last line without its newline */
+		buf[have] = '\0';
+		line(buf, arg);
+	}
+	syscall(SYS_close, fd);
+	return 0;
+}
 
 /* Every hit: the handler, unless this thread is in a handler already. */
 void ctapdyn__dispatch(struct ctapdyn_regs *regs, struct ctapdyn_probe *p)
@@ -136,7 +189,7 @@ static int plan(struct ctapdyn_probe *p, const struct ctapdyn_func *f, bool have
 {
 	size_t n = have_f ? f->size : 15;
 	uintptr_t from = have_f ? f->start : p->addr;
-	uint8_t *code = malloc(n);
+	uint8_t *code = ctapdyn__zalloc(n);
 	int ret;
 
 	if (!code)
@@ -152,7 +205,7 @@ static int plan(struct ctapdyn_probe *p, const struct ctapdyn_func *f, bool have
 				    &p->displaced, &(enum ctapdyn_reason){ 0 });
 	if (!ret)
 		memcpy(p->orig, code + (p->addr - from), p->displaced);
-	free(code);
+	ctapdyn__zfree(code, n);
 	return ret;
 }
 
@@ -233,7 +286,7 @@ static int insert(void *addr, ctapdyn_handler_t handler, ctapdyn_handler_t ret_h
 	ret = init();
 	if (ret)
 		return ret;
-	p = calloc(1, sizeof(*p));
+	p = ctapdyn__zalloc(sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	*p = (struct ctapdyn_probe){ .addr = (uintptr_t)addr, .req = (uintptr_t)addr,
@@ -249,7 +302,7 @@ static int insert(void *addr, ctapdyn_handler_t handler, ctapdyn_handler_t ret_h
 	if (!ret)
 		ret = build(p, &f, have_f);
 	if (ret) {
-		free(p);
+		ctapdyn__zfree(p, sizeof(*p));
 		return ret;
 	}
 	p->live = true;

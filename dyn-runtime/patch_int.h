@@ -99,4 +99,18 @@ HIDDEN void ctapdyn__ret_entry(struct ctapdyn_regs *regs, struct ctapdyn_probe *
 /* uread.c */
 HIDDEN int ctapdyn__fault_init(void);
 
+/*
+ * The engine's own memory and reads of /proc, with no libc malloc (nor
+ * stdio or opendir, which allocate): what it does before main in a -c
+ * target must leave the program's heap as it would be untraced (libc's
+ * first malloc in a thread sets up its cache, run/ulib_dbg sees that).
+ * ctapdyn__zalloc: n zeroed bytes of their own pages, or NULL.
+ * ctapdyn__read_lines: each line of path, NUL-terminated, to line()
+ * until it returns false; 0 or -errno.  Lines longer than 4 KiB are
+ * skipped.
+ */
+HIDDEN void *ctapdyn__zalloc(size_t n);
+HIDDEN void ctapdyn__zfree(void *p, size_t n);
+HIDDEN int ctapdyn__read_lines(const char *path, bool (*line)(char *s, void *arg), void *arg);
+
 #endif

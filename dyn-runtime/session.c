@@ -116,19 +116,25 @@ static void skip(void)
 	}
 }
 
-/* The calling thread's context, its slot taken on first use; NULL when
- * all CTAP_DYN_SLOTS are taken (the hit is skipped). */
-static struct ctap_context *this_context(void)
+/* This thread's slot, taken on its first hit; false when all
+ * CTAP_DYN_SLOTS are taken. */
+static noinline bool take_slot(void)
 {
 	struct ctap_dyn_shm *shm = ctap_dyn_shm;
+	int slot = __atomic_fetch_add(&shm->next_slot, 1, __ATOMIC_SEQ_CST);
 
-	if (ctap_dyn_slot < 0) {
-		int slot = __atomic_fetch_add(&shm->next_slot, 1, __ATOMIC_SEQ_CST);
+	if (slot >= CTAP_DYN_SLOTS)
+		return false;
+	ctap_dyn_slot = slot;
+	return true;
+}
 
-		if (slot >= CTAP_DYN_SLOTS)
-			return NULL;
-		ctap_dyn_slot = slot;
-	}
+/* The calling thread's context; NULL when it has no slot (the hit is
+ * skipped). */
+static __always_inline struct ctap_context *this_context(void)
+{
+	if (unlikely(ctap_dyn_slot < 0) && !take_slot())
+		return NULL;
 	return (struct ctap_context *)(sess.contexts + ctap_dyn_slot * sess.context_size);
 }
 
@@ -224,7 +230,10 @@ static inline void timing_report(const struct ctap_module *m) { }
  * STP_OVERLOAD_THRESHOLD cycles of an STP_OVERLOAD_INTERVAL in handlers
  * is an error that ends the session, before the probes take the
  * program.  Two cycle-counter reads and an add a hit; the check itself
- * once an interval.
+ * once an interval.  Every hit is timed: timing one hit in N and
+ * counting it N times tripped on the suite's begin, end and timer
+ * probes (a rare long handler counted N times), and timing only some
+ * misses a handler whose long runs are the rare ones.
  */
 static noinline void overload_check(struct ctap_context *c, cycles_t end)
 {
@@ -252,6 +261,18 @@ static __always_inline void overload_add(struct ctap_context *c, cycles_t start)
 static inline void overload_add(struct ctap_context *c, cycles_t start) { }
 #endif
 
+/* The globals' locks out of line: the hot path of a probe that takes
+ * none (a counter, a statistic) keeps its registers. */
+static noinline bool lock_globals(const struct ctap_probe *p)
+{
+	return ctap_lock_globals(p);
+}
+
+static noinline void unlock_globals(const struct ctap_probe *p)
+{
+	ctap_unlock_globals(p);
+}
+
 void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		       const unsigned long *args, int nargs, unsigned long addr)
 {
@@ -277,13 +298,16 @@ void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
 		goto out;
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (!ctap_lock_globals(p)) {
+	/* The context first (it is ours now): nothing of the hit is kept
+	 * in registers across the locking call. */
+	ctap_context_enter(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
+	if (p->nlocks && !lock_globals(p)) {
 		skip();
 		goto out;
 	}
-	ctap_context_enter(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
 	p->handler(c);
-	ctap_unlock_globals(p);
+	if (p->nlocks)
+		unlock_globals(p);
 	timing_add(p, start);
 	if (unlikely(c->out.len || c->out.truncated))
 		ctap_handler_output(c);

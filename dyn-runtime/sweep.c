@@ -25,6 +25,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,23 +54,30 @@ static bool covered(const struct ctapdyn_probe *p, uintptr_t pc)
 	return pc > p->addr && pc < p->addr + p->displaced;
 }
 
+struct parked {
+	const struct ctapdyn_probe *p;
+	bool outside;
+};
+
+/* The syscall file's one line: "running", or the call, ..., sp and pc. */
+static bool parked_line(char *line, void *arg)
+{
+	struct parked *k = arg;
+	char *last = strrchr(line, ' ');
+
+	if (strncmp(line, "running", 7))
+		k->outside = last && !covered(k->p, strtoull(last + 1, NULL, 16));
+	return false;
+}
+
 /* A thread in a system call resumes at its pc: true if that is outside. */
 static bool parked_outside(pid_t tid, const struct ctapdyn_probe *p)
 {
-	char path[64], line[256], *last;
-	bool outside = false;
-	FILE *f;
+	struct parked k = { .p = p };
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fgets(line, sizeof(line), f) && strncmp(line, "running", 7)) {
-		last = strrchr(line, ' ');
-		outside = last && !covered(p, strtoull(last + 1, NULL, 16));
-	}
-	fclose(f);
-	return outside;
+	return !ctapdyn__read_lines(path, parked_line, &k) && k.outside;
 }
 
 static bool ask(pid_t pid, pid_t tid, uintptr_t gen)
@@ -97,30 +105,36 @@ static bool wait_answers(unsigned long asked)
 	return false;
 }
 
-/* 0 when no thread is left inside p's covered bytes, or -ETIMEDOUT. */
+/* 0 when no thread is left inside p's covered bytes, or -ETIMEDOUT.
+ * The task directory is read with getdents64: opendir() allocates. */
 int ctapdyn__sweep(struct ctapdyn_probe *p)
 {
 	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
 	unsigned long asked = 0;
-	struct dirent *d;
-	DIR *dir;
+	char buf[4096] __attribute__((aligned(8)));
+	long n;
+	int fd;
 
 	if (p->bounds.n <= 1)
 		return 0;	/* one instruction: nobody stands inside it */
-	dir = opendir("/proc/self/task");
-	if (!dir)
+	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
 	req.p = p;
 	__atomic_store_n(&req.answers, 0, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&req.gen, 1, __ATOMIC_RELEASE);
-	while ((d = readdir(dir))) {
-		pid_t tid = atoi(d->d_name);
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n; ) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			pid_t tid = atoi(d->d_name);
 
-		if (tid <= 0 || tid == self || parked_outside(tid, p))
-			continue;
-		asked += ask(pid, tid, req.gen);	/* ESRCH: it has exited */
+			off += d->d_reclen;
+			if (tid <= 0 || tid == self || parked_outside(tid, p))
+				continue;
+			asked += ask(pid, tid, req.gen);	/* ESRCH: it has exited */
+		}
 	}
-	closedir(dir);
+	syscall(SYS_close, fd);
 	return wait_answers(asked) ? 0 : -ETIMEDOUT;
 }
 

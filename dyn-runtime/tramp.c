@@ -128,37 +128,57 @@ void ctapdyn__cpu_init(void)
  * argument and return registers xmm0-7 live (with their ymm halves for
  * __m256 arguments): those are saved, ymm if the CPU has AVX.  That is
  * 8 stores where xsave costs 80-170 ns (test_dynpatch measures both).
+ * An entry probe's trampoline calls the stub for this CPU (no test of
+ * ctapdyn__have_avx on a hit); the return trampoline, one for all,
+ * tests it.
  */
-#define SAVE_VECTORS_ABI						\
+#define SAVE_YMM							\
 	"	movq %rsp,%rbx\n"					\
 	"	andq $-64,%rsp\n"					\
 	"	subq $256,%rsp\n"					\
-	"	cmpb $0,ctapdyn__have_avx(%rip)\n"			\
-	"	je 1f\n"						\
 	"	vmovdqa %ymm0,0(%rsp)\n	vmovdqa %ymm1,32(%rsp)\n"	\
 	"	vmovdqa %ymm2,64(%rsp)\n	vmovdqa %ymm3,96(%rsp)\n"	\
 	"	vmovdqa %ymm4,128(%rsp)\n	vmovdqa %ymm5,160(%rsp)\n"	\
 	"	vmovdqa %ymm6,192(%rsp)\n	vmovdqa %ymm7,224(%rsp)\n"	\
 	"	vzeroupper\n"						\
-	"	jmp 2f\n"						\
-	"1:	movdqa %xmm0,0(%rsp)\n	movdqa %xmm1,16(%rsp)\n"	\
+	"	cld\n"
+#define SAVE_XMM							\
+	"	movq %rsp,%rbx\n"					\
+	"	andq $-64,%rsp\n"					\
+	"	subq $256,%rsp\n"					\
+	"	movdqa %xmm0,0(%rsp)\n	movdqa %xmm1,16(%rsp)\n"	\
 	"	movdqa %xmm2,32(%rsp)\n	movdqa %xmm3,48(%rsp)\n"	\
 	"	movdqa %xmm4,64(%rsp)\n	movdqa %xmm5,80(%rsp)\n"	\
 	"	movdqa %xmm6,96(%rsp)\n	movdqa %xmm7,112(%rsp)\n"	\
-	"2:	cld\n"
-#define RESTORE_VECTORS_ABI						\
-	"	cmpb $0,ctapdyn__have_avx(%rip)\n"			\
-	"	je 3f\n"						\
+	"	cld\n"
+#define RESTORE_YMM							\
 	"	vmovdqa 0(%rsp),%ymm0\n	vmovdqa 32(%rsp),%ymm1\n"	\
 	"	vmovdqa 64(%rsp),%ymm2\n	vmovdqa 96(%rsp),%ymm3\n"	\
 	"	vmovdqa 128(%rsp),%ymm4\n	vmovdqa 160(%rsp),%ymm5\n"	\
 	"	vmovdqa 192(%rsp),%ymm6\n	vmovdqa 224(%rsp),%ymm7\n"	\
-	"	jmp 4f\n"						\
-	"3:	movdqa 0(%rsp),%xmm0\n	movdqa 16(%rsp),%xmm1\n"	\
+	"	movq %rbx,%rsp\n"
+#define RESTORE_XMM							\
+	"	movdqa 0(%rsp),%xmm0\n	movdqa 16(%rsp),%xmm1\n"	\
 	"	movdqa 32(%rsp),%xmm2\n	movdqa 48(%rsp),%xmm3\n"	\
 	"	movdqa 64(%rsp),%xmm4\n	movdqa 80(%rsp),%xmm5\n"	\
 	"	movdqa 96(%rsp),%xmm6\n	movdqa 112(%rsp),%xmm7\n"	\
-	"4:	movq %rbx,%rsp\n"
+	"	movq %rbx,%rsp\n"
+#define SAVE_VECTORS_ABI						\
+	"	cmpb $0,ctapdyn__have_avx(%rip)\n"			\
+	"	je 1f\n"						\
+	SAVE_YMM							\
+	"	jmp 2f\n"						\
+	"1:\n"								\
+	SAVE_XMM							\
+	"2:\n"
+#define RESTORE_VECTORS_ABI						\
+	"	cmpb $0,ctapdyn__have_avx(%rip)\n"			\
+	"	je 3f\n"						\
+	RESTORE_YMM							\
+	"	jmp 4f\n"						\
+	"3:\n"								\
+	RESTORE_XMM							\
+	"4:\n"
 
 /* The stub's body: name, how the vectors are kept. */
 #define STUB(name, save, restore)					\
@@ -187,7 +207,8 @@ void ctapdyn__cpu_init(void)
 __asm__(
 	"	.text\n"
 	STUB("ctapdyn__stub", SAVE_VECTORS, RESTORE_VECTORS)
-	STUB("ctapdyn__stub_abi", SAVE_VECTORS_ABI, RESTORE_VECTORS_ABI)
+	STUB("ctapdyn__stub_ymm", SAVE_YMM, RESTORE_YMM)
+	STUB("ctapdyn__stub_xmm", SAVE_XMM, RESTORE_XMM)
 
 	/*
 	 * The return trampoline: a return-probed function returns here
@@ -218,7 +239,7 @@ __asm__(
 	"	ret\n"
 	"	.size ctapdyn__ret_tramp,.-ctapdyn__ret_tramp\n");
 
-extern char ctapdyn__stub[], ctapdyn__stub_abi[] HIDDEN;
+extern char ctapdyn__stub[], ctapdyn__stub_ymm[], ctapdyn__stub_xmm[] HIDDEN;
 
 struct chunk {
 	uint8_t *base;
@@ -235,34 +256,41 @@ static bool reaches(uintptr_t a, uintptr_t b)
 	return d > -REACH + CHUNK && d < REACH - CHUNK;
 }
 
+struct gap_scan {
+	uintptr_t near, best;
+	unsigned long prev;
+};
+
+/* One line of /proc/self/maps: the gap before its mapping, if nearer. */
+static bool gap_line(char *line, void *arg)
+{
+	struct gap_scan *g = arg;
+	unsigned long lo, hi;
+	uintptr_t c, near = g->near, best = g->best;
+
+	if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+		return true;
+	if (lo >= g->prev + CHUNK) {	/* gap [prev, lo) */
+		c = near < g->prev ? g->prev : near + CHUNK > lo ? lo - CHUNK : near;
+		c &= ~(uintptr_t)(CHUNK - 1);
+		if (c < g->prev)
+			c += CHUNK;
+		if (c + CHUNK <= lo && reaches(c, near) &&
+		    (!best || (c > near ? c - near : near - c) <
+			      (best > near ? best - near : near - best)))
+			g->best = c;
+	}
+	if (hi > g->prev)
+		g->prev = hi;
+	return true;
+}
+
 /* The free gap of /proc/self/maps nearest to near: its start, or 0. */
 static uintptr_t nearest_gap(uintptr_t near)
 {
-	unsigned long lo, hi, prev = 0x10000;	/* above mmap_min_addr */
-	uintptr_t best = 0, c;
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "re");
+	struct gap_scan g = { .near = near, .prev = 0x10000 };	/* above mmap_min_addr */
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		if (lo >= prev + CHUNK) {	/* gap [prev, lo) */
-			c = near < prev ? prev : near + CHUNK > lo ? lo - CHUNK : near;
-			c &= ~(uintptr_t)(CHUNK - 1);
-			if (c < prev)
-				c += CHUNK;
-			if (c + CHUNK <= lo && reaches(c, near) &&
-			    (!best || (c > near ? c - near : near - c) <
-				      (best > near ? best - near : near - best)))
-				best = c;
-		}
-		if (hi > prev)
-			prev = hi;
-	}
-	fclose(f);
-	return best;
+	return ctapdyn__read_lines("/proc/self/maps", gap_line, &g) ? 0 : g.best;
 }
 
 static struct chunk *map_chunk(uintptr_t near)
@@ -347,7 +375,8 @@ int ctapdyn__tramp_fill(struct ctapdyn_probe *p)
 	t[T_OOL + n] = 0xe9;
 	put32(t + T_OOL + n + 1, (int32_t)(back - (at + T_OOL + n + 5)));
 	memcpy(t + T_PROBE, &p, 8);
-	uintptr_t stub = (uintptr_t)(p->at_entry ? ctapdyn__stub_abi : ctapdyn__stub);
+	uintptr_t stub = (uintptr_t)(!p->at_entry ? ctapdyn__stub :
+				     ctapdyn__have_avx ? ctapdyn__stub_ymm : ctapdyn__stub_xmm);
 
 	memcpy(t + T_STUB, &stub, 8);
 	p->ool = p->tramp + T_OOL;

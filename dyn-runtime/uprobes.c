@@ -383,9 +383,14 @@ void ctap_dyn_uprobes_arm(void)
 
 	if (!table_n)
 		return;
-	sites = calloc((size_t)table_n * 2, sizeof(*sites));
-	if (!sites)
+	/* mmap, not calloc: before main libc's heap stays the program's
+	 * (its first malloc sets up its cache: run/ulib_dbg). */
+	sites = mmap(NULL, (size_t)table_n * 2 * sizeof(*sites), PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sites == MAP_FAILED) {
+		sites = NULL;
 		return;
+	}
 	/* What the runtime's own calls hit now (its allocations, its reads
 	 * of /proc, in a probed libc) is not the program's, and the kernel's
 	 * uprobes never see it: no handler runs on this thread meanwhile. */

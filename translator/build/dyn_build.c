@@ -210,6 +210,10 @@ static int build_module(struct dyn_build *b, const char *c_text, size_t len,
 		return -EIO;
 	n = cc_args(b, argv);
 	argv[n++] = "-shared";
+	/* The module's calls to its own runtime bind in the module: no PLT
+	 * jump on a hit's path, and a target's symbol of the same name is
+	 * never called from a handler. */
+	argv[n++] = "-Wl,-Bsymbolic";
 	argv[n++] = "-o";
 	argv[n++] = so;
 	argv[n++] = c_file;
