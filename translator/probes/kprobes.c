@@ -1436,13 +1436,15 @@ static int atvar_cu(void *arg, uint64_t die, const char *cu)
  * by the DWARF.  KASLR moves the kernel's code and data together, so its
  * address is the probe's own at run time plus their link-time distance:
  * one more argument of the probe (CTAP_KLOC_ADDR), not read there; its
- * fields are read through the handler's fault-safe kernel reads.
+ * fields are read through the handler's fault-safe kernel reads.  A
+ * per-CPU variable (an offset in .data..percpu) or anything else outside
+ * the image has no such distance: refused (kdwarf_static_why()).
  */
 static int kernel_global_var(struct session *s, const struct derived_probe *d, const char *spec,
 			     struct global_var *out)
 {
 	struct kprobe_point *kp = d->data;
-	const char *at = strchr(spec, '@'), *bad;
+	const char *at = strchr(spec, '@'), *bad, *not_static;
 	struct atvar_find f = { .a = &s->arena };
 	struct kdwarf *kd;
 	struct btf *btf = session_btf(s);
@@ -1471,7 +1473,7 @@ static int kernel_global_var(struct session *s, const struct derived_probe *d, c
 	f.dw = kdwarf_dwarf(kd);
 	f.name = arena_strndup(&s->arena, spec, at - spec);
 	kdwarf_each_cu(kd, at + 1, atvar_cu, &f);
-	bad = f.found == 1 ? kdwarf_static_why(kd, f.addr) : NULL;
+	not_static = f.found == 1 ? kdwarf_static_why(kd, f.addr) : NULL;
 	kdwarf_close(kd);
 	if (f.found != 1) {
 		out->why = arena_printf(&s->arena, f.found ? "@var(\"%s\"): more than one '%s' in the "
@@ -1479,9 +1481,9 @@ static int kernel_global_var(struct session *s, const struct derived_probe *d, c
 					"address in a file %s names", spec, f.name, at + 1);
 		return -EINVAL;
 	}
-	if (bad) {	/* its distance from the probe would be garbage */
+	if (not_static) {	/* its distance from the probe would be garbage */
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): ctap cannot read '%s': %s", spec,
-					f.name, bad);
+					f.name, not_static);
 		return -EINVAL;
 	}
 	if (!btf || !(id = btf_ctype(btf, kbtf_pointer_index(&s->arena, btf), f.type ? f.type : ""))) {
