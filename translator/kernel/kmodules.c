@@ -57,8 +57,10 @@ static int each_module(struct arena *a, const char *moddir,
 		if (!colon)
 			continue;
 		*colon = '\0';
+		/* the path outlives line, which the next getline() reuses */
 		ret = fn(arg, module_name(a, line, colon - line),
-			 line[0] == '/' ? line : arena_printf(a, "%s/%s", moddir, line));
+			 line[0] == '/' ? arena_strndup(a, line, colon - line) :
+					  arena_printf(a, "%s/%s", moddir, line));
 	}
 	free(line);
 	fclose(f);

@@ -558,6 +558,12 @@ static struct derived_probe *add_dwarf_probe(struct kline_walk *w, const char *n
 		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), kp->nlocs);
 		v->is_local = !u->is_param;
 		v->unavailable = u->why;
+		/* a DW_OP_addr static: its distance from the code is libdwfl's
+		 * layout of the relocatable .ko, not where the kernel loads it */
+		if (!v->unavailable && w->module && u->loc.kind == SDT_ARG_RIP) {
+			v->unavailable = "a module's data is not at a fixed distance from its code";
+			v->unlisted = true;	/* SystemTap's -L lists what it reads */
+		}
 		if (!v->unavailable && kp->nlocs == SDT_MAX_ARGS)
 			v->unavailable = "one variable too many (ctap reads 12 per statement)";
 		if (!v->unavailable)
@@ -595,8 +601,7 @@ static const char *kline_refused(struct kline_walk *w, const char *name, const c
 		struct ksym *m = arena_new(elab_arena(w->elab), struct ksym);
 
 		m->name = code;
-		m->size = kdwarf_func_size(w->kd, code);
-		m->copies = 1;
+		m->size = kdwarf_func_size(w->kd, code, &m->copies);
 		*sym = m->size ? m : NULL;
 	} else {
 		*sym = w->ks ? ksyms_find(w->ks, code) : NULL;
@@ -608,8 +613,10 @@ static const char *kline_refused(struct kline_walk *w, const char *name, const c
 					"symbol of its own", in) :
 			   "it has no symbol of its own (inlined, or a compiler's clone)";
 	if (!why && (*sym)->copies > 1)
-		why = arena_printf(elab_arena(w->elab), "%d kernel functions are called %s, and ctap "
-				   "places kprobes by name", (*sym)->copies, code);
+		why = arena_printf(elab_arena(w->elab), "%d %s are called %s, and ctap places "
+				   "kprobes by name", (*sym)->copies,
+				   w->module ? arena_printf(elab_arena(w->elab), "functions of module %s",
+							    w->module) : "kernel functions", code);
 	return why;
 }
 
@@ -686,7 +693,7 @@ static int add_callee(void *arg, const struct udwarf_cufunc *callee,
 
 	if (kline_refused(w, callee->name, w->top.name, &sym)) {
 		w->skipped++;
-		return 0;
+		return UDWARF_PRUNE;
 	}
 	if (!caller) {
 		caller = w->caller;
@@ -924,8 +931,11 @@ static int resolve_callees(struct elab *elab, const struct pp_match *m)
 	 * only ever inlined has none) every CU, as SystemTap reads them. */
 	if (k.file)
 		kdwarf_each_cu(kd, k.file, walk_cu, &w);
-	else if (kdwarf_func_cus(kd, k.func, walk_cu, &w), !w.top.name)
-		kdwarf_each_cu(kd, "*", walk_cu, &w);
+	else {
+		kdwarf_func_cus(kd, k.func, walk_cu, &w);
+		if (!w.top.name)
+			kdwarf_each_cu(kd, "*", walk_cu, &w);
+	}
 	if (w.added)
 		return w.added;
 	if (w.skipped)
@@ -1144,7 +1154,7 @@ static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, 
 {
 	struct kdwarf_state *st = open_dwarf(elab);
 	const struct session *s = elab_session(elab);
-	const char *rel = s->opt.kernel_release, *ko, *bad;
+	const char *rel = s->opt.kernel_release, *ko, *bad, *why;
 	struct kdwarf *k;
 	int err;
 
@@ -1161,11 +1171,11 @@ static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, 
 		elab_limit_error(elab, m, "statements in more than %d modules", MAX_MODULE_DWARF);
 		return NULL;
 	}
-	k = kdwarf_open_module(rel, s->opt.kernel_moddir, ko, s->opt.kernel_debuginfo, &bad);
+	k = kdwarf_open_module(rel, s->opt.kernel_moddir, ko, s->opt.kernel_debuginfo, &bad, &why);
 	if (!k) {
 		elab_error(elab, m, "module '%s': a statement by file and line needs its DWARF; %s "
 			   "(install linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", name,
-			   bad ? arena_printf(elab_arena(elab), "%s is not the DWARF of %s", bad, ko) :
+			   bad ? arena_printf(elab_arena(elab), "%s %s %s", bad, why, ko) :
 				 "none is installed", rel);
 		free((char *)bad);
 		return NULL;
@@ -1292,7 +1302,10 @@ static void emit_locs(struct xlate *x, const struct derived_probe *d, int i, con
 		       g->base ? arena_printf(x->a, "offsetof(struct pt_regs, %s)", g->base) : "-1",
 		       (long long)g->disp, gen_c_comment(x->a, name));
 	}
-	emit_c(x, "};\n\n");
+	emit_c(x, "};\n");
+	/* the runtime reads CTAP_KLOC_MAX values; pass 2 allows SDT_MAX_ARGS */
+	emit_c(x, "_Static_assert(ARRAY_SIZE(%s_locs_%d) <= CTAP_KLOC_MAX, \"more values than the "
+	       "runtime reads\");\n\n", prefix, i);
 }
 
 static void emit_table(struct xlate *x, const struct derived_probe *const *d, int n,
@@ -1398,14 +1411,7 @@ const struct provider kernel_label_provider = {
 	.global_var = kernel_global_var,
 };
 
-/*
- * @var("NAME@FILE") in a probe placed by the kernel's DWARF (a statement,
- * a label, a callee): the static or global NAME that FILE's CU defines,
- * by the DWARF.  KASLR moves the kernel's code and data together, so its
- * address is the probe's own at run time plus their link-time distance:
- * one more argument of the probe (CTAP_KLOC_ADDR), not read there; its
- * fields are read through the handler's fault-safe kernel reads.
- */
+/* The search for @var's NAME in FILE's CUs: one, at a fixed address. */
 struct atvar_find {
 	struct udwarf *dw;
 	struct arena *a;
@@ -1424,11 +1430,21 @@ static int atvar_cu(void *arg, uint64_t die, const char *cu)
 	return f->found > 1;
 }
 
+/*
+ * @var("NAME@FILE") in a probe placed by the kernel's DWARF (a statement,
+ * a label, a callee): the static or global NAME that FILE's CU defines,
+ * by the DWARF.  KASLR moves the kernel's code and data together, so its
+ * address is the probe's own at run time plus their link-time distance:
+ * one more argument of the probe (CTAP_KLOC_ADDR), not read there; its
+ * fields are read through the handler's fault-safe kernel reads.  A
+ * per-CPU variable (an offset in .data..percpu) or anything else outside
+ * the image has no such distance: refused (kdwarf_static_why()).
+ */
 static int kernel_global_var(struct session *s, const struct derived_probe *d, const char *spec,
 			     struct global_var *out)
 {
 	struct kprobe_point *kp = d->data;
-	const char *at = strchr(spec, '@'), *bad;
+	const char *at = strchr(spec, '@'), *bad, *not_static;
 	struct atvar_find f = { .a = &s->arena };
 	struct kdwarf *kd;
 	struct btf *btf = session_btf(s);
@@ -1457,11 +1473,17 @@ static int kernel_global_var(struct session *s, const struct derived_probe *d, c
 	f.dw = kdwarf_dwarf(kd);
 	f.name = arena_strndup(&s->arena, spec, at - spec);
 	kdwarf_each_cu(kd, at + 1, atvar_cu, &f);
+	not_static = f.found == 1 ? kdwarf_static_why(kd, f.addr) : NULL;
 	kdwarf_close(kd);
 	if (f.found != 1) {
 		out->why = arena_printf(&s->arena, f.found ? "@var(\"%s\"): more than one '%s' in the "
 					"files %s names" : "@var(\"%s\"): no variable '%s' at a fixed "
 					"address in a file %s names", spec, f.name, at + 1);
+		return -EINVAL;
+	}
+	if (not_static) {	/* its distance from the probe would be garbage */
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): ctap cannot read '%s': %s", spec,
+					f.name, not_static);
 		return -EINVAL;
 	}
 	if (!btf || !(id = btf_ctype(btf, kbtf_pointer_index(&s->arena, btf), f.type ? f.type : ""))) {

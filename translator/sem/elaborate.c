@@ -1004,7 +1004,8 @@ int pass2_list(struct session *s, FILE *out)
 			continue;
 		fputs(v[i]->name, out);
 		for (struct probe_var *pv = v[i]->vars; s->opt.list_vars && pv; pv = pv->next)
-			fprintf(out, " %s:%s", pv->name, pv->type);
+			if (!pv->unlisted)
+				fprintf(out, " %s:%s", pv->name, pv->type);
 		fputc('\n', out);
 	}
 	return diag_errors() ? -EINVAL : 0;

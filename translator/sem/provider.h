@@ -63,6 +63,7 @@ struct probe_var {
 						   itself, which the family reads back
 						   (netfilter's $verdict) */
 	const char *unavailable;		/* why it cannot be read here, or NULL */
+	bool unlisted;				/* unavailable, and not for -L either */
 	const struct btf *btf;			/* btf_id's (a module's), NULL: the kernel's */
 };
 

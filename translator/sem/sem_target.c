@@ -479,7 +479,7 @@ static const char *enum_label(struct sem *sem, const struct btf *btf, __u32 id)
  * a name two enums give different values is an error. */
 enum vtype sem_enum(struct sem *sem, struct scope *sc, struct expr *e)
 {
-	struct kbtf_enumerator hit[8];
+	struct kbtf_enumerator some[8], *hit = some;
 	const char *near[4];
 	struct btf *btf;
 	int n, i;
@@ -493,6 +493,10 @@ enum vtype sem_enum(struct sem *sem, struct scope *sc, struct expr *e)
 	if (!btf)
 		return T_UNKNOWN;
 	n = kbtf_find_enumerator(btf, e->str, hit, 8);
+	if (n > 8) {	/* every hit, for the ambiguity check below */
+		hit = arena_alloc(sem->a, n * sizeof(*hit));
+		n = kbtf_find_enumerator(btf, e->str, hit, n);
+	}
 	if (!n) {
 		char hint[256] = "";
 		int k = kbtf_similar_enumerators(btf, e->str, near, 4);
@@ -504,7 +508,7 @@ enum vtype sem_enum(struct sem *sem, struct scope *sc, struct expr *e)
 			  "BTF%s%s", e->str, hint, k ? "?)" : "");
 		return T_UNKNOWN;
 	}
-	for (i = 1; i < n && i < 8; i++)
+	for (i = 1; i < n; i++)
 		if (hit[i].value != hit[0].value) {
 			sem_error(sem, &e->loc, NULL, "enumeration constant '%s' is ambiguous: %lld in "
 				  "%s, %lld in %s (the kernel's BTF has no scopes to tell them "
@@ -531,7 +535,7 @@ static const struct btf *enum_by_name(struct sem *sem, const struct expr *e, __u
 
 		end = strchr(path, ':') ? strchr(path, ':') : path + strlen(path);
 		m = arena_strndup(sem->a, path, end - path);
-		if (!strncmp(m, "kernel", 6))
+		if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
 			btf = session_btf(sem->s);
 		else if (m[0] == '<' || strchr(m, '/') || session_module_btf(sem->s, m, &btf))
 			continue;	/* headers and programs have no BTF enums here */

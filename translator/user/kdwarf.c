@@ -25,6 +25,7 @@
 
 #include "cache.h"
 #include "kdwarf.h"
+#include "kimage.h"
 #include "xalloc.h"
 
 /* The whole of a small file (a /sys or cache file): 0 and *data
@@ -218,25 +219,39 @@ struct kdwarf *kdwarf_open(const char *release, const char *build_dir, const cha
 	return k;
 }
 
-/* The build id of the ELF file at path (an installed module), or false. */
+/* The build id of the installed module at path (a .ko, or a .ko.xz or
+ * .ko.zst: decompressed), or false. */
 static bool file_build_id(const char *path, char *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *data;
+	size_t size;
 	Elf *elf;
 	bool ok;
 
-	if (fd < 0)
+	if (kimage_read_unpacked(path, &data, &size))
 		return false;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_memory(data, size);
 	ok = elf && elf_build_id(elf, out);
 	elf_end(elf);
-	close(fd);
+	free(data);
 	return ok;
 }
 
+/* rel without a compression suffix: its length. */
+static size_t uncompressed_len(const char *rel)
+{
+	size_t len = strlen(rel);
+
+	if (len > 3 && !strcmp(rel + len - 3, ".xz"))
+		return len - 3;
+	if (len > 4 && !strcmp(rel + len - 4, ".zst"))
+		return len - 4;
+	return len;
+}
+
 struct kdwarf *kdwarf_open_module(const char *release, const char *moddir, const char *ko,
-				  const char *dir, const char **path)
+				  const char *dir, const char **path, const char **why)
 {
 	size_t n = strlen(moddir), len;
 	const char *rel = !strncmp(ko, moddir, n) && ko[n] == '/' ? ko + n + 1 : ko;
@@ -244,11 +259,10 @@ struct kdwarf *kdwarf_open_module(const char *release, const char *moddir, const
 	struct kdwarf *k = NULL;
 
 	*path = NULL;
+	*why = "is not the DWARF of";
 	/* the -dbg package's copy has the installed file's path (without a
 	 * compression suffix), under /usr/lib/debug/lib/modules/RELEASE */
-	len = strlen(rel);
-	if (len > 3 && !strcmp(rel + len - 3, ".xz"))
-		len -= 3;
+	len = uncompressed_len(rel);
 	snprintf(p, sizeof(p), "%s/usr/lib/debug/lib/modules/%s/%.*s", dir ? dir : "", release,
 		 (int)len, rel);
 	if (!access(p, R_OK) && !(k = try_open(p)))
@@ -258,35 +272,109 @@ struct kdwarf *kdwarf_open_module(const char *release, const char *moddir, const
 		if (!access(p, R_OK) && !(k = try_open(p)) && !*path)
 			*path = xstrdup(p);
 	}
-	/* another build of the module: the installed file says which */
-	if (k && file_build_id(ko, id) && *k->build_id && strcmp(k->build_id, id)) {
-		*path = xstrdup(k->path);
-		kdwarf_close(k);
+	if (!k)
 		return NULL;
-	}
-	return k;
+	/* another build of the module: the installed file says which; a
+	 * DWARF that cannot be checked is not used either */
+	if (!*k->build_id)
+		*why = "has no build id to check against";
+	else if (!file_build_id(ko, id))
+		*why = "cannot be checked (no build id read from the installed module) against";
+	else if (!strcmp(k->build_id, id))
+		return k;
+	free((char *)*path);
+	*path = xstrdup(k->path);
+	kdwarf_close(k);
+	return NULL;
 }
 
-/* The size of function name by the file's symbol table, or 0. */
-uint64_t kdwarf_func_size(struct kdwarf *k, const char *name)
+/* Each symbol of the file's symbol table: fn(arg, it, its name) until fn
+ * returns nonzero; returns that. */
+static int each_sym(struct kdwarf *k, int (*fn)(void *arg, const GElf_Sym *sym, const char *name),
+		    void *arg)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	int ret = 0;
 
 	while ((scn = elf_nextscn(k->elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
 			break;
 	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 
-	for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+	for (size_t i = 0; !ret && d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Sym sym;
-		const char *n;
+		const char *name;
 
-		if (gelf_getsym(d, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-		    (n = elf_strptr(k->elf, sh.sh_link, sym.st_name)) && !strcmp(n, name))
-			return sym.st_size;
+		if (gelf_getsym(d, (int)i, &sym) && (name = elf_strptr(k->elf, sh.sh_link, sym.st_name)))
+			ret = fn(arg, &sym, name);
 	}
+	return ret;
+}
+
+struct func_size {
+	const char *name;
+	uint64_t size;
+	int copies;
+};
+
+static int func_size_sym(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct func_size *f = arg;
+
+	if (GELF_ST_TYPE(sym->st_info) == STT_FUNC && !strcmp(name, f->name) && !f->copies++)
+		f->size = sym->st_size;
 	return 0;
+}
+
+uint64_t kdwarf_func_size(struct kdwarf *k, const char *name, int *copies)
+{
+	struct func_size f = { .name = name };
+
+	each_sym(k, func_size_sym, &f);
+	*copies = f.copies;
+	return f.size;
+}
+
+struct static_bounds {
+	uint64_t stext, end;
+	bool have_stext, have_end;
+};
+
+static int bounds_sym(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct static_bounds *b = arg;
+
+	if (!strcmp(name, "_stext")) {
+		b->stext = sym->st_value;
+		b->have_stext = true;
+	} else if (!strcmp(name, "_end")) {
+		b->end = sym->st_value;
+		b->have_end = true;
+	}
+	return b->have_stext && b->have_end;
+}
+
+const char *kdwarf_static_why(struct kdwarf *k, uint64_t addr)
+{
+	struct static_bounds b = { 0 };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t strndx;
+	const char *name;
+
+	if (!elf_getshdrstrndx(k->elf, &strndx))
+		while ((scn = elf_nextscn(k->elf, scn)))
+			if (gelf_getshdr(scn, &sh) && (name = elf_strptr(k->elf, strndx, sh.sh_name)) &&
+			    !strcmp(name, ".data..percpu") && addr - sh.sh_addr < sh.sh_size)
+				return "it is per-CPU: its address is an offset in each CPU's copy of "
+				       ".data..percpu, not in the kernel image";
+	each_sym(k, bounds_sym, &b);
+	if (!b.have_stext || !b.have_end)
+		return "the vmlinux has no _stext and _end to check its address against";
+	if (addr < b.stext || addr >= b.end)
+		return "its address is outside the kernel image [_stext, _end) (per-CPU or absolute)";
+	return NULL;
 }
 
 void kdwarf_close(struct kdwarf *k)
@@ -419,37 +507,38 @@ static int cmp_cu(const void *a, const void *b)
  * own symbol table (a name's address, then the CU whose ranges hold it)
  * rather than by reading every CU's functions.
  */
+struct func_cus {
+	struct kdwarf *k;
+	const char *glob;
+	struct kdwarf_cu *cus;
+	size_t n, cap;
+};
+
+static int func_cu_sym(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct func_cus *f = arg;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || fnmatch(f->glob, name, 0))
+		return 0;
+	if (f->n == f->cap)
+		f->cus = xrealloc(f->cus, (f->cap = f->cap ? 2 * f->cap : 16) * sizeof(*f->cus));
+	if (!udwarf_cu_at(f->k->dw, sym->st_value, &f->cus[f->n].die, &f->cus[f->n].name))
+		f->n++;
+	return 0;
+}
+
 int kdwarf_func_cus(struct kdwarf *k, const char *glob,
 		    int (*fn)(void *arg, uint64_t die, const char *name), void *arg)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	struct kdwarf_cu *cus = NULL;
-	size_t n = 0, cap = 0;
+	struct func_cus f = { .k = k, .glob = glob };
 	int ret = 0;
 
-	while ((scn = elf_nextscn(k->elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			break;
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-
-	for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-		GElf_Sym sym;
-		const char *name;
-
-		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    !(name = elf_strptr(k->elf, sh.sh_link, sym.st_name)) || fnmatch(glob, name, 0))
-			continue;
-		if (n == cap)
-			cus = xrealloc(cus, (cap = cap ? 2 * cap : 16) * sizeof(*cus));
-		if (!udwarf_cu_at(k->dw, sym.st_value, &cus[n].die, &cus[n].name))
-			n++;
-	}
-	if (n)
-		qsort(cus, n, sizeof(*cus), cmp_cu);
-	for (size_t i = 0; !ret && i < n; i++)
-		if (!i || cus[i].die != cus[i - 1].die)
-			ret = fn(arg, cus[i].die, cus[i].name);
-	free(cus);
+	each_sym(k, func_cu_sym, &f);
+	if (f.n)
+		qsort(f.cus, f.n, sizeof(*f.cus), cmp_cu);
+	for (size_t i = 0; !ret && i < f.n; i++)
+		if (!i || f.cus[i].die != f.cus[i - 1].die)
+			ret = fn(arg, f.cus[i].die, f.cus[i].name);
+	free(f.cus);
 	return ret;
 }

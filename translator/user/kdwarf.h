@@ -35,14 +35,20 @@ void kdwarf_close(struct kdwarf *k);
  * The DWARF of the module installed at ko (under moddir, of kernel
  * release): the -dbg package's copy at the same path under
  * /usr/lib/debug/lib/modules/RELEASE (under dir, or dir/PATH, with
- * --kernel-debuginfo), checked against ko's build id.  NULL if none:
- * *path is then NULL, else the file that is not ko's DWARF.
+ * --kernel-debuginfo), checked against ko's build id (ko decompressed
+ * when it is a .ko.xz or .ko.zst).  NULL if none: *path is then NULL,
+ * else the file that is not ko's DWARF (or cannot be checked: no build
+ * id in one of them), and *why says which, to read "PATH WHY KO".
  */
 struct kdwarf *kdwarf_open_module(const char *release, const char *moddir, const char *ko,
-				  const char *dir, const char **path);
+				  const char *dir, const char **path, const char **why);
 
-/* The size of function name by the DWARF file's symbol table, or 0. */
-uint64_t kdwarf_func_size(struct kdwarf *k, const char *name);
+/* The size of function name by the DWARF file's symbol table (its first
+ * symbol of the name), or 0; *copies is how many functions have the name. */
+uint64_t kdwarf_func_size(struct kdwarf *k, const char *name, int *copies);
+/* Why addr (a vmlinux's DW_OP_addr) is not a static at a fixed distance
+ * from the kernel's code: per-CPU, outside [_stext, _end); NULL if it is. */
+const char *kdwarf_static_why(struct kdwarf *k, uint64_t addr);
 
 struct udwarf *kdwarf_dwarf(struct kdwarf *k);
 const char *kdwarf_path(const struct kdwarf *k);

@@ -1282,7 +1282,9 @@ static void callees_in(struct callee_walk *w, Dwarf_Die *scope, const struct udw
 			f.decl_file = decl_file_rel(&origin);
 			dwarf_decl_line(&origin, &f.decl_line);
 			w->ret = w->fn(w->arg, &f, caller);
-			if (depth > 1)
+			if (w->ret == UDWARF_PRUNE)	/* refused: not its callees either */
+				w->ret = 0;
+			else if (depth > 1)
 				callees_in(w, &child, &f, depth - 1, level + 1);
 		} else if (tag != DW_TAG_subprogram && dwarf_haschildren(&child)) {
 			callees_in(w, &child, caller, depth, level + 1);

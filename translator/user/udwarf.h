@@ -219,9 +219,11 @@ const char *udwarf_decl_file(struct udwarf *u, uint64_t die);
  * depth > 1 their own callees, recursively.  fn(arg, callee, caller):
  * callee's entry is its first address, its decl_file relative to the
  * CU's directory; caller is NULL at the first level (the function
- * itself), else the instance the callee is inlined in.  Stops when fn
- * returns nonzero, and returns that; -ENOENT.
+ * itself), else the instance the callee is inlined in.  fn returns 0,
+ * UDWARF_PRUNE to go on without that callee's own callees (a refused
+ * instance), or anything else to stop: returned; -ENOENT.
  */
+#define UDWARF_PRUNE 1
 int udwarf_func_callees(struct udwarf *u, uint64_t func_die, const char *glob, int depth,
 			int (*fn)(void *arg, const struct udwarf_cufunc *callee,
 				  const struct udwarf_cufunc *caller), void *arg);
