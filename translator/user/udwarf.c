@@ -739,6 +739,27 @@ struct udwarf_inline *udwarf_inlines(struct udwarf *u, struct arena *a, const ch
 	return w.list;
 }
 
+/* The variable NAME at a fixed address (one DW_OP_addr) among the CU's top-level DIEs. */
+static bool cu_fixed_var(Dwarf_Die *cu, const char *name, Dwarf_Die *var, uint64_t *addr)
+{
+	if (dwarf_child(cu, var))
+		return false;
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Op *ops;
+		size_t nops;
+		const char *n;
+
+		if (dwarf_tag(var) != DW_TAG_variable || !(n = dwarf_diename(var)) ||
+		    strcmp(n, name) || !dwarf_attr(var, DW_AT_location, &at) ||
+		    dwarf_getlocation(&at, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
+			continue;
+		*addr = ops[0].number;
+		return true;
+	} while (dwarf_siblingof(var, var) == 0);
+	return false;
+}
+
 int udwarf_global(struct udwarf *u, const char *name, const char *cu, uint64_t *addr,
 		  __u32 *type)
 {
@@ -746,29 +767,18 @@ int udwarf_global(struct udwarf *u, const char *name, const char *cu, uint64_t *
 	size_t hsize;
 
 	for (; !dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL); off = next) {
-		Dwarf_Die cudie, child;
+		Dwarf_Die cudie, var;
 		const char *cuname;
 
-		if (!dwarf_offdie(u->dw, off + hsize, &cudie) || dwarf_child(&cudie, &child))
+		if (!dwarf_offdie(u->dw, off + hsize, &cudie))
 			continue;
 		cuname = dwarf_diename(&cudie);
 		if (cu && (!cuname || !udwarf_file_matches(cu, cuname)))
 			continue;
-		do {
-			Dwarf_Attribute at;
-			Dwarf_Op *ops;
-			size_t nops;
-			const char *n;
-
-			if (dwarf_tag(&child) != DW_TAG_variable || !(n = dwarf_diename(&child)) ||
-			    strcmp(n, name) || !dwarf_attr(&child, DW_AT_location, &at) ||
-			    dwarf_getlocation(&at, &ops, &nops) || nops != 1 ||
-			    ops[0].atom != DW_OP_addr)
-				continue;
-			*addr = ops[0].number;
-			*type = dwarf_btf_type(u->conv, &child);
+		if (cu_fixed_var(&cudie, name, &var, addr)) {
+			*type = dwarf_btf_type(u->conv, &var);
 			return 0;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		}
 	}
 	return -ENOENT;
 }
@@ -1308,23 +1318,10 @@ int udwarf_func_callees(struct udwarf *u, uint64_t func_die, const char *glob, i
 int udwarf_cu_global(struct udwarf *u, struct arena *a, uint64_t cu_die, const char *name,
 		     uint64_t *addr, const char **type)
 {
-	Dwarf_Die cu, child;
+	Dwarf_Die cu, var;
 
-	if (!dwarf_offdie(u->dw, cu_die, &cu) || dwarf_child(&cu, &child))
+	if (!dwarf_offdie(u->dw, cu_die, &cu) || !cu_fixed_var(&cu, name, &var, addr))
 		return -ENOENT;
-	do {
-		Dwarf_Attribute at;
-		Dwarf_Op *ops;
-		size_t nops;
-		const char *n;
-
-		if (dwarf_tag(&child) != DW_TAG_variable || !(n = dwarf_diename(&child)) ||
-		    strcmp(n, name) || !dwarf_attr(&child, DW_AT_location, &at) ||
-		    dwarf_getlocation(&at, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr)
-			continue;
-		*addr = ops[0].number;
-		*type = type_name(a, &child, 0);
-		return 0;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return -ENOENT;
+	*type = type_name(a, &var, 0);
+	return 0;
 }
