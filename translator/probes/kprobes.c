@@ -794,6 +794,33 @@ static int walk_cu(void *arg, uint64_t die, const char *name)
 }
 
 /*
+ * What a walk of the kernel's DWARF for w->m starts with: F of k not
+ * refused by name, the DWARF (else an error saying what needs it: what),
+ * BTF, the symbols.  The DWARF, or NULL after an error.
+ */
+static struct kdwarf *kline_walk_start(struct kline_walk *w, const struct kline_spec *k,
+				       const char *arg, const char *what)
+{
+	struct elab *elab = w->elab;
+	struct kdwarf *kd;
+	const char *why;
+
+	if (!strpbrk(k->func, "*?[") && (why = elab_unprobeable(elab, k->func, false))) {
+		elab_error(elab, w->m, "kernel function '%s' cannot be probed: %s", k->func, why);
+		return NULL;
+	}
+	kd = kernel_dwarf(elab, w->m, arg, what);
+	w->btf = elab_btf(elab);
+	if (!kd || !w->btf)
+		return NULL;
+	w->k = k;
+	w->dw = kdwarf_dwarf(kd);
+	w->ks = session_ksyms(elab_session(elab));
+	w->pointers = kbtf_pointer_index(elab_arena(elab), w->btf);
+	return kd;
+}
+
+/*
  * kernel.function("FUNC@FILE") and kernel.statement("FUNC@FILE:LINE"),
  * FUNC and FILE globs, LINE a line, LINE-LINE or *: the functions defined
  * in the compilation units FILE names (their CUs, from the cached index),
@@ -810,7 +837,6 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 		w.label = m->comps[2]->arg->str;
 	struct kline_spec k;
 	struct kdwarf *kd;
-	const char *why;
 
 	if (!parse_kline(elab, m, arg, &k))
 		return -EINVAL;
@@ -825,19 +851,10 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 		return -EINVAL;
 	}
 	/* A function that may not be probed is refused with or without DWARF. */
-	if (!strpbrk(k.func, "*?[") && (why = elab_unprobeable(elab, k.func, false))) {
-		elab_error(elab, m, "kernel function '%s' cannot be probed: %s", k.func, why);
+	kd = kline_walk_start(&w, &k, arg, "choosing functions by source file or line needs "
+			      "DWARF debuginfo");
+	if (!kd)
 		return -EINVAL;
-	}
-	kd = kernel_dwarf(elab, m, arg, "choosing functions by source file or line needs DWARF "
-			  "debuginfo");
-	w.btf = elab_btf(elab);
-	if (!kd || !w.btf)
-		return -EINVAL;
-	w.k = &k;
-	w.dw = kdwarf_dwarf(kd);
-	w.ks = session_ksyms(elab_session(elab));
-	w.pointers = kbtf_pointer_index(elab_arena(elab), w.btf);
 	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2 ||
 		 (w.label && strpbrk(w.label, "*?["));
 	w.is_return = strstr(m->pattern_text, ".return") != NULL;
@@ -887,7 +904,6 @@ static int resolve_callees(struct elab *elab, const struct pp_match *m)
 	struct kline_walk w = { .elab = elab, .m = m, .suffix = "", .depth = 1, .callee = "*" };
 	struct kline_spec k = { .func = arg, .file = NULL };
 	struct kdwarf *kd;
-	const char *why;
 
 	/* ".*" and ".**" reach .callees too; without DWARF it adds nothing to them. */
 	if (suffix_wild(m) && !open_dwarf(elab)->k)
@@ -914,18 +930,9 @@ static int resolve_callees(struct elab *elab, const struct pp_match *m)
 		elab_error(elab, m, "'%s': kernel.function takes no line", arg);
 		return -EINVAL;
 	}
-	if (!strpbrk(k.func, "*?[") && (why = elab_unprobeable(elab, k.func, false))) {
-		elab_error(elab, m, "kernel function '%s' cannot be probed: %s", k.func, why);
+	kd = kline_walk_start(&w, &k, arg, "finding a function's callees needs DWARF debuginfo");
+	if (!kd)
 		return -EINVAL;
-	}
-	kd = kernel_dwarf(elab, m, arg, "finding a function's callees needs DWARF debuginfo");
-	w.btf = elab_btf(elab);
-	if (!kd || !w.btf)
-		return -EINVAL;
-	w.k = &k;
-	w.dw = kdwarf_dwarf(kd);
-	w.ks = session_ksyms(elab_session(elab));
-	w.pointers = kbtf_pointer_index(elab_arena(elab), w.btf);
 	w.wild = strpbrk(arg, "*?[") || strpbrk(w.callee, "*?[") || w.depth > 1;
 	/* By name alone: the CUs of the symbols it names, else (a function
 	 * only ever inlined has none) every CU, as SystemTap reads them. */
