@@ -295,17 +295,14 @@ static enum vtype dead_expr(struct sem *sem, struct scope *sc, struct expr *e)
  */
 static struct btf *cast_btf(struct sem *sem, struct expr *e, __u32 *id)
 {
-	const char *path = e->module ? e->module : "kernel", *end;
+	const char *path = e->module ? e->module : "kernel";
+	const char *m;
 	struct btf *btf = NULL;
 	int err = 0;
 
 	if (!session_btf(sem->s))
 		return NULL;
-	for (; *path; path = *end ? end + 1 : end) {
-		const char *m;
-
-		end = strchr(path, ':') ? strchr(path, ':') : path + strlen(path);
-		m = arena_strndup(sem->a, path, end - path);
+	while ((m = sem_path_next(sem, &path))) {
 		if (m[0] == '<') {
 			const char *why;
 
@@ -321,7 +318,7 @@ static struct btf *cast_btf(struct sem *sem, struct expr *e, __u32 *id)
 			}
 			continue;
 		}
-		if (!strncmp(m, "kernel", 6) || strpbrk(m, "/<")) {
+		if (sem_path_is_kernel(m) || strchr(m, '/')) {
 			btf = session_btf(sem->s);
 			err = 0;
 		} else if ((err = session_module_btf(sem->s, m, &btf))) {
@@ -335,7 +332,7 @@ static struct btf *cast_btf(struct sem *sem, struct expr *e, __u32 *id)
 			  err == -ENOENT ? "no such module of this kernel" : strerror(-err));
 	else
 		sem_error(sem, &e->loc, NULL, "@cast: no type '%s' in %s", e->str,
-			  !e->module || !strncmp(e->module, "kernel", 6) ? "the kernel's BTF" :
+			  !e->module || sem_path_is_kernel(e->module) ? "the kernel's BTF" :
 			  e->module[0] == '<' ? arena_printf(sem->a, "the headers %s", e->module) :
 			  strchr(e->module, ':') ? arena_printf(sem->a, "the BTF of any of '%s'", e->module) :
 			  arena_printf(sem->a, "module %s's BTF", e->module));

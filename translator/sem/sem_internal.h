@@ -119,6 +119,11 @@ void sem_chain_indexes(struct sem *sem, struct scope *sc, struct expr *e);
 enum vtype sem_atvar(struct sem *sem, struct scope *sc, struct expr *e);
 /* @enum("NAME"): made the E_NUMBER of the kernel's enumerator NAME. */
 enum vtype sem_enum(struct sem *sem, struct scope *sc, struct expr *e);
+/* SystemTap's module search path "m1:m2:..." of @cast and @enumname: its
+ * next name, NULL at the end; "kernel" and "kernel<header.h>" are the
+ * kernel's own types. */
+const char *sem_path_next(struct sem *sem, const char **path);
+bool sem_path_is_kernel(const char *m);
 /* @enumname(v[, "type"[, "module"]]): the enum type is recorded in
  * sem->tvars (tvar.btf, tvar.value_type) for pass 3. */
 enum vtype sem_enumname(struct sem *sem, struct scope *sc, struct expr *e);

@@ -521,21 +521,36 @@ enum vtype sem_enum(struct sem *sem, struct scope *sc, struct expr *e)
 	return T_LONG;
 }
 
-/* The enum type named e->str, in e->module's search path ("kernel", a
- * module, "m1:m2"), as @cast finds types.  NULL after an error. */
+const char *sem_path_next(struct sem *sem, const char **path)
+{
+	const char *start = *path;
+	const char *end = strchr(start, ':');
+
+	if (!*start)
+		return NULL;
+	if (!end)
+		end = start + strlen(start);
+	*path = *end ? end + 1 : end;
+	return arena_strndup(sem->a, start, end - start);
+}
+
+bool sem_path_is_kernel(const char *m)
+{
+	return !strcmp(m, "kernel") || !strncmp(m, "kernel<", 7);
+}
+
+/* The enum type named e->str, in e->module's search path, as @cast finds
+ * types.  NULL after an error. */
 static const struct btf *enum_by_name(struct sem *sem, const struct expr *e, __u32 *id)
 {
-	const char *path = e->module ? e->module : "kernel", *end;
+	const char *path = e->module ? e->module : "kernel";
+	const char *m;
 	struct btf *btf;
 
 	if (!session_btf(sem->s))
 		return NULL;
-	for (; *path; path = *end ? end + 1 : end) {
-		const char *m;
-
-		end = strchr(path, ':') ? strchr(path, ':') : path + strlen(path);
-		m = arena_strndup(sem->a, path, end - path);
-		if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
+	while ((m = sem_path_next(sem, &path))) {
+		if (sem_path_is_kernel(m))
 			btf = session_btf(sem->s);
 		else if (m[0] == '<' || strchr(m, '/') || session_module_btf(sem->s, m, &btf))
 			continue;	/* headers and programs have no BTF enums here */
