@@ -233,6 +233,11 @@ static inline cycles_t get_cycles(void)
 	return __builtin_ia32_rdtsc();
 }
 
+/* The kernel's, for ctime(): arithmetic, never libc's locked gmtime_r()
+ * (calendar.c).  libc's struct tm, whose tm_year is an int. */
+typedef int64_t time64_t;
+void time64_to_tm(time64_t t, int offset, struct tm *tm);
+
 /* %m, %M and user_string() of the script: a read that fails is -EFAULT,
  * never a crash of the process the handler runs in (shm.c). */
 long ctap_dyn_read_mem(void *dst, const void *src, size_t len);

@@ -27,7 +27,7 @@
 
 /* The runtime's units: dyn-runtime/'s, then kmod-runtime's by path. */
 static const char *const dyn_units[] = {
-	"shm", "session", "transport", "timers", "uprobes", "tasks", "target", "merge",
+	"shm", "session", "transport", "calendar", "timers", "uprobes", "tasks", "target", "merge",
 	/* the instrumentation engine (patch.h) */
 	"patch", "reloc", "tramp", "text", "trap", "retprobe", "uread", "sweep",
 	"usyms", NULL
