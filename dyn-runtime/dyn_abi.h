@@ -17,7 +17,7 @@
 
 #define CTAP_DYN_ENV		"CTAP_DYN_SHM"
 #define CTAP_DYN_MAGIC		0x43544150u	/* "CTAP" */
-#define CTAP_DYN_ABI_VERSION	3
+#define CTAP_DYN_ABI_VERSION	4
 
 /* Ring records: this header, then len bytes, padded to 8. */
 struct ctap_dyn_rec {
@@ -64,5 +64,6 @@ typedef int (*ctap_dyn_start_fn)(int32_t target, int32_t stapdyn_pid);	/* ctap_d
 typedef void (*ctap_dyn_stop_fn)(void);		/* ctap_dyn_stop */
 typedef int (*ctap_dyn_param_fn)(const char *name, const char *value);	/* ctap_dyn_set_param */
 typedef void (*ctap_dyn_report_fn)(void);	/* ctap_dyn_report: the end-of-run counts */
+typedef void (*ctap_dyn_reap_fn)(void);		/* ctap_dyn_reap: ends of dead processes */
 
 #endif /* CTAP_DYN_ABI_H */

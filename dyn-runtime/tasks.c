@@ -20,16 +20,19 @@
  *
  * Which processes had a begin is a table in the shared section (pids,
  * claimed with cmpxchg): it outlives the exec, which this process's own
- * memory does not.  Not seen: a process that ends by a signal or _exit()
- * (no end), a static program or a setuid one (LD_PRELOAD does not reach
- * it), the threads of a -x process (the module comes by dlopen, after the
+ * memory does not.  A process that ends by a signal or _exit() runs no
+ * destructor: stapdyn runs its end, as it, when the -c command is reaped
+ * and before the end probes (ctap_dyn_reap()).  Not seen: a static
+ * program or a setuid one (LD_PRELOAD does not reach it), the threads of a -x process (the module comes by dlopen, after the
  * program's calls are bound) or made without pthread_create().  At each
  * event the probes for a PATH or a PID run before those for every
  * process, as in the kernel runtime.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "ctap_runtime.h"
@@ -46,6 +49,8 @@ static int ntable;
  */
 struct live_proc {
 	s32 pid;			/* 0: free; claimed with cmpxchg */
+	struct ctap_dyn_proxy as;	/* its pid, parent and name, for an end
+					 * stapdyn runs after its death */
 	u64 dev, ino;			/* its program: /proc/self/exe */
 };
 
@@ -82,6 +87,9 @@ static void live_add(pid_t pid)
 			continue;
 		live[i].dev = st.st_dev;
 		live[i].ino = st.st_ino;
+		live[i].as.pid = pid;
+		live[i].as.ppid = getppid();
+		prctl(PR_GET_NAME, live[i].as.comm);
 		return;
 	}
 	/* full: this process's exec will look like a new one (no end) */
@@ -104,7 +112,7 @@ static bool runs(const char *path, const struct live_proc *was)
  * the rest.  was: the ending process's entry. */
 static void dispatch(enum ctap_task_event event, const struct live_proc *was)
 {
-	pid_t pid = getpid();
+	pid_t pid = ctap_dyn_getpid();
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < ntable; i++) {
@@ -212,6 +220,53 @@ static bool has_thread_probes(void)
 		if (table[i].event == CTAP_TASK_THREAD_BEGIN || table[i].event == CTAP_TASK_THREAD_END)
 			return true;
 	return false;
+}
+
+/* ---- ends stapdyn sees ---- */
+
+__thread const struct ctap_dyn_proxy *ctap_dyn_as;
+
+/* Whether pid is gone: no such process, or a zombie. */
+static bool dead(pid_t pid)
+{
+	char path[32], buf[128], *paren;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');	/* "pid (comm) S ..." */
+	return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/*
+ * In stapdyn: the end of each process that had a begin and is gone
+ * without its end, killed by a signal or by _exit() (no destructor ran):
+ * its process.end probes run here, as that process (pid(), ppid(),
+ * execname(): ctap_dyn_as), as the kernel runtime runs them in the dying
+ * task.  Called when the -c command is reaped and before the end probes.
+ */
+void ctap_dyn_reap(void)
+{
+	for (int i = 0; i < LIVE_PIDS; i++) {
+		pid_t pid = __atomic_load_n(&live[i].pid, __ATOMIC_ACQUIRE);
+		struct live_proc was;
+
+		if (!pid || !dead(pid) || !live_take(pid, &was))
+			continue;
+		ctap_dyn_as = &was.as;
+		dispatch(CTAP_TASK_END, &was);
+		ctap_dyn_as = NULL;
+	}
 }
 
 void ctap_dyn_tasks_table(struct ctap_task_probe *tps, int n)

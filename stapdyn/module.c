@@ -115,7 +115,8 @@ int module_load(struct dyn_module *m, const char *path, size_t seg_mb, int verbo
 	    !(m->start = (ctap_dyn_start_fn)sym(m, "ctap_dyn_start", path)) ||
 	    !(m->stop = (ctap_dyn_stop_fn)sym(m, "ctap_dyn_stop", path)) ||
 	    !(m->set_param = (ctap_dyn_param_fn)sym(m, "ctap_dyn_set_param", path)) ||
-	    !(m->report = (ctap_dyn_report_fn)sym(m, "ctap_dyn_report", path)))
+	    !(m->report = (ctap_dyn_report_fn)sym(m, "ctap_dyn_report", path)) ||
+	    !(m->reap = (ctap_dyn_reap_fn)sym(m, "ctap_dyn_reap", path)))
 		return -EINVAL;
 	if (verbose)
 		fprintf(stderr, "stapdyn: loaded %s, segment %zu MB at %p\n", path, seg_mb,

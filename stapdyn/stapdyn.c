@@ -264,6 +264,9 @@ static int run(struct opts *o, struct dyn_module *m)
 			break;
 		wait_wake(m->shm, seen);
 	}
+	/* process.end of what died without running it (a signal, _exit()),
+	 * the -c command reaped just now included: before the end probes */
+	m->reap();
 	m->stop();
 	drain(m->shm);
 	m->report();

@@ -4,9 +4,7 @@
  * gmtime_r() gives it (the test may take libc's lock; a handler may
  * not), over ctime()'s whole 32-bit range and past 2100 and 2400.
  */
-#include <time.h>
-
-#include "ctap_platform.h"
+#include "ctap_platform.h"	/* first: its _GNU_SOURCE */
 #include "unit.h"
 
 /* The first t where the two differ, or 0x7fffffffffffffff. */
