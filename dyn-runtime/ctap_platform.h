@@ -233,6 +233,41 @@ static inline cycles_t get_cycles(void)
 	return __builtin_ia32_rdtsc();
 }
 
+/* The kernel's, for ctime(): arithmetic, never libc's locked gmtime_r()
+ * (calendar.c).  libc's struct tm, whose tm_year is an int. */
+typedef int64_t time64_t;
+void time64_to_tm(time64_t t, int offset, struct tm *tm);
+
+/*
+ * The process a handler runs for: its own, or (ctap_dyn_as set) one that
+ * died without running its end, whose process.end stapdyn runs
+ * (dyn-runtime/tasks.c): pid(), tid(), ppid(), execname() are its.
+ */
+struct ctap_dyn_proxy {
+	s32 pid, ppid;
+	char comm[16];
+};
+extern __thread const struct ctap_dyn_proxy *ctap_dyn_as __attribute__((tls_model("initial-exec")));
+static inline pid_t ctap_dyn_getpid(void)
+{
+	return ctap_dyn_as ? ctap_dyn_as->pid : getpid();
+}
+static inline pid_t ctap_dyn_gettid(void)
+{
+	return ctap_dyn_as ? ctap_dyn_as->pid : gettid();
+}
+static inline pid_t ctap_dyn_getppid(void)
+{
+	return ctap_dyn_as ? ctap_dyn_as->ppid : getppid();
+}
+static inline void ctap_dyn_comm(char comm[16])
+{
+	if (ctap_dyn_as)
+		memcpy(comm, ctap_dyn_as->comm, 16);
+	else
+		prctl(PR_GET_NAME, comm);	/* 16 bytes, NUL-terminated */
+}
+
 /* %m, %M and user_string() of the script: a read that fails is -EFAULT,
  * never a crash of the process the handler runs in (shm.c). */
 long ctap_dyn_read_mem(void *dst, const void *src, size_t len);

@@ -17,7 +17,7 @@
 
 #define CTAP_DYN_ENV		"CTAP_DYN_SHM"
 #define CTAP_DYN_MAGIC		0x43544150u	/* "CTAP" */
-#define CTAP_DYN_ABI_VERSION	2
+#define CTAP_DYN_ABI_VERSION	4
 
 /* Ring records: this header, then len bytes, padded to 8. */
 struct ctap_dyn_rec {
@@ -50,6 +50,11 @@ struct ctap_dyn_shm {
 	/* The heap ctap_alloc() hands out (arrays, contexts): a bump
 	 * allocator, freed all at once with the segment. */
 	uint64_t heap_off, heap_used;
+	/* stapdyn's time zone when it started, as staprun sends the kernel
+	 * module its own (tz_gmtoff(), tz_name(), tz_ctime()): read once by
+	 * stapdyn, so that no handler calls libc's locked localtime_r(). */
+	int32_t tz_gmtoff;		/* seconds west of UTC, SystemTap's sign */
+	char tz_name[16];
 };
 
 /* The module's entry points (dlsym by stapdyn). */
@@ -59,5 +64,6 @@ typedef int (*ctap_dyn_start_fn)(int32_t target, int32_t stapdyn_pid);	/* ctap_d
 typedef void (*ctap_dyn_stop_fn)(void);		/* ctap_dyn_stop */
 typedef int (*ctap_dyn_param_fn)(const char *name, const char *value);	/* ctap_dyn_set_param */
 typedef void (*ctap_dyn_report_fn)(void);	/* ctap_dyn_report: the end-of-run counts */
+typedef void (*ctap_dyn_reap_fn)(void);		/* ctap_dyn_reap: ends of dead processes */
 
 #endif /* CTAP_DYN_ABI_H */

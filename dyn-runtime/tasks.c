@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tasks.c - process.begin and process.end of --runtime=dyninst, seen from
- * inside each process the module is loaded in (the -c command, and what
- * it forks and execs: the module stays on LD_PRELOAD, shm.c):
+ * tasks.c - process.begin/end and process.thread.begin/end of
+ * --runtime=dyninst, seen from inside each process the module is loaded
+ * in (the -c command, and what it forks and execs: the module stays on
+ * LD_PRELOAD, shm.c):
  *
  *   begin   when the module is loaded (before main: a new program, the
  *           -c command or an exec), and in the child of each fork
@@ -11,16 +12,27 @@
  *           an exec, before the new program's begin, with its name, as
  *           the kernel runtime reports it: a process that had a begin and
  *           loads the module again has exec'd
+ *   thread.begin, thread.end
+ *           in each thread the program starts with pthread_create(),
+ *           which the module, first on LD_PRELOAD, interposes: the
+ *           thread runs begin's probes, then its function, then end's
+ *           (a cleanup handler: also at pthread_exit() and cancellation)
  *
  * Which processes had a begin is a table in the shared section (pids,
  * claimed with cmpxchg): it outlives the exec, which this process's own
- * memory does not.  Not seen: a process that ends by a signal or _exit()
- * (no end), a static program or a setuid one (LD_PRELOAD does not reach
- * it), threads.  At each event the probes for a PATH or a PID run before
- * those for every process, as in the kernel runtime.
+ * memory does not.  A process that ends by a signal or _exit() runs no
+ * destructor: stapdyn runs its end, as it, when the -c command is reaped
+ * and before the end probes (ctap_dyn_reap()).  Not seen: a static
+ * program or a setuid one (LD_PRELOAD does not reach it), the threads of a -x process (the module comes by dlopen, after the
+ * program's calls are bound) or made without pthread_create().  At each
+ * event the probes for a PATH or a PID run before those for every
+ * process, as in the kernel runtime.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "ctap_runtime.h"
@@ -30,17 +42,30 @@
 static struct ctap_task_probe *table;
 static int ntable;
 
-#define LIVE_PIDS	1024
-static s32 live[LIVE_PIDS] CTAP_SHARED;	/* 0: free */
+/*
+ * A process that had a begin and no end yet, and what its end needs once
+ * the process is another program (an exec) or gone: the program it ran,
+ * for process("PATH").end.
+ */
+struct live_proc {
+	s32 pid;			/* 0: free; claimed with cmpxchg */
+	struct ctap_dyn_proxy as;	/* its pid, parent and name, for an end
+					 * stapdyn runs after its death */
+	u64 dev, ino;			/* its program: /proc/self/exe */
+};
 
-/* Whether pid had a begin that no end closed; forget it if forget. */
-static bool live_find(pid_t pid, bool forget)
+#define LIVE_PIDS	1024
+static struct live_proc live[LIVE_PIDS] CTAP_SHARED;
+
+/* pid's entry, copied to *p and freed; false if pid had no begin (or
+ * had its end). */
+static bool live_take(pid_t pid, struct live_proc *p)
 {
 	for (int i = 0; i < LIVE_PIDS; i++) {
-		if (__atomic_load_n(&live[i], __ATOMIC_ACQUIRE) != pid)
+		if (__atomic_load_n(&live[i].pid, __ATOMIC_ACQUIRE) != pid)
 			continue;
-		if (forget)
-			__atomic_store_n(&live[i], 0, __ATOMIC_RELEASE);
+		*p = live[i];
+		__atomic_store_n(&live[i].pid, 0, __ATOMIC_RELEASE);
 		return true;
 	}
 	return false;
@@ -48,28 +73,46 @@ static bool live_find(pid_t pid, bool forget)
 
 static void live_add(pid_t pid)
 {
+	struct stat st;
+
+	ctap_dyn_quiet(true);	/* the runtime's stat(), not the program's */
+	if (stat("/proc/self/exe", &st))
+		st.st_dev = st.st_ino = 0;
+	ctap_dyn_quiet(false);
 	for (int i = 0; i < LIVE_PIDS; i++) {
 		s32 free = 0;
 
-		if (__atomic_compare_exchange_n(&live[i], &free, pid, false, __ATOMIC_ACQ_REL,
-						__ATOMIC_RELAXED))
-			return;
+		if (!__atomic_compare_exchange_n(&live[i].pid, &free, pid, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue;
+		live[i].dev = st.st_dev;
+		live[i].ino = st.st_ino;
+		live[i].as.pid = pid;
+		live[i].as.ppid = getppid();
+		prctl(PR_GET_NAME, live[i].as.comm);
+		return;
 	}
 	/* full: this process's exec will look like a new one (no end) */
 }
 
-/* Whether the program this process runs is path. */
-static bool runs(const char *path)
+/* Whether the program was path: the one this process runs, or at an end
+ * the one it had its begin in (before an exec, the kernel's). */
+static bool runs(const char *path, const struct live_proc *was)
 {
 	struct stat st;
 
-	return !stat(path, &st) && ctap_dyn_program_is(st.st_dev, st.st_ino);
+	if (stat(path, &st))
+		return false;
+	if (was)
+		return st.st_dev == was->dev && st.st_ino == was->ino;
+	return ctap_dyn_program_is(st.st_dev, st.st_ino);
 }
 
-/* The probes of event for this process: those for a PATH or PID, then the rest. */
-static void dispatch(enum ctap_task_event event)
+/* The probes of event for this process: those for a PATH or PID, then
+ * the rest.  was: the ending process's entry. */
+static void dispatch(enum ctap_task_event event, const struct live_proc *was)
 {
-	pid_t pid = getpid();
+	pid_t pid = ctap_dyn_getpid();
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < ntable; i++) {
@@ -78,7 +121,7 @@ static void dispatch(enum ctap_task_event event)
 
 			if (t->event != event || specific != !pass)
 				continue;
-			if ((t->pid && t->pid != pid) || (t->path && !runs(t->path)))
+			if ((t->pid && t->pid != pid) || (t->path && !runs(t->path, was)))
 				continue;
 			ctap_probe_run(t->probe, NULL, NULL, 0);
 		}
@@ -88,7 +131,7 @@ static void dispatch(enum ctap_task_event event)
 static void begin(void)
 {
 	live_add(getpid());
-	dispatch(CTAP_TASK_BEGIN);
+	dispatch(CTAP_TASK_BEGIN, NULL);
 }
 
 static void forked(void)
@@ -99,8 +142,131 @@ static void forked(void)
 
 __attribute__((destructor)) static void ended(void)
 {
-	if (ntable && live_find(getpid(), true))
-		dispatch(CTAP_TASK_END);
+	struct live_proc was;
+
+	if (ntable && live_take(getpid(), &was))
+		dispatch(CTAP_TASK_END, &was);
+}
+
+/* ---- threads: pthread_create() interposed ---- */
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+static create_fn real_create;
+static bool thread_probes;	/* a target, with thread.begin or thread.end probes */
+
+struct thread_start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void thread_ended(void *unused)
+{
+	(void)unused;
+	dispatch(CTAP_TASK_THREAD_END, NULL);
+}
+
+static void *thread_begun(void *p)
+{
+	struct thread_start start;
+	void *ret;
+
+	ctap_dyn_quiet(true);	/* the runtime's free(), not the program's */
+	start = *(struct thread_start *)p;
+	free(p);
+	ctap_dyn_quiet(false);
+	dispatch(CTAP_TASK_THREAD_BEGIN, NULL);
+	pthread_cleanup_push(thread_ended, NULL);
+	ret = start.fn(start.arg);
+	pthread_cleanup_pop(1);
+	return ret;
+}
+
+/* libc's: found when a target maps the segment; in stapdyn at its own
+ * first thread (timers.c, whose call -Bsymbolic binds here). */
+static create_fn find_create(void)
+{
+	if (!real_create)
+		real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	return real_create;
+}
+
+/* The program's pthread_create(): its thread runs the thread probes. */
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	struct thread_start *start = NULL;
+	create_fn create = find_create();
+	int ret;
+
+	if (!create)
+		return EAGAIN;
+	if (thread_probes) {
+		ctap_dyn_quiet(true);
+		start = malloc(sizeof(*start));
+		ctap_dyn_quiet(false);
+	}
+	if (!start)
+		return create(t, attr, fn, arg);
+	start->fn = fn;
+	start->arg = arg;
+	ret = create(t, attr, thread_begun, start);
+	if (ret)
+		free(start);
+	return ret;
+}
+
+static bool has_thread_probes(void)
+{
+	for (int i = 0; i < ntable; i++)
+		if (table[i].event == CTAP_TASK_THREAD_BEGIN || table[i].event == CTAP_TASK_THREAD_END)
+			return true;
+	return false;
+}
+
+/* ---- ends stapdyn sees ---- */
+
+__thread const struct ctap_dyn_proxy *ctap_dyn_as;
+
+/* Whether pid is gone: no such process, or a zombie. */
+static bool dead(pid_t pid)
+{
+	char path[32], buf[128], *paren;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');	/* "pid (comm) S ..." */
+	return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/*
+ * In stapdyn: the end of each process that had a begin and is gone
+ * without its end, killed by a signal or by _exit() (no destructor ran):
+ * its process.end probes run here, as that process (pid(), ppid(),
+ * execname(): ctap_dyn_as), as the kernel runtime runs them in the dying
+ * task.  Called when the -c command is reaped and before the end probes.
+ */
+void ctap_dyn_reap(void)
+{
+	for (int i = 0; i < LIVE_PIDS; i++) {
+		pid_t pid = __atomic_load_n(&live[i].pid, __ATOMIC_ACQUIRE);
+		struct live_proc was;
+
+		if (!pid || !dead(pid) || !live_take(pid, &was))
+			continue;
+		ctap_dyn_as = &was.as;
+		dispatch(CTAP_TASK_END, &was);
+		ctap_dyn_as = NULL;
+	}
 }
 
 void ctap_dyn_tasks_table(struct ctap_task_probe *tps, int n)
@@ -112,11 +278,16 @@ void ctap_dyn_tasks_table(struct ctap_task_probe *tps, int n)
 /* A target has mapped the segment (shm.c): an exec's end, then begin. */
 void ctap_dyn_tasks_attached(void)
 {
+	struct live_proc was;
+
 	if (!ntable)
 		return;
+	ctap_dyn_quiet(true);	/* dlsym()'s allocations are the runtime's */
+	thread_probes = find_create() && has_thread_probes();
+	ctap_dyn_quiet(false);
 	pthread_atfork(NULL, NULL, forked);
-	if (live_find(getpid(), true))
-		dispatch(CTAP_TASK_END);
+	if (live_take(getpid(), &was))
+		dispatch(CTAP_TASK_END, &was);	/* an exec */
 	begin();
 }
 

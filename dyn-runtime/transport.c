@@ -6,8 +6,6 @@
  * whole or dropped and counted; stapdyn reports the drops at the end.
  */
 #define _GNU_SOURCE
-#include <time.h>
-
 #include "ctap_runtime.h"
 #include "dyn_abi.h"
 #include "dyn_internal.h"
@@ -92,19 +90,16 @@ void ctap_switch_file(void)
 	ctap_dyn_emit(CTAP_DYN_SWITCH, "", 0);
 }
 
+/* stapdyn's zone, as the kernel runtime has staprun's (dyn_abi.h); UTC
+ * for a module loaded without stapdyn. */
 s32 ctap_tz_gmtoff(void)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-
-	localtime_r(&now, &tm);
-	return (s32)-tm.tm_gmtoff;	/* SystemTap's sign: seconds west */
+	return ctap_dyn_shm ? ctap_dyn_shm->tz_gmtoff : 0;
 }
 
 const char *ctap_tz_name(void)
 {
-	tzset();
-	return tzname[0];
+	return ctap_dyn_shm ? ctap_dyn_shm->tz_name : "UTC";
 }
 
 unsigned long ctap_transport_dropped(void)

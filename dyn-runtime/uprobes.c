@@ -9,7 +9,10 @@
  * uprobe; the file is found among the objects the process has loaded
  * (dl_iterate_phdr, by device and inode, so a symlink or a relative
  * name still matches) and the offset becomes an address through the
- * object's PT_LOAD headers.  Objects dlopen()ed later are not probed.
+ * object's PT_LOAD headers.  An entry whose file is not loaded yet waits:
+ * the loader tells debuggers of each change to its list of objects by
+ * calling r_debug's r_brk (<link.h>), where an engine probe puts in the
+ * entries of what dlopen() has just mapped, before its code runs.
  *
  * One engine probe an address (patch.h allows no more): a site gathers
  * every entry of the table at one address, entries, .return probes and
@@ -300,7 +303,8 @@ static bool site_add(unsigned long addr, struct ctap_uprobe *u, enum site_role r
 	return true;
 }
 
-/* Where u is in this process: its sites, its semaphore counted up. */
+/* Where u is in this process: its sites, its semaphore counted up; 1 if
+ * its file is not loaded (yet). */
 static int place(struct ctap_uprobe *u)
 {
 	struct find f = { 0 };
@@ -315,7 +319,7 @@ static int place(struct ctap_uprobe *u)
 	f.ino = st.st_ino;
 	dl_iterate_phdr(find_object, &f);
 	if (!f.found)
-		return 0;		/* not loaded here: nothing to probe */
+		return 1;		/* not loaded here, or not yet */
 	u->rt.addr = offset_addr(&f, u->offset);
 	if (!u->rt.addr)
 		return -EFAULT;
@@ -363,6 +367,7 @@ static int site_insert(struct site *s)
 
 static struct ctap_uprobe *table;
 static int table_n;
+static bool *pending;		/* table entries whose file is not loaded yet */
 
 void ctap_dyn_uprobes_table(struct ctap_uprobe *ups, int n)
 {
@@ -371,10 +376,49 @@ void ctap_dyn_uprobes_table(struct ctap_uprobe *ups, int n)
 }
 
 /*
+ * The pending entries whose file is loaded now go in, with their sites.
+ * A probe that cannot is reported as the kernel runtime reports a
+ * refused registration, and the others stay.  Runs quiet: what the
+ * runtime's own calls hit (its reads of /proc, in a probed libc) is not
+ * the program's, and the kernel's uprobes never see it.
+ */
+static void arm_pending(void)
+{
+	int first = nsites, ret;
+
+	ctap_dyn_quiet(true);
+	for (int i = 0; i < table_n; i++) {
+		if (!pending[i])
+			continue;
+		ret = place(&table[i]);
+		pending[i] = ret == 1;
+		if (ret < 0)
+			ctap_probe_refused(table[i].probe, false, "(rc %d)", ret);
+	}
+	for (int i = first; i < nsites; i++) {
+		ret = site_insert(&sites[i]);
+		if (ret < 0)
+			ctap_probe_refused(sites[i].m[0].u->probe, false, "at %#lx (rc %d)",
+					   sites[i].addr, ret);
+	}
+	ctap_dyn_quiet(false);
+}
+
+/* The loader calls r_brk at each change to its list of objects; at
+ * RT_CONSISTENT a dlopen()ed object is in the list, mapped, its
+ * constructors not run yet, and the loader's lock held (one at a time). */
+static void objects_changed(struct ctapdyn_regs *r, void *data)
+{
+	(void)r;
+	(void)data;
+	if (_r_debug.r_state == RT_CONSISTENT)
+		arm_pending();
+}
+
+/*
  * In a target, once the shared segment is mapped (shm.c): every entry of
- * the table that is in this process goes in.  A probe that cannot is
- * reported as the kernel runtime reports a refused registration, and the
- * others stay.
+ * the table that is in this process goes in, and the others when a
+ * dlopen() maps their file.
  */
 void ctap_dyn_uprobes_arm(void)
 {
@@ -385,32 +429,32 @@ void ctap_dyn_uprobes_arm(void)
 		return;
 	/* mmap, not calloc: before main libc's heap stays the program's
 	 * (its first malloc sets up its cache: run/ulib_dbg). */
-	sites = mmap(NULL, (size_t)table_n * 2 * sizeof(*sites), PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sites = mmap(NULL, (size_t)table_n * (2 * sizeof(*sites) + sizeof(*pending)),
+		     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (sites == MAP_FAILED) {
 		sites = NULL;
 		return;
 	}
-	/* What the runtime's own calls hit now (its allocations, its reads
-	 * of /proc, in a probed libc) is not the program's, and the kernel's
-	 * uprobes never see it: no handler runs on this thread meanwhile. */
-	ctap_dyn_quiet(true);
+	pending = (bool *)(sites + (size_t)table_n * 2);
 	for (int i = 0; i < table_n; i++) {
 		if (table[i].entry_probe)
 			saved = max(saved, table[i].saved_size);
-		ret = place(&table[i]);
-		if (ret)
-			ctap_probe_refused(table[i].probe, false, "(rc %d)", ret);
+		pending[i] = true;
 	}
 	uentry_size = (sizeof(struct uentry_frame) + CTAP_SDT_ARGS * sizeof(long) + saved + 7) &
 		      ~(size_t)7;
-	for (int i = 0; i < nsites; i++) {
-		ret = site_insert(&sites[i]);
+	arm_pending();
+	for (int i = 0; i < table_n; i++) {
+		if (!pending[i])
+			continue;
+		ctap_dyn_quiet(true);
+		ret = ctapdyn_probe_insert((void *)_r_debug.r_brk, objects_changed, NULL);
+		ctap_dyn_quiet(false);
 		if (ret < 0)
-			ctap_probe_refused(sites[i].m[0].u->probe, false, "at %#lx (rc %d)",
-					   sites[i].addr, ret);
+			ctap_probe_refused(table[i].probe, false,
+					   "(rc %d: dlopen() cannot be followed)", ret);
+		break;
 	}
-	ctap_dyn_quiet(false);
 }
 
 /* In stapdyn: the files are there; the probes go in where they run. */

@@ -11,8 +11,9 @@
  * same file that follow it, the file's device and inode (matched to a
  * module's, which each process stats once when the module is loaded) and
  * its path.  A handler cannot allocate (it may run inside malloc) nor
- * wait: the file is read in 4 KiB pieces by system calls into a buffer on
- * the stack and parsed as it comes, and each lookup reads it again, as
+ * wait: the file is read in 512-byte pieces by system calls into a buffer
+ * on the stack (the target thread's, which may be small) and parsed as it
+ * comes, and each lookup reads it again, as
  * mappings change whenever the program maps or unmaps a file.  Stack
  * memory is read by the engine's fault-safe copy (uread.c): a page not
  * there ends the walk.
@@ -161,13 +162,22 @@ static long sys_read(int fd, void *buf, size_t n)
 	return syscall(SYS_read, fd, buf, n);
 }
 
+/*
+ * /proc/self/maps is read in pieces this big, on the stack of whatever
+ * thread the handler runs in: one of 16 KiB (PTHREAD_STACK_MIN) or a
+ * signal stack has a few KiB free (transok/dyninst_small_stack).  A line
+ * is some 75 bytes and its path; a longer one is parsed from what fits
+ * (the fields and the path's start: struct uloc keeps 255 bytes of it).
+ */
+#define MAPS_PIECE	512
+
 /* Where addr is in this process: false if no file mapping holds it. */
 static bool find_uloc(unsigned long addr, struct uloc *l)
 {
 	struct scan s = { .addr = addr, .l = l };
-	char buf[4096];
+	char buf[MAPS_PIECE];
 	size_t have = 0;
-	bool go = true;
+	bool go = true, rest = false;	/* rest: the end of a line already parsed */
 	long n;
 	int fd;
 
@@ -182,13 +192,19 @@ static bool find_uloc(unsigned long addr, struct uloc *l)
 		buf[have] = '\0';
 		while (go && (nl = memchr(p, '\n', buf + have - p))) {
 			*nl = '\0';
-			go = scan_line(&s, p);
+			if (!rest)
+				go = scan_line(&s, p);
+			rest = false;
 			p = nl + 1;
 		}
 		have -= p - buf;
 		memmove(buf, p, have);
-		if (have == sizeof(buf) - 1)
-			have = 0;	/* a line longer than the buffer: not ours to name */
+		if (go && have == sizeof(buf) - 1) {
+			if (!rest)
+				go = scan_line(&s, buf);	/* a long line's start */
+			rest = true;
+			have = 0;
+		}
 	}
 	syscall(SYS_close, fd);
 	if (!s.found)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "stapdyn.h"
@@ -43,6 +44,19 @@ static void *map_segment(int fd, size_t size)
 	return NULL;
 }
 
+/* The local time zone now, DST included, as staprun reads it for the
+ * kernel module (staprun/staprun.c). */
+static void set_zone(struct ctap_dyn_shm *h)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm))
+		return;
+	h->tz_gmtoff = (int32_t)-tm.tm_gmtoff;
+	snprintf(h->tz_name, sizeof(h->tz_name), "%s", tm.tm_zone ? tm.tm_zone : "");
+}
+
 static int make_segment(struct dyn_module *m, size_t size)
 {
 	struct ctap_dyn_shm *h;
@@ -63,6 +77,7 @@ static int make_segment(struct dyn_module *m, size_t size)
 	h->shared_off = h->ring_off + RING_SIZE;
 	h->shared_size = SHARED_SIZE;
 	h->heap_off = h->shared_off + SHARED_SIZE;
+	set_zone(h);
 	m->shm = h;
 	snprintf(env, sizeof(env), "%d:%lx:%zu:%d", m->fd, (unsigned long)h, size, (int)getpid());
 	return setenv(CTAP_DYN_ENV, env, 1) ? -errno : 0;
@@ -100,7 +115,8 @@ int module_load(struct dyn_module *m, const char *path, size_t seg_mb, int verbo
 	    !(m->start = (ctap_dyn_start_fn)sym(m, "ctap_dyn_start", path)) ||
 	    !(m->stop = (ctap_dyn_stop_fn)sym(m, "ctap_dyn_stop", path)) ||
 	    !(m->set_param = (ctap_dyn_param_fn)sym(m, "ctap_dyn_set_param", path)) ||
-	    !(m->report = (ctap_dyn_report_fn)sym(m, "ctap_dyn_report", path)))
+	    !(m->report = (ctap_dyn_report_fn)sym(m, "ctap_dyn_report", path)) ||
+	    !(m->reap = (ctap_dyn_reap_fn)sym(m, "ctap_dyn_reap", path)))
 		return -EINVAL;
 	if (verbose)
 		fprintf(stderr, "stapdyn: loaded %s, segment %zu MB at %p\n", path, seg_mb,

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../staprun/relay.h"
+#include "../staprun/warned.h"
 #include "stapdyn.h"
 
 struct opts {
@@ -129,27 +130,8 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/*
- * Whether this warning was printed already: as staprun (and SystemTap's
- * stapio), a warning is printed once however often the script repeats
- * it; the last 256 distinct ones are remembered.
- */
-static bool warned_before(const char *line, size_t len)
-{
-	static unsigned long warned[256];
-	static unsigned int nwarned;
-	unsigned long h = 5381;
-
-	if (len < 8 || strncmp(line, "WARNING:", 8))
-		return false;
-	for (size_t i = 0; i < len; i++)
-		h = h * 33 + (unsigned char)line[i];
-	for (unsigned int i = 0; i < 256; i++)
-		if (warned[i] == h)
-			return true;
-	warned[nwarned++ % 256] = h;
-	return false;
-}
+/* The warnings printed: as staprun, each once (staprun/warned.c). */
+static struct warned warned;
 
 /* Everything written so far, to stdout (-o) and stderr. */
 static void drain(struct ctap_dyn_shm *h)
@@ -180,7 +162,7 @@ static void drain(struct ctap_dyn_shm *h)
 		if (r.chan == CTAP_DYN_ERR) {
 			if (!strncmp(buf, "ERROR:", 6))
 				saw_error = true;
-			if (!warned_before(buf, len))
+			if (!warned_before(&warned, buf, len))
 				write_all(STDERR_FILENO, buf, len);
 		} else if (r.chan == CTAP_DYN_SWITCH) {
 			out.switch_asked = out.path != NULL;	/* switch_file() */
@@ -282,6 +264,9 @@ static int run(struct opts *o, struct dyn_module *m)
 			break;
 		wait_wake(m->shm, seen);
 	}
+	/* process.end of what died without running it (a signal, _exit()),
+	 * the -c command reaped just now included: before the end probes */
+	m->reap();
 	m->stop();
 	drain(m->shm);
 	m->report();

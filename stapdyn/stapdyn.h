@@ -21,6 +21,7 @@ struct dyn_module {
 	ctap_dyn_stop_fn stop;
 	ctap_dyn_param_fn set_param;
 	ctap_dyn_report_fn report;
+	ctap_dyn_reap_fn reap;
 };
 
 /* module.c: the segment, then the module in it; 0 or -errno (said why). */

@@ -33,7 +33,6 @@
 
 #define DRAIN_INTERVAL_MS	100	/* relay wakes readers per sub-buffer only */
 #define EXIT_REPLY_TIMEOUT_MS	10000
-#define MAX_WARNINGS		256	/* distinct warnings remembered */
 
 struct session {
 	struct options opt;
@@ -53,8 +52,7 @@ struct session {
 	bool detach_asked;	/* SIGQUIT: leave the module running */
 	uint64_t lost_at_stop;	/* relay.lost then */
 	bool failure_told;	/* the output's failure is reported */
-	unsigned long warned[MAX_WARNINGS];	/* hashes of warnings printed */
-	unsigned int nwarned;
+	struct warned warned;	/* the warnings printed (warned.c) */
 };
 
 static long now_ms(void)
@@ -133,23 +131,14 @@ static void run_system(struct session *s, const char *cmd)
 
 /*
  * A warning or error line from the module.  As SystemTap's stapio, a
- * warning is printed once however often the script repeats it (the last
- * MAX_WARNINGS distinct ones are remembered).
+ * warning is printed once however often the script repeats it (warned.c).
  */
 static void print_oob(struct session *s, const char *line)
 {
 	if (!strncmp(line, "ERROR", 5))
 		s->errors = true;
-	if (!strncmp(line, "WARNING", 7)) {
-		unsigned long h = 5381;
-
-		for (const char *p = line; *p; p++)
-			h = h * 33 + (unsigned char)*p;
-		for (int i = 0; i < MAX_WARNINGS; i++)
-			if (s->warned[i] == h)
-				return;
-		s->warned[s->nwarned++ % MAX_WARNINGS] = h;
-	}
+	if (warned_before(&s->warned, line, strlen(line)))
+		return;
 	fputs(line, stderr);
 }
 

@@ -155,6 +155,7 @@ int ctl_send(int fd, uint32_t type, const void *payload, uint32_t len);
 int ctl_recv(int fd, struct ctap_msg_hdr *hdr, char *payload, size_t size);
 
 #include "relay.h"	/* relay.c, output.c: stapdyn's too */
+#include "warned.h"	/* warned.c: stapdyn's too */
 
 /* input.c */
 struct input {

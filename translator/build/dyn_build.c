@@ -27,7 +27,7 @@
 
 /* The runtime's units: dyn-runtime/'s, then kmod-runtime's by path. */
 static const char *const dyn_units[] = {
-	"shm", "session", "transport", "timers", "uprobes", "tasks", "target", "merge",
+	"shm", "session", "transport", "calendar", "timers", "uprobes", "tasks", "target", "merge",
 	/* the instrumentation engine (patch.h) */
 	"patch", "reloc", "tramp", "text", "trap", "retprobe", "uread", "sweep",
 	"usyms", NULL
@@ -214,6 +214,12 @@ static int build_module(struct dyn_build *b, const char *c_text, size_t len,
 	 * jump on a hit's path, and a target's symbol of the same name is
 	 * never called from a handler. */
 	argv[n++] = "-Wl,-Bsymbolic";
+	/* Its calls into libc bound when it is loaded, before any probe is
+	 * armed: a handler's first call to a function never enters the
+	 * loader's lazy binding, which saves the vector registers on the
+	 * target thread's stack (1.8 KiB of a 16 KiB one here:
+	 * transok/dyninst_small_stack). */
+	argv[n++] = "-Wl,-z,now";
 	argv[n++] = "-o";
 	argv[n++] = so;
 	argv[n++] = c_file;

@@ -80,9 +80,9 @@ static int tasks_resolve(struct elab *elab, const struct pp_match *m)
 	const char *name;
 
 	t->event = event_of(m->pattern_text);
-	/* --runtime=dyninst sees a process begin and end from inside it
-	 * (dyn-runtime/tasks.c): not its threads, not its system calls */
-	if (elab_session(elab)->opt.dyninst && (strstr(t->event, "SYSCALL") || strstr(t->event, "THREAD"))) {
+	/* --runtime=dyninst sees a process and its threads begin and end
+	 * from inside it (dyn-runtime/tasks.c): not its system calls */
+	if (elab_session(elab)->opt.dyninst && strstr(t->event, "SYSCALL")) {
 		elab_error(elab, m, "probe point '%s' is not available with --runtime=dyninst",
 			   m->pattern_text);
 		return -EINVAL;

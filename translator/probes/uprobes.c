@@ -921,7 +921,8 @@ static int resolve_path(struct elab *elab, const struct pp_match *m, const char 
 }
 
 /* process("PROG").library("LIB"): the probes in each library PROG needs
- * whose name (or path, if LIB is one) LIB matches. */
+ * whose name (or path, if LIB is one) LIB matches; else LIB's own, if it
+ * is a file's path, as SystemTap's (a library PROG dlopen()s). */
 static int resolve_library(struct elab *elab, const struct pp_match *m, const char *prog,
 			   const char *lib)
 {
@@ -941,6 +942,10 @@ static int resolve_library(struct elab *elab, const struct pp_match *m, const ch
 		if (r > 0)
 			added += r;
 	}
+	if (!libs && lib[0] == '/' && !strpbrk(lib, "*?[") &&
+	    !access(s->opt.sysroot ? arena_printf(elab_arena(elab), "%s%s", s->opt.sysroot, lib) : lib,
+		    R_OK))
+		return resolve_path(elab, m, lib, false);
 	if (!libs) {
 		elab_error(elab, m, "'%s' needs no library matching '%s'", prog, lib);
 		return -EINVAL;
