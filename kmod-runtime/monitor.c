@@ -175,11 +175,13 @@ void ctap_monitor_end(struct ctap_context *c, struct ctap_out *o)
 	struct ctap_procfs_value *v = ctap_procfs_of(c);
 	bool first = true;
 
-	o->size = v->size - 1;		/* the tail's room, the NUL kept */
+	/* The tail's room, less what closes the list and the NUL. */
+	o->size = v->size - 1 - 8;
 	o->truncated = false;
 	out_str(o, "\n},\n\"probe_list\": [");
 	for (int i = 0; i < mon_m->ntimed; i++) {
 		const struct ctap_probe *p = &mon_m->timed[i];
+		size_t before = o->len;
 		struct ctap_stat *st;
 
 		if (!p->timing)
@@ -193,10 +195,46 @@ void ctap_monitor_end(struct ctap_context *c, struct ctap_out *o)
 		ctap_json_string(o, p->pp, strlen(p->pp));
 		out_str(o, "}");
 		first = false;
+		if (o->truncated) {
+			o->len = before;	/* the probes that fit, whole */
+			break;
+		}
 	}
+	o->size += 8;
+	o->truncated = false;
 	out_str(o, "\n]\n}\n");
 	v->len = o->len;
 	v->buf[v->len] = '\0';
+}
+
+/* cmd's first word (a write of "pause\n" is "pause"), at most size - 1
+ * bytes of it.  By hand: a kernel helper called here could not be probed. */
+static void first_word(const char *cmd, char *word, size_t size)
+{
+	size_t n = 0;
+
+	while (*cmd == ' ' || *cmd == '\t' || *cmd == '\n')
+		cmd++;
+	while (n + 1 < size && cmd[n] && cmd[n] != ' ' && cmd[n] != '\t' && cmd[n] != '\n') {
+		word[n] = cmd[n];
+		n++;
+	}
+	word[n] = '\0';
+}
+
+/* A probe's index, or -1 if word is not one. */
+static int probe_index(const char *word)
+{
+	int i = 0;
+
+	if (!*word)
+		return -1;
+	for (; *word; word++) {
+		if (*word < '0' || *word > '9' || i > mon_m->ntimed)
+			return -1;
+		i = i * 10 + (*word - '0');
+	}
+	return i < mon_m->ntimed && mon_m->timed[i].timing ? i : -1;
 }
 
 /*
@@ -209,8 +247,7 @@ bool ctap_monitor_control(struct ctap_context *c, const char *cmd)
 	char word[16];
 	int i;
 
-	strscpy(word, cmd, sizeof(word));
-	strim(word);
+	first_word(cmd, word, sizeof(word));
 	if (!strcmp(word, "clear"))
 		return true;
 	if (!strcmp(word, "quit")) {
@@ -218,8 +255,7 @@ bool ctap_monitor_control(struct ctap_context *c, const char *cmd)
 	} else if (!strcmp(word, "pause") || !strcmp(word, "resume")) {
 		for (i = 0; i < mon_m->ntimed; i++)
 			WRITE_ONCE(mon_off[i], word[0] == 'p');
-	} else if (!kstrtoint(word, 10, &i) && i >= 0 && i < mon_m->ntimed &&
-		   mon_m->timed[i].timing) {
+	} else if ((i = probe_index(word)) >= 0) {
 		WRITE_ONCE(mon_off[i], !mon_off[i]);
 	}
 	return false;
