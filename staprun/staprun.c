@@ -572,11 +572,6 @@ int main(int argc, char **argv)
 	if (ret)
 		s.errors = true;
 	input_stop(&s.input);
-	if (s.monitor) {
-		monitor_end(s.monitor, s.out_fd);
-		s.out_fd = STDOUT_FILENO;
-		relay_output_to(&s.relay, s.out_fd);
-	}
 
 out_unload:
 	report_lost(&s);
@@ -590,5 +585,7 @@ out_unload:
 	}
 out_cmd:
 	command_end(&s.cmd);
+	/* The module is gone: the view says so and waits for q. */
+	monitor_end(s.monitor, s.out_fd);
 	return s.errors ? 1 : 0;
 }
