@@ -107,6 +107,11 @@ static inline size_t strlcpy(char *dst, const char *src, size_t size)
 #ifndef MAXERRORS
 #define MAXERRORS	0
 #endif
+/* stap -t and stap --monitor both time each probe (session.c). */
+#if defined(STP_TIMING) || defined(CTAP_MONITOR)
+#define CTAP_TIMED 1
+#endif
+
 #ifndef MAXSKIPPED
 #define MAXSKIPPED	100
 #endif
@@ -174,8 +179,9 @@ struct ctap_probe {
 	/* Runs for no task in particular (an interval timer, a procfs
 	 * file): stap --cgroup does not filter it (scope.h). */
 	bool any_task;
-	/* stap -t (STP_TIMING): 1 + its row of the probe hit report, 0 if it
-	 * has none; where the probe is (x.stp:3:1), what it came from. */
+	/* stap -t (STP_TIMING) and --monitor: 1 + its row of the probe hit
+	 * report (its index in monitor_status), 0 if it has none; where the
+	 * probe is (x.stp:3:1), what it came from. */
 	int timing;
 	const char *location;
 	const char *derivation;

@@ -26,10 +26,15 @@ DECLARE_PER_CPU(struct ctap_context *, ctap_this_context);
 void ctap_event_skip(void);
 void ctap_event_after(struct ctap_context *c);
 void ctap_overload_check(struct ctap_context *c, cycles_t end);
-#ifdef STP_TIMING
+#ifdef CTAP_TIMED
 void ctap_timing_add(const struct ctap_probe *p, cycles_t start);
 #else
 static inline void ctap_timing_add(const struct ctap_probe *p, cycles_t start) { }
+#endif
+#ifdef CTAP_MONITOR
+bool ctap_monitor_off(const struct ctap_probe *p);
+#else
+static inline bool ctap_monitor_off(const struct ctap_probe *p) { return false; }
 #endif
 
 /*
@@ -59,6 +64,9 @@ static __always_inline void ctap_probe_enter(const struct ctap_probe *p, struct 
 	unsigned long flags = 0;
 	cycles_t start;
 
+	/* Switched off in staprun -M's view: as if it had not fired. */
+	if (unlikely(ctap_monitor_off(p)))
+		return;
 	start = get_cycles();
 	if (event)
 		local_irq_save(flags);

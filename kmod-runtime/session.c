@@ -17,6 +17,7 @@
 #include "ctap_runtime.h"
 #include "probe_entry.h"
 #include "entry.h"
+#include "monitor.h"
 
 /* The session's state, outside sess: entry.h's inline check reads it. */
 atomic_t ctap_session_state;
@@ -146,7 +147,7 @@ notrace void ctap_overload_check(struct ctap_context *c, cycles_t end)
 	}
 }
 
-#ifdef STP_TIMING
+#ifdef CTAP_TIMED
 /*
  * stap -t: each probe's cost in cycles, from its entry to its handler's
  * end, a statistic per CPU (core/stat.h's arithmetic, SystemTap's
@@ -158,6 +159,8 @@ static const struct ctap_stat_spec timing_spec;	/* no histogram, no shift */
 
 static int timing_init(const struct ctap_module *m)
 {
+	if (ctap_monitor_init(m))
+		return -ENOMEM;
 	timing = kcalloc(m->ntimed, sizeof(*timing), GFP_KERNEL);
 	if (!timing)
 		return -ENOMEM;
@@ -169,6 +172,7 @@ static int timing_init(const struct ctap_module *m)
 
 static void timing_free(const struct ctap_module *m)
 {
+	ctap_monitor_free();
 	if (!timing)
 		return;
 	for (int i = 0; i < m->ntimed; i++)
@@ -184,6 +188,15 @@ notrace void ctap_timing_add(const struct ctap_probe *p, cycles_t start)
 		ctap_pstat_add(&timing_spec, &timing[p->timing - 1], get_cycles() - start);
 }
 
+/* Probe i's timing so far (--monitor): aggregated, as its report does. */
+struct ctap_stat *ctap_timing_stat(int i)
+{
+	return ctap_pstat_aggregate(&timing_spec, &timing[i]);
+}
+
+#ifndef STP_TIMING
+static inline void timing_report(const struct ctap_module *m) { }
+#else
 /* One line per probe that ran, in the probes' order; no handler runs now. */
 static void timing_report(const struct ctap_module *m)
 {
@@ -208,6 +221,7 @@ static void timing_report(const struct ctap_module *m)
 	ctap_write(tail, sizeof(tail) - 1);
 	ctap_drain_output();
 }
+#endif
 #else
 static inline int timing_init(const struct ctap_module *m) { return 0; }
 static inline void timing_free(const struct ctap_module *m) { }
@@ -309,6 +323,12 @@ static const struct ctap_transport_ops session_ops = {
 static size_t bytes_mb(size_t bytes)
 {
 	return bytes >> 20;
+}
+
+/* What the session has reserved so far (--monitor's "memory"). */
+size_t ctap_reserved(void)
+{
+	return sess.reserved;
 }
 
 int ctap_reserve(size_t bytes)

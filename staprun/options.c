@@ -33,6 +33,8 @@ static void usage(FILE *f)
 		"  -b          bulk mode: one output file per CPU (FILE_cpuN, or stpd_cpuN)\n"
 		"  -s MB       output buffer size in MB (per CPU with -b)\n"
 		"  -i          send stdin to the script's input.char/input.line probes\n"
+		"  -M SECONDS  monitor mode (stap --monitor): a live view of the probes' hits\n"
+		"              and cost and the globals on the terminal, refreshed every SECONDS\n"
 		"  -L          load and start the module, then detach, leaving it running (the\n"
 		"              flight recorder: its buffers keep the newest output for -A)\n"
 		"  -D          with -o or -b: go on in the background as a daemon (its pid printed)\n"
@@ -86,6 +88,13 @@ static int parse_option(struct options *o, int opt, const char *arg)
 		o->timeout_s = strtol(arg, &end, 10);
 		if (*end || o->timeout_s <= 0) {
 			errmsg("invalid -T timeout '%s'\n", arg);
+			return -EINVAL;
+		}
+		break;
+	case 'M':
+		o->monitor = strtol(arg, &end, 10);
+		if (*end || o->monitor <= 0 || o->monitor > 86400) {
+			errmsg("Invalid monitor interval '%s'\n", arg);
 			return -EINVAL;
 		}
 		break;
@@ -164,6 +173,11 @@ static int check_options(struct options *o)
 		errmsg("-c and -x are mutually exclusive\n");
 		return -EINVAL;
 	}
+	/* The view takes the terminal's keys: stdin is not the script's. */
+	if (o->monitor && (o->read_stdin || o->load_only || o->daemon || o->unload)) {
+		errmsg("-M views the session on this terminal: not with -i, -L, -D or -d\n");
+		return -EINVAL;
+	}
 	return check_detach(o);
 }
 
@@ -190,7 +204,7 @@ int options_parse(struct options *o, int argc, char **argv)
 {
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "+vc:x:N:o:S:T:s:ibLDAdVh")) != -1) {
+	while ((opt = getopt(argc, argv, "+vc:x:N:o:S:T:s:M:ibLDAdVh")) != -1) {
 		ret = parse_option(o, opt, optarg);
 		if (ret)
 			return ret;

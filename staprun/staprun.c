@@ -36,6 +36,7 @@
 
 struct session {
 	struct options opt;
+	struct monitor *monitor;	/* -M's view, or NULL */
 	char modname[64];	/* the kernel's name for the module */
 	struct module_file mod;	/* opened once, checked, loaded (trust.c) */
 	char *params;		/* for the kernel: name=value ... */
@@ -271,6 +272,8 @@ static int run_session(struct session *s)
 			stopped = handle_ctl(s);
 		if (pfd[1].revents & POLLIN)
 			want_exit = handle_signal(s);
+		if (monitor_tick(s->monitor))
+			want_exit = true;
 		if (s->detach_asked && !s->stop_sent)
 			return relay_drain(&s->relay) < 0 ? -EIO : 1;
 		if ((deadline && now_ms() >= deadline) || stop_now || output_failed(s))
@@ -471,8 +474,15 @@ static int open_relay(struct session *s)
 	else if (!ret && o->outfile)
 		relay_output_rotating(&s->relay, s->out_fd, s->out_dir_fd, o->outfile, s->out_name,
 				      o->fsize_max, o->fnum_max);
-	else if (!ret)
+	else if (!ret) {
+		/* -M on a terminal: the output goes into the view. */
+		int err = o->monitor ? monitor_start(s->modname, o->monitor, &s->out_fd,
+						     &s->monitor) : 0;
+
+		if (err)
+			errmsg("cannot start the monitor, going on without: %s\n", strerror(-err));
 		relay_output_to(&s->relay, s->out_fd);
+	}
 	if (ret)
 		errmsg("cannot open the output of module '%s': %s\n", s->modname, strerror(-ret));
 	return ret;
@@ -564,5 +574,7 @@ out_unload:
 	}
 out_cmd:
 	command_end(&s.cmd);
+	/* The module is gone: the view says so and waits for q. */
+	monitor_end(s.monitor, s.out_fd);
 	return s.errors ? 1 : 0;
 }

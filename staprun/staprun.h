@@ -16,6 +16,7 @@
  * input.c	-i: stdin to the module's input probes
  * check.c	--check: can this kernel run ctap's modules here?
  * detach.c	-L and -D: the session goes on without a terminal
+ * monitor.c	-M: the session's live view (monitor_view.c: its text)
  *
  * Functions return 0 or a negative errno, and print nothing unless their
  * comment says so: the caller decides what to tell the user.  Running out
@@ -58,10 +59,22 @@ struct options {
 	bool load_only;		/* -L: start it, then detach */
 	bool daemon;		/* -D: go on in the background */
 	bool read_stdin;	/* -i: stdin goes to the input probes */
+	int monitor;		/* -M: monitor mode's interval in seconds, or 0 */
 };
 /* Fills o from argv (-V and -h print and exit): 0, or -errno with the
  * reason said. */
 int options_parse(struct options *o, int argc, char **argv);
+
+/* monitor.c: -M, stap --monitor's view, when stdout is a terminal */
+struct monitor;
+/* The view starts, *out_fd becoming the pipe whose lines it shows; with
+ * no terminal, *m is NULL and nothing changes.  0 or -errno. */
+int monitor_start(const char *modname, int interval, int *out_fd, struct monitor **m);
+/* From the session's loop: keys, the refresh.  True when asked to end. */
+bool monitor_tick(struct monitor *m);
+/* The session has ended: out_fd closed, the view kept until q, the
+ * output then printed.  Nothing for NULL. */
+void monitor_end(struct monitor *m, int out_fd);
 
 /* child.c: the -c command */
 struct command {

@@ -110,6 +110,9 @@ static void usage(FILE *f)
 		"             user namespaces of process PID (a container's)\n"
 		"  --cgroup=PATH  run the probes of tasks only for tasks in cgroup v2 PATH\n"
 		"             (as cgroup_path() prints it) or below it\n"
+		"  --monitor[=INTERVAL]  a live view of the session on the terminal,\n"
+		"             refreshed every INTERVAL seconds (1): each probe's hits and\n"
+		"             cost, the globals; keys pause, resume, clear, quit\n"
 		"  --runtime=dyninst, --dyninst  build a user-space module (NAME.so) that\n"
 		"             stapdyn runs as an ordinary user: begin, end, error, timer\n"
 		"             probes (docs/userspace.md)\n");
@@ -310,7 +313,7 @@ enum {
 	OPT_VM = 256, OPT_VM_KERNEL, OPT_COMPAT, OPT_DUMP_FUNCTIONS, OPT_DUMP_TYPES, OPT_DUMP_ALIASES,
 	OPT_PRIVILEGE, OPT_SYSROOT, OPT_IGNORED, OPT_LDD, OPT_PROLOGUE, OPT_SKIP_BADVARS,
 	OPT_DISABLE_CACHE, OPT_CHECK_VERSION, OPT_JSON, OPT_CHECK, OPT_SIGN, OPT_BUNDLE_MEMBER,
-	OPT_TARGET_NS, OPT_CGROUP, OPT_RUNTIME, OPT_DYNINST, OPT_REMOTE, OPT_REMOTE_PREFIX,
+	OPT_TARGET_NS, OPT_CGROUP, OPT_MONITOR, OPT_RUNTIME, OPT_DYNINST, OPT_REMOTE, OPT_REMOTE_PREFIX,
 	OPT_REMOTE_MERGE, OPT_MERGE_END, OPT_KERNEL_DEBUGINFO,
 };
 
@@ -336,6 +339,7 @@ static const struct option longopts[] = {
 	{ "sign-module", optional_argument, NULL, OPT_SIGN },
 	{ "target-namespaces", required_argument, NULL, OPT_TARGET_NS },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "monitor", optional_argument, NULL, OPT_MONITOR },
 	{ "bundle-member", required_argument, NULL, OPT_BUNDLE_MEMBER },	/* bundle.c */
 	{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -546,6 +550,9 @@ static bool run_option(struct session *s, int opt)
 	case OPT_CGROUP:	/* kmod-runtime/scope.c */
 		cgroup_option(s);
 		return true;
+	case OPT_MONITOR:	/* front/monitor.c, staprun/monitor.c */
+		s->opt.monitor = optarg ? parse_number(optarg, 1, 86400, "monitor interval") : 1;
+		return true;
 	}
 	return false;
 }
@@ -644,6 +651,12 @@ static void parse_options(struct session *s, int argc, char **argv)
 			bad_option("too many -D options with -t%s", "");
 		s->opt.defines[s->opt.n_defines++] = "STP_TIMING";
 	}
+	/* --monitor: each probe's hits and cost, without -t's report. */
+	if (s->opt.monitor) {
+		if (s->opt.n_defines == MAX_DEFINES)
+			bad_option("too many -D options with --monitor%s", "");
+		s->opt.defines[s->opt.n_defines++] = "CTAP_MONITOR";
+	}
 	if (s->opt.flight && (s->opt.cmd || s->opt.vm))
 		bad_option("-F runs the session in the background: not with -c or --vm%s", "");
 	if (!s->opt.script_text && !s->opt.list_pattern && !s->opt.dump && !s->opt.check) {
@@ -657,6 +670,11 @@ static void parse_options(struct session *s, int argc, char **argv)
 	s->opt.args.argv = argv + optind;
 	s->opt.args.argc = argc - optind;
 	remote_options(s);
+	if (s->opt.monitor && (s->opt.list_pattern || s->opt.dump))
+		bad_option("Cannot specify --monitor with -l/-L/--dump-* switches.%s", "");
+	if (s->opt.monitor && (s->opt.dyninst || s->opt.n_remotes || s->opt.flight))
+		bad_option("--monitor views a session on this terminal: not with "
+			   "--runtime=dyninst, --remote or -F%s", "");
 	if (s->opt.n_targets > 1 && (s->opt.last_pass != 4 || !s->opt.module_name || s->opt.vm))
 		bad_option("several kernels (-r) make a bundle of modules: with -p4 and -m NAME%s", "");
 	set_target_kernel(s, target);

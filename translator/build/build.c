@@ -46,7 +46,7 @@
  * (elab_runtime_families()). */
 static const char *const runtime_objs[] = {
 #include "core_units.h"
-	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", "scope", NULL
+	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", "scope", "monitor", NULL
 };
 
 static char *read_file(const char *path, size_t *len)

@@ -100,6 +100,10 @@ static int staprun_args(struct session *s, const char **argv, const char *ko, co
 		argv[n++] = "-s";
 		argv[n++] = arena_printf(&s->arena, "%d", s->opt.buffer_mb);
 	}
+	if (s->opt.monitor) {
+		argv[n++] = "-M";
+		argv[n++] = arena_printf(&s->arena, "%d", s->opt.monitor);
+	}
 	argv[n++] = ko;
 	/* -G NAME=VALUE: module parameters of the script's globals. */
 	for (int i = 0; i < s->opt.n_globals_set; i++)

@@ -375,6 +375,30 @@ static bool in_library(const struct library *lib, const char *path)
 	return false;
 }
 
+/*
+ * --monitor: two files the session serves as SystemTap's do, which staprun
+ * -M reads and writes.  monitor_status is the state as JSON (up to the
+ * 256 KiB staprun reads), monitor_control takes "pause", "resume", a
+ * probe's index (toggles it), "clear" (globals as at the start) and
+ * "quit".  Their builtins exist only in this source (sem_calls.c).
+ */
+static void add_monitor_probes(struct session *s)
+{
+	static const char text[] =
+		"probe procfs(\"monitor_status\").read.maxsize(262143) { __monitor_status() }\n"
+		"probe procfs(\"monitor_control\").write { __monitor_control($value) }\n";
+	struct source *src = source_from_string(&s->arena, "<monitor>", text);
+	struct script *m = parse_script(&s->arena, src, &s->opt.args, &s->pp, false);
+	struct probe **tail = &s->user->probes;
+
+	if (!m)
+		return;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = m->probes;
+	s->monitor_src = src;
+}
+
 int pass1_parse(struct session *s)
 {
 	const char *dirs[MAX_TAPSET_DIRS];
@@ -410,6 +434,8 @@ int pass1_parse(struct session *s)
 	    !s->user->embeds && !diag_errors())
 		diag_error("parse", NULL, NULL, "input file '%s' is empty: no probe, function "
 			   "or global is left after preprocessing", s->user->src->name);
+	if (s->user && s->opt.monitor && !diag_errors())
+		add_monitor_probes(s);
 	load_needed(s, &lib, all);
 	link_library(s, &lib);
 	tindex_save(lib.ix);

@@ -63,6 +63,7 @@ struct stap_options {
 	int target_pid;			/* -x */
 	int target_ns_pid;		/* --target-namespaces, or 0 */
 	const char *cgroup_path;	/* --cgroup, or NULL */
+	int monitor;			/* --monitor's interval in seconds, or 0 */
 	int timeout_s;			/* -T */
 	int buffer_mb;			/* -s */
 	const char *kernel_build;	/* build tree of the target kernel */
@@ -108,6 +109,7 @@ struct session {
 
 	struct pp_env pp;
 	struct script *user;		/* the user's script */
+	const struct source *monitor_src;	/* --monitor's own probes (pass1.c), or NULL */
 	struct script *library;		/* tapset files, in load order */
 	int n_library;
 	struct btf *btf;		/* the target kernel's types: session_btf() */

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "elaborate.h"
 #include "map.h"
+#include "monitor.h"
 #include "session.h"
 #include "tvar.h"
 #include "xalloc.h"
@@ -112,7 +113,16 @@ static void lock_expr(struct expr *e, void *ctx)
 		break;
 	}
 	case E_CALL: {
-		const struct sem_function *f = sem_function_of(w->ls->s, e);
+		const struct sem_function *f;
+
+		/* --monitor's files read or reset every global (gen/monitor.c). */
+		if (gen_is_monitor_call(e)) {
+			for (struct var *g = sem_globals(w->ls->s); g; g = g->next)
+				if (g->global && g->global->loc.src == w->ls->s->user->src)
+					touch(w->ls, w->locals, g->name, 'w');
+			break;
+		}
+		f = sem_function_of(w->ls->s, e);
 
 		if (!f || w->ls->queued[f->index] || !f->fn->body)
 			break;

@@ -25,6 +25,7 @@
 #include "regex_compile.h"
 #include "gen_internal.h"
 #include "kbtf.h"
+#include "monitor.h"
 #include "tvar.h"
 
 void gen_error(struct xlate *x, const struct loc *loc, const char *fmt, ...)
@@ -1091,6 +1092,8 @@ const char *gen_expr_c(struct xlate *x, const struct expr *e)
 	case E_INDEX:
 		return index_read(x, e);
 	case E_CALL:
+		if (gen_is_monitor_call(e))
+			return gen_monitor_call(x, e);
 		return is_print_builtin(e->name) ? print_call(x, e) : call(x, e, true);
 	case E_UNARY:
 		if (e->opid == OP_INCR || e->opid == OP_DECR)
@@ -1134,7 +1137,7 @@ const char *gen_expr_c(struct xlate *x, const struct expr *e)
 /* e for its effects only: no temporary for a value nobody reads. */
 void gen_effect(struct xlate *x, const struct expr *e)
 {
-	if (e->kind == E_CALL && !is_print_builtin(e->name))
+	if (e->kind == E_CALL && !is_print_builtin(e->name) && !gen_is_monitor_call(e))
 		call(x, e, false);
 	else if (e->kind == E_POSTFIX || (e->kind == E_UNARY &&
 		 (e->opid == OP_INCR || e->opid == OP_DECR)))

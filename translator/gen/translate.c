@@ -540,7 +540,7 @@ static void emit_probes(struct xlate *x, FILE *out)
 			fprintf(out, "\t\t.order = %lldLL,\n", (long long)p->order);
 		if (sem_handler_of(x->s, d)->nslots)
 			fprintf(out, "\t\t.args_of = args_of_%d,\n", i);
-		if (x->s->opt.timing)
+		if (x->s->opt.timing || (x->s->opt.monitor && d->probe->loc.src != x->s->monitor_src))
 			emit_timing_fields(x, out, d, i);
 		fprintf(out, "\t\t.handler = probe_%d,\n\t\t.locks = locks_%d,\n"
 			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1,\n\t},\n",
@@ -654,6 +654,8 @@ static void emit_header(struct xlate *x, FILE *out)
 	fprintf(out, "#ifndef MAXNESTING\n#define MAXNESTING %d\n#endif\n\n",
 		analyses_max_nesting(x->s));
 	fputs("#include \"ctap_runtime.h\"\n#include \"target.h\"\n", out);
+	if (x->s->opt.monitor)
+		fputs("#include \"core/json.h\"\n#include \"monitor.h\"\n", out);
 	for (const char **r = elab_runtime_families(x->s); *r; r++)
 		fprintf(out, "#include \"%s.h\"\n", *r);
 	fputc('\n', out);
@@ -720,7 +722,8 @@ static void emit_module(struct xlate *x, FILE *out)
 		gen_c_string(x, session_module_name(x->s)),
 		x->s->opt.cgroup_path ?
 			arena_printf(x->a, "\t.cgroup_path = %s,\n", gen_c_string(x, x->s->opt.cgroup_path)) : "",
-		x->s->opt.timing ? arena_printf(x->a, "\t.timed = ctap_probes,\n\t.ntimed = %d,\n",
+		x->s->opt.timing || x->s->opt.monitor ?
+			arena_printf(x->a, "\t.timed = ctap_probes,\n\t.ntimed = %d,\n",
 					     x->nprobes) : "",
 		x->s->user->src->name);
 }

@@ -19,7 +19,8 @@
 
 #define MAX_PRINT_ARGS	32
 
-enum builtin_kind { B_PRINT, B_PRINTLN, B_PRINTF, B_SPRINTF, B_PRINTD, B_SPRINTD, B_SPRINT };
+enum builtin_kind { B_PRINT, B_PRINTLN, B_PRINTF, B_SPRINTF, B_PRINTD, B_SPRINTD, B_SPRINT,
+		    B_MONITOR };
 
 static const struct {
 	const char *name;
@@ -29,6 +30,8 @@ static const struct {
 	{ "sprintf", B_SPRINTF }, { "printd", B_PRINTD }, { "printdln", B_PRINTD },
 	{ "sprintd", B_SPRINTD }, { "sprintdln", B_SPRINTD }, { "sprint", B_SPRINT },
 	{ "sprintln", B_SPRINT },
+	/* --monitor's files (front/pass1.c, gen/monitor.c) */
+	{ "__monitor_status", B_MONITOR }, { "__monitor_control", B_MONITOR },
 };
 
 static int builtin_index(const char *name);
@@ -208,6 +211,15 @@ static enum vtype builtin_call(struct sem *sem, struct scope *sc, struct expr *e
 
 	for (struct expr *a = args; a; a = a->next)
 		n++;
+	if (kind == B_MONITOR) {
+		/* Only in the probes --monitor adds: they touch every global. */
+		if (!sem->s->monitor_src || e->loc.src != sem->s->monitor_src)
+			sem_error(sem, &e->loc, sem_ident(sem, e->name), "unresolved function '%s'",
+				  e->name);
+		for (struct expr *a = args; a; a = a->next)
+			sem_expr(sem, sc, a);
+		return T_LONG;
+	}
 	/* SystemTap's limit (PR10750), past the format or delimiter */
 	if (n - (kind == B_PRINTF || kind == B_SPRINTF || kind == B_PRINTD ||
 		 kind == B_SPRINTD) > MAX_PRINT_ARGS)
