@@ -149,17 +149,7 @@ void ctap_monitor_map(struct ctap_out *o, struct ctap_map *m)
 		first = false;
 		map_key(o, m, e);
 		out_str(o, ": ");
-		switch (m->spec.value) {
-		case CTAP_LONG:
-			ctap_out_dec(o, *ctap_map_long(m, e));
-			break;
-		case CTAP_STRING:
-			ctap_json_string(o, ctap_map_string(m, e), strlen(ctap_map_string(m, e)));
-			break;
-		case CTAP_STATS:
-			ctap_monitor_stat(o, ctap_map_stat(m, e));
-			break;
-		}
+		ctap_map_json_value(o, m, e, ctap_monitor_stat);
 	}
 	out_str(o, "}");
 	if (o->truncated) {

@@ -597,6 +597,13 @@ void ctap_map_json_entry(struct ctap_out *o, struct ctap_map *m, int e, const ch
 		}
 	}
 	ctap_out_write(o, "],\"value\":", 10);
+	ctap_map_json_value(o, m, e, ctap_json_stat);
+	ctap_out_write(o, "}\n", 2);
+}
+
+void ctap_map_json_value(struct ctap_out *o, struct ctap_map *m, int e,
+			 void (*stat)(struct ctap_out *o, const struct ctap_stat *agg))
+{
 	switch (m->spec.value) {
 	case CTAP_LONG:
 		ctap_out_dec(o, *ctap_map_long(m, e));
@@ -605,8 +612,7 @@ void ctap_map_json_entry(struct ctap_out *o, struct ctap_map *m, int e, const ch
 		ctap_json_string(o, ctap_map_string(m, e), strlen(ctap_map_string(m, e)));
 		break;
 	case CTAP_STATS:
-		ctap_json_stat(o, ctap_map_stat(m, e));
+		stat(o, ctap_map_stat(m, e));
 		break;
 	}
-	ctap_out_write(o, "}\n", 2);
 }

@@ -86,6 +86,10 @@ struct ctap_map_sort {
 void ctap_map_print_entry(struct ctap_out *o, struct ctap_map *m, int entry, const char *name);
 /* The same entry as stap --json's {"type":"array",...} line. */
 void ctap_map_json_entry(struct ctap_out *o, struct ctap_map *m, int entry, const char *name);
+/* An entry's value as JSON, a statistic written by stat (--json's object,
+ * or --monitor's). */
+void ctap_map_json_value(struct ctap_out *o, struct ctap_map *m, int entry,
+			 void (*stat)(struct ctap_out *o, const struct ctap_stat *agg));
 
 /*
  * Fill out[] with the entries in the given order and return how many to
