@@ -67,6 +67,7 @@ struct elab {
 	const char *alias_names[MAX_ALIAS_DEPTH];	/* ... the names they matched as */
 	int depth;
 	int expansions;			/* aliases expanded for the user's point */
+	int optional_nest;		/* "?" alias points being expanded */
 	void *provider_state[MAX_PROVIDERS];	/* elab_provider_state() */
 };
 
@@ -171,7 +172,7 @@ void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ..
 	/* "?" means: a point that does not resolve is skipped, silently, and
 	 * so is what the aliases it names expand to; -vv says why (run-tests
 	 * dyn tells a script with an optional kernel probe by it). */
-	if (m->pp->optional || (elab->written && elab->written->optional)) {
+	if (m->pp->optional || elab->optional_nest || (elab->written && elab->written->optional)) {
 		if (elab->s->opt.verbose >= 2) {
 			fputs("Pass 2: optional probe point skipped: ", stderr);
 			va_start(ap, fmt);
@@ -639,6 +640,9 @@ static int expand_alias(struct elab *elab, const struct pp_match *m, const struc
 	}
 	elab->alias_names[elab->depth] = p->text;
 	elab->alias_stack[elab->depth++] = p->alias;
+	/* "a = b ?, c": what b expands to is as optional as b itself. */
+	if (m->pp->optional)
+		elab->optional_nest++;
 	for (const struct probe_point *ap = p->alias->points; ap; ap = ap->next) {
 		struct probe_point ext = *ap;
 		struct pp_component **tail = &ext.components;
@@ -665,6 +669,8 @@ static int expand_alias(struct elab *elab, const struct pp_match *m, const struc
 		if (k > 0 && ap->sufficient)
 			break;
 	}
+	if (m->pp->optional)
+		elab->optional_nest--;
 	elab->depth--;
 	return r ? r : -EINVAL;
 }
