@@ -15,6 +15,7 @@
  * bounds FUNC+OFFSET and refuses functions in text no probe may enter.
  * File and line qualifiers need DWARF and are refused.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -504,13 +505,21 @@ struct kline_walk {
  * dropped): its id, or 0. */
 static __u32 btf_ctype(struct btf *btf, const __u32 *pointers, const char *type)
 {
+	static const char *const quals[] = { " const", " volatile" };
 	char buf[256], *p;
 	__u32 id;
 
 	snprintf(buf, sizeof(buf), "%s", type);
-	while ((p = strstr(buf, " const")) || (p = strstr(buf, " volatile")))
-		memmove(p, strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p),
-			strlen(strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p)) + 1);
+	for (int i = 0; i < 2; i++) {
+		size_t n = strlen(quals[i]);
+
+		/* the word alone: "char const*", not "struct constraint" */
+		for (p = buf; (p = strstr(p, quals[i]));)
+			if (p[n] == '_' || isalnum((unsigned char)p[n]))
+				p += n;
+			else
+				memmove(p, p + n, strlen(p + n) + 1);
+	}
 	return !kbtf_find_ctype(btf, pointers, buf, &id) ? id : 0;
 }
 
