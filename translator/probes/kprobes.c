@@ -765,14 +765,47 @@ static int add_callee_inline(void *arg, const struct udwarf_cufunc *f,
 	return udwarf_func_callees(w->dw, f->die, w->callee, w->depth, add_callee, w);
 }
 
+/* Whether a handler (the probe's body and its aliases') names a local of
+ * vars: $name, or $$vars/$$locals. */
+struct local_use {
+	const struct udwarf_var *vars;
+	bool used;
+};
+
+static void local_used(struct expr *e, void *arg)
+{
+	struct local_use *u = arg;
+
+	if (e->kind != E_TARGET || !e->name || e->name[0] != '$')
+		return;
+	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$locals"))
+		u->used = true;
+	for (const struct udwarf_var *v = u->vars; v && !u->used; v = v->next)
+		u->used = !v->is_param && !v->why && !strcmp(e->name + 1, v->name);
+}
+
+static bool handler_uses_local(const struct derived_probe *d, const struct udwarf_var *vars)
+{
+	struct local_use u = { .vars = vars };
+
+	if (d->probe)
+		ast_walk_stmt(d->probe->body, local_used, &u);
+	for (int i = 0; i < d->naliases && !u.used; i++) {
+		ast_walk_stmt(d->aliases[i]->body, local_used, &u);
+		ast_walk_stmt(d->aliases[i]->epilogue, local_used, &u);
+	}
+	return u.used;
+}
+
 /*
  * A kernel.function entry probe placed by the DWARF (f): its variables
  * where the DWARF reads them (kdwarf_entry_pc), as SystemTap 4.8 lists and
- * reads them.  A local live there ($op in do_sys_openat2) makes them all
- * the DWARF's, read at the hit as a statement's (a kprobe, not ftrace);
- * else they stay BTF's parameters, read from the registers (the probe
- * stays on ftrace), -L naming their types as the DWARF does.  Either way
- * @var reads statics there (kp->link_addr).
+ * reads them.  A handler that reads a local live there ($op in
+ * do_sys_openat2) gets them all from the DWARF, read at the hit as a
+ * statement's (a kprobe, not ftrace); any other keeps BTF's parameters,
+ * read from the registers (the probe stays on ftrace), with the locals
+ * listed but not read, -L naming the types as the DWARF does.  Either
+ * way @var reads statics there (kp->link_addr).
  */
 static void entry_vars(struct kline_walk *w, struct derived_probe *d,
 		       const struct udwarf_cufunc *f)
@@ -785,9 +818,7 @@ static void entry_vars(struct kline_walk *w, struct derived_probe *d,
 	kp->link_addr = w->module ? 0 : f->entry;	/* (a module's data moves apart) */
 	if (udwarf_function_at(w->dw, elab_arena(w->elab), f->name, f->entry, pc, &fn))
 		return;
-	for (u = fn.vars; u && (u->is_param || u->why); u = u->next)
-		;
-	if (u) {
+	if (handler_uses_local(d, fn.vars)) {
 		d->vars = NULL;
 		add_dwarf_vars(w, d, fn.vars, (int64_t)(pc - f->entry));
 		return;
@@ -796,7 +827,6 @@ static void entry_vars(struct kline_walk *w, struct derived_probe *d,
 		for (u = fn.vars; u; u = u->next)
 			if (!strcmp(v->name + 1, u->name))
 				v->type = u->type;
-	/* the locals there, none readable (a structure: ctap reads scalars) */
 	for (u = fn.vars; u; u = u->next) {
 		const char *name = arena_printf(elab_arena(w->elab), "$%s", u->name);
 		struct probe_var *v;
@@ -805,7 +835,7 @@ static void entry_vars(struct kline_walk *w, struct derived_probe *d,
 			continue;
 		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), 0);
 		v->is_local = true;
-		v->unavailable = u->why;
+		v->unavailable = u->why ? u->why : "not read: the handler names no local";
 	}
 }
 
