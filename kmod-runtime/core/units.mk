@@ -5,7 +5,7 @@
 # kernel) and, through translator/core_units.h which the Makefile writes
 # from it, by stap -p4 (each module's runtime unit).  Adding a unit is one
 # line here.  Paths are from the top of the source tree; the headers
-# follow their units, plus the two that have none.
+# follow their units, plus the three that have none.
 CTAP_CORE_UNITS = \
 	kmod-runtime/core/outbuf.c \
 	kmod-runtime/core/json.c \
@@ -17,6 +17,7 @@ CTAP_CORE_UNITS = \
 CTAP_CORE_HDRS = \
 	kmod-runtime/core/portable.h \
 	kmod-runtime/core/ctap_limits.h \
+	kmod-runtime/core/symoff.h \
 	kmod-runtime/core/outbuf.h \
 	kmod-runtime/core/json.h \
 	kmod-runtime/core/stat.h \

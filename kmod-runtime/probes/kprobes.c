@@ -11,6 +11,7 @@
 
 #include "kprobes.h"
 #include "target.h"
+#include "../core/symoff.h"
 #include "../entry.h"
 
 /*
@@ -72,7 +73,7 @@ static int kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	unsigned long args[CTAP_KLOC_MAX];
 
 	for (int i = 0; i < k->nlocs && i < CTAP_KLOC_MAX; i++) {
-		if (kloc_read(&k->locs[i], regs, (unsigned long)kp->addr, &args[i])) {
+		if (kloc_read(&k->locs[i], regs, k->pc, &args[i])) {
 			ctap_add_skipped(1);
 			return 0;
 		}
@@ -157,27 +158,64 @@ static bool is_symbol(const char *name, const char *symbol)
 }
 
 /*
- * A kprobe at FUNC+OFFSET is registered disabled and armed only once its
- * address is known to be in FUNC: the kernel would take any offset into
- * whatever function follows, one that pass 2 refuses to probe, say.
+ * Whether a kprobe at FUNC+OFFSET is in FUNC: the kernel would take any
+ * offset into whatever function follows, one that pass 2 refuses to probe,
+ * say.
  */
-static int register_inside(struct ctap_kprobe *k)
+static int check_inside(struct ctap_kprobe *k)
 {
 	char name[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(name, (unsigned long)k->u.kp.addr);
+	if (is_symbol(name, k->symbol))
+		return 0;
+	ctap_oob("ERROR: probe %s: %s+%#lx is in %s, not in %s\n", k->probe->pp,
+		 k->symbol, k->offset, name, k->symbol);
+	return -ERANGE;
+}
+
+/*
+ * Where a statement's PC-relative locations count from: FUNC+OFFSET, the
+ * address asked for, also when the kernel placed the probe elsewhere
+ * (past the endbr64 at FUNC's entry on an IBT kernel: core/symoff.h).
+ */
+static int set_pc(struct ctap_kprobe *k)
+{
+	unsigned long probed = (unsigned long)k->u.kp.addr;
+	char name[KSYM_SYMBOL_LEN];
+
+	k->pc = probed;
+	if (!k->symbol)
+		return 0;
+	sprint_symbol(name, probed);
+	if (!ctap_asked_address(probed, name, k->offset, &k->pc))
+		return 0;
+	ctap_oob("ERROR: probe %s: cannot tell where %s+%#lx is (the kernel names %#lx %s)\n",
+		 k->probe->pp, k->symbol, k->offset, probed, name);
+	return -EINVAL;
+}
+
+/*
+ * A kprobe inside a function, or a statement's, is registered disabled and
+ * armed only once the kernel's placing of it is checked (check_inside)
+ * and known (set_pc): no hit runs before.
+ */
+static int register_checked(struct ctap_kprobe *k)
+{
 	int ret;
 
 	k->u.kp.flags = KPROBE_FLAG_DISABLED;
 	ret = register_kprobe(&k->u.kp);
 	if (ret)
 		return ret;
-	sprint_symbol_no_offset(name, (unsigned long)k->u.kp.addr);
-	if (!is_symbol(name, k->symbol)) {
-		ctap_oob("ERROR: probe %s: %s+%#lx is in %s, not in %s\n", k->probe->pp,
-			 k->symbol, k->offset, name, k->symbol);
+	ret = k->offset ? check_inside(k) : 0;
+	if (!ret && k->nlocs)
+		ret = set_pc(k);
+	if (!ret)
+		ret = enable_kprobe(&k->u.kp);
+	if (ret)
 		unregister_kprobe(&k->u.kp);
-		return -ERANGE;
-	}
-	return enable_kprobe(&k->u.kp);
+	return ret;
 }
 
 /* ---- entry probes through ftrace ---- */
@@ -447,11 +485,10 @@ static int register_one(struct ctap_kprobe *k)
 		k->u.kp.addr = (kprobe_opcode_t *)k->address;
 		k->u.kp.offset = k->offset;
 		k->u.kp.pre_handler = kprobe_pre;
-		if (k->offset)
-			return register_inside(k);
+		if (k->offset || k->nlocs)
+			return register_checked(k);
 		/* (ftrace's handler reads no statement's variables) */
-		return ctap_ftrace && !k->address && !k->nlocs ? register_entry(k) :
-		       register_kprobe(&k->u.kp);
+		return ctap_ftrace && !k->address ? register_entry(k) : register_kprobe(&k->u.kp);
 	}
 	k->u.krp.kp.symbol_name = k->symbol;
 	k->u.krp.handler = kretprobe_ret;

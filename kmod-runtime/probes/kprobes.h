@@ -17,7 +17,8 @@
  * register plus disp, or at disp from the probed instruction (a static).
  */
 /* PCREL: the value at the probe's address plus disp; ADDR: that address
- * itself (a kernel static's, for @var: KASLR moves code and data alike). */
+ * itself (a kernel static's, for @var: KASLR moves code and data alike).
+ * The probe's address is the one asked for, FUNC+OFFSET (ctap_kprobe.pc). */
 enum ctap_kloc_kind { CTAP_KLOC_REG, CTAP_KLOC_IMM, CTAP_KLOC_MEM, CTAP_KLOC_PCREL, CTAP_KLOC_ADDR };
 
 struct ctap_kloc {
@@ -45,6 +46,7 @@ struct ctap_kprobe {
 	bool optional;			/* from a wildcard or "?": a failure warns */
 	const struct ctap_kloc *locs;	/* a statement's variables, read into */
 	int nlocs;			/* the handler's arguments at the hit */
+	unsigned long pc;		/* symbol+offset: where PCREL/ADDR count from */
 	union {
 		struct kprobe kp;
 		struct kretprobe krp;

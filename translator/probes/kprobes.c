@@ -15,6 +15,7 @@
  * bounds FUNC+OFFSET and refuses functions in text no probe may enter.
  * File and line qualifiers need DWARF and are refused.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -504,13 +505,21 @@ struct kline_walk {
  * dropped): its id, or 0. */
 static __u32 btf_ctype(struct btf *btf, const __u32 *pointers, const char *type)
 {
+	static const char *const quals[] = { " const", " volatile" };
 	char buf[256], *p;
 	__u32 id;
 
 	snprintf(buf, sizeof(buf), "%s", type);
-	while ((p = strstr(buf, " const")) || (p = strstr(buf, " volatile")))
-		memmove(p, strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p),
-			strlen(strchr(p + 1, ' ') ? strchr(p + 1, ' ') : p + strlen(p)) + 1);
+	for (int i = 0; i < 2; i++) {
+		size_t n = strlen(quals[i]);
+
+		/* the word alone: "char const*", not "struct constraint" */
+		for (p = buf; (p = strstr(p, quals[i]));)
+			if (p[n] == '_' || isalnum((unsigned char)p[n]))
+				p += n;
+			else
+				memmove(p, p + n, strlen(p + n) + 1);
+	}
 	return !kbtf_find_ctype(btf, pointers, buf, &id) ? id : 0;
 }
 
@@ -522,7 +531,43 @@ static __u32 kernel_type(struct kline_walk *w, const char *type)
 	return id ? id : (__u32)session_long_type(elab_session(w->elab));
 }
 
-/* One kernel.statement probe at addr, line of the walk's function. */
+/*
+ * d's variables, as the DWARF gives them where it reads them: each read
+ * at the hit into the handler's arguments (kp->locs).  A static's
+ * DW_OP_addr is a distance from where the DWARF was read; the runtime
+ * counts it from the probe's address, skip bytes before.
+ */
+static void add_dwarf_vars(struct kline_walk *w, struct derived_probe *d,
+			   const struct udwarf_var *vars, int64_t skip)
+{
+	struct kprobe_point *kp = d->data;
+
+	for (const struct udwarf_var *u = vars; u; u = u->next) {
+		const char *name = arena_printf(elab_arena(w->elab), "$%s", u->name);
+		struct probe_var *v;
+
+		if (sem_probe_var(d, name))
+			continue;	/* the innermost of a name comes first */
+		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), kp->nlocs);
+		v->is_local = !u->is_param;
+		v->unavailable = u->why;
+		/* a DW_OP_addr static: its distance from the code is libdwfl's
+		 * layout of the relocatable .ko, not where the kernel loads it */
+		if (!v->unavailable && w->module && u->loc.kind == SDT_ARG_RIP) {
+			v->unavailable = "a module's data is not at a fixed distance from its code";
+			v->unlisted = true;	/* SystemTap's -L lists what it reads */
+		}
+		if (!v->unavailable && kp->nlocs == SDT_MAX_ARGS)
+			v->unavailable = "one variable too many (ctap reads 12 per statement)";
+		if (v->unavailable)
+			continue;
+		kp->locs[kp->nlocs] = u->loc;
+		if (u->loc.kind == SDT_ARG_RIP)
+			kp->locs[kp->nlocs].disp += skip;
+		kp->nlocs++;
+	}
+}
+
 /* A probe called name at addr in the walk's function (w->f, inlined in
  * w->in if not NULL), with the variables DWARF gives there. */
 static struct derived_probe *add_dwarf_probe(struct kline_walk *w, const char *name,
@@ -549,26 +594,7 @@ static struct derived_probe *add_dwarf_probe(struct kline_walk *w, const char *n
 	if (w->in ? udwarf_inline_at(w->dw, a, w->in->die, w->f->die, addr, !w->statement, &fn) :
 		    udwarf_function_at(w->dw, a, w->f->name, w->f->entry, addr, &fn))
 		return d;
-	for (const struct udwarf_var *u = fn.vars; u; u = u->next) {
-		const char *name = arena_printf(a, "$%s", u->name);
-		struct probe_var *v;
-
-		if (sem_probe_var(d, name))
-			continue;	/* the innermost of a name comes first */
-		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), kp->nlocs);
-		v->is_local = !u->is_param;
-		v->unavailable = u->why;
-		/* a DW_OP_addr static: its distance from the code is libdwfl's
-		 * layout of the relocatable .ko, not where the kernel loads it */
-		if (!v->unavailable && w->module && u->loc.kind == SDT_ARG_RIP) {
-			v->unavailable = "a module's data is not at a fixed distance from its code";
-			v->unlisted = true;	/* SystemTap's -L lists what it reads */
-		}
-		if (!v->unavailable && kp->nlocs == SDT_MAX_ARGS)
-			v->unavailable = "one variable too many (ctap reads 12 per statement)";
-		if (!v->unavailable)
-			kp->locs[kp->nlocs++] = u->loc;
-	}
+	add_dwarf_vars(w, d, fn.vars, 0);
 	return d;
 }
 
@@ -629,6 +655,13 @@ static int add_label(void *arg, const char *name, uint64_t addr, int line)
 	return 0;
 }
 
+/* The function probes' family: kernel.function, or module("M").function. */
+static const char *kline_family(const struct kline_walk *w)
+{
+	return w->module ? arena_printf(elab_arena(w->elab), "module(\"%s\").function", w->module) :
+			   "kernel.function";
+}
+
 /* The statement probes of f's lines (code inlined in in, if in). */
 static void add_kline_lines(struct kline_walk *w, const struct udwarf_cufunc *f,
 			    const struct udwarf_cufunc *in, const struct ksym *sym)
@@ -672,7 +705,7 @@ static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
 	w->f = f;
 	w->in = in;
 	w->sym = sym;
-	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "kernel.function(\"%s@%s:%d\")%s",
+	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "%s(\"%s@%s:%d\")%s", kline_family(w),
 					f->name, w->cu, f->decl_line, w->suffix), f->entry);
 	return 0;
 }
@@ -732,6 +765,80 @@ static int add_callee_inline(void *arg, const struct udwarf_cufunc *f,
 	return udwarf_func_callees(w->dw, f->die, w->callee, w->depth, add_callee, w);
 }
 
+/* Whether a handler (the probe's body and its aliases') names a local of
+ * vars: $name, or $$vars/$$locals. */
+struct local_use {
+	const struct udwarf_var *vars;
+	bool used;
+};
+
+static void local_used(struct expr *e, void *arg)
+{
+	struct local_use *u = arg;
+
+	if (e->kind != E_TARGET || !e->name || e->name[0] != '$')
+		return;
+	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$locals"))
+		u->used = true;
+	for (const struct udwarf_var *v = u->vars; v && !u->used; v = v->next)
+		u->used = !v->is_param && !v->why && !strcmp(e->name + 1, v->name);
+}
+
+static bool handler_uses_local(const struct derived_probe *d, const struct udwarf_var *vars)
+{
+	struct local_use u = { .vars = vars };
+
+	if (d->probe)
+		ast_walk_stmt(d->probe->body, local_used, &u);
+	for (int i = 0; i < d->naliases && !u.used; i++) {
+		ast_walk_stmt(d->aliases[i]->body, local_used, &u);
+		ast_walk_stmt(d->aliases[i]->epilogue, local_used, &u);
+	}
+	return u.used;
+}
+
+/*
+ * A kernel.function entry probe placed by the DWARF (f): its variables
+ * where the DWARF reads them (kdwarf_entry_pc), as SystemTap 4.8 lists and
+ * reads them.  A handler that reads a local live there ($op in
+ * do_sys_openat2) gets them all from the DWARF, read at the hit as a
+ * statement's (a kprobe, not ftrace); any other keeps BTF's parameters,
+ * read from the registers (the probe stays on ftrace), with the locals
+ * listed but not read, -L naming the types as the DWARF does.  Either
+ * way @var reads statics there (kp->link_addr).
+ */
+static void entry_vars(struct kline_walk *w, struct derived_probe *d,
+		       const struct udwarf_cufunc *f)
+{
+	uint64_t pc = kdwarf_entry_pc(w->kd, f->entry);
+	struct kprobe_point *kp = d->data;
+	const struct udwarf_var *u;
+	struct udwarf_func fn;
+
+	kp->link_addr = w->module ? 0 : f->entry;	/* (a module's data moves apart) */
+	if (udwarf_function_at(w->dw, elab_arena(w->elab), f->name, f->entry, pc, &fn))
+		return;
+	if (handler_uses_local(d, fn.vars)) {
+		d->vars = NULL;
+		add_dwarf_vars(w, d, fn.vars, (int64_t)(pc - f->entry));
+		return;
+	}
+	for (struct probe_var *v = d->vars; v; v = v->next)
+		for (u = fn.vars; u; u = u->next)
+			if (!strcmp(v->name + 1, u->name))
+				v->type = u->type;
+	for (u = fn.vars; u; u = u->next) {
+		const char *name = arena_printf(elab_arena(w->elab), "$%s", u->name);
+		struct probe_var *v;
+
+		if (u->is_param || sem_probe_var(d, name))
+			continue;
+		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), 0);
+		v->is_local = true;
+		v->unavailable = u->why ? u->why : "not read: the handler names no local";
+	}
+}
+
 /* One function of a CU the file names: its probe, or its lines' probes. */
 static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 {
@@ -764,16 +871,19 @@ static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 		return 0;
 	}
 	/* named as SystemTap names it: by its file and line */
-	struct derived_probe *d = add_probe(w->elab, w->m, "kernel.function",
+	struct derived_probe *d = add_probe(w->elab, w->m, kline_family(w),
 					    arena_printf(elab_arena(w->elab), "%s@%s:%d", f->name,
 							 f->decl_file ? w->cu : "", f->decl_line),
 					    w->suffix, w->is_return, w->maxactive, 0, w->wild);
 	struct kbtf_name *bf = NULL;
 
 	d->symbol = sym->name;
+	((struct kprobe_point *)d->data)->module = w->module;
 	if (kbtf_funcs(w->btf, f->name, &bf) == 1)
 		add_vars(w->elab, d, w->btf, bf[0].id, w->is_return);
 	free(bf);
+	if (!w->is_return)
+		entry_vars(w, d, f);
 	w->added++;
 	return 0;
 }
@@ -814,6 +924,7 @@ static struct kdwarf *kline_walk_start(struct kline_walk *w, const struct kline_
 	if (!kd || !w->btf)
 		return NULL;
 	w->k = k;
+	w->kd = kd;
 	w->dw = kdwarf_dwarf(kd);
 	w->ks = session_ksyms(elab_session(elab));
 	w->pointers = kbtf_pointer_index(elab_arena(elab), w->btf);
@@ -959,6 +1070,40 @@ static int resolve_callees(struct elab *elab, const struct pp_match *m)
 	return -EINVAL;
 }
 
+/* kernel.function("F") by name, with the kernel's DWARF installed: F's
+ * variables at its entry by the DWARF too (entry_vars), its name staying
+ * F's.  The first function called F that the symbol's CUs define. */
+struct entry_find {
+	struct kline_walk *w;
+	struct derived_probe *d;
+};
+
+static int entry_func(void *arg, const struct udwarf_cufunc *f)
+{
+	struct entry_find *e = arg;
+
+	entry_vars(e->w, e->d, f);
+	return 1;
+}
+
+static int entry_cu(void *arg, uint64_t die, const char *cu)
+{
+	struct entry_find *e = arg;
+
+	(void)cu;
+	return udwarf_cu_funcs(e->w->dw, die, e->d->symbol, entry_func, e) > 0;
+}
+
+static void by_name_entry_vars(struct elab *elab, const struct pp_match *m, struct derived_probe *d)
+{
+	struct kline_spec k = { .func = d->symbol };
+	struct kline_walk w = { .elab = elab, .m = m };
+	struct entry_find e = { .w = &w, .d = d };
+
+	if (open_dwarf(elab)->k && kline_walk_start(&w, &k, d->symbol, ""))
+		kdwarf_func_cus(w.kd, d->symbol, entry_cu, &e);
+}
+
 /*
  * One probe per kernel function matching m's first argument, named
  * "<family>(\"<function>\")<suffix>"; with vars, the function's
@@ -1050,6 +1195,8 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
 		d->symbol = f->symbol;
 		if (vars && f->btf_id)
 			add_vars(elab, d, btf, f->btf_id, is_return);
+		if (vars && !is_return && !wild && !offset)
+			by_name_entry_vars(elab, m, d);
 		added++;
 	}
 	free(funcs);
@@ -1078,6 +1225,8 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
  * its BTF, their $vars typed from it (module() only).  The probe registers
  * on "M:F": the module must be loaded when the session starts.
  */
+static int resolve_module_dwarf(struct elab *elab, const struct pp_match *m, bool statement);
+
 static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars)
 {
 	int fi = vars ? 1 : 2;
@@ -1088,9 +1237,11 @@ static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars
 	int64_t maxactive = 0;
 	int nmods, added = 0;
 
+	if (vars && strchr(fglob, '@') && !strchr(fglob, '+'))
+		return resolve_module_dwarf(elab, m, false);
 	if (strpbrk(fglob, "@:+")) {
-		elab_error(elab, m, "'%s': a module function is found by name in the module's BTF "
-			   "(no file, line or offset)", fglob);
+		elab_error(elab, m, "'%s': a module function is found by name in the module's BTF, "
+			   "or by its file in its DWARF (no line or offset)", fglob);
 		return -EINVAL;
 	}
 	suffix = point_suffix(elab, m, fi + 1, &maxactive);
@@ -1180,7 +1331,7 @@ static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, 
 	}
 	k = kdwarf_open_module(rel, s->opt.kernel_moddir, ko, s->opt.kernel_debuginfo, &bad, &why);
 	if (!k) {
-		elab_error(elab, m, "module '%s': a statement by file and line needs its DWARF; %s "
+		elab_error(elab, m, "module '%s': choosing its code by source file or line needs its DWARF; %s "
 			   "(install linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", name,
 			   bad ? arena_printf(elab_arena(elab), "%s %s %s", bad, why, ko) :
 				 "none is installed", rel);
@@ -1193,15 +1344,17 @@ static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, 
 }
 
 /*
- * module("M").statement("FUNC@FILE:LINE"): kernel.statement's probes in
+ * module("M").statement("FUNC@FILE:LINE") and module("M").function("FUNC@FILE")
+ * (statement false): kernel.statement's and kernel.function's probes in
  * module M (a name, no wildcard), by its DWARF from the -dbg package; the
  * kprobes go by "M:FUNC"+offset, so M must be loaded when they register.
  */
-static int resolve_module_statement(struct elab *elab, const struct pp_match *m)
+static int resolve_module_dwarf(struct elab *elab, const struct pp_match *m, bool statement)
 {
 	const char *mod = m->comps[0]->arg->str, *arg = m->comps[1]->arg->str;
-	struct kline_walk w = { .elab = elab, .m = m, .statement = true, .suffix = "",
+	struct kline_walk w = { .elab = elab, .m = m, .statement = statement, .suffix = "",
 				.module = mod };
+	const char *what = statement ? "statement" : "function";
 	struct kline_spec k;
 	struct btf *btf;
 
@@ -1210,20 +1363,28 @@ static int resolve_module_statement(struct elab *elab, const struct pp_match *m)
 		return -EINVAL;
 	}
 	if (strpbrk(mod, "*?[")) {
-		elab_error(elab, m, "'%s': module(\"M\").statement needs one module, not a wildcard",
-			   mod);
+		elab_error(elab, m, "'%s': module(\"M\").%s by file needs one module, not a wildcard",
+			   mod, what);
 		return -EINVAL;
 	}
 	if (!parse_kline(elab, m, arg, &k))
 		return -EINVAL;
-	if (!k.line1) {
+	if (statement && !k.line1) {
 		elab_error(elab, m, "'%s': a statement by file needs a line (FILE:LINE, "
 			   "FILE:LINE-LINE or FILE:*)", arg);
 		return -EINVAL;
 	}
-	if (!strpbrk(k.func, "*?[") && elab_unprobeable(elab, k.func, false)) {
+	if (!statement && k.line1) {
+		elab_error(elab, m, "'%s': module(\"%s\").function takes no line; for a probe at a "
+			   "line, module(\"%s\").statement(\"%s\")", arg, mod, mod, arg);
+		return -EINVAL;
+	}
+	if (!statement && !(w.suffix = point_suffix(elab, m, 2, &w.maxactive)))
+		return -EINVAL;
+	w.is_return = strstr(m->pattern_text, ".return") != NULL;
+	if (!strpbrk(k.func, "*?[") && elab_unprobeable(elab, k.func, w.is_return)) {
 		elab_error(elab, m, "function '%s' cannot be probed: %s", k.func,
-			   elab_unprobeable(elab, k.func, false));
+			   elab_unprobeable(elab, k.func, w.is_return));
 		return -EINVAL;
 	}
 	w.kd = module_dwarf(elab, m, mod);
@@ -1243,7 +1404,7 @@ static int resolve_module_statement(struct elab *elab, const struct pp_match *m)
 	if (w.skipped)
 		elab_error(elab, m, "no match for '%s': the %d functions it matches may not be "
 			   "probed", arg, w.skipped);
-	else if (w.f)
+	else if (statement && w.f)
 		elab_error(elab, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
 			   k.file, k.line1, k.func, kdwarf_path(w.kd));
 	else
@@ -1260,7 +1421,7 @@ static int statement_resolve(struct elab *elab, const struct pp_match *m)
 	const char *family = m->comps[0]->name;
 
 	if (!strcmp(family, "module"))
-		return resolve_module_statement(elab, m);
+		return resolve_module_dwarf(elab, m, true);
 	if (m->comps[1]->arg->kind == E_STRING && strchr(m->comps[1]->arg->str, '@') &&
 	    !strchr(m->comps[1]->arg->str, '+'))
 		return resolve_dwarf(elab, m, true, "", 0);
@@ -1438,6 +1599,50 @@ static int atvar_cu(void *arg, uint64_t die, const char *cu)
 }
 
 /*
+ * A kernel.function entry probe whose $vars are BTF's parameters, read
+ * from the registers (ctap_arg()), gets them as its first locations, so
+ * that one more (@var's address) can follow: a probe that reads
+ * locations hands the handler those instead of the registers.  At the
+ * entry the first six are in registers, the rest on the stack above the
+ * return address.  0, or -E2BIG past SDT_MAX_ARGS.
+ */
+static int args_as_locs(const struct derived_probe *d)
+{
+	static const char *const arg_regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
+	struct kprobe_point *kp = d->data;
+	int n = 0;
+
+	if (kp->nlocs)
+		return 0;	/* the DWARF's locations already */
+	for (const struct probe_var *v = d->vars; v; v = v->next)
+		if (!v->unavailable && v->arg >= n)
+			n = v->arg + 1;
+	if (n >= SDT_MAX_ARGS)
+		return -E2BIG;
+	for (int i = 0; i < n; i++)
+		kp->locs[i] = i < 6 ? (struct sdt_arg){ .kind = SDT_ARG_REG, .size = 8,
+							.base = arg_regs[i], .reg_width = 8 } :
+				      (struct sdt_arg){ .kind = SDT_ARG_MEM, .size = 8, .base = "sp",
+							.disp = 8 * (i - 5) };
+	kp->nlocs = n;
+	return 0;
+}
+
+/* Whether the target kernel's DWARF is installed. */
+static bool dwarf_installed(struct session *s)
+{
+	const char *bad;
+	struct kdwarf *kd = kdwarf_open(s->opt.kernel_release, s->opt.kernel_build,
+					s->opt.kernel_debuginfo, &bad);
+
+	bool found = kd != NULL;
+
+	free((char *)bad);
+	kdwarf_close(kd);
+	return found;
+}
+
+/*
  * @var("NAME@FILE") in a probe placed by the kernel's DWARF (a statement,
  * a label, a callee): the static or global NAME that FILE's CU defines,
  * by the DWARF.  KASLR moves the kernel's code and data together, so its
@@ -1459,10 +1664,18 @@ static int kernel_global_var(struct session *s, const struct derived_probe *d, c
 	int64_t disp;
 
 	memset(out, 0, sizeof(*out));
+	if (kp && !kp->link_addr && d->provider == &kernel_function_provider && !d->is_return &&
+	    !kp->module && !kp->offset && !dwarf_installed(s)) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): finding a kernel static needs the "
+					"kernel's DWARF; none is installed for kernel %s (install "
+					"linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", spec,
+					s->opt.kernel_release, s->opt.kernel_release);
+		return -EINVAL;
+	}
 	if (!kp || !kp->link_addr) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): ctap reads kernel statics in probes "
 					"placed by the kernel's DWARF (kernel.statement(\"F@FILE:LINE\"), "
-					".label, .callee), not in %s", spec, d->name);
+					".label, .callee, a kernel.function entry), not in %s", spec, d->name);
 		return -EINVAL;
 	}
 	if (!at || at == spec || !at[1]) {
@@ -1496,6 +1709,11 @@ static int kernel_global_var(struct session *s, const struct derived_probe *d, c
 	if (!btf || !(id = btf_ctype(btf, kbtf_pointer_index(&s->arena, btf), f.type ? f.type : ""))) {
 		out->why = arena_printf(&s->arena, "@var(\"%s\"): its type '%s' is not in the kernel's "
 					"BTF", spec, f.type ? f.type : "?");
+		return -EINVAL;
+	}
+	if (args_as_locs(d)) {
+		out->why = arena_printf(&s->arena, "@var(\"%s\"): too many values at %s (ctap reads "
+					"%d per probe)", spec, d->name, SDT_MAX_ARGS);
 		return -EINVAL;
 	}
 	disp = (int64_t)(f.addr - kp->link_addr);

@@ -65,6 +65,8 @@ struct kdwarf {
 	struct kdwarf_cu *cus;
 	size_t ncus;
 	char *names;		/* the cached index's text: cus' names point in it */
+	uint64_t fentry;	/* __fentry__'s address, 0: none */
+	bool fentry_known;
 };
 
 /* The GNU build id in a block of ELF notes, as hex in out[41]. */
@@ -375,6 +377,55 @@ const char *kdwarf_static_why(struct kdwarf *k, uint64_t addr)
 	if (addr < b.stext || addr >= b.end)
 		return "its address is outside the kernel image [_stext, _end) (per-CPU or absolute)";
 	return NULL;
+}
+
+/* n bytes of the file's code at link-time address addr into buf, or false. */
+static bool code_at(struct kdwarf *k, uint64_t addr, unsigned char *buf, size_t n)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(k->elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
+		    addr - sh.sh_addr + n > sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || addr - sh.sh_addr + n > d->d_size)
+			return false;
+		memcpy(buf, (const char *)d->d_buf + (addr - sh.sh_addr), n);
+		return true;
+	}
+	return false;
+}
+
+static int fentry_sym(void *arg, const GElf_Sym *sym, const char *name)
+{
+	if (strcmp(name, "__fentry__"))
+		return 0;
+	*(uint64_t *)arg = sym->st_value;
+	return 1;
+}
+
+uint64_t kdwarf_entry_pc(struct kdwarf *k, uint64_t entry)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	unsigned char c[5];
+	uint64_t pc = entry;
+	int32_t rel;
+
+	if (!k->fentry_known) {
+		k->fentry_known = true;
+		each_sym(k, fentry_sym, &k->fentry);
+	}
+	if (code_at(k, pc, c, 4) && !memcmp(c, endbr64, sizeof(endbr64)))
+		pc += 4;
+	if (!k->fentry || !code_at(k, pc, c, 5) || c[0] != 0xe8)	/* call rel32 */
+		return entry;
+	memcpy(&rel, c + 1, 4);
+	return pc + 5 + (uint64_t)(int64_t)rel == k->fentry ? pc + 5 : entry;
 }
 
 void kdwarf_close(struct kdwarf *k)

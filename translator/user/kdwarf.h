@@ -50,6 +50,15 @@ uint64_t kdwarf_func_size(struct kdwarf *k, const char *name, int *copies);
  * from the kernel's code: per-CPU, outside [_stext, _end); NULL if it is. */
 const char *kdwarf_static_why(struct kdwarf *k, uint64_t addr);
 
+/*
+ * Where a kernel.function probe at entry (a function's link-time address)
+ * reads the DWARF's variables: past its endbr64 and its call to
+ * __fentry__ (SystemTap 4.8 reads them 5 bytes in, after that call), where
+ * the registers and the stack are what they are at the probe; entry
+ * itself for a function without the call (notrace).
+ */
+uint64_t kdwarf_entry_pc(struct kdwarf *k, uint64_t entry);
+
 struct udwarf *kdwarf_dwarf(struct kdwarf *k);
 const char *kdwarf_path(const struct kdwarf *k);
 
