@@ -32,7 +32,8 @@ struct monitor {
 	char status_path[128], control_path[128];
 	int interval_ms;
 	long next_read;			/* when monitor_status is read again */
-	char *json;			/* its last text, NULL before the first */
+	struct mon_status st;		/* its last text, parsed once per read */
+	bool have_st;			/* st holds one (else: not available) */
 	/* The script's output: the pipe's read end, a thread, the lines. */
 	int pipe_rd;
 	pthread_t reader;
@@ -164,27 +165,25 @@ static void draw_lines(WINDOW *w, const char *text, int rows)
 
 static void draw_status(struct monitor *m)
 {
-	struct mon_status st;
 	char *text = NULL;
 	size_t size = 0;
 	FILE *f;
 	int rows = getmaxy(m->status);
 
 	werase(m->status);
-	if (!m->json || mon_status_parse(m->json, &st)) {
+	if (!m->have_st) {
 		mvwprintw(m->status, 0, 0, "(data not available)");
 	} else if ((f = open_memstream(&text, &size))) {
-		mon_status_sort(&st, m->sort);
-		if (m->probe_scroll >= st.nprobes)
-			m->probe_scroll = st.nprobes ? st.nprobes - 1 : 0;
-		mon_status_format(&st, m->sort, COLS - 1, rows, m->probe_scroll, f);
+		mon_status_sort(&m->st, m->sort);
+		if (m->probe_scroll >= m->st.nprobes)
+			m->probe_scroll = m->st.nprobes ? m->st.nprobes - 1 : 0;
+		mon_status_format(&m->st, m->sort, COLS - 1, rows, m->probe_scroll, f);
 		fclose(f);
 		if (m->on_status)
 			wattron(m->status, A_BOLD);
 		draw_lines(m->status, text, rows - 1);
 		wattroff(m->status, A_BOLD);
 		free(text);
-		mon_status_free(&st);
 	}
 	if (m->prompting)
 		mvwprintw(m->status, rows - 1, 0, "enter probe index: %s", m->index);
@@ -369,11 +368,11 @@ bool monitor_tick(struct monitor *m)
 
 		/* What the module printed last stays when it has stopped. */
 		if (json && *json) {
-			free(m->json);
-			m->json = json;
-		} else {
-			free(json);
+			if (m->have_st)
+				mon_status_free(&m->st);
+			m->have_st = !mon_status_parse(json, &m->st);
 		}
+		free(json);
 		m->next_read = monotonic_ms() + m->interval_ms;
 	}
 	draw(m);
@@ -403,7 +402,8 @@ void monitor_end(struct monitor *m, int out_fd)
 		free(line);
 	}
 	fflush(stdout);
-	free(m->json);
+	if (m->have_st)
+		mon_status_free(&m->st);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }

@@ -550,7 +550,7 @@ static bool run_option(struct session *s, int opt)
 	case OPT_CGROUP:	/* kmod-runtime/scope.c */
 		cgroup_option(s);
 		return true;
-	case OPT_MONITOR:	/* front/monitor.c, staprun/monitor.c */
+	case OPT_MONITOR:	/* front/pass1.c, gen/monitor.c, staprun/monitor.c */
 		s->opt.monitor = optarg ? parse_number(optarg, 1, 86400, "monitor interval") : 1;
 		return true;
 	}
@@ -629,6 +629,14 @@ static void remote_options(struct session *s)
 			   "-o, -b, -S, --runtime=dyninst, --check, -l or -L%s", "");
 }
 
+/* The -D an option implies (name, with no value), after the user's. */
+static void option_define(struct session *s, const char *name, const char *option)
+{
+	if (s->opt.n_defines == MAX_DEFINES)
+		bad_option("too many -D options with %s", option);
+	s->opt.defines[s->opt.n_defines++] = name;
+}
+
 /* Each option by its group's function; then the script and the kernel. */
 static void parse_options(struct session *s, int argc, char **argv)
 {
@@ -645,18 +653,12 @@ static void parse_options(struct session *s, int argc, char **argv)
 	}
 	if (s->opt.cmd && s->opt.target_pid)
 		bad_option("-c and -x are mutually exclusive%s", "");
-	/* -t is SystemTap's -DSTP_TIMING: both units see it (ctap_defines.h). */
-	if (s->opt.timing) {
-		if (s->opt.n_defines == MAX_DEFINES)
-			bad_option("too many -D options with -t%s", "");
-		s->opt.defines[s->opt.n_defines++] = "STP_TIMING";
-	}
-	/* --monitor: each probe's hits and cost, without -t's report. */
-	if (s->opt.monitor) {
-		if (s->opt.n_defines == MAX_DEFINES)
-			bad_option("too many -D options with --monitor%s", "");
-		s->opt.defines[s->opt.n_defines++] = "CTAP_MONITOR";
-	}
+	/* -t is SystemTap's -DSTP_TIMING; --monitor times each probe too,
+	 * without -t's report.  Both units see them (ctap_defines.h). */
+	if (s->opt.timing)
+		option_define(s, "STP_TIMING", "-t");
+	if (s->opt.monitor)
+		option_define(s, "CTAP_MONITOR", "--monitor");
 	if (s->opt.flight && (s->opt.cmd || s->opt.vm))
 		bad_option("-F runs the session in the background: not with -c or --vm%s", "");
 	if (!s->opt.script_text && !s->opt.list_pattern && !s->opt.dump && !s->opt.check) {

@@ -118,7 +118,7 @@ static void lock_expr(struct expr *e, void *ctx)
 		/* --monitor's files read or reset every global (gen/monitor.c). */
 		if (gen_is_monitor_call(e)) {
 			for (struct var *g = sem_globals(w->ls->s); g; g = g->next)
-				if (g->global && g->global->loc.src == w->ls->s->user->src)
+				if (sem_user_global(w->ls->s, g))
 					touch(w->ls, w->locals, g->name, 'w');
 			break;
 		}

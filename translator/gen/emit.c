@@ -81,5 +81,5 @@ void emit_table_family(struct xlate *x, const char *table, const char *register_
 
 bool xlate_user_global(const struct xlate *x, const struct var *v)
 {
-	return v->global && v->global->loc.src == x->s->user->src;
+	return sem_user_global(x->s, v);
 }

@@ -158,10 +158,8 @@ static void mark_used(struct sem *sem, struct var *v)
  */
 static bool user_global_in_tapset(struct sem *sem, const struct scope *sc, const struct var *v)
 {
-	const struct script *user = sem->s->user;
-
-	return v->kind == V_GLOBAL && sc->fn && user && sc->script && sc->script != user &&
-	       v->global && v->global->loc.src == user->src;
+	return v->kind == V_GLOBAL && sc->fn && sc->script && sc->script != sem->s->user &&
+	       sem_user_global(sem->s, v);
 }
 
 /* A name in code: a local, a global, or a new local. */

@@ -121,6 +121,8 @@ int sem_prune(struct session *s, bool (*drop)(const struct derived_probe *d, voi
 
 /* The program, for code generation (after a clean pass2_semantic). */
 struct var *sem_globals(struct session *s);
+/* v is a global the user's script declares (not a tapset's). */
+bool sem_user_global(const struct session *s, const struct var *v);
 /* The variable called name in list (a scope's locals, the globals), or NULL. */
 struct var *sem_find_var(struct var *list, const char *name);
 struct sem_function *sem_functions(struct session *s);

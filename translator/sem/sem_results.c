@@ -26,6 +26,11 @@ struct var *sem_globals(struct session *s)
 	return s->sem->globals;
 }
 
+bool sem_user_global(const struct session *s, const struct var *v)
+{
+	return v->global && s->user && v->global->loc.src == s->user->src;
+}
+
 struct sem_function *sem_functions(struct session *s)
 {
 	return s->sem->functions;
