@@ -84,9 +84,7 @@ struct umap {
 
 /* A mapping of a file: the module with tables for it, or the file alone. */
 struct uloc {
-	const struct ctap_umod *mod;
-	u64 rel;			/* the ELF address minus mod->base */
-	unsigned long start, size;	/* the file's mappings, for "[path+off/size]" */
+	struct ctap_uloc c;
 	dev_t dev;
 	ino_t ino;
 	char path[256];
@@ -142,7 +140,7 @@ static bool scan_line(struct scan *s, char *line)
 		if (!m.ino)
 			return false;	/* anonymous: no file holds it */
 		s->found = 1;
-		s->l->start = m.start - m.pgoff;
+		s->l->c.start = m.start - m.pgoff;
 		s->l->dev = m.dev;
 		s->l->ino = m.ino;
 		strscpy(s->l->path, m.path, sizeof(s->l->path));
@@ -209,70 +207,20 @@ static bool find_uloc(unsigned long addr, struct uloc *l)
 	syscall(SYS_close, fd);
 	if (!s.found)
 		return false;
-	l->size = s.end - l->start;
+	l->c.size = s.end - l->c.start;
+	l->c.path = l->path;
 	for (int i = 0; i < n_umods; i++) {
 		const struct ctap_umod *m = &umods[i];
-		u64 off = addr - l->start;
 
 		if (!m->ino || m->ino != l->ino || m->dev != l->dev)
 			continue;
-		for (int g = 0; g < m->nsegs; g++) {
-			const struct ctap_useg *seg = &m->segs[g];
-
-			if (off >= seg->offset && off < seg->offset + seg->filesz) {
-				l->mod = m;
-				l->rel = seg->vaddr + (off - seg->offset) - m->base;
-				break;
-			}
+		if (ctap_umod_place(m, addr - l->c.start, &l->c.rel)) {
+			l->c.mod = m;
+			l->c.path = m->path;
 		}
 		break;
 	}
 	return true;
-}
-
-/*
- * The last of n entries of size bytes, sorted by the u32 they start with
- * (struct ctap_usym's addr, struct ctap_urow's pc), whose key is at most
- * rel; -1 if none.
- */
-static int last_at_or_below(const void *table, int n, size_t size, u64 rel)
-{
-	int lo = 0, hi = n - 1, found = -1;
-
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (*(const u32 *)((const char *)table + mid * size) <= rel) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return found;
-}
-
-static const struct ctap_usym *find_usym(const struct ctap_umod *m, u64 rel)
-{
-	int i = last_at_or_below(m->syms, m->nsyms, sizeof(*m->syms), rel);
-
-	if (i < 0 || rel - m->syms[i].addr >= m->syms[i].size)
-		return NULL;
-	return &m->syms[i];
-}
-
-static const struct ctap_urow *find_urow(const struct ctap_umod *m, u64 rel)
-{
-	int i = last_at_or_below(m->rows, m->nrows, sizeof(*m->rows), rel);
-
-	return i < 0 ? NULL : &m->rows[i];
-}
-
-static const struct ctap_uline *find_uline(const struct ctap_umod *m, u64 rel)
-{
-	int i = last_at_or_below(m->lines, m->nlines, sizeof(*m->lines), rel);
-
-	return i < 0 || !m->lines[i].line ? NULL : &m->lines[i];
 }
 
 /* Warn once a session that a module had no tables, naming it. */
@@ -283,68 +231,13 @@ static void warn_missing(const struct uloc *l)
 	ctap_oob("WARNING: Missing unwind data for a module, rerun with 'stap -d %s'\n", l->path);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
-/* addr's source file and line, as the forms say, else its hex. */
-static void format_line(char *buf, size_t size, unsigned long addr, const struct uloc *l,
-			enum ctap_usym_form form)
-{
-	const struct ctap_uline *n = l->mod && l->mod->lines ? find_uline(l->mod, l->rel) : NULL;
-
-	if (!n)
-		snprintf(buf, size, "0x%lx", addr);
-	else if (form == CTAP_USYM_FILELINE)
-		snprintf(buf, size, "%s:%u", l->mod->files[n->file], n->line);
-	else if (form == CTAP_USYM_FILE)
-		snprintf(buf, size, "%s", l->mod->files[n->file]);
-	else
-		snprintf(buf, size, "%u", n->line);
-}
-
-/* The kernel runtime's formats (kmod-runtime/usyms.c), SystemTap's. */
-static void format_uloc(char *buf, size_t size, unsigned long addr, const struct uloc *l,
-			enum ctap_usym_form form)
-{
-	const struct ctap_usym *s = l->mod ? find_usym(l->mod, l->rel) : NULL;
-	const char *name = s ? l->mod->names + s->name : NULL;
-	const char *frame = form == CTAP_USYM_FRAME ? " " : "";
-	const char *path = l->mod ? l->mod->path : l->path;
-	unsigned long long off = s ? l->rel - s->addr : 0;
-
-	if (form == CTAP_USYM_MODULE)
-		snprintf(buf, size, "%s", path);
-	else if (!s && form != CTAP_USYM_NAME && form != CTAP_USYM_SIMPLE)
-		snprintf(buf, size, "%s0x%lx [%s+0x%lx/0x%lx]", frame, addr, path,
-			 addr - l->start, l->size);
-	else if (!s && form == CTAP_USYM_SIMPLE)
-		snprintf(buf, size, "0x%lx [%s+0x%lx]", addr, base_name(path), addr - l->start);
-	else if (!s)
-		snprintf(buf, size, "0x%lx", addr);
-	else if (form == CTAP_USYM_NAME)
-		snprintf(buf, size, "%s", name);
-	else if (form == CTAP_USYM_SIMPLE)
-		snprintf(buf, size, "%s+0x%llx [%s]", name, off, l->mod->name);
-	else if (form == CTAP_USYM_DATA)
-		snprintf(buf, size, "%s+0x%llx/0x%x [%s]", name, off, s->size, path);
-	else
-		snprintf(buf, size, " 0x%lx : %s+0x%llx/0x%x [%s]", addr, name, off, s->size, path);
-}
-
 int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_form form)
 {
 	struct uloc l;
 
 	if (find_uloc(addr, &l)) {
-		if (form >= CTAP_USYM_FILELINE)
-			format_line(buf, size, addr, &l, form);
-		else
-			format_uloc(buf, size, addr, &l, form);
-		if (!l.mod && form == CTAP_USYM_FRAME)
+		ctap_uloc_format(buf, size, addr, &l.c, form);
+		if (!l.c.mod && form == CTAP_USYM_FRAME)
 			warn_missing(&l);
 		return 0;
 	}
@@ -364,33 +257,15 @@ static bool read_ulong(unsigned long addr, unsigned long *v)
  */
 static bool unwind_step(bool first, unsigned long *ip, unsigned long *sp, unsigned long *bp)
 {
-	const struct ctap_urow *r;
-	unsigned long cfa, ra, saved_bp = *bp;
 	struct uloc l;
 
 	if (!find_uloc(*ip, &l))
 		return false;
-	if (!l.mod) {
+	if (!l.c.mod) {
 		warn_missing(&l);
 		return false;
 	}
-	/* A return address is after the call: its row is the call's. */
-	r = find_urow(l.mod, first ? l.rel : l.rel - 1);
-	if (!r || r->cfa_reg == CTAP_UCFA_UNKNOWN)
-		return false;
-	cfa = (r->cfa_reg == CTAP_UCFA_SP ? *sp : *bp) + r->cfa_off;
-	if (!read_ulong(cfa - 8, &ra) || !ra)
-		return false;
-	if (r->bp_rule == CTAP_UBP_SAVED && !read_ulong(cfa + r->bp_off, &saved_bp))
-		return false;
-	if (r->bp_rule == CTAP_UBP_UNDEFINED)
-		saved_bp = 0;
-	if (cfa <= *sp)
-		return false;	/* a stack grows down: no progress is a loop */
-	*ip = ra;
-	*sp = cfa;
-	*bp = saved_bp;
-	return true;
+	return ctap_uloc_unwind(&l.c, first, read_ulong, ip, sp, bp);
 }
 
 int ctap_ustack(struct ctap_context *c, unsigned long *ips, int max)

@@ -27,10 +27,8 @@ static bool usyms_on;		/* between register and unregister */
 
 /* A mapping of a file: the module with tables for it, or the file alone. */
 struct uloc {
-	const struct ctap_umod *mod;
-	u64 rel;			/* the ELF address minus mod->base */
+	struct ctap_uloc c;
 	struct file *file;
-	unsigned long start, size;	/* the file's mappings, for "[path+off/size]" */
 };
 
 struct unlock_work {
@@ -145,7 +143,7 @@ static bool find_uloc(struct mm_struct *mm, unsigned long addr, struct uloc *l)
 	inode = file_inode(vma->vm_file);
 	memset(l, 0, sizeof(*l));
 	l->file = vma->vm_file;
-	l->start = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+	l->c.start = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
 	/* The file's mappings end where the next mapping is not of it; a
 	 * few steps, as a binary maps four or five segments. */
 	for (i = 0; i < 8; i++) {
@@ -155,65 +153,16 @@ static bool find_uloc(struct mm_struct *mm, unsigned long addr, struct uloc *l)
 			break;
 		vma = next;
 	}
-	l->size = vma->vm_end - l->start;
-	off = addr - l->start;
+	l->c.size = vma->vm_end - l->c.start;
+	off = addr - l->c.start;
 	for (i = 0; i < n_umods; i++) {
-		const struct ctap_umod *m = &umods[i];
-
-		if (m->inode != inode)
+		if (umods[i].inode != inode)
 			continue;
-		for (int s = 0; s < m->nsegs; s++) {
-			const struct ctap_useg *g = &m->segs[s];
-
-			if (off >= g->offset && off < g->offset + g->filesz) {
-				l->mod = m;
-				l->rel = g->vaddr + (off - g->offset) - m->base;
-				break;
-			}
-		}
+		if (ctap_umod_place(&umods[i], off, &l->c.rel))
+			l->c.mod = &umods[i];
 		break;
 	}
 	return true;
-}
-
-/*
- * The last of n entries of size bytes, sorted by the u32 they start with
- * (struct ctap_usym's addr, struct ctap_urow's pc), whose key is at most
- * rel; -1 if none.
- */
-static int last_at_or_below(const void *table, int n, size_t size, u64 rel)
-{
-	int lo = 0, hi = n - 1, found = -1;
-
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (*(const u32 *)((const char *)table + mid * size) <= rel) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return found;
-}
-
-/* The symbol that holds rel, or NULL. */
-static const struct ctap_usym *find_usym(const struct ctap_umod *m, u64 rel)
-{
-	int i = last_at_or_below(m->syms, m->nsyms, sizeof(*m->syms), rel);
-
-	if (i < 0 || rel - m->syms[i].addr >= m->syms[i].size)
-		return NULL;
-	return &m->syms[i];
-}
-
-/* The row that covers rel, or NULL. */
-static const struct ctap_urow *find_urow(const struct ctap_umod *m, u64 rel)
-{
-	int i = last_at_or_below(m->rows, m->nrows, sizeof(*m->rows), rel);
-
-	return i < 0 ? NULL : &m->rows[i];
 }
 
 /*
@@ -269,78 +218,29 @@ static void warn_missing(struct uloc *l)
 	ctap_oob("WARNING: Missing unwind data for a module, rerun with 'stap -d %s'\n", path);
 }
 
-/* The line row that covers rel, or NULL (none, or of no line). */
-static const struct ctap_uline *find_uline(const struct ctap_umod *m, u64 rel)
+/* The file's path, for the forms that print it (not usymname()'s):
+ * a file without tables is named by a walk of its dentries. */
+static void set_path(struct uloc *l, enum ctap_usym_form form, char *file, size_t size)
 {
-	int i = last_at_or_below(m->lines, m->nlines, sizeof(*m->lines), rel);
-
-	return i < 0 || !m->lines[i].line ? NULL : &m->lines[i];
-}
-
-/* addr's source file and line, as the forms say, else its hex. */
-static void format_line(char *buf, size_t size, unsigned long addr, struct uloc *l,
-			enum ctap_usym_form form)
-{
-	const struct ctap_uline *n = l->mod ? find_uline(l->mod, l->rel) : NULL;
-
-	if (!n)
-		scnprintf(buf, size, "0x%lx", addr);
-	else if (form == CTAP_USYM_FILELINE)
-		scnprintf(buf, size, "%s:%u", l->mod->files[n->file], n->line);
-	else if (form == CTAP_USYM_FILE)
-		scnprintf(buf, size, "%s", l->mod->files[n->file]);
-	else
-		scnprintf(buf, size, "%u", n->line);
-}
-
-static void format_uloc(char *buf, size_t size, unsigned long addr, struct uloc *l,
-			enum ctap_usym_form form)
-{
-	const struct ctap_usym *s = l->mod ? find_usym(l->mod, l->rel) : NULL;
-	const char *name = s ? l->mod->names + s->name : NULL;
-	const char *frame = form == CTAP_USYM_FRAME ? " " : "";
-	const char *path = l->mod ? l->mod->path : NULL;
-	char file[256];
-
-	/* A file without tables is named by a walk of its dentries: only
-	 * for the forms that print its name (not usymname()'s). */
-	if (!path && form != CTAP_USYM_NAME) {
-		ufile_path(l->file, file, sizeof(file));
-		path = file;
+	if (l->c.mod) {
+		l->c.path = l->c.mod->path;
+	} else if (form != CTAP_USYM_NAME) {
+		ufile_path(l->file, file, size);
+		l->c.path = file;
 	}
-	if (form == CTAP_USYM_MODULE)
-		scnprintf(buf, size, "%s", path);
-	else if (!s && form != CTAP_USYM_NAME && form != CTAP_USYM_SIMPLE)
-		/* No symbol: where in the file's mappings. */
-		scnprintf(buf, size, "%s0x%lx [%s+0x%lx/0x%lx]", frame, addr, path,
-			  addr - l->start, l->size);
-	else if (!s && form == CTAP_USYM_SIMPLE)
-		scnprintf(buf, size, "0x%lx [%s+0x%lx]", addr, kbasename(path), addr - l->start);
-	else if (!s)
-		scnprintf(buf, size, "0x%lx", addr);
-	else if (form == CTAP_USYM_NAME)
-		scnprintf(buf, size, "%s", name);
-	else if (form == CTAP_USYM_SIMPLE)
-		scnprintf(buf, size, "%s+0x%llx [%s]", name, l->rel - s->addr, l->mod->name);
-	else if (form == CTAP_USYM_DATA)
-		scnprintf(buf, size, "%s+0x%llx/0x%x [%s]", name, l->rel - s->addr, s->size, path);
-	else
-		scnprintf(buf, size, " 0x%lx : %s+0x%llx/0x%x [%s]", addr, name,
-			  l->rel - s->addr, s->size, path);
 }
 
 int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_form form)
 {
 	struct mm_struct *mm = lock_mm();
 	struct uloc l;
+	char file[256];
 	int ret = -ENOENT;
 
 	if (mm && find_uloc(mm, addr, &l)) {
-		if (form >= CTAP_USYM_FILELINE)
-			format_line(buf, size, addr, &l, form);
-		else
-			format_uloc(buf, size, addr, &l, form);
-		if (!l.mod && form == CTAP_USYM_FRAME)
+		set_path(&l, form, file, sizeof(file));
+		ctap_uloc_format(buf, size, addr, &l.c, form);
+		if (!l.c.mod && form == CTAP_USYM_FRAME)
 			warn_missing(&l);
 		ret = 0;
 	}
@@ -364,33 +264,15 @@ static bool read_ulong(unsigned long addr, unsigned long *v)
 static bool unwind_step(struct mm_struct *mm, bool first, unsigned long *ip,
 			unsigned long *sp, unsigned long *bp)
 {
-	const struct ctap_urow *r;
-	unsigned long cfa, ra, saved_bp = *bp;
 	struct uloc l;
 
 	if (!find_uloc(mm, *ip, &l))
 		return false;
-	if (!l.mod) {
+	if (!l.c.mod) {
 		warn_missing(&l);
 		return false;
 	}
-	/* A return address is after the call: its row is the call's. */
-	r = find_urow(l.mod, first ? l.rel : l.rel - 1);
-	if (!r || r->cfa_reg == CTAP_UCFA_UNKNOWN)
-		return false;
-	cfa = (r->cfa_reg == CTAP_UCFA_SP ? *sp : *bp) + r->cfa_off;
-	if (!read_ulong(cfa - 8, &ra) || !ra)
-		return false;
-	if (r->bp_rule == CTAP_UBP_SAVED && !read_ulong(cfa + r->bp_off, &saved_bp))
-		return false;
-	if (r->bp_rule == CTAP_UBP_UNDEFINED)
-		saved_bp = 0;
-	if (cfa <= *sp)
-		return false;	/* a stack grows down: no progress is a loop */
-	*ip = ra;
-	*sp = cfa;
-	*bp = saved_bp;
-	return true;
+	return ctap_uloc_unwind(&l.c, first, read_ulong, ip, sp, bp);
 }
 
 int ctap_ustack(struct ctap_context *c, unsigned long *ips, int max)

@@ -13,7 +13,8 @@ CTAP_CORE_UNITS = \
 	kmod-runtime/core/format.c \
 	kmod-runtime/core/map.c \
 	kmod-runtime/core/regex_match.c \
-	kmod-runtime/core/quote.c
+	kmod-runtime/core/quote.c \
+	kmod-runtime/core/umod.c
 CTAP_CORE_HDRS = \
 	kmod-runtime/core/portable.h \
 	kmod-runtime/core/ctap_limits.h \
@@ -24,4 +25,5 @@ CTAP_CORE_HDRS = \
 	kmod-runtime/core/format.h \
 	kmod-runtime/core/map.h \
 	kmod-runtime/core/regex_match.h \
-	kmod-runtime/core/quote.h
+	kmod-runtime/core/quote.h \
+	kmod-runtime/core/umod.h

@@ -44,7 +44,7 @@ static const char *const headers[] = {
 	"dyn:shared.ld", "kmod:ctap_runtime.h", "kmod:transport.h",
 	"kmod:core/portable.h", "kmod:core/ctap_limits.h", "kmod:core/outbuf.h", "kmod:core/json.h",
 	"kmod:core/stat.h", "kmod:core/format.h", "kmod:core/map.h", "kmod:core/regex_match.h",
-	"kmod:core/quote.h", "kmod:usyms.h", NULL
+	"kmod:core/quote.h", "kmod:core/umod.h", "kmod:usyms.h", NULL
 };
 
 #define CC	"cc"

@@ -100,6 +100,34 @@ struct uprobe_point {
 /* ... and the load bias of the probe's file (uprobes.h CTAP_SDT_BIAS_ARG). */
 #define SDT_BIAS_ARG		(SDT_MAX_ARGS + 2)
 
+/*
+ * process("./a.out"), process("bin/prog"): from the current directory,
+ * as SystemTap takes them, made absolute (symbolic links resolved) since
+ * the runtime and the -c command may start elsewhere.  Under --sysroot a
+ * relative path has no meaning the target would share: refused.
+ */
+static const char *relative_target_path(struct elab *elab, const struct pp_match *m,
+					const char *name, const char *sysroot)
+{
+	char *abs;
+	const char *path;
+
+	if (sysroot) {
+		elab_error(elab, m, "process(\"%s\"): with --sysroot the path must be absolute, "
+			   "or a name in $PATH", name);
+		return NULL;
+	}
+	abs = realpath(name, NULL);
+	if (!abs) {
+		elab_error(elab, m, "cannot open '%s': %s", name, strerror(errno));
+		return NULL;
+	}
+	path = arena_printf(elab_arena(elab), "%s", abs);
+	free(abs);
+	strset_add(&elab_session(elab)->target_files, path);
+	return path;
+}
+
 /* The file a process("...") names, as the target sees it (absolute). */
 const char *process_target_path(struct elab *elab, const struct pp_match *m, const char *name)
 {
@@ -117,11 +145,8 @@ const char *process_target_path(struct elab *elab, const struct pp_match *m, con
 		strset_add(&elab_session(elab)->target_files, name);
 		return name;
 	}
-	if (strchr(name, '/')) {
-		elab_error(elab, m, "process(\"%s\"): the path must be absolute, or a name in $PATH",
-			   name);
-		return NULL;
-	}
+	if (strchr(name, '/'))
+		return relative_target_path(elab, m, name, sysroot);
 	dirs = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		path = arena_printf(elab_arena(elab), "%s/%s", dir, name);
