@@ -356,9 +356,9 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 				printf "| stap48-%s | does not build | | |\n", unorder[i]
 		}
 		# the builds of first.stp: host wall time, ns (not instructions)
-		printf "%s,%s,%s,build-ctap-first,%d,1,host wall ns\n", date, commit, kernel, build_ctap >> csv
+		printf "%s,%s,%s,build-ctap-first,%.0f,1,host wall ns\n", date, commit, kernel, build_ctap >> csv
 		if (built("stap48", "first"))
-			printf "%s,%s,%s,build-stap48-first,%d,1,host wall ns\n", date, commit, kernel, build_stap48 >> csv
+			printf "%s,%s,%s,build-stap48-first,%.0f,1,host wall ns\n", date, commit, kernel, build_stap48 >> csv
 		printf "\n## Arming\n\nA whole `staprun -c \"syscall_loop 1\"` session: load the module, arm, run, disarm, unload.\n\n"
 		printf "bpftrace'"'"'s: its per-hit sessions (200,000 calls) less the calls; a bpftrace session compiles its script (LLVM) in the guest, where the others load a module built on the host.\n\n"
 		printf "| tool | 1 probe | the wildcard | probes | per extra probe |\n|---|---:|---:|---:|---:|\n"
