@@ -67,7 +67,7 @@ for i in \$(seq $runs); do
 	fi
 	if [ -n "\$BT" ]; then
 		timeit \$BT -c "/ctap/bin/syscall_loop \$N" /ctap/bt/flood.bt > /tmp/b.out 2> /tmp/b.err
-		echo "RESULT flood bpftrace \$(grep '^smoke' /tmp/b.out | wc -c) \$(field elapsed_ns /tmp/b.err) \$(grep -o 'Lost [0-9]* events' /tmp/b.err | grep -o '[0-9]*' || echo 0)"
+		echo "RESULT flood bpftrace \$(grep '^smoke' /tmp/b.out | wc -c) \$(field elapsed_ns /tmp/b.err) \$(cat /tmp/b.out /tmp/b.err | grep -o 'Lost [0-9]* events' | grep -o '[0-9]*' | awk '{ n += \$1 } END { print n + 0 }')"
 	fi
 	timeit staprun -c true modules/ctap_start.ko > /dev/null 2> /tmp/c.err
 	echo "RESULT session ctap 0 \$(field elapsed_ns /tmp/c.err) 0"
