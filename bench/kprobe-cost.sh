@@ -170,10 +170,10 @@ done
 # Script to first event: each translator's build of a new script (a new
 # word for @1), host wall time in ns, then its session in the guest.
 nonce=run$(date +%s%N)
-ms_now() { date +%s%N; }
-t0=$(ms_now); ctap_module first "$here/kprobe-cost/first.stp" "$nonce"; t1=$(ms_now)
+ns_now() { date +%s%N; }
+t0=$(ns_now); ctap_module first "$here/kprobe-cost/first.stp" "$nonce"; t1=$(ns_now)
 build_ctap=$((t1 - t0))
-t0=$(ms_now); stap48_module first "$here/kprobe-cost/first.stp" "$nonce"; t1=$(ms_now)
+t0=$(ns_now); stap48_module first "$here/kprobe-cost/first.stp" "$nonce"; t1=$(ns_now)
 build_stap48=$((t1 - t0))
 
 cat > "$out/kprobe_cost.sh" <<EOT
