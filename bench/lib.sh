@@ -49,3 +49,32 @@ stap48_first_error()
 	sed -e "s|$runtime/|runtime/|g" -e "s|$peer/||g" -e "s|$top/||g" -e 's|/tmp/stap[A-Za-z0-9]*/||g' \
 		-e 's/ *\[man [^]]*\]//g' -e 's/[[:space:]]*$//' <<< "$line" | cut -c 1-300
 }
+
+# bpftrace in a guest.  bench_bpftrace_root prints a directory to merge
+# into the guest's initramfs (testsuite/guest-run -r DIR) that holds
+# Debian's bpftrace (/usr/bin/bpftrace: /usr/bin is not in the guest's
+# PATH) and every library it loads, LLVM and clang among them: about
+# 200 MB unpacked, so boot that guest with -M $bench_bpftrace_mem.  It is
+# built once per bpftrace version, in the peer's cache; bench/peer/setup
+# installs bpftrace.  The guest kernel gives bpftrace what it needs
+# itself: BTF (/sys/kernel/btf/vmlinux; no kernel headers) and the
+# debugfs and tracefs that testsuite/lib/guest-init mounts.
+bench_bpftrace_mem=2048
+bench_bpftrace_root()
+{
+	local bin=/usr/bin/bpftrace ver dir
+
+	ver=$(dpkg-query -W -f '${Version}' bpftrace 2>/dev/null) && [ -x "$bin" ] ||
+		{ echo "bench: no bpftrace (bench/peer/setup installs it)" >&2; return 1; }
+	dir=${CTAP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctap}/bpftrace-root-$ver
+	if [ ! -x "$dir/usr/bin/bpftrace" ]; then
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/usr/bin"
+		cp -L "$bin" "$dir.tmp/usr/bin/"
+		ldd "$bin" | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
+			mkdir -p "$dir.tmp/$(dirname "$lib")"
+			cp -Ln "$lib" "$dir.tmp/$lib"
+		done
+		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}

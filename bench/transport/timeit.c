@@ -1,8 +1,12 @@
 /*
- * timeit PROGRAM [ARGS...] - run PROGRAM, then print "elapsed_ns=N" on
- * stderr (monotonic clock; under QEMU -icount, emulated time).
+ * timeit [-s] PROGRAM [ARGS...] - run PROGRAM, then print "elapsed_ns=N" on
+ * stderr (monotonic clock; under QEMU -icount, emulated time).  With -s,
+ * first "start_mono_ns=N start_real_ns=N": when it started, by the clocks
+ * a probe can read (bpftrace's nsecs, SystemTap's gettimeofday_ns()), for
+ * the time to a first event.
  */
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -13,6 +17,16 @@ int main(int argc, char **argv)
 	int status;
 	pid_t pid;
 
+	if (argc > 1 && !strcmp(argv[1], "-s")) {
+		struct timespec r;
+
+		argv++, argc--;
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		fprintf(stderr, "start_mono_ns=%lld start_real_ns=%lld\n",
+			(long long)a.tv_sec * 1000000000LL + a.tv_nsec,
+			(long long)r.tv_sec * 1000000000LL + r.tv_nsec);
+	}
 	if (argc < 2)
 		return 2;
 	clock_gettime(CLOCK_MONOTONIC, &a);
