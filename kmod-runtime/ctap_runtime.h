@@ -281,6 +281,9 @@ struct inode;
 struct inode *ctap_exe_inode(void);
 /* stp_pid(): staprun's pid. */
 s32 ctap_staprun_pid(void);
+/* Whether the current task's effective user is the one who started the
+ * session (staprun's real user): SystemTap's is_myproc(). */
+bool ctap_is_myproc(void);
 /* exit(): no more event or begin probes; staprun is asked to stop. */
 void ctap_exit(void);
 /* Hits a family lost before its handler, reported with the skipped ones. */

@@ -28,6 +28,7 @@ static struct {
 	atomic_t errors, skipped;
 	s32 target;
 	s32 staprun;			/* the pid that started the session */
+	kuid_t uid;			/* ... and its real user: is_myproc() */
 	int armed;			/* families started */
 	size_t budget, reserved;	/* bytes for contexts and arrays (ctap_reserve()) */
 } sess;
@@ -40,6 +41,11 @@ s32 ctap_target(void)
 s32 ctap_staprun_pid(void)
 {
 	return sess.staprun;
+}
+
+bool ctap_is_myproc(void)
+{
+	return uid_eq(current_euid(), sess.uid);
 }
 
 /* Compared, never dereferenced: the inode may go once the RCU read ends. */
@@ -268,6 +274,7 @@ static int session_start(s32 target, s32 ns_pid)
 
 	sess.target = target;
 	sess.staprun = task_tgid_vnr(current);	/* START comes from staprun's write */
+	sess.uid = current_uid();		/* the user's, under a setuid staprun too */
 	ret = ctap_scope_start(sess.m, ns_pid);
 	if (ret) {
 		atomic_set(&ctap_session_state, S_STOPPED);

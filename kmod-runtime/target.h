@@ -217,4 +217,94 @@ static inline int64_t ctap_bitfield(u64 v, int shift, int bits, bool is_signed)
  */
 long ctap_copy_string(char *dst, unsigned long src, size_t size, bool user);
 
+/* n bytes at src, kernel memory or the current task's (@user), without
+ * faulting: 0, or non-zero if they cannot be read. */
+static inline long ctap_copy_nofault(void *dst, unsigned long src, size_t n, bool user)
+{
+	return user ? copy_from_user_nofault(dst, (const void __user *)src, n) :
+		      copy_from_kernel_nofault(dst, (const void *)src, n);
+}
+
+/* One UTF-16 (width 2) or UTF-32 (width 4) code unit at src. */
+static inline long ctap_wide_unit(u32 *c, unsigned long src, int width, bool user)
+{
+	u16 c16;
+	long rc;
+
+	if (width == 4)
+		return ctap_copy_nofault(c, src, 4, user);
+	rc = ctap_copy_nofault(&c16, src, 2, user);
+	*c = c16;
+	return rc;
+}
+
+/**
+ * ctap_copy_wide_string - a NUL-terminated UTF-16 or UTF-32 string as UTF-8
+ * @dst: where, @size bytes (at least 1); always NUL-terminated
+ * @src: a kernel address, or a user address of the current task (@user)
+ * @width: 2 (UTF-16: a surrogate pair is one character) or 4 (UTF-32)
+ * @user: @src is a user address
+ * @at: set to the address of the unit that faulted or of the bad character
+ * @bad: set to the character UTF-8 cannot hold (a lone surrogate, beyond
+ *	 U+10FFFF)
+ *
+ * One unit read at a time, each without faulting; every unit gives at
+ * least one byte, so at most @size - 1 units are read.  Stops at the NUL
+ * or before the first character that does not fit whole.  Returns 0,
+ * -EFAULT or -EILSEQ (@dst holds what came before).
+ */
+static inline int ctap_copy_wide_string(char *dst, size_t size, unsigned long src, int width,
+					bool user, unsigned long *at, u32 *bad)
+{
+	size_t n = 0;
+	u32 c, low;
+	int len;
+
+	dst[0] = '\0';
+	while (n < size - 1) {
+		*at = src;
+		if (ctap_wide_unit(&c, src, width, user))
+			return -EFAULT;
+		if (!c)
+			return 0;
+		if (width == 2 && c >= 0xd800 && c <= 0xdbff) {
+			*at = src + 2;
+			if (ctap_wide_unit(&low, src + 2, 2, user))
+				return -EFAULT;
+			*at = src;
+			if (low >= 0xdc00 && low <= 0xdfff) {
+				c = 0x10000 + ((c & 0x3ff) << 10) + (low & 0x3ff);
+				src += 2;
+			}
+		}
+		len = ctap_utf8_put(dst + n, size - n, c);
+		if (len < 0) {
+			*bad = c;
+			return -EILSEQ;
+		}
+		if (!len)
+			break;
+		n += len;
+		src += width;
+	}
+	return 0;
+}
+
+/* SystemTap's *_string_utf16/_utf32(): the string at addr through
+ * ctap_copy_wide_string() into out (MAXSTRINGLEN bytes), its failures as
+ * SystemTap words them. */
+static inline void ctap_wide_string(struct ctap_context *c, char *out, int64_t addr, int width,
+				    bool user)
+{
+	unsigned long at = 0;
+	u32 bad = 0;
+	int rc = ctap_copy_wide_string(out, MAXSTRINGLEN, addr, width, user, &at, &bad);
+
+	if (rc == -EFAULT)
+		ctap_soft_error(c, "%s string copy fault at 0x%lx [man error::fault]",
+				user ? "user" : "kernel", at);
+	else if (rc)
+		ctap_soft_error(c, "invalid UTF-%d character U+%X at 0x%lx", width * 8, bad, at);
+}
+
 #endif /* CTAP_TARGET_H */

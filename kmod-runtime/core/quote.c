@@ -140,3 +140,24 @@ void ctap_quote(char *out, size_t size, const char *in, size_t inlen, size_t out
 	}
 	*o = '\0';
 }
+
+int ctap_utf8_put(char *out, size_t size, uint32_t c)
+{
+	int n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+
+	if ((c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return -1;
+	if (size < (size_t)n + 1)
+		return 0;
+	out[n] = '\0';
+	if (n == 1) {
+		out[0] = c;
+		return 1;
+	}
+	/* Continuation bytes from the end, six bits each; what is left
+	 * goes under the lead byte's n high one-bits. */
+	for (int i = n - 1; i > 0; i--, c >>= 6)
+		out[i] = 0x80 | (c & 0x3f);
+	out[0] = (0xff00 >> n) | c;
+	return n;
+}

@@ -19,4 +19,14 @@
 void ctap_quote(char *out, size_t size, const char *in, size_t inlen, size_t outlen,
 		bool quoted, bool buffer);
 
+/**
+ * ctap_utf8_put - one code point as UTF-8 (SystemTap's *_utf16/_utf32 readers)
+ * @out: where, @size bytes; the bytes are followed by a NUL
+ * @c: the code point
+ *
+ * Returns the bytes written (1 to 4), 0 if they and the NUL do not fit,
+ * or -1 for a UTF-16 surrogate or a value beyond U+10FFFF (RFC 3629).
+ */
+int ctap_utf8_put(char *out, size_t size, uint32_t c);
+
 #endif /* CTAP_QUOTE_H */

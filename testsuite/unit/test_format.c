@@ -88,6 +88,39 @@ static void test_quote(void)
 	quote("abcdefghij", 10, 4, false, false, "abcd");
 }
 
+/* ctap_utf8_put(): the encodings of RFC 3629, and what it refuses. */
+static void utf8_put(uint32_t c, size_t size, int want_n, const char *want)
+{
+	char out[8], what[32];
+
+	snprintf(what, sizeof(what), "U+%X in %zu bytes", c, size);
+	memset(out, 'X', sizeof(out));
+	CHECK_INT(ctap_utf8_put(out, size, c), want_n, what);
+	if (want_n > 0)
+		CHECK_STR(out, want, what);
+}
+
+static void test_utf8_put(void)
+{
+	utf8_put('A', 8, 1, "A");
+	utf8_put(0x7f, 8, 1, "\x7f");
+	utf8_put(0x80, 8, 2, "\xc2\x80");
+	utf8_put(0xe9, 8, 2, "\xc3\xa9");
+	utf8_put(0x7ff, 8, 2, "\xdf\xbf");
+	utf8_put(0x800, 8, 3, "\xe0\xa0\x80");
+	utf8_put(0x20ac, 8, 3, "\xe2\x82\xac");
+	utf8_put(0xffff, 8, 3, "\xef\xbf\xbf");
+	utf8_put(0x10000, 8, 4, "\xf0\x90\x80\x80");
+	utf8_put(0x1f600, 8, 4, "\xf0\x9f\x98\x80");
+	utf8_put(0x10ffff, 8, 4, "\xf4\x8f\xbf\xbf");
+	utf8_put(0xd800, 8, -1, NULL);
+	utf8_put(0xdfff, 8, -1, NULL);
+	utf8_put(0x110000, 8, -1, NULL);
+	utf8_put(0x20ac, 4, 3, "\xe2\x82\xac");	/* exactly room for the NUL */
+	utf8_put(0x20ac, 3, 0, NULL);			/* no room for it */
+	utf8_put('A', 1, 0, NULL);
+}
+
 int main(void)
 {
 	char buf[64];
@@ -173,5 +206,6 @@ int main(void)
 	ctap_format(&o, "%*d", (union ctap_arg[]){ N(INT64_MIN), N(7) }, 2, NULL);
 	CHECK(o.len == sizeof(buf) && buf[0] == '7', "%%*d of INT64_MIN pads to the room, left-aligned");
 	test_quote();
+	test_utf8_put();
 	return unit_done();
 }
