@@ -84,32 +84,37 @@ static int write_file(const char *path, const char *data, size_t len)
 	return fclose(f) == 0 && ok ? 0 : fail_errno();
 }
 
-/* Each runtime source (.c, .h) of dir, for hashing and copying. */
+static int runtime_source(const struct dirent *de)
+{
+	size_t n = strlen(de->d_name);
+
+	return n >= 3 && de->d_name[n - 2] == '.' && strchr("ch", de->d_name[n - 1]);
+}
+
+/* Each runtime source (.c, .h) of dir, for hashing and copying; in sorted
+ * order, so that a copy of the directory (an installed runtime, whose
+ * prebuilt objects were keyed on the source tree's) hashes the same. */
 static int for_runtime_files(const char *dir, const char *sub,
 			     int (*fn)(const char *path, const char *rel, void *ctx), void *ctx)
 {
 	char path[4096];
-	DIR *d;
-	struct dirent *de;
-	int ret = 0;
+	struct dirent **de;
+	int ret = 0, n;
 
 	snprintf(path, sizeof(path), "%s%s%s", dir, *sub ? "/" : "", sub);
-	d = opendir(path);
-	if (!d)
+	n = scandir(path, &de, runtime_source, alphasort);
+	if (n < 0)
 		return fail_errno();
-	/* Sorted order would be nicer for a hash; readdir order is stable
-	 * for an unchanged directory, which is all the cache needs. */
-	while (!ret && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
+	for (int i = 0; i < n; i++) {
 		char file[8200], rel[512];
 
-		if (n < 3 || de->d_name[n - 2] != '.' || !strchr("ch", de->d_name[n - 1]))
-			continue;
-		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
-		snprintf(rel, sizeof(rel), "%s%s%s", sub, *sub ? "/" : "", de->d_name);
-		ret = fn(file, rel, ctx);
+		snprintf(file, sizeof(file), "%s/%s", path, de[i]->d_name);
+		snprintf(rel, sizeof(rel), "%s%s%s", sub, *sub ? "/" : "", de[i]->d_name);
+		if (!ret)
+			ret = fn(file, rel, ctx);
+		free(de[i]);
 	}
-	closedir(d);
+	free(de);
 	return ret;
 }
 
