@@ -4,8 +4,8 @@
  * (through ctap_runtime.h).
  *
  * They are most of what compiling a script costs, so stap -p4
- * precompiles them once per kernel and set of -D options
- * (translator/build/kbuild_replay.c): keep here only kernel headers, and
+ * precompiles them once per kernel
+ * (translator/build/kbuild_pch.c): keep here only kernel headers, and
  * nothing that depends on what a script defines.
  */
 #ifndef CTAP_KHEADERS_H

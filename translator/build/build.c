@@ -311,14 +311,12 @@ static int copy_here(const char *from, const char *here)
 }
 
 /* The keys of the precompiled headers of the script's unit and of the
- * .mod.c (kbuild_replay.c): the script's depend on the -D options. */
+ * .mod.c (kbuild_pch.c). */
 static const uint64_t *pch_keys(struct session *s, uint64_t base)
 {
 	uint64_t *key = arena_alloc(&s->arena, 2 * sizeof(*key));
 
 	key[0] = fnv1a(base, "pch script.c", 12);
-	for (int d = 0; d < s->opt.n_defines; d++)
-		key[0] = fnv1a(key[0], s->opt.defines[d], strlen(s->opt.defines[d]) + 1);
 	key[1] = fnv1a(base, "pch mod.c", 9);
 	return key;
 }

@@ -9,10 +9,13 @@
  * compiler, its options and the macros the headers use are the same (if
  * not, GCC ignores the .gch and parses FILE.h: slower, never wrong).  So
  * a recorded compile command is rewritten: its -include files and the
- * unit's first headers (the -D options and ctap_kheaders.h for the
- * script; <linux/module.h> for the .mod.c) go into one header,
- * ctap_pchN.h, precompiled once per compile command, compiler and -D
- * options, and kept with the runtime objects (KEY.gch, rt_units.c).
+ * unit's first headers (ctap_kheaders.h for the script, <linux/module.h>
+ * for the .mod.c) go into one header, ctap_pchN.h, precompiled once per
+ * compile command and compiler, and kept with the runtime objects
+ * (KEY.gch, rt_units.c).  A script's -D options come before the kernel
+ * headers in its unit, after them with the .gch: it serves a script with
+ * -D options only if the headers define, expand and test none of those
+ * names (KEY.macros, gcc -dM and -dU, lists every name they do).
  *
  * What differs between two modules is their name, which Kbuild passes as
  * -DKBUILD_MODNAME (and KBUILD_BASENAME, __KBUILD_MODNAME); a .gch made
@@ -157,10 +160,10 @@ static char *mod_includes(struct session *s, const char *dir, const char *name)
 
 /* The key of a .gch: the caller's, the command's options, the compiler
  * (found in $PATH as the shell would): another GCC refuses the file. */
-static uint64_t pch_key(uint64_t key, const char *flags)
+uint64_t kbuild_tool_key(uint64_t key, const char *flags)
 {
-	size_t n = strcspn(flags, " ");
-	const char *path = getenv("PATH");
+	const char *prog = flags + strspn(flags, " \t"), *path = getenv("PATH");
+	size_t n = strcspn(prog, " \t");
 	char file[4096];
 	struct stat st;
 
@@ -168,7 +171,7 @@ static uint64_t pch_key(uint64_t key, const char *flags)
 	while (path && *path) {
 		size_t len = strcspn(path, ":");
 
-		snprintf(file, sizeof(file), "%.*s/%.*s", (int)len, path, (int)n, flags);
+		snprintf(file, sizeof(file), "%.*s/%.*s", (int)len, path, (int)n, prog);
 		if (stat(file, &st) == 0) {
 			key = fnv1a(key, &st.st_ino, sizeof(st.st_ino));
 			key = fnv1a(key, &st.st_size, sizeof(st.st_size));
@@ -202,15 +205,12 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Whether the headers' preprocessing (gcc -E -dU) names none of unused[]. */
-static bool names_unused(const char *path)
+static bool names_unused(const char *text)
 {
-	size_t len;
-	char *text = slurp(path, &len);
-	bool ok = text != NULL;
+	bool ok = true;
 
 	for (size_t i = 0; ok && i < sizeof(unused) / sizeof(*unused); i++)
 		ok = !strstr(text, unused[i]);
-	free(text);
 	return ok;
 }
 
@@ -226,37 +226,86 @@ static int write_text(const char *path, const char *text)
 }
 
 /* Make dir/ctap_pchN.h.gch by flags, check it, keep it at store. */
+/* The names of text's "#define NAME" and "#undef NAME" lines, added to
+ * names (one a line, between newlines). */
+static char *macro_names(struct arena *a, char *names, const char *text)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *n = !strncmp(p, "#define ", 8) ? p + 8 :
+				!strncmp(p, "#undef ", 7) ? p + 7 : NULL;
+		size_t len = n ? strcspn(n, " (\n") : 0;
+
+		if (len)
+			names = arena_printf(a, "%s%.*s\n", names, (int)len, n);
+	}
+	return names;
+}
+
+/*
+ * Make dir/ctap_pchN.h.gch by flags, check it, keep it at store.  For the
+ * script's, also the names of every macro the headers define, expand or
+ * test (store's KEY.macros): a -D option naming none of them changes
+ * nothing in the headers, so that the .gch also serves it.
+ */
 static int make_pch(struct session *s, const char *dir, const char *name, const char *flags,
 		    int n, const char *store, const char *log)
 {
 	const char *h = arena_printf(&s->arena, "@DIR@/ctap_pch%d.h", n);
 	const char *gch = arena_printf(&s->arena, "%s/ctap_pch%d.h.gch", dir, n);
-	const char *dU = arena_printf(&s->arena, "%s/ctap_pch%d.i", dir, n);
+	const char *stem = arena_printf(&s->arena, "%.*s", (int)strlen(store) - 4, store);
+	char *names = "\n", *text = NULL;
 	size_t len;
-	char *data;
-	int ret;
+	int ret = 0;
 
-	ret = kbuild_run(s, dir, name, arena_printf(&s->arena, "%s -E -dU -o %.*s.i %s", flags,
-					      (int)strlen(h) - 2, h, h), log);
-	if (ret || !names_unused(dU)) {
-		unlink(dU);
-		/* the headers use them: never try again for this key */
-		if (!ret)
-			cache_store(arena_printf(&s->arena, "%.*s.nopch", (int)strlen(store) - 4,
-						 store), "", 0);
-		return -EINVAL;
+	for (int dM = 0; !ret && dM < 2; dM++) {
+		const char *out = arena_printf(&s->arena, "%s/ctap_pch%d.d%c", dir, n, "UM"[dM]);
+
+		ret = kbuild_run(s, dir, name, arena_printf(&s->arena, "%s -E -d%c -o %.*s.d%c %s",
+							    flags, "UM"[dM], (int)strlen(h) - 2,
+							    h, "UM"[dM], h), log);
+		text = ret ? NULL : slurp(out, &len);
+		unlink(out);
+		if (!text) {
+			ret = -EIO;
+		} else if (!dM && !names_unused(text)) {
+			/* the headers use them: never try again for this key */
+			cache_store(arena_printf(&s->arena, "%s.nopch", stem), "", 0);
+			ret = -EINVAL;
+		} else {
+			names = macro_names(&s->arena, names, text);
+		}
+		free(text);
 	}
-	unlink(dU);
+	if (ret)
+		return ret;
 	ret = kbuild_run(s, dir, name, arena_printf(&s->arena, "%s -x c-header -o %s.gch %s", flags, h, h),
 			 log);
-	data = ret ? NULL : slurp(gch, &len);
-	if (!data) {
+	text = ret ? NULL : slurp(gch, &len);
+	if (!text) {
 		unlink(gch);
 		return -EIO;
 	}
-	cache_store(store, data, len);
-	free(data);
+	cache_store(arena_printf(&s->arena, "%s.macros", stem), names, strlen(names));
+	cache_store(store, text, len);
+	free(text);
 	return 0;
+}
+
+/* Whether the -D options name none of the macros of the .gch's headers
+ * (KEY.macros). */
+static bool defines_apart(struct session *s, const char *macros)
+{
+	size_t len;
+	char *text = macros ? slurp(macros, &len) : NULL;
+	bool ok = text != NULL || !s->opt.n_defines;
+
+	for (int i = 0; text && ok && i < s->opt.n_defines; i++) {
+		const char *d = s->opt.defines[i];
+
+		ok = !strstr(text, arena_printf(&s->arena, "\n%.*s\n", (int)strcspn(d, "=("), d));
+	}
+	free(text);
+	return ok;
 }
 
 const char *kbuild_pch(struct session *s, const char *dir, const char *name, const char *line,
@@ -274,9 +323,8 @@ const char *kbuild_pch(struct session *s, const char *dir, const char *name, con
 	if (!at || !keys || split(s, line, at - line, &w))
 		return line;
 	head = n ? mod_includes(s, dir, name) :
-		arena_printf(&s->arena, "#include \"%s/ctap_defines.h\"\n"
-			     "#include \"%s/runtime/ctap_kheaders.h\"\n", dir, dir);
-	key = pch_key(fnv1a(keys[n], w.includes, strlen(w.includes)), w.flags);
+		arena_printf(&s->arena, "#include \"%s/runtime/ctap_kheaders.h\"\n", dir);
+	key = kbuild_tool_key(fnv1a(keys[n], w.includes, strlen(w.includes)), w.flags);
 	if (n)
 		key = fnv1a(key, head, strlen(head));
 	if (!*head || rt_file(s, arena_printf(&s->arena, "%016llx.nopch", (unsigned long long)key),
@@ -292,6 +340,9 @@ const char *kbuild_pch(struct session *s, const char *dir, const char *name, con
 	if (found ? symlink(found, arena_printf(&s->arena, "%s/ctap_pch%d.h.gch", dir, n)) :
 	    !store || make_pch(s, dir, name, w.flags, n, store, log))
 		return line;
+	if (!n && !defines_apart(s, rt_file(s, arena_printf(&s->arena, "%016llx.macros",
+							     (unsigned long long)key), NULL)))
+		return line;	/* a -D the headers see: they are parsed after it */
 	return arena_printf(&s->arena, "%s -include @DIR@/ctap_pch%d.h -include @DIR@/ctap_names%d.h%s",
 			    w.flags, n, n, at);
 }

@@ -22,7 +22,9 @@
  * mark, @UNITS@ (or @DIRUNITS@, each with the directory before it), and a
  * replay puts the script's units there; one recording serves every set of
  * families and -D options.  The compile commands of the script and of the
- * .mod.c are run with the kernel headers precompiled (kbuild_pch.c).
+ * .mod.c are run with the kernel headers precompiled (kbuild_pch.c), and
+ * a step that names nothing of the module but its output (6.10+'s
+ * .module-common.o) runs once: its object is kept with the units.
  *
  * Kernels differ in the steps (6.2+ names the lines "savedcmd_", 6.10+
  * links a .module-common.o into every module), so the steps a kernel's
@@ -308,6 +310,46 @@ int kbuild_run(struct session *s, const char *dir, const char *name, const char 
 	return run_step(s, dir, expand(&s->arena, line, name, NULL), log);
 }
 
+/*
+ * The file a step writes into the build directory, if that is the only
+ * file of it the step names (but its dependency file): a step the same for
+ * every module, as 6.10+'s compile of .module-common.o.  NULL otherwise.
+ */
+static char *shared_output(struct arena *a, const char *line)
+{
+	const char *o = strstr(line, " -o " DIR_MARK "/"), *p;
+	size_t n;
+
+	if (!o || strstr(line, NAME_MARK) || strstr(line, UNITS_MARK) ||
+	    strstr(line, DIRUNITS_MARK) || strstr(o + 4 + strlen(DIR_MARK), DIR_MARK))
+		return NULL;
+	for (p = line; (p = strstr(p, DIR_MARK)) && p < o; p++)
+		if (p - line < 9 || strncmp(p - 9, "-Wp,-MMD,", 9))
+			return NULL;
+	o += 4 + strlen(DIR_MARK) + 1;
+	n = strcspn(o, " \t;");
+	return n && !memchr(o, '/', n) ? arena_strndup(a, o, n) : NULL;
+}
+
+/* A shared step's output from the cache, or the step run and its output
+ * kept there (key: the command, the compiler, the kernel: seed). */
+static int run_shared(struct session *s, const char *dir, const char *line, const char *cmd,
+		      const char *file, uint64_t seed, const char *log)
+{
+	uint64_t key = kbuild_tool_key(seed, line);
+	const char *store, *found = rt_file(s, arena_printf(&s->arena, "%016llx.o",
+							     (unsigned long long)key), &store);
+	const char *out = arena_printf(&s->arena, "%s/%s", dir, file);
+	int ret;
+
+	if (found && rt_copy(found, out) == 0)
+		return 0;
+	ret = run_step(s, dir, cmd, log);
+	if (!ret)
+		rt_keep(out, store);
+	return ret;
+}
+
 int kbuild_replay(struct session *s, const char *dir, const char *name, const char *const *objs,
 		  const char *path, const uint64_t *pch)
 {
@@ -332,11 +374,13 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 	if (getline(&line, &cap, f) <= 0 || strcmp(line, KBUILD_REPLAY_FORMAT "\n"))
 		goto out;
 	while (getline(&line, &cap, f) > 0) {
-		const char *cmd;
+		const char *cmd, *shared;
 
 		line[strcspn(line, "\n")] = '\0';
+		shared = pch ? shared_output(&s->arena, line) : NULL;
 		cmd = expand(&s->arena, kbuild_pch(s, dir, name, line, pch, log), name, objs);
-		ret = run_step(s, dir, cmd, log);
+		ret = shared ? run_shared(s, dir, line, cmd, shared, pch[1], log) :
+			run_step(s, dir, cmd, log);
 		if (ret)
 			goto out;
 		n++;

@@ -34,6 +34,10 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 int kbuild_run(struct session *s, const char *dir, const char *name, const char *line,
 	       const char *log);
 
+/* key, cmd and the program cmd runs (its file in $PATH: another compiler
+ * makes other objects) hashed. */
+uint64_t kbuild_tool_key(uint64_t key, const char *cmd);
+
 /* s with every from as to (arena memory). */
 char *kbuild_replace(struct arena *a, const char *s, const char *from, const char *to);
 

@@ -131,7 +131,7 @@ static int write_text(const char *path, const char *text)
 	return fclose(f) == 0 && ok ? 0 : -EIO;
 }
 
-static int copy_file(const char *from, const char *to)
+int rt_copy(const char *from, const char *to)
 {
 	char buf[65536];
 	size_t n;
@@ -177,7 +177,7 @@ int rt_units_write(struct session *s, const char *dir, const struct rt_unit *u, 
 		/* modpost reads each object's .cmd file (symbol versions: the
 		 * runtime exports none), so an empty one goes with it. */
 		if (u->found)
-			ret = copy_file(u->found, arena_printf(&s->arena, "%s/%s%s", dir, u->obj,
+			ret = rt_copy(u->found, arena_printf(&s->arena, "%s/%s%s", dir, u->obj,
 							       shipped ? "_shipped" : "")) ?:
 			      write_text(arena_printf(&s->arena, "%s/.%s.cmd", dir, u->obj), "");
 		else
@@ -186,27 +186,31 @@ int rt_units_write(struct session *s, const char *dir, const struct rt_unit *u, 
 	return ret;
 }
 
+void rt_keep(const char *path, const char *store)
+{
+	FILE *f = store ? fopen(path, "rb") : NULL;
+	char *data;
+	long n;
+
+	if (!f)
+		return;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+		data = malloc(n);
+		if (data && fread(data, 1, n, f) == (size_t)n)
+			cache_store(store, data, n);
+		free(data);
+	}
+	fclose(f);
+}
+
 void rt_units_keep(const char *dir, const struct rt_unit *u)
 {
 	char path[4200];
 
 	for (; u->src; u++) {
-		FILE *f;
-		char *data;
-		long n;
-
 		if (u->found || !u->store)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, u->obj);
-		f = fopen(path, "rb");
-		if (!f)
-			continue;
-		if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-			data = malloc(n);
-			if (data && fread(data, 1, n, f) == (size_t)n)
-				cache_store(u->store, data, n);
-			free(data);
-		}
-		fclose(f);
+		rt_keep(path, u->store);
 	}
 }

@@ -35,6 +35,12 @@ int rt_units_write(struct session *s, const char *dir, const struct rt_unit *u, 
 /* After Kbuild built dir: the units it compiled into the cache. */
 void rt_units_keep(const char *dir, const struct rt_unit *u);
 
+/* The file at path into the cache at store (nothing if NULL). */
+void rt_keep(const char *path, const char *store);
+
+/* A copy of from at to: 0 or -errno. */
+int rt_copy(const char *from, const char *to);
+
 /* How many units have no object yet. */
 int rt_units_missing(const struct rt_unit *u);
 
