@@ -255,14 +255,16 @@ static int make_pch(struct session *s, const char *dir, const char *name, const 
 	const char *stem = arena_printf(&s->arena, "%.*s", (int)strlen(store) - 4, store);
 	char *names = "\n", *text = NULL;
 	size_t len;
-	int ret = 0;
+	int ret;
 
-	for (int dM = 0; !ret && dM < 2; dM++) {
-		const char *out = arena_printf(&s->arena, "%s/ctap_pch%d.d%c", dir, n, "UM"[dM]);
+	/* The three compiler runs at once: a first build waits for them. */
+	ret = kbuild_run(s, dir, name, arena_printf(&s->arena,
+		"%s -E -dU -o %s.dU %s & u=$!; %s -E -dM -o %s.dM %s & m=$!; "
+		"%s -x c-header -o %s.gch %s; g=$?; wait $u && wait $m && [ $g = 0 ]",
+		flags, h, h, flags, h, h, flags, h, h), log);
+	for (int dM = 0; dM < 2; dM++) {
+		const char *out = arena_printf(&s->arena, "%s/ctap_pch%d.h.d%c", dir, n, "UM"[dM]);
 
-		ret = kbuild_run(s, dir, name, arena_printf(&s->arena, "%s -E -d%c -o %.*s.d%c %s",
-							    flags, "UM"[dM], (int)strlen(h) - 2,
-							    h, "UM"[dM], h), log);
 		text = ret ? NULL : slurp(out, &len);
 		unlink(out);
 		if (!text) {
@@ -276,14 +278,10 @@ static int make_pch(struct session *s, const char *dir, const char *name, const 
 		}
 		free(text);
 	}
-	if (ret)
-		return ret;
-	ret = kbuild_run(s, dir, name, arena_printf(&s->arena, "%s -x c-header -o %s.gch %s", flags, h, h),
-			 log);
 	text = ret ? NULL : slurp(gch, &len);
 	if (!text) {
 		unlink(gch);
-		return -EIO;
+		return ret ? ret : -EIO;
 	}
 	cache_store(arena_printf(&s->arena, "%s.macros", stem), names, strlen(names));
 	cache_store(store, text, len);
