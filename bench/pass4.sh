@@ -13,7 +13,8 @@
 # units: everything compiled on demand.  "First, installed" is a first run
 # after make install, which prebuilt the units for the kernel (make
 # prebuilt's recipe, into a directory of the bench's).  Run it on an idle
-# machine: the figures are wall time (the load average is noted).
+# machine: the figures are wall time (the load average is noted, and
+# ctap's CPU time, which the load moves less).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer/common.sh"
@@ -38,22 +39,26 @@ EOT
 now() { date +%s.%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# time_one CMD... : seconds of one run (stdout/stderr to the log)
+# time_one CMD... : seconds of one run (stdout/stderr to the log); its CPU
+# seconds (user + system, children included) appended to $work/cpu.
 time_one()
 {
 	local t0 t1
 	t0=$(now)
-	"$@" >> "$work/log" 2>&1 || { echo "failed: $*" >&2; tail -n 20 "$work/log" >&2; exit 1; }
+	/usr/bin/time -f '%U %S' -a -o "$work/cpu" "$@" >> "$work/log" 2>&1 ||
+		{ echo "failed: $*" >&2; tail -n 20 "$work/log" >&2; exit 1; }
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
+# cpu_of: the CPU seconds of the last time_one
+cpu_of() { tail -n 1 "$work/cpu" | awk '{ printf "%.2f\n", $1 + $2 }'; }
 
 # ctap's own cache here (the peer keeps its files in the usual one).
 cache=$work/ctap-cache
 mkdir -p "$cache"
 ctap() { CTAP_CACHE_DIR=$cache CTAP_PREBUILT_DIR= "$stap" "$@"; }
-# A first run after make install: another cache, the prebuilt units.
-installed() { CTAP_CACHE_DIR=$work/installed CTAP_PREBUILT_DIR=$work/prebuilt "$stap" "$@"; }
+# A first run after make install: the prebuilt units, none in the cache.
+installed() { CTAP_CACHE_DIR=$cache CTAP_PREBUILT_DIR=$work/prebuilt "$stap" "$@"; }
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 # The BTF cache once, outside the timing.
 ctap -p2 "$work/bench.stp" > /dev/null
@@ -63,15 +68,19 @@ CTAP_CACHE_DIR=$work/prebuild CTAP_PREBUILT_DIR= CTAP_PREBUILD=1 "$stap" -p4 \
 mkdir -m 755 "$work/prebuilt"
 cp "$work"/prebuild/runtime/* "$work/prebuilt/" && chmod 644 "$work"/prebuilt/*
 ctap_first=() ctap_installed=() ctap_cold=() ctap_warm=() stap_cold=() stap_warm=()
+cpu_first=() cpu_installed=() cpu_cold=() cpu_warm=()
 for ((i = 0; i < reps; i++)); do
 	rm -rf "$cache/modules" "$cache/runtime"
-	ctap_first+=("$(time_one ctap -p4 "$work/bench.stp")")
-	rm -rf "$work/installed"
-	mkdir -m 700 "$work/installed"
 	ctap_installed+=("$(time_one installed -p4 "$work/bench.stp")")
+	cpu_installed+=("$(cpu_of)")
+	rm -rf "$cache/modules" "$cache/runtime"
+	ctap_first+=("$(time_one ctap -p4 "$work/bench.stp")")
+	cpu_first+=("$(cpu_of)")
 	rm -rf "$cache/modules"
 	ctap_cold+=("$(time_one ctap -p4 "$work/bench.stp")")
+	cpu_cold+=("$(cpu_of)")
 	ctap_warm+=("$(time_one ctap -p4 "$work/bench.stp")")
+	cpu_warm+=("$(cpu_of)")
 	rm -rf "$peer/stapdir/cache"
 	stap_cold+=("$(time_one "$here/peer/stap" -m benchpass4 "$work/bench.stp")")
 	stap_warm+=("$(time_one "$here/peer/stap" -m benchpass4 "$work/bench.stp")")
@@ -92,6 +101,10 @@ ctap_rss=$(maxrss env CTAP_CACHE_DIR="$cache" "$stap" -p3 "$work/bench.stp")
 stap_rss=$(SYSTEMTAP_DIR=$peer/stapdir maxrss stap -R "$runtime" -r "$kbuild" -p3 "$work/bench.stp")
 cf=$(printf '%s\n' "${ctap_first[@]}" | median)
 ci=$(printf '%s\n' "${ctap_installed[@]}" | median)
+pf=$(printf '%s\n' "${cpu_first[@]}" | median)
+pi=$(printf '%s\n' "${cpu_installed[@]}" | median)
+pc=$(printf '%s\n' "${cpu_cold[@]}" | median)
+pw=$(printf '%s\n' "${cpu_warm[@]}" | median)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 cc=$(printf '%s\n' "${ctap_cold[@]}" | median)
 cw=$(printf '%s\n' "${ctap_warm[@]}" | median)
@@ -120,7 +133,8 @@ timer, an array, statistics (\`bench/pass4.sh\` holds it).
 | | first run | cold (new script) | warm (cached) |
 |---|---|---|---|
 | ctap \`stap -p4\`, after make install (prebuilt units) | $(ms "$ci") ms | $(ms "$cc") ms | $(ms "$cw") ms |
-| ctap \`stap -p4\`, nothing prebuilt | $(ms "$cf") ms | | |
+| ... its CPU time (user + system, compilers included) | $(ms "$pi") ms | $(ms "$pc") ms | $(ms "$pw") ms |
+| ctap \`stap -p4\`, nothing prebuilt (CPU time) | $(ms "$cf") ms ($(ms "$pf") ms) | | |
 | SystemTap 4.8 \`stap -p4\` | | $(ms "$sc") ms | $(ms "$sw") ms |
 | SystemTap / ctap | | $(ratio "$sc" "$cc")× | $(ratio "$sw" "$cw")× |
 
@@ -136,6 +150,8 @@ ctap $((ctap_rss / 1024)) MiB, SystemTap 4.8 $((stap_rss / 1024)) MiB.
 
 Every run: ctap first $(printf '%s ' "${ctap_first[@]}")s; first after install $(printf '%s ' "${ctap_installed[@]}")s;
 cold $(printf '%s ' "${ctap_cold[@]}")s; warm $(printf '%s ' "${ctap_warm[@]}")s;
+CPU: first $(printf '%s ' "${cpu_first[@]}")s; first after install $(printf '%s ' "${cpu_installed[@]}")s;
+cold $(printf '%s ' "${cpu_cold[@]}")s; warm $(printf '%s ' "${cpu_warm[@]}")s;
 SystemTap cold $(printf '%s ' "${stap_cold[@]}")s; warm $(printf '%s ' "${stap_warm[@]}")s.
 A cold build does not run make: it replays the commands Kbuild ran for the
 first build (\`translator/build/kbuild_replay.c\`) with the kernel headers
