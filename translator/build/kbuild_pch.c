@@ -226,9 +226,9 @@ static int write_text(const char *path, const char *text)
 }
 
 /* Make dir/ctap_pchN.h.gch by flags, check it, keep it at store. */
-/* The names of text's "#define NAME" and "#undef NAME" lines, added to
- * names (one a line, between newlines). */
-static char *macro_names(struct arena *a, char *names, const char *text)
+/* The names of text's "#define NAME" and "#undef NAME" lines, one a line,
+ * written to f (tens of thousands: never one string grown by copying). */
+static void macro_names(FILE *f, const char *text)
 {
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		const char *n = !strncmp(p, "#define ", 8) ? p + 8 :
@@ -236,9 +236,8 @@ static char *macro_names(struct arena *a, char *names, const char *text)
 		size_t len = n ? strcspn(n, " (\n") : 0;
 
 		if (len)
-			names = arena_printf(a, "%s%.*s\n", names, (int)len, n);
+			fprintf(f, "%.*s\n", (int)len, n);
 	}
-	return names;
 }
 
 /*
@@ -253,9 +252,14 @@ static int make_pch(struct session *s, const char *dir, const char *name, const 
 	const char *h = arena_printf(&s->arena, "@DIR@/ctap_pch%d.h", n);
 	const char *gch = arena_printf(&s->arena, "%s/ctap_pch%d.h.gch", dir, n);
 	const char *stem = arena_printf(&s->arena, "%.*s", (int)strlen(store) - 4, store);
-	char *names = "\n", *text = NULL;
-	size_t len;
+	char *names = NULL, *text = NULL;
+	size_t len, names_len = 0;
+	FILE *nf = open_memstream(&names, &names_len);
 	int ret;
+
+	if (!nf)
+		return -ENOMEM;
+	fputc('\n', nf);
 
 	/* The three compiler runs at once: a first build waits for them. */
 	ret = kbuild_run(s, dir, name, arena_printf(&s->arena,
@@ -274,19 +278,21 @@ static int make_pch(struct session *s, const char *dir, const char *name, const 
 			cache_store(arena_printf(&s->arena, "%s.nopch", stem), "", 0);
 			ret = -EINVAL;
 		} else {
-			names = macro_names(&s->arena, names, text);
+			macro_names(nf, text);
 		}
 		free(text);
 	}
+	fclose(nf);
 	text = ret ? NULL : slurp(gch, &len);
-	if (!text) {
+	if (text) {
+		cache_store(arena_printf(&s->arena, "%s.macros", stem), names, names_len);
+		cache_store(store, text, len);
+	} else {
 		unlink(gch);
-		return ret ? ret : -EIO;
 	}
-	cache_store(arena_printf(&s->arena, "%s.macros", stem), names, strlen(names));
-	cache_store(store, text, len);
+	free(names);
 	free(text);
-	return 0;
+	return text ? 0 : ret ? ret : -EIO;
 }
 
 /* Whether the -D options name none of the macros of the .gch's headers
