@@ -146,7 +146,7 @@ timer, an array, statistics (\`bench/pass4.sh\` holds it).
 A first run with nothing prebuilt compiles the runtime's units the script
 needs (the core, kprobes, timers: Kbuild runs them in parallel), records
 Kbuild's commands and precompiles the kernel headers of the script's unit
-and of the .mod.c (about 2 s of CPU, once per kernel and -D options).
+and of the .mod.c (about 4 s of CPU, once per kernel).
 make install (\`make prebuilt\` in the tree) does all that for the
 configured kernel, so a first run after it is a cold build.
 
