@@ -31,22 +31,7 @@
  */
 #include <ctap_platform.h>
 #else
-#include <linux/module.h>
-#include <linux/kernel.h>
-#include <linux/sched.h>
-#include <linux/spinlock.h>
-#include <linux/percpu.h>
-#include <asm/local.h>
-#include <linux/delay.h>
-#include <linux/uaccess.h>
-#include <linux/string.h>
-#include <linux/cred.h>
-#include <linux/timekeeping.h>
-#include <linux/jiffies.h>
-#include <linux/ptrace.h>
-#include <linux/ctype.h>
-#include <linux/random.h>
-#include <linux/kprobes.h>	/* NOKPROBE_SYMBOL, __kprobes on generated code */
+#include "ctap_kheaders.h"
 #include "ctap_kernel.h"	/* CTAP_HAVE_*: written by stap -p4 (translator/kernel/kfeatures.c) */
 /* Memory shared with traced processes: in a module, ordinary memory. */
 #define CTAP_SHARED

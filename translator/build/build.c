@@ -12,11 +12,12 @@
  * never share object files.
  *
  * The runtime is the same C for every script with the same probe families
- * and -D options: its object is cached too (runtime/KEY.o), and a build
- * that finds it compiles only the script (Kbuild copies FILE_shipped to
- * FILE) -- half the time of a cold build.  Such a build does not even run
- * make: it replays the commands Kbuild ran the first time
- * (runtime/KEY.kbuild, kbuild_replay.c).
+ * and -D options: its objects are cached too, one per unit (the core, each
+ * family: rt_units.c), and a build that finds them compiles only the
+ * script (Kbuild copies FILE_shipped to FILE).  Such a build does not even
+ * run make: it replays the commands Kbuild ran the first time, the same
+ * for any families (runtime/KEY.kbuild, kbuild_replay.c), with the kernel
+ * headers precompiled.
  */
 #include "config.h"
 
@@ -35,19 +36,11 @@
 #include "cache.h"
 #include "kbuild_replay.h"
 #include "kfeatures.h"
+#include "rt_units.h"
 #include "sign.h"
 #include "spawn.h"
 #include "strset.h"
 #include "xalloc.h"
-
-/* Runtime files every module is built from (paths under the runtime dir):
- * the portable core's units, listed once in kmod-runtime/core/units.mk,
- * then the kernel side; the probe families' own follow
- * (elab_runtime_families()). */
-static const char *const runtime_objs[] = {
-#include "core_units.h"
-	"session", "transport", "relay", "ctl", "output", "print", "stats", "target", "errno", "usyms", "scope", "monitor", NULL
-};
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -91,32 +84,37 @@ static int write_file(const char *path, const char *data, size_t len)
 	return fclose(f) == 0 && ok ? 0 : fail_errno();
 }
 
-/* Each runtime source (.c, .h) of dir, for hashing and copying. */
+static int runtime_source(const struct dirent *de)
+{
+	size_t n = strlen(de->d_name);
+
+	return n >= 3 && de->d_name[n - 2] == '.' && strchr("ch", de->d_name[n - 1]);
+}
+
+/* Each runtime source (.c, .h) of dir, for hashing and copying; in sorted
+ * order, so that a copy of the directory (an installed runtime, whose
+ * prebuilt objects were keyed on the source tree's) hashes the same. */
 static int for_runtime_files(const char *dir, const char *sub,
 			     int (*fn)(const char *path, const char *rel, void *ctx), void *ctx)
 {
 	char path[4096];
-	DIR *d;
-	struct dirent *de;
-	int ret = 0;
+	struct dirent **de;
+	int ret = 0, n;
 
 	snprintf(path, sizeof(path), "%s%s%s", dir, *sub ? "/" : "", sub);
-	d = opendir(path);
-	if (!d)
+	n = scandir(path, &de, runtime_source, alphasort);
+	if (n < 0)
 		return fail_errno();
-	/* Sorted order would be nicer for a hash; readdir order is stable
-	 * for an unchanged directory, which is all the cache needs. */
-	while (!ret && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
+	for (int i = 0; i < n; i++) {
 		char file[8200], rel[512];
 
-		if (n < 3 || de->d_name[n - 2] != '.' || !strchr("ch", de->d_name[n - 1]))
-			continue;
-		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
-		snprintf(rel, sizeof(rel), "%s%s%s", sub, *sub ? "/" : "", de->d_name);
-		ret = fn(file, rel, ctx);
+		snprintf(file, sizeof(file), "%s/%s", path, de[i]->d_name);
+		snprintf(rel, sizeof(rel), "%s%s%s", sub, *sub ? "/" : "", de[i]->d_name);
+		if (!ret)
+			ret = fn(file, rel, ctx);
+		free(de[i]);
 	}
-	closedir(d);
+	free(de);
 	return ret;
 }
 
@@ -151,23 +149,16 @@ static uint64_t base_key(struct session *s, const char *features)
 	h = fnv1a(h, s->opt.kernel_build, strlen(s->opt.kernel_build) + 1);
 	h = fnv1a(h, s->opt.kernel_release, strlen(s->opt.kernel_release) + 1);
 	h = fnv1a(h, features, strlen(features) + 1);
-	snprintf(path, sizeof(path), "%s/Module.symvers", s->opt.kernel_build);
-	if (stat(path, &st) == 0) {
-		h = fnv1a(h, &st.st_size, sizeof(st.st_size));
-		h = fnv1a(h, &st.st_mtime, sizeof(st.st_mtime));
+	/* The kernel's exports and configuration: a rebuilt tree of the
+	 * same release never reuses an object (nor a prebuilt one). */
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", s->opt.kernel_build,
+			 i ? "include/generated/autoconf.h" : "Module.symvers");
+		if (stat(path, &st) == 0) {
+			h = fnv1a(h, &st.st_size, sizeof(st.st_size));
+			h = fnv1a(h, &st.st_mtime, sizeof(st.st_mtime));
+		}
 	}
-	return h;
-}
-
-/* What the runtime object is compiled from: base_key(), the families, -D. */
-static uint64_t runtime_key(struct session *s, uint64_t base)
-{
-	uint64_t h = fnv1a(base, "runtime", 8);
-
-	for (int i = 0; i < s->opt.n_defines; i++)
-		h = fnv1a(h, s->opt.defines[i], strlen(s->opt.defines[i]) + 1);
-	for (const char **o = elab_runtime_families(s); *o; o++)
-		h = fnv1a(h, *o, strlen(*o) + 1);
 	return h;
 }
 
@@ -188,11 +179,12 @@ static int copy_one(const char *path, const char *rel, void *ctx)
 }
 
 /*
- * Two objects, compiled in parallel: the script, and the whole runtime as
- * one unit (a compiler run per runtime file would cost more than the
- * compiling itself: each reads the kernel headers).
+ * The script and the runtime's units (rt_units.c), compiled in parallel
+ * (a unit per family, not per file: each compiler run reads the kernel
+ * headers again).
  */
-static int write_kbuild(struct session *s, const char *dir, const char *name)
+static int write_kbuild(struct session *s, const char *dir, const char *name,
+			const char **objs)
 {
 	char path[4096];
 	char *text = arena_printf(&s->arena,
@@ -203,7 +195,11 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 		"# Declarations after statements, as the kernel allows from 6.5 on.\n"
 		"ccflags-y := -I$(src)/runtime -std=gnu11 -Wno-restrict "
 		"-Wno-declaration-after-statement\n"
-		"obj-m := %s.o\n%s-y := script.o runtime.o\n", name, name, name);
+		"obj-m := %s.o\n%s-y := script.o", name, name, name);
+
+	for (; *objs; objs++)
+		text = arena_printf(&s->arena, "%s %s", text, *objs);
+	text = arena_printf(&s->arena, "%s\n", text);
 
 	snprintf(path, sizeof(path), "%s/Kbuild", dir);
 	return write_file(path, text, strlen(text));
@@ -211,7 +207,7 @@ static int write_kbuild(struct session *s, const char *dir, const char *name)
 
 /*
  * ctap_defines.h: the -D options as #define lines, which the runtime's
- * unit includes first (the script's unit has them at its top).  Never
+ * units include first (the script's unit has them at its top).  Never
  * compiler flags in the Kbuild file: make would expand a $(...) in them.
  */
 static int write_defines(struct session *s, const char *dir)
@@ -223,54 +219,6 @@ static int write_defines(struct session *s, const char *dir)
 		text = arena_printf(&s->arena, "%s%s", text, session_define_line(s, s->opt.defines[i]));
 	snprintf(path, sizeof(path), "%s/ctap_defines.h", dir);
 	return write_file(path, text, strlen(text));
-}
-
-/* runtime.c: every runtime file the module needs, one unit, after the -D
- * options. */
-static int write_runtime_unit(struct session *s, const char *dir)
-{
-	char path[4096];
-	char *text = "/* The runtime, one unit (written by stap -p4). */\n"
-		     "#include \"ctap_defines.h\"\n";
-
-	for (const char *const *o = runtime_objs; *o; o++)
-		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
-	for (const char **o = elab_runtime_families(s); *o; o++)
-		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *o);
-	snprintf(path, sizeof(path), "%s/runtime.c", dir);
-	return write_file(path, text, strlen(text));
-}
-
-/*
- * The cached runtime object as DIR/runtime.o_shipped, if there is one;
- * modpost reads each object's .cmd file (symbol versions: the runtime
- * exports none), so an empty one goes with it.
- */
-static bool ship_runtime(const char *cached, const char *dir)
-{
-	char path[4200];
-
-	if (cache_file_ok(cached))
-		return false;
-	snprintf(path, sizeof(path), "%s/.runtime.o.cmd", dir);
-	if (write_file(path, "", 0))
-		return false;
-	snprintf(path, sizeof(path), "%s/runtime.o_shipped", dir);
-	return copy_path(cached, path) == 0;
-}
-
-/* After a build that compiled the runtime: its object into the cache. */
-static void keep_runtime(const char *cached, const char *dir)
-{
-	char path[4200];
-	size_t len;
-	char *data;
-
-	snprintf(path, sizeof(path), "%s/runtime.o", dir);
-	data = read_file(path, &len);
-	if (data)
-		cache_store(cached, data, len);
-	free(data);
 }
 
 /* Run make; its output goes to DIR/build.log (and to stderr with -vv). */
@@ -362,36 +310,37 @@ static int copy_here(const char *from, const char *here)
 	return ret;
 }
 
-/* kbuild_replay() with the shipped runtime as runtime.o; on failure the
- * directory is left as Kbuild expects it. */
-static int replay_build(struct session *s, const char *dir, const char *name, const char *replay)
+/* The keys of the precompiled headers of the script's unit and of the
+ * .mod.c (kbuild_pch.c). */
+static const uint64_t *pch_keys(struct session *s, uint64_t base)
 {
-	char from[4200], to[4200];
-	int ret;
+	uint64_t *key = arena_alloc(&s->arena, 2 * sizeof(*key));
 
-	if (s->opt.disable_cache)
+	key[0] = fnv1a(base, "pch script.c", 12);
+	key[1] = fnv1a(base, "pch mod.c", 9);
+	return key;
+}
+
+/* kbuild_replay() with the runtime's units found (cached or prebuilt). */
+static int replay_build(struct session *s, const char *dir, const char *name,
+			const struct rt_unit *units, const char *replay, uint64_t base)
+{
+	if (!replay || rt_units_missing(units) || rt_units_write(s, dir, units, false))
 		return -ENOENT;
-	snprintf(from, sizeof(from), "%s/runtime.o_shipped", dir);
-	snprintf(to, sizeof(to), "%s/runtime.o", dir);
-	if (link(from, to))
-		return -errno;
-	ret = kbuild_replay(s, dir, name, replay);
-	if (ret)
-		unlink(to);
-	return ret;
+	return kbuild_replay(s, dir, name, rt_unit_objs(s, units), replay, pch_keys(s, base));
 }
 
 int pass4_build(struct session *s, const char *c_text, size_t len, const char **ko)
 {
 	const char *name = session_module_name(s);
-	char cached[4096], runtime[4096], path[4200], tmp[4300], *dir;
+	char cached[4096], path[4200], tmp[4300], *dir;
 	const char *features = kfeatures_header(&s->arena, session_btf_quiet(s),
 						 s->opt.kernel_build);
 	uint64_t base = base_key(s, features);	/* reads every runtime file: once */
 	uint64_t key = fnv1a(base, c_text, len);
-	bool cacheable, shipped;
-	const char *replay;
-	int ret;
+	const char *replay, *record, **objs;
+	struct rt_unit *units;
+	int ret, missing;
 
 	if (s->opt.dyninst)		/* a shared object, not a kernel module */
 		return dyn_build(s, c_text, len, ko);
@@ -446,34 +395,35 @@ int pass4_build(struct session *s, const char *c_text, size_t len, const char **
 	if (write_file(path, features, strlen(features)))
 		goto out;
 	snprintf(path, sizeof(path), "%s/script.c", dir);
-	if (write_file(path, c_text, len) || write_kbuild(s, dir, name))
+	if (write_file(path, c_text, len) || write_defines(s, dir))
 		goto out;
-	/* The module cache's directory was checked above; so is this one. */
-	cacheable = cache_path(runtime, sizeof(runtime),
-			       arena_printf(&s->arena, "runtime/%016llx.o",
-					    (unsigned long long)runtime_key(s, base))) == 0;
-	shipped = cacheable && !s->opt.disable_cache && ship_runtime(runtime, dir);
-	if (!shipped && (write_defines(s, dir) || write_runtime_unit(s, dir)))
-		goto out;
+	units = rt_units(s, base);
+	objs = rt_unit_objs(s, units);
+	replay = rt_file(s, arena_printf(&s->arena, "%016llx.kbuild",
+					 (unsigned long long)fnv1a(base, "replay", 6)), &record);
+	missing = rt_units_missing(units);
 	if (s->opt.verbose > 1)
-		fprintf(stderr, "Pass 4: %s (%s)\n", shipped ? "using the cached runtime object" :
-			"compiling the runtime", session_runtime_dir(s));
-	/* With the runtime's object, Kbuild's recorded commands do the rest
-	 * (kbuild_replay.c); else, or if they fail, Kbuild itself. */
-	replay = arena_printf(&s->arena, "%.*s.kbuild", (int)strlen(runtime) - 2, runtime);
-	if (shipped && replay_build(s, dir, name, replay) == 0) {
+		fprintf(stderr, "Pass 4: %s (%s)\n", missing ? "compiling the runtime" :
+			"using the cached runtime object", session_runtime_dir(s));
+	/* With the runtime's objects, Kbuild's recorded commands do the rest
+	 * (kbuild_replay.c); else, or if they fail, Kbuild itself, which
+	 * compiles the missing units beside the script. */
+	if (replay_build(s, dir, name, units, replay, base) == 0) {
 		if (s->opt.verbose > 1)
 			fprintf(stderr, "Pass 4: replayed Kbuild's commands (%s)\n", replay);
+	} else if (write_kbuild(s, dir, name, objs) || rt_units_write(s, dir, units, true)) {
+		fprintf(stderr, "stap: cannot write the build directory %s\n", dir);
+		goto out;
 	} else if (run_make(s, dir)) {
 		show_log(s, dir, true);
 		fprintf(stderr, "Pass 4: compilation failed.  [man error::pass4]\n");
 		goto out;
-	} else if (cacheable) {
-		kbuild_record(s, dir, name, replay);
+	} else {
+		rt_units_keep(dir, units);
+		if (record)
+			kbuild_record(s, dir, name, objs, record, pch_keys(s, base));
 	}
 	show_log(s, dir, false);
-	if (cacheable && !shipped)
-		keep_runtime(runtime, dir);
 	snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
 	if (s->opt.sign && sign_module(s, path))
 		goto out;

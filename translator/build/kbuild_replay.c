@@ -17,6 +17,15 @@
  * digits and '_'.  Any failure falls back to Kbuild, which records
  * again.  CTAP_KBUILD=1 in the environment always uses Kbuild.
  *
+ * The runtime's units (rt_units.c) differ between scripts: where Kbuild
+ * lists them (the object list, 5.10's link), the list is recorded as a
+ * mark, @UNITS@ (or @DIRUNITS@, each with the directory before it), and a
+ * replay puts the script's units there; one recording serves every set of
+ * families and -D options.  The compile commands of the script and of the
+ * .mod.c are run with the kernel headers precompiled (kbuild_pch.c), and
+ * a step that names nothing of the module but its output (6.10+'s
+ * .module-common.o) runs once: its object is kept with the units.
+ *
  * Kernels differ in the steps (6.2+ names the lines "savedcmd_", 6.10+
  * links a .module-common.o into every module), so the steps a kernel's
  * Kbuild left are recorded, the optional ones only when there.  One step
@@ -38,6 +47,7 @@
 
 #include "cache.h"
 #include "kbuild_replay.h"
+#include "rt_units.h"
 #include "spawn.h"
 
 /* The .cmd files of the steps, in order (%s: the module's name); the
@@ -49,7 +59,7 @@ static const struct step {
 	{ ".modules.order.cmd", false },	/* the list modpost reads (NAME.ko, or NAME.o on 6.2+) */
 	{ ".%s.mod.cmd", false },		/* the list of the module's objects */
 	{ ".script.o.cmd", false },		/* compile the script (then objtool) */
-	{ ".%s.o.cmd", false },		/* link script.o and runtime.o */
+	{ ".%s.o.cmd", false },		/* link script.o and the runtime's units */
 	{ ".Module.symvers.cmd", false },	/* modpost: writes NAME.mod.c */
 	{ ".%s.mod.o.cmd", false },		/* compile it */
 	{ "..module-common.o.cmd", true },	/* 6.10+: linked into every module */
@@ -60,6 +70,8 @@ static const struct step {
 #define DIR_MARK	"@DIR@"
 #define NAME_MARK	"@NAME@"
 #define DIR_VAR		"CTAP_BUILD_DIR"
+#define UNITS_MARK	"@UNITS@"
+#define DIRUNITS_MARK	"@DIRUNITS@"
 
 /*
  * cmd with each DIR_MARK the shell's expansion of $CTAP_BUILD_DIR as part
@@ -98,7 +110,7 @@ static char *expand_dir(struct arena *a, const char *cmd)
 }
 
 /* s with every from replaced by to (arena memory). */
-static char *replace(struct arena *a, const char *s, const char *from, const char *to)
+char *kbuild_replace(struct arena *a, const char *s, const char *from, const char *to)
 {
 	size_t nf = strlen(from), nt = strlen(to), n = 0;
 	const char *p;
@@ -140,7 +152,7 @@ static char *cmd_of(struct arena *a, const char *path)
 		return NULL;
 	}
 	line[strcspn(line, "\n")] = '\0';
-	eq = replace(a, eq + 4, "$$", "$");
+	eq = kbuild_replace(a, eq + 4, "$$", "$");
 	free(line);
 	return eq;
 }
@@ -158,7 +170,8 @@ static char *mark_name(struct arena *a, const char *cmd, const char *name)
 	const char *p = cmd, *hit;
 
 	/* Nor a name that is part of the words around it in these commands. */
-	if (n < 3 || strstr("script.o runtime.o modules.order Module.symvers .mod.o .ko .module-common.o", name))
+	if (n < 3 || strstr("script.o modules.order Module.symvers .mod.o .ko .module-common.o "
+			    UNITS_MARK DIRUNITS_MARK, name))
 		return NULL;
 	while ((hit = strstr(p, name))) {
 		char before = hit > cmd ? hit[-1] : ' ', after = hit[n];
@@ -213,7 +226,28 @@ static char *objtool_cmd(struct session *s, const char *dir)
 	return found;
 }
 
-void kbuild_record(struct session *s, const char *dir, const char *name, const char *path)
+/* The units' objects joined by spaces, each after prefix. */
+static char *unit_list(struct arena *a, const char *const *objs, const char *prefix)
+{
+	char *text = "";
+
+	for (int i = 0; objs[i]; i++)
+		text = arena_printf(a, "%s%s%s%s", text, i ? " " : "", prefix, objs[i]);
+	return text;
+}
+
+/* The list of the units' objects as a mark; NULL if one of them is named
+ * anywhere else (Kbuild listed them some other way). */
+static char *mark_units(struct arena *a, const char *cmd, const char *const *objs)
+{
+	char *out = kbuild_replace(a, cmd, unit_list(a, objs, DIR_MARK "/"), DIRUNITS_MARK);
+
+	out = kbuild_replace(a, out, unit_list(a, objs, ""), UNITS_MARK);
+	return strstr(out, RT_UNIT_PREFIX) ? NULL : out;
+}
+
+void kbuild_record(struct session *s, const char *dir, const char *name, const char *const *objs,
+		   const char *path, const uint64_t *pch)
 {
 	char *text = KBUILD_REPLAY_FORMAT "\n", file[4200];
 
@@ -225,9 +259,11 @@ void kbuild_record(struct session *s, const char *dir, const char *name, const c
 		if (steps[i].optional && access(file, F_OK))
 			continue;
 		cmd = cmd_of(&s->arena, file);
-		if (!cmd || strchr(cmd, '\n') || strstr(cmd, DIR_MARK) || strstr(cmd, NAME_MARK))
+		if (!cmd || strchr(cmd, '\n') || strstr(cmd, DIR_MARK) || strstr(cmd, NAME_MARK) ||
+		    strstr(cmd, UNITS_MARK) || strstr(cmd, DIRUNITS_MARK))
 			return;		/* not the Kbuild we know: keep using it */
-		cmd = mark_name(&s->arena, replace(&s->arena, cmd, dir, DIR_MARK), name);
+		cmd = mark_units(&s->arena, kbuild_replace(&s->arena, cmd, dir, DIR_MARK), objs);
+		cmd = cmd ? mark_name(&s->arena, cmd, name) : NULL;
 		if (!cmd)
 			return;
 		text = arena_printf(&s->arena, "%s%s\n", text, cmd);
@@ -236,14 +272,28 @@ void kbuild_record(struct session *s, const char *dir, const char *name, const c
 
 			if (objtool)
 				text = arena_printf(&s->arena, "%s%s\n", text,
-						    replace(&s->arena, objtool, dir, DIR_MARK));
+						    kbuild_replace(&s->arena, objtool, dir, DIR_MARK));
 		}
 	}
 	cache_store(path, text, strlen(text));
+	/* The headers precompiled now, while the directory has what the
+	 * commands compiled: the next build uses them. */
+	for (char *line = text, *end; (end = strchr(line, '\n')); line = end + 1)
+		kbuild_pch(s, dir, name, arena_strndup(&s->arena, line, end - line), pch,
+			   arena_printf(&s->arena, "%s/build.log", dir));
 }
 
-/* One command, by /bin/sh in the kernel tree with $CTAP_BUILD_DIR the
- * build directory; its output added to log. */
+/* A recorded line as a command: the units' objects, the directory (as
+ * $CTAP_BUILD_DIR) and the name in place of their marks. */
+static char *expand(struct arena *a, const char *line, const char *name, const char *const *objs)
+{
+	if (objs) {
+		line = kbuild_replace(a, line, DIRUNITS_MARK, unit_list(a, objs, DIR_MARK "/"));
+		line = kbuild_replace(a, line, UNITS_MARK, unit_list(a, objs, ""));
+	}
+	return kbuild_replace(a, expand_dir(a, line), NAME_MARK, name);
+}
+
 static int run_step(struct session *s, const char *dir, const char *cmd, const char *log)
 {
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
@@ -254,14 +304,61 @@ static int run_step(struct session *s, const char *dir, const char *cmd, const c
 	return spawn_logged(argv, s->opt.kernel_build, log, true, env) ? -EIO : 0;
 }
 
-int kbuild_replay(struct session *s, const char *dir, const char *name, const char *path)
+int kbuild_run(struct session *s, const char *dir, const char *name, const char *line,
+	       const char *log)
+{
+	return run_step(s, dir, expand(&s->arena, line, name, NULL), log);
+}
+
+/*
+ * The file a step writes into the build directory, if that is the only
+ * file of it the step names (but its dependency file): a step the same for
+ * every module, as 6.10+'s compile of .module-common.o.  NULL otherwise.
+ */
+static char *shared_output(struct arena *a, const char *line)
+{
+	const char *o = strstr(line, " -o " DIR_MARK "/"), *p;
+	size_t n;
+
+	if (!o || strstr(line, NAME_MARK) || strstr(line, UNITS_MARK) ||
+	    strstr(line, DIRUNITS_MARK) || strstr(o + 4 + strlen(DIR_MARK), DIR_MARK))
+		return NULL;
+	for (p = line; (p = strstr(p, DIR_MARK)) && p < o; p++)
+		if (p - line < 9 || strncmp(p - 9, "-Wp,-MMD,", 9))
+			return NULL;
+	o += 4 + strlen(DIR_MARK) + 1;
+	n = strcspn(o, " \t;");
+	return n && !memchr(o, '/', n) ? arena_strndup(a, o, n) : NULL;
+}
+
+/* A shared step's output from the cache, or the step run and its output
+ * kept there (key: the command, the compiler, the kernel: seed). */
+static int run_shared(struct session *s, const char *dir, const char *line, const char *cmd,
+		      const char *file, uint64_t seed, const char *log)
+{
+	uint64_t key = kbuild_tool_key(seed, line);
+	const char *store, *found = rt_file(s, arena_printf(&s->arena, "%016llx.o",
+							     (unsigned long long)key), &store);
+	const char *out = arena_printf(&s->arena, "%s/%s", dir, file);
+	int ret;
+
+	if (found && rt_copy(found, out) == 0)
+		return 0;
+	ret = run_step(s, dir, cmd, log);
+	if (!ret)
+		rt_keep(out, store);
+	return ret;
+}
+
+int kbuild_replay(struct session *s, const char *dir, const char *name, const char *const *objs,
+		  const char *path, const uint64_t *pch)
 {
 	char file[4200], log[4200], *line = NULL;
 	size_t cap = 0;
 	int ret = -ENOENT, n = 0;
 	FILE *f, *empty;
 
-	if (getenv("CTAP_KBUILD") || cache_file_ok(path))
+	if (getenv("CTAP_KBUILD") || (cache_file_ok(path) && cache_installed_ok(path)))
 		return -ENOENT;
 	f = fopen(path, "r");
 	if (!f)
@@ -277,11 +374,13 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 	if (getline(&line, &cap, f) <= 0 || strcmp(line, KBUILD_REPLAY_FORMAT "\n"))
 		goto out;
 	while (getline(&line, &cap, f) > 0) {
-		const char *cmd;
+		const char *cmd, *shared;
 
 		line[strcspn(line, "\n")] = '\0';
-		cmd = replace(&s->arena, expand_dir(&s->arena, line), NAME_MARK, name);
-		ret = run_step(s, dir, cmd, log);
+		shared = pch ? shared_output(&s->arena, line) : NULL;
+		cmd = expand(&s->arena, kbuild_pch(s, dir, name, line, pch, log), name, objs);
+		ret = shared ? run_shared(s, dir, line, cmd, shared, pch[1], log) :
+			run_step(s, dir, cmd, log);
 		if (ret)
 			goto out;
 		n++;

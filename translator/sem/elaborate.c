@@ -939,8 +939,9 @@ struct derived_probe *elab_probes(struct session *s)
 }
 
 /* Each family once, in the providers' order: the module's includes do not
- * depend on the script's order of probes. */
-const char **elab_runtime_families(struct session *s)
+ * depend on the script's order of probes.  All of them, or the ones a
+ * probe of the script uses. */
+static const char **runtime_families(struct session *s, bool all)
 {
 	const char **v;
 	int n = 0, max = 0;
@@ -948,10 +949,8 @@ const char **elab_runtime_families(struct session *s)
 	for (const struct provider *const *p = providers; *p; p++)
 		max++;
 	v = arena_alloc(&s->arena, (max + 1) * sizeof(*v));
-	/* In the providers' order: the module's includes do not depend on the
-	 * script's order of probes. */
 	for (const struct provider *const *p = providers; *p; p++) {
-		bool used = false, listed = false;
+		bool used = all, listed = false;
 
 		if (!(*p)->runtime)
 			continue;
@@ -964,6 +963,16 @@ const char **elab_runtime_families(struct session *s)
 	}
 	v[n] = NULL;
 	return v;
+}
+
+const char **elab_runtime_families(struct session *s)
+{
+	return runtime_families(s, false);
+}
+
+const char **elab_all_runtime_families(struct session *s)
+{
+	return runtime_families(s, true);
 }
 
 void elab_filter(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),

@@ -33,6 +33,8 @@ struct derived_probe *elab_probes(struct session *s);
 /* The runtime sides of the probe families the script uses ("probes/kprobes"),
  * NULL-terminated; after pass 2. */
 const char **elab_runtime_families(struct session *s);
+/* Every probe family's runtime side, the same way (`make prebuilt`). */
+const char **elab_all_runtime_families(struct session *s);
 /* Drops the concrete probes for which drop(d, arg) is true (pass 2's
  * optimizer); keeps the others in order. */
 void elab_filter(struct session *s, bool (*drop)(const struct derived_probe *d, void *arg),

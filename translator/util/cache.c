@@ -105,6 +105,32 @@ int cache_file_ok(const char *path)
 	return owned(path, false);
 }
 
+/* Root's or ours, not a symlink, writable by nobody else: what an installed
+ * runtime is also trusted as (the prebuilt objects beside it). */
+static int installed(const char *path, bool dir)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	if ((dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) ||
+	    (st.st_uid != 0 && st.st_uid != getuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	return 0;
+}
+
+int cache_installed_ok(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	int ret = installed(path, false);
+
+	if (ret || !slash || (size_t)(slash - path) >= sizeof(dir))
+		return ret ? ret : -EINVAL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	return installed(dir, true);
+}
+
 void cache_store(const char *path, const char *data, size_t size)
 {
 	char tmp[4200];

@@ -23,6 +23,10 @@ int cache_path(char *buf, size_t size, const char *name);
  * -errno otherwise (-ENOENT: not there). */
 int cache_file_ok(const char *path);
 
+/* A file installed beside ctap (prebuilt runtime objects): 0 if it and its
+ * directory are root's or ours, no symlink, writable by nobody else. */
+int cache_installed_ok(const char *path);
+
 /* Writes size bytes of data to path (from cache_path), under a temporary
  * name renamed into place, so that readers never see half a file; a
  * failure leaves nothing (the cache is only an optimisation). */
