@@ -214,11 +214,15 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 	# per hit: the median minus its base; "" where not measured
 	function hit(tool, r,   m) { m = med(tool "-" r); return m == "" ? "" : m - med(base(r)) }
 	function fmt(x) { return x == "" ? "" : sprintf("%.0f", x) }
+	# a size as the tables and the CSV name it (a CSV row is named by its
+	# columns that are not numbers: bench/repeat.sh)
+	function slabel(n) { return n >= 1000000 ? n / 1000000 "M" : n / 1000 "k" }
 	function ratio(a, b) { return a == "" || b == "" || a <= 0 ? "" : sprintf("%.2f", b / a) }
 	function bold(r) { return r != "" && r + 0 > 2 ? "**" r "**" : r }
-	function row(tool, r, size, x, why) {
+	# a CSV row: the median per call of result k, x per hit
+	function row(tool, r, size, k, x, why) {
 		printf "%s,%s,%s,%s,%s,%s,%s,%s,%d,%s\n", date, commit, kernel, tool, r, size,
-			med(tool "-" r), x == "" ? "" : sprintf("%.1f", x), runs, why >> csv
+			med(k), x == "" ? "" : sprintf("%.1f", x), runs, why >> csv
 	}
 	# why tool has no figure for script s
 	function absent(tool, s,   e) {
@@ -243,8 +247,8 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 		printf "`map.stp` with N distinct keys (`-DMAXMAPENTRIES=N`), keys from a counter in the script: **fill** is N hits inserting into a map growing from empty to N; **lookup** %d hits on existing keys of the full map; **churn** %d hits each deleting the oldest key and inserting a new one (the map stays at N). **keygen** is the same probe without the array (the key'"'"'s own cost). 1 M / 1 k over 2 is in bold.\n\n", lookups, lookups
 		printf "| row | tool |"
 		for (i = 1; i <= ns; i++)
-			printf " %s |", sz[i] >= 1000000 ? sz[i] / 1000000 " M" : sz[i] / 1000 " k"
-		printf " 1 M / 1 k |\n|---|---|"
+			printf " %s |", slabel(sz[i])
+		printf " 1M / 1k |\n|---|---|"
 		for (i = 1; i <= ns; i++)
 			printf "---:|"
 		printf "---:|\n"
@@ -256,7 +260,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 				for (i = 1; i <= ns; i++) {
 					x = hit(tool, "map_" sz[i] "-" rows[r]); y[i] = x
 					printf " %s |", fmt(x)
-					row(tool, rows[r], sz[i], x, x == "" ? absent(tool, "map_" sz[i]) : "")
+					row(tool, rows[r], slabel(sz[i]), tool "-map_" sz[i] "-" rows[r], x, x == "" ? absent(tool, "map_" sz[i]) : "")
 					pd[sz[i], tool, rows[r]] = x == "" ? "?" : x
 				}
 				printf " %s |\n", bold(ratio(y[1], y[ns]))
@@ -264,7 +268,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 		for (t = 1; t <= nt; t++) {
 			tool = tools[t]; x = hit(tool, "keygen")
 			printf "| keygen | %s | %s | | | |\n", tname[tool], fmt(x)
-			row(tool, "keygen", "", x, x == "" ? absent(tool, "keygen") : "")
+			row(tool, "keygen", "", tool "-keygen", x, x == "" ? absent(tool, "keygen") : "")
 		}
 		printf "\n## `<<<` from two CPUs at once\n\n"
 		printf "A second boot with two CPUs and **without** `-icount` (this QEMU does not bring the second vCPU up under it), so these figures are host **nanoseconds** per hit, median of %d runs taking turns: %d hits from one process on CPU 0, then %d from each of two processes, one per CPU, at once (per hit: the elapsed time over all hits). The vCPUs take turns on one host thread: a lock one holds while the other spins costs the spinner its turn, and cache lines do not bounce as on hardware.\n\n", 2 * runs + 1, lookups, lookups
@@ -274,8 +278,8 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			for (t = 1; t <= nt; t++) {
 				tool = tools[t]; a = hit(tool, sv[s] "-p1"); b = hit(tool, sv[s] "-p2")
 				printf "| %s | %s | %s | %s | %s |\n", sn[sv[s]], tname[tool], fmt(a), fmt(b), bold(ratio(a, b))
-				row(tool, sv[s] "-1cpu", "", a, a == "" ? absent(tool, sv[s]) : "")
-				row(tool, sv[s] "-2cpu", "", b, b == "" ? absent(tool, sv[s]) : "")
+				row(tool, sv[s] "-1cpu", "", tool "-" sv[s] "-p1", a, a == "" ? absent(tool, sv[s]) : "")
+				row(tool, sv[s] "-2cpu", "", tool "-" sv[s] "-p2", b, b == "" ? absent(tool, sv[s]) : "")
 			}
 		printf "\n## A print into a filling buffer\n\n"
 		printf "`printf(\"getpid %%d %%s\\n\", pid(), execname())` per hit, the reader stopped, a 1 MB buffer (ctap'"'"'s `staprun -s 1`, SystemTap'"'"'s `-b 1`), %d batches of %d hits. **empty**: the first batch; **nearly full**: the last batch that fit whole (its share of what was kept: from where it began); **full**: the last batch, all of it dropped.\n\n", batches, batch
@@ -284,7 +288,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			tool = tools[t]
 			if (med(tool "-print-lines") == "") {
 				printf "| %s | | | | | | %s |\n", tname[tool], absent(tool, "print")
-				row(tool, "print-empty", "", "", absent(tool, "print"))
+				row(tool, "print-empty", "", "", "", absent(tool, "print"))
 				continue
 			}
 			k = last_fit(tool)
@@ -293,16 +297,16 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			pct = med(tool "-print-lines") ? 100 * (k - 1) * batch / med(tool "-print-lines") : 0
 			printf "| %s | %s | %s (batch %d, from %.0f %%) | %s | %s | %d | %s |\n", tname[tool], fmt(e), fmt(f), k, pct,
 				fmt(o), bold(ratio(e, f)), med(tool "-print-lines"), note[tool "-print"]
-			row(tool, "print-empty", "", e, "")
-			row(tool, "print-nearly-full", sprintf("%.0f", pct), f, "")
-			row(tool, "print-full", "", o, "")
+			row(tool, "print-empty", "", tool "-print-print.1", e, "")
+			row(tool, "print-nearly-full", sprintf("from %.0f%%", pct), tool "-print-print." k, f, "")
+			row(tool, "print-full", "", tool "-print-print." batches, o, "")
 		}
 		printf "\n## The map code alone, on the host\n\n"
 		printf "`bench/map-growth/host_map.c`: kmod-runtime/core/map.c built for the host, `a[key]++` in nanoseconds of real time (median of %d runs, on a shared host: expect noise), the same three rows with the lookups in a shuffled order. The guest'"'"'s instruction counts leave out what caches and TLBs add once the map outgrows them; this is that part, for ctap alone.\n\n", 2 * runs + 1
 		printf "| row |"
 		for (i = 1; i <= ns; i++)
-			printf " %s |", sz[i] >= 1000000 ? sz[i] / 1000000 " M" : sz[i] / 1000 " k"
-		printf " 1 M / 1 k |\n|---|"
+			printf " %s |", slabel(sz[i])
+		printf " 1M / 1k |\n|---|"
 		for (i = 1; i <= ns; i++)
 			printf "---:|"
 		printf "---:|\n"
@@ -311,7 +315,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			for (i = 1; i <= ns; i++) {
 				y[i] = med("host-map_" sz[i] "-" rows[r])
 				printf " %s |", y[i] == "" ? "" : sprintf("%.0f ns", y[i])
-				row("host", rows[r], sz[i], y[i], "ns of real time on the host: the map code alone")
+				row("host", rows[r], slabel(sz[i]), "host-map_" sz[i] "-" rows[r], y[i], "ns of real time on the host: the map code alone")
 			}
 			printf " %s |\n", ratio(y[1], y[ns])
 		}
@@ -325,12 +329,13 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			printf "\n" > plot
 		}
 	}' "$out/stap48-unbuilt" "$out/guest/map_growth.stdout" "$out/guest2/two_cpus.stdout" "$out/host_map.results" > "$md"
-# The plot: per hit against the map's size, a line per tool and row
-# (columns 2-4 SystemTap 4.8, 5-7 ctap, 8-10 bpftrace; "?" not measured).
+# The plot: per hit against the map's size, a colour per tool, a dash
+# type per row (columns 2-4 SystemTap 4.8, 5-7 ctap, 8-10 bpftrace: fill,
+# lookup, churn; "?" not measured).
 gnuplot <<EOT
-set terminal pngcairo size 900,460 noenhanced
+set terminal pngcairo size 1000,460 noenhanced
 set output "$png"
-set title "a[key]++ per hit against map size (guest $KERNEL_RELEASE, $bench_date, $bench_commit)"
+set title "a[key]++, instructions per hit against map size (guest $KERNEL_RELEASE, $bench_date)"
 set datafile missing "?"
 set logscale x
 set xrange [500:2000000]
@@ -340,7 +345,10 @@ set ylabel "instructions per hit, minus no probe"
 set xlabel "distinct keys in the map (MAXMAPENTRIES)"
 set key outside right
 set grid ytics
-plot for [c=2:10] "$out/plot.dat" using 1:c with linespoints lw 2 \
-	title word("SystemTap-4.8-fill SystemTap-4.8-lookup SystemTap-4.8-churn ctap-fill ctap-lookup ctap-churn bpftrace-fill bpftrace-lookup bpftrace-churn", c - 1)
+tool(c) = word("SystemTap-4.8 ctap bpftrace", (c - 2) / 3 + 1)
+rowname(c) = word("fill lookup churn", (c - 2) % 3 + 1)
+colour(c) = word("#c0392b #2471a3 #27ae60", (c - 2) / 3 + 1)
+plot for [c=2:10] "$out/plot.dat" using 1:c with linespoints lw 2 dt 1 + (c - 2) % 3 \\
+	pt 5 + (c - 2) % 3 lc rgb colour(c) title tool(c) . " " . rowname(c)
 EOT
 cat "$md"
