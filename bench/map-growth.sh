@@ -255,7 +255,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 		ns = split(sizes, sz, " ")
 		printf "# Costs as work grows\n\n"
 		printf "On %s, %s, commit %s (`bench/map-growth.sh`). Host CPU: %s.\n", kernel, date, commit, cpu
-		printf "One guest boot, one CPU, QEMU TCG with `-icount shift=0`: the figures are **instructions** per hit (the calls with a probe minus the same calls with none), median of %d runs, each module loaded afresh in each run. SystemTap 4.8 and ctap run the same scripts (`bench/map-growth/*.stp`); the bpftrace column waits for bpftrace in the guest.\n\n", runs
+		printf "One guest boot, one CPU, QEMU TCG with `-icount shift=0`: the figures are **instructions** per hit (the calls with a probe minus the same calls with none), median of %d runs, each module loaded afresh in each run. SystemTap 4.8 and ctap run the same scripts (`bench/map-growth/*.stp`); the bpftrace column waits for bpftrace in the guest.\n\n", nvals("none-none")
 		printf "## `a[key]++` against the map'"'"'s size\n\n"
 		printf "`map.stp` with N distinct keys (`-DMAXMAPENTRIES=N`), keys from a counter in the script: **fill** is N hits inserting into a map growing from empty to N; **lookup** %d hits on existing keys of the full map; **churn** %d hits each deleting the oldest key and inserting a new one (the map stays at N). **keygen** is the same probe without the array (the key'"'"'s own cost). 1 M / 1 k over 2 is in bold.\n\n", lookups, lookups
 		printf "| row | tool |"
