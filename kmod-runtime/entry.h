@@ -26,10 +26,11 @@ DECLARE_PER_CPU(struct ctap_context *, ctap_this_context);
 void ctap_event_skip(void);
 void ctap_event_after(struct ctap_context *c);
 void ctap_overload_check(struct ctap_context *c, cycles_t end);
+void ctap_run_locked(struct ctap_context *c, const struct ctap_probe *p);
 #ifdef CTAP_TIMED
 void ctap_timing_add(const struct ctap_probe *p, cycles_t start);
 #else
-static inline void ctap_timing_add(const struct ctap_probe *p, cycles_t start) { }
+#define ctap_timing_add(p, start) do { } while (0)	/* no start taken */
 #endif
 #ifdef CTAP_MONITOR
 bool ctap_monitor_off(const struct ctap_probe *p);
@@ -48,13 +49,40 @@ static __always_inline bool ctap_events_open(void)
 }
 
 /*
+ * STP_OVERLOAD's bookkeeping, a handler's time added to its CPU's sum:
+ * its start is subtracted on entry and its end added on exit, 12
+ * instructions where a start kept for the exit took 16; nothing reads
+ * the sum in between (ctap_overload_check() runs after the exit's add).
+ */
+#ifndef STP_NO_OVERLOAD
+static __always_inline void ctap_overload_enter(struct ctap_context *c)
+{
+	c->cycles_sum -= get_cycles();
+}
+
+static __always_inline void ctap_overload_exit(struct ctap_context *c)
+{
+	cycles_t end = get_cycles();
+
+	c->cycles_sum += end;
+	if (unlikely(end - c->cycles_base >= STP_OVERLOAD_INTERVAL))
+		ctap_overload_check(c, end);
+}
+#else
+static inline void ctap_overload_enter(struct ctap_context *c) { }
+static inline void ctap_overload_exit(struct ctap_context *c) { }
+#endif
+
+/*
  * A probe's handler on this CPU, the state already checked.  An event
  * probe (@event, a constant) runs with interrupts off, so this CPU's
  * context is ours and its busy count needs no atomic (local_t: one
  * instruction, which an NMI cannot split); begin, end and error probes
  * run with only preemption off, as SystemTap's: no event probe is armed
  * then that an interrupt could run on this CPU, and an end probe may
- * sort or print a large array.
+ * sort or print a large array.  A handler that takes globals' locks runs
+ * from session.c (ctap_run_locked()): one test here, and nothing of the
+ * probe is needed after its handler.
  */
 static __always_inline void ctap_probe_enter(const struct ctap_probe *p, struct pt_regs *regs,
 					     const unsigned long *args, int nargs,
@@ -62,12 +90,16 @@ static __always_inline void ctap_probe_enter(const struct ctap_probe *p, struct 
 {
 	struct ctap_context *c;
 	unsigned long flags = 0;
+#ifdef CTAP_TIMED
 	cycles_t start;
+#endif
 
 	/* Switched off in staprun -M's view: as if it had not fired. */
 	if (unlikely(ctap_monitor_off(p)))
 		return;
+#ifdef CTAP_TIMED
 	start = get_cycles();
+#endif
 	if (event)
 		local_irq_save(flags);
 	else
@@ -77,27 +109,17 @@ static __always_inline void ctap_probe_enter(const struct ctap_probe *p, struct 
 		ctap_event_skip();	/* a handler interrupted on this CPU */
 		goto out;
 	}
-	if (unlikely(p->nlocks) && !ctap_lock_globals(p)) {
-		ctap_event_skip();
-		goto out;
-	}
+	ctap_overload_enter(c);
 	ctap_context_enter(c, p, regs, args, nargs, addr, event);
-	p->handler(c);
-	if (unlikely(p->nlocks))
-		ctap_unlock_globals(p);
+	if (likely(!p->nlocks))
+		p->handler(c);
+	else
+		ctap_run_locked(c, p);
 	ctap_timing_add(p, start);
 	/* Most handlers print nothing and fail nowhere: three loads. */
 	if (unlikely(c->out.len || c->out.truncated || c->last_error))
 		ctap_event_after(c);
-#ifndef STP_NO_OVERLOAD
-	{
-		cycles_t end = get_cycles();
-
-		c->cycles_sum += end - start;
-		if (unlikely(end - c->cycles_base >= STP_OVERLOAD_INTERVAL))
-			ctap_overload_check(c, end);
-	}
-#endif
+	ctap_overload_exit(c);
 out:
 	local_dec(&c->busy);
 	if (event)

@@ -135,6 +135,20 @@ notrace void ctap_event_after(struct ctap_context *c)
 }
 
 /*
+ * A handler that reads or writes globals, under their locks (entry.h):
+ * skipped and counted if one stays taken past MAXTRYLOCK tries.
+ */
+notrace void ctap_run_locked(struct ctap_context *c, const struct ctap_probe *p)
+{
+	if (!ctap_lock_globals(p)) {
+		ctap_event_skip();
+		return;
+	}
+	p->handler(c);
+	ctap_unlock_globals(p);
+}
+
+/*
  * Time in handlers per CPU, as SystemTap's STP_OVERLOAD: over half of an
  * interval's cycles is an error that ends the session, before the probes
  * take the machine.  entry.h adds each handler's time and calls this

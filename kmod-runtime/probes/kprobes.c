@@ -230,6 +230,12 @@ static int register_checked(struct ctap_kprobe *k)
  * the instruction pointer.  The kprobe is still registered, disabled: its
  * registration is what checks the address (kprobes' blacklist, symbol
  * resolution) and finds whether it is an ftrace site.
+ *
+ * Sites whose probes read no register but the arguments (the translator
+ * says so: ctap_kprobe.args_only) go through a second ftrace_ops that
+ * does not ask for all registers: ftrace then saves the argument
+ * registers, the stack pointer and ip only, 35 instructions a hit where
+ * all of them cost 61 (floor-ftrace-args).
  */
 static bool ctap_ftrace = true;
 module_param(ctap_ftrace, bool, 0444);
@@ -244,15 +250,18 @@ struct ftrace_site {
 };
 
 /*
- * A table's ftrace sites.  A hit finds its site directly when there is one
- * (a handful of instructions), else through an open-addressing hash of
- * the addresses: a binary search over a wildcard's hundred functions cost
- * more than a kprobe's own hash lookup.
+ * A table's ftrace sites, those of one ftrace_ops.  A hit finds its site
+ * directly when there is one (a handful of instructions), else through
+ * an open-addressing hash of the addresses: a binary search over a
+ * wildcard's hundred functions cost more than a kprobe's own hash
+ * lookup.  When every site runs the same one probe (a probe point, or
+ * a wildcard's functions), a hit needs no site at all (one).
  */
 struct ftrace_sites {
 	struct list_head list;
 	struct ctap_kprobe *table;	/* the table they come from */
 	struct ftrace_ops ops;
+	const struct ctap_probe *one;	/* every site's only probe, or NULL */
 	int nsites;
 	struct ftrace_site *sites;	/* [nsites], by address */
 	const struct ctap_probe **probes;	/* the sites' probes, one array */
@@ -293,6 +302,11 @@ static __always_inline const struct ftrace_site *site_at(const struct ftrace_sit
 }
 
 /*
+ * A hit at ip: its probes (the one, a constant for the compiler, or the
+ * site's), with the probe's address as the instruction pointer when
+ * they have all the registers (full); an args-only probe reads none of
+ * it, and ftrace does not use ip on its way back there.
+ *
  * No ftrace_test_recursion_trylock() (30 instructions a hit): nothing
  * before ctap_probe_run()'s per-CPU busy count can be probed (this file's
  * functions and ctap_probe_run_at are notrace, and registering the
@@ -301,30 +315,66 @@ static __always_inline const struct ftrace_site *site_at(const struct ftrace_sit
  * CPU.  Preemption does not matter before it: interrupts are off from
  * there on.
  */
-#ifdef CTAP_HAVE_FTRACE_REGS
-static void notrace ftrace_entry(unsigned long ip, unsigned long parent_ip,
-				 struct ftrace_ops *ops, struct ftrace_regs *fregs)
+static __always_inline void ftrace_hit(struct ftrace_ops *ops, unsigned long ip,
+				       struct pt_regs *regs, bool full, bool one)
 {
-	/* FTRACE_OPS_FL_SAVE_REGS: all of them, never NULL on x86 */
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-#else
-static void notrace ftrace_entry(unsigned long ip, unsigned long parent_ip,
-				 struct ftrace_ops *ops, struct pt_regs *regs)
-{
-#endif
 	const struct ftrace_sites *t = container_of(ops, struct ftrace_sites, ops);
-	const struct ftrace_site *site = site_at(t, ip);
-	unsigned long saved;
+	const struct ftrace_site *site = NULL;
+	unsigned long saved = 0;
 
-	if (unlikely(!site || !regs))
+	if (!one && unlikely(!(site = site_at(t, ip))))
 		return;
-	saved = instruction_pointer(regs);
-	instruction_pointer_set(regs, ip);
-	for (int i = 0; i < site->nprobes; i++)
-		ctap_event_run(site->probes[i], regs, NULL, 0);
-	instruction_pointer_set(regs, saved);
+	if (full) {
+		saved = instruction_pointer(regs);
+		instruction_pointer_set(regs, ip);
+	}
+	if (one)
+		ctap_event_run(t->one, regs, NULL, 0);
+	else
+		for (int i = 0; i < site->nprobes; i++)
+			ctap_event_run(site->probes[i], regs, NULL, 0);
+	if (full)
+		instruction_pointer_set(regs, saved);
+}
+
+/* FTRACE_OPS_FL_SAVE_REGS: all of them, never NULL on x86 */
+#ifdef CTAP_HAVE_FTRACE_REGS
+#define FULL_REGS	ftrace_get_regs(fregs)
+#else
+#define FULL_REGS	fregs
+#endif
+
+CTAP_FTRACE_CALLBACK(ftrace_entry)
+{
+	struct pt_regs *regs = FULL_REGS;
+
+	if (likely(regs))
+		ftrace_hit(ops, ip, regs, true, false);
 }
 NOKPROBE_SYMBOL(ftrace_entry);
+
+CTAP_FTRACE_CALLBACK(ftrace_entry_one)
+{
+	struct pt_regs *regs = FULL_REGS;
+
+	if (likely(regs))
+		ftrace_hit(ops, ip, regs, true, true);
+}
+NOKPROBE_SYMBOL(ftrace_entry_one);
+
+#if CTAP_FTRACE_ARGS
+CTAP_FTRACE_CALLBACK(ftrace_args)
+{
+	ftrace_hit(ops, ip, ctap_ftrace_args_regs(fregs), false, false);
+}
+NOKPROBE_SYMBOL(ftrace_args);
+
+CTAP_FTRACE_CALLBACK(ftrace_args_one)
+{
+	ftrace_hit(ops, ip, ctap_ftrace_args_regs(fregs), false, true);
+}
+NOKPROBE_SYMBOL(ftrace_args_one);
+#endif
 
 static void free_sites(struct ftrace_sites *t)
 {
@@ -334,8 +384,8 @@ static void free_sites(struct ftrace_sites *t)
 	kfree(t);
 }
 
-/* The sites of the probes (sorted by address), their hash, and their
- * addresses into ips (for ftrace's filter). */
+/* The sites of the probes (sorted by address), their hash, their
+ * addresses into ips (for ftrace's filter), and their one probe. */
 static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n,
 		       unsigned long *ips)
 {
@@ -354,6 +404,7 @@ static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n,
 		site->probes[site->nprobes++] = kps[i]->probe;
 	}
 	memset(t->slots, 0xff, sizeof(*t->slots) << t->bits);
+	t->one = t->sites[0].probes[0];
 	for (int i = 0; i < t->nsites; i++) {
 		unsigned long h = hash_long(t->sites[i].ip, t->bits);
 
@@ -361,6 +412,8 @@ static void fill_sites(struct ftrace_sites *t, struct ctap_kprobe **kps, int n,
 			h = (h + 1) & mask;
 		t->slots[h] = i;
 		ips[i] = t->sites[i].ip;
+		if (t->sites[i].nprobes != 1 || t->sites[i].probes[0] != t->one)
+			t->one = NULL;
 	}
 }
 
@@ -388,39 +441,47 @@ static void free_filter(struct ftrace_ops *ops)
 #endif
 }
 
-/* The table's disabled entry kprobes on ftrace sites, through one
- * ftrace_ops; false if there are none or ftrace refuses (then they are
- * armed as kprobes). */
-static bool ftrace_attach(struct ctap_kprobe *kps, int n)
+/*
+ * The callback for sites of args-only probes or not, with one probe or
+ * not: the translator's own for its one probe (its handler inline,
+ * CTAP_FTRACE_ONE) when it wrote one.
+ */
+static ftrace_func_t site_callback(const struct ftrace_sites *t, bool args,
+				   const struct ctap_kprobe *k)
 {
-	struct ctap_kprobe **sorted = NULL;
-	unsigned long *ips = NULL;
-	struct ftrace_sites *t;
-	int i, m = 0, ret;
+#if CTAP_FTRACE_ARGS
+	if (args && t->one && k->ftrace_one)
+		return k->ftrace_one;
+	if (args)
+		return t->one ? ftrace_args_one : ftrace_args;
+#endif
+	return t->one ? ftrace_entry_one : ftrace_entry;
+}
 
-	for (i = 0; i < n; i++)
-		m += kps[i].registered && kps[i].via_ftrace;
+/* One ftrace_ops for the m probes (sorted by address) of table kps; false
+ * if ftrace refuses. */
+static bool attach_sites(struct ctap_kprobe *kps, struct ctap_kprobe **sorted, int m, bool args)
+{
+	struct ftrace_sites *t;
+	unsigned long *ips;
+	int ret;
+
 	if (!m)
-		return false;
+		return true;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return false;
 	t->bits = ilog2(roundup_pow_of_two(2 * m));	/* at most half full */
-	sorted = kcalloc(m, sizeof(*sorted), GFP_KERNEL);
 	t->sites = kcalloc(m, sizeof(*t->sites), GFP_KERNEL);
 	t->probes = kcalloc(m, sizeof(*t->probes), GFP_KERNEL);
 	ips = kcalloc(m, sizeof(*ips), GFP_KERNEL);
 	t->slots = kcalloc(1UL << t->bits, sizeof(*t->slots), GFP_KERNEL);
-	if (!sorted || !ips || !t->sites || !t->probes || !t->slots)
+	if (!ips || !t->sites || !t->probes || !t->slots)
 		goto fail;
-	for (i = 0, m = 0; i < n; i++)
-		if (kps[i].registered && kps[i].via_ftrace)
-			sorted[m++] = &kps[i];
-	sort(sorted, m, sizeof(*sorted), by_address, NULL);
 	fill_sites(t, sorted, m, ips);
 	t->table = kps;
-	t->ops.func = ftrace_entry;
-	t->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	t->ops.func = site_callback(t, args, sorted[0]);
+	t->ops.flags = args ? 0 : FTRACE_OPS_FL_SAVE_REGS;
 	ret = set_filter(&t->ops, ips, t->nsites);
 	if (!ret)
 		ret = register_ftrace_function(&t->ops);
@@ -429,11 +490,9 @@ static bool ftrace_attach(struct ctap_kprobe *kps, int n)
 		goto fail;
 	}
 	list_add(&t->list, &site_tables);
-	kfree(sorted);
 	kfree(ips);
 	return true;
 fail:
-	kfree(sorted);
 	kfree(ips);
 	free_sites(t);
 	return false;
@@ -451,6 +510,62 @@ static void ftrace_detach(struct ctap_kprobe *kps)
 		list_del(&t->list);
 		free_sites(t);
 	}
+}
+
+/*
+ * Moves to the end of sorted[0..m) the probes of sites whose probes are
+ * all args-only (in address order still); returns how many stay before.
+ */
+static int split_args_only(struct ctap_kprobe **sorted, int m, struct ctap_kprobe **tmp)
+{
+	int nfull = 0, nargs = 0, i, j;
+
+	for (i = 0; i < m; i = j) {
+		bool args = CTAP_FTRACE_ARGS;
+
+		for (j = i; j < m && sorted[j]->u.kp.addr == sorted[i]->u.kp.addr; j++)
+			args = args && sorted[j]->args_only;
+		for (int k = i; k < j; k++) {
+			if (args)
+				tmp[nargs++] = sorted[k];
+			else
+				sorted[nfull++] = sorted[k];
+		}
+	}
+	memcpy(sorted + nfull, tmp, nargs * sizeof(*tmp));
+	return nfull;
+}
+
+/* The table's disabled entry kprobes on ftrace sites, through one
+ * ftrace_ops, or two (all registers, argument registers only); false if
+ * there are none or ftrace refuses (then they are armed as kprobes). */
+static bool ftrace_attach(struct ctap_kprobe *kps, int n)
+{
+	struct ctap_kprobe **sorted, **tmp;
+	int i, m = 0, nfull;
+	bool ok;
+
+	for (i = 0; i < n; i++)
+		m += kps[i].registered && kps[i].via_ftrace;
+	if (!m)
+		return false;
+	sorted = kcalloc(m, sizeof(*sorted), GFP_KERNEL);
+	tmp = kcalloc(m, sizeof(*tmp), GFP_KERNEL);
+	ok = sorted && tmp;
+	if (ok) {
+		for (i = 0, m = 0; i < n; i++)
+			if (kps[i].registered && kps[i].via_ftrace)
+				sorted[m++] = &kps[i];
+		sort(sorted, m, sizeof(*sorted), by_address, NULL);
+		nfull = split_args_only(sorted, m, tmp);
+		ok = attach_sites(kps, sorted, nfull, false) &&
+		     attach_sites(kps, sorted + nfull, m - nfull, true);
+		if (!ok)
+			ftrace_detach(kps);
+	}
+	kfree(sorted);
+	kfree(tmp);
+	return ok;
 }
 #else
 static bool ftrace_attach(struct ctap_kprobe *kps, int n)

@@ -232,10 +232,14 @@ static const struct ctap_probe ctap_probes[3] = {
 	},
 };
 
+CTAP_FTRACE_ONE(kfuncs_ftrace_one, &ctap_probes[0]);
+
 static struct ctap_kprobe kfuncs_table[] = {
 	{
 		.probe = &ctap_probes[0],
 		.symbol = "vfs_read",
+		.args_only = true,
+		.ftrace_one = kfuncs_ftrace_one,
 	},
 	{
 		.probe = &ctap_probes[1],

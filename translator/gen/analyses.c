@@ -672,3 +672,277 @@ int analyses_max_nesting(struct session *s)
 	return (deepest ? deepest : 1) + (w.recursive ? 10 : 0);
 }
 
+
+/* ---- registers: what a handler reads of its probe's ---- */
+
+/*
+ * C names whose use reads the probe's registers (c->regs): anything with
+ * "regs" in it (CONTEXT->regs, pt_regs, ctap_uregs()) and the runtime's
+ * helpers that read them for the caller (kmod-runtime/target.h's
+ * ctap_arg() and ctap_retval(), usyms.c's ctap_ustack()).  A runtime
+ * helper that reads c->regs under another name must be added here.
+ * Functions and macros that the %{ %} blocks of the scripts define join
+ * them when their text names one (regs_helpers()).  A substring match:
+ * a name that merely contains one counts too, which costs only speed.
+ */
+static const char *const regs_names[] = { "regs", "ctap_arg", "ctap_retval", "ctap_ustack" };
+
+struct regs_walk {
+	struct session *s;
+	const char **names;		/* regs_names and the helpers found */
+	int nnames, cap;
+	enum analyses_regs level;
+	bool *queued;			/* per function (sem_function.index) */
+	const struct sem_function **todo;
+	int ntodo;
+};
+
+static bool names_regs(const struct regs_walk *w, const char *text, size_t len)
+{
+	for (int i = 0; i < w->nnames; i++) {
+		size_t n = strlen(w->names[i]);
+
+		for (const char *p = text; p + n <= text + len; p++) {
+			p = memchr(p, w->names[i][0], text + len - p);
+			if (!p || p + n > text + len)
+				break;
+			if (!memcmp(p, w->names[i], n))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Past a comment, string or character constant at p, or p. */
+static const char *skip_lexeme(const char *p)
+{
+	const char *end;
+
+	if (p[0] == '/' && p[1] == '*')
+		return (end = strstr(p + 2, "*/")) ? end + 2 : p + strlen(p);
+	if (p[0] == '/' && p[1] == '/')
+		return p + strcspn(p, "\n");
+	if (*p == '"' || *p == '\'') {
+		char q = *p++;
+
+		while (*p && *p != q)
+			p += p[0] == '\\' && p[1] ? 2 : 1;
+		return *p ? p + 1 : p;
+	}
+	return p;
+}
+
+/* A helper's name (an arena copy), unless a name has it already. */
+static bool add_helper(struct regs_walk *w, const char *name, size_t len)
+{
+	if (names_regs(w, name, len))
+		return false;
+	if (w->nnames == w->cap) {
+		w->cap = 2 * w->cap + 16;
+		w->names = xrealloc(w->names, w->cap * sizeof(*w->names));
+	}
+	w->names[w->nnames++] = arena_printf(&w->s->arena, "%.*s", (int)len, name);
+	return true;
+}
+
+/*
+ * The functions and macros a %{ %} block defines whose text names a
+ * register name, added to w's names; true if any was new.  A function is
+ * NAME(...) { body } at the top level of the block, a macro a #define
+ * line (with its continuations).
+ */
+static bool embed_helpers(struct regs_walk *w, const char *code)
+{
+	const char *p = code, *name = NULL, *body;
+	size_t name_len = 0;
+	bool added = false;
+	int parens = 0;
+	char last = 0;
+
+	while (*p) {
+		const char *q = skip_lexeme(p);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '#' && !strncmp(p + 1 + strspn(p + 1, " \t"), "define", 6)) {
+			const char *d = p + 1 + strspn(p + 1, " \t") + 6, *end;
+
+			d += strspn(d, " \t");
+			for (end = d; *end && (*end != '\n' || end[-1] == '\\'); end++)
+				;
+			name_len = 0;
+			while (is_ident(d[name_len]))
+				name_len++;
+			if (name_len && names_regs(w, d + name_len, end - d - name_len))
+				added |= add_helper(w, d, name_len);
+			p = end;
+			continue;
+		}
+		if (is_ident(*p)) {
+			const char *id = p;
+
+			while (is_ident(*p))
+				p++;
+			if (!parens && p[strspn(p, " \t\n")] == '(') {
+				name = id;
+				name_len = p - id;
+			}
+			last = p[-1];
+			continue;
+		}
+		if (*p == '{' && last == ')' && !parens && name) {
+			int depth = 0;
+
+			body = p;
+			do {
+				q = skip_lexeme(p);
+				if (q != p) {
+					p = q;
+					continue;
+				}
+				depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
+				p++;
+			} while (*p && depth > 0);
+			if (names_regs(w, body, p - body))
+				added |= add_helper(w, name, name_len);
+			name = NULL;
+			last = '}';
+			continue;
+		}
+		parens += *p == '(' ? 1 : *p == ')' && parens > 0 ? -1 : 0;
+		if (!strchr(" \t\n", *p))
+			last = *p;
+		p++;
+	}
+	return added;
+}
+
+/* regs_names, and the helpers of every loaded script's %{ %} blocks that
+ * use one, until none is new (a helper calling a helper). */
+static void regs_helpers(struct regs_walk *w)
+{
+	bool added;
+
+	for (size_t i = 0; i < sizeof(regs_names) / sizeof(*regs_names); i++)
+		add_helper(w, regs_names[i], strlen(regs_names[i]));
+	do {
+		added = false;
+		for (const struct script *t = w->s->library; t; t = t->next)
+			for (const struct embedded *e = t->embeds; e; e = e->next)
+				added |= embed_helpers(w, e->code);
+		for (const struct embedded *e = w->s->user->embeds; e; e = e->next)
+			added |= embed_helpers(w, e->code);
+	} while (added);
+}
+
+static void regs_at_least(struct regs_walk *w, enum analyses_regs level)
+{
+	if (w->level < level)
+		w->level = level;
+}
+
+static void regs_expr(struct expr *e, void *ctx);
+
+/* A $var, @cast or @var chain: an argument of the probed function read
+ * from the registers (ARGS), its return value (ALL), or none. */
+static void regs_target(struct regs_walk *w, struct expr *e)
+{
+	const struct tvar *t = sem_tvar(w->s, e);
+
+	if (!t) {
+		regs_at_least(w, REGS_ALL);
+		return;
+	}
+	if (t->expansion) {		/* $$parms and the like: what it reads */
+		ast_walk_expr((struct expr *)t->expansion, regs_expr, w);
+		return;
+	}
+	if (t->base == TVAR_RETURN)
+		regs_at_least(w, REGS_ALL);
+	else if (t->base == TVAR_ARG && !t->is_string)
+		regs_at_least(w, REGS_ARGS);
+}
+
+static void regs_expr(struct expr *e, void *ctx)
+{
+	struct regs_walk *w = ctx;
+	const struct sem_function *f;
+
+	switch (e->kind) {
+	case E_TARGET:
+	case E_CAST:
+	case E_AUTOCAST:
+	case E_ATVAR:
+		regs_target(w, e);
+		break;
+	case E_ASSIGN:		/* a $var written (guru mode): a register, maybe */
+		if (e->a->kind == E_TARGET || e->a->kind == E_CAST || e->a->kind == E_AUTOCAST)
+			regs_at_least(w, REGS_ALL);
+		break;
+	case E_ENTRY:
+	case E_AT_CALL:		/* @kregister, @perf...: not worth telling apart */
+		regs_at_least(w, REGS_ALL);
+		break;
+	case E_EMBEDDED:
+		if (names_regs(w, e->str, strlen(e->str)))
+			regs_at_least(w, REGS_ALL);
+		break;
+	case E_CALL:
+		f = sem_function_of(w->s, e);
+		if (!f || w->queued[f->index])
+			break;
+		if (f->fn->embedded) {
+			if (names_regs(w, f->fn->embedded, strlen(f->fn->embedded)))
+				regs_at_least(w, REGS_ALL);
+			break;
+		}
+		w->queued[f->index] = true;
+		w->todo[w->ntodo++] = f;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Statements and their %{ %} (which the expression walk does not see). */
+static void regs_stmt(struct regs_walk *w, struct stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == S_EMBEDDED && names_regs(w, s->code, strlen(s->code)))
+			regs_at_least(w, REGS_ALL);
+		regs_stmt(w, s->body);
+		regs_stmt(w, s->els);
+	}
+}
+
+enum analyses_regs analyses_regs_used(struct session *s, const struct sem_handler *h)
+{
+	struct stmt *stmts[SEM_MAX_BODIES];
+	int n = sem_handler_bodies(h, stmts, NULL), nf = sem_nfunctions(s);
+	struct regs_walk w = { .s = s };
+
+	regs_helpers(&w);
+	w.queued = xcalloc(nf + 1, sizeof(*w.queued));
+	w.todo = xcalloc(nf + 1, sizeof(*w.todo));
+	for (int i = 0; i < n; i++) {
+		ast_walk_stmt(stmts[i], regs_expr, &w);
+		regs_stmt(&w, stmts[i]);
+	}
+	while (w.ntodo > 0 && w.level < REGS_ALL) {
+		const struct sem_function *f = w.todo[--w.ntodo];
+
+		ast_walk_stmt(f->fn->body, regs_expr, &w);
+		regs_stmt(&w, f->fn->body);
+	}
+	free(w.names);
+	free(w.queued);
+	free(w.todo);
+	return w.level;
+}

@@ -47,4 +47,15 @@ int analyses_check_foreach(struct session *s);
  */
 int analyses_check_sizes(struct session *s);
 
+/*
+ * What handler h (with everything it can call) reads of its probe's
+ * registers: none, the probed function's arguments only ($vars of a
+ * function's entry: ctap_arg(), the argument registers and the stack
+ * pointer), or anything (register(), backtraces, addr(), $return, embedded
+ * C that names the registers...).  An entry probe through ftrace that
+ * reads at most the arguments need not have the others saved.
+ */
+enum analyses_regs { REGS_NONE, REGS_ARGS, REGS_ALL };
+enum analyses_regs analyses_regs_used(struct session *s, const struct sem_handler *h);
+
 #endif /* ANALYSES_H */

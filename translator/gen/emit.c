@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "analyses.h"
 #include "xlate.h"
 
 void emit_c(struct xlate *x, const char *fmt, ...)
@@ -50,6 +51,15 @@ const char *emit_entry_probe(struct xlate *x, const struct derived_probe *d, con
 bool emit_entry_args(struct xlate *x, const struct derived_probe *d)
 {
 	return sem_handler_of(x->s, d)->entry_args;
+}
+
+bool emit_args_only(struct xlate *x, const struct derived_probe *d)
+{
+	int h = x->probes[d->seq].handler;
+
+	if (!x->regs_used[h])
+		x->regs_used[h] = 1 + analyses_regs_used(x->s, sem_handler_of(x->s, d));
+	return x->regs_used[h] - 1 <= REGS_ARGS;
 }
 
 void emit_session_probe(struct xlate *x, const struct derived_probe *d, enum xprobe_kind kind,

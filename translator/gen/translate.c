@@ -758,6 +758,7 @@ int pass3_translate(struct session *s, FILE *out)
 		x.probes[i].kind = XPROBE_EVENT;
 		x.probes[i].entry = sem_handler_of(s, d)->nentries ? nentry++ : -1;
 	}
+	x.regs_used = arena_alloc(x.a, nh + 1);
 	fscopes = arena_alloc(x.a, (nf + 1) * sizeof(*fscopes));
 	hscopes = arena_alloc(x.a, (nh + 1) * sizeof(*hscopes));
 

@@ -58,6 +58,8 @@ struct xlate {
 	struct xprobe *probes;
 	int nprobes;
 	bool autoprint;			/* ctap_probes[nprobes] prints unread globals */
+	/* Per handler number: analyses_regs_used() + 1 once asked, else 0. */
+	unsigned char *regs_used;
 	int merge_probe;		/* after it: probe_merge_dump (1) or _load (2), merge.c */
 };
 
@@ -131,6 +133,10 @@ const char *gen_assign_target(struct xlate *x, const struct expr *e);
 void emit_c(struct xlate *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* d is a .return probe whose handler reads arguments saved at entry. */
 bool emit_entry_args(struct xlate *x, const struct derived_probe *d);
+/* d's handler reads no register but the probed function's arguments
+ * (analyses_regs_used()): an entry probe through ftrace may have only
+ * those saved. */
+bool emit_args_only(struct xlate *x, const struct derived_probe *d);
 /* d's @entry part, "&ctap_entry_probes[N]" to run at entry, and the size of
  * what it saves after the arguments ("sizeof(struct probe_3_saved)"); NULL
  * if its handler has no @entry. */

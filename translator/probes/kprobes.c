@@ -1476,12 +1476,41 @@ static void emit_locs(struct xlate *x, const struct derived_probe *d, int i, con
 	       "runtime reads\");\n\n", prefix, i);
 }
 
+/* d is an entry the runtime may arm through ftrace (kprobes.c) whose
+ * handler reads no register but the arguments. */
+static bool args_only_entry(struct xlate *x, const struct derived_probe *d)
+{
+	const struct kprobe_point *kp = d->data;
+
+	return !d->is_return && !kp->offset && !kp->address && !kp->nlocs && emit_args_only(x, d);
+}
+
+/* The table's one args-only entry probe, or -1 (none, or several). */
+static int ftrace_one(struct xlate *x, const struct derived_probe *const *d, int n)
+{
+	int one = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (!args_only_entry(x, d[i]))
+			continue;
+		if (one >= 0)
+			return -1;
+		one = i;
+	}
+	return one;
+}
+
 static void emit_table(struct xlate *x, const struct derived_probe *const *d, int n,
 		       const char *prefix)
 {
+	int one = ftrace_one(x, d, n);
+
 	for (int i = 0; i < n; i++)
 		if (((const struct kprobe_point *)d[i]->data)->nlocs)
 			emit_locs(x, d[i], i, prefix);
+	/* Its own ftrace callback, the handler inline (kmod-runtime/probes/kprobes.h). */
+	if (one >= 0)
+		emit_c(x, "CTAP_FTRACE_ONE(%s_ftrace_one, %s);\n\n", prefix, emit_probe_ref(x, d[one]));
 	emit_c(x, "static struct ctap_kprobe %s_table[] = {\n", prefix);
 	for (int i = 0; i < n; i++) {
 		const struct kprobe_point *kp = d[i]->data;
@@ -1510,6 +1539,10 @@ static void emit_table(struct xlate *x, const struct derived_probe *const *d, in
 			       kp->nlocs);
 		if (kp->optional)
 			emit_c(x, "\t\t.optional = true,\n");
+		if (args_only_entry(x, d[i]))
+			emit_c(x, "\t\t.args_only = true,\n");
+		if (i == one)
+			emit_c(x, "\t\t.ftrace_one = %s_ftrace_one,\n", prefix);
 		emit_c(x, "\t},\n");
 	}
 	emit_table_family(x, arena_printf(x->a, "%s_table", prefix), "ctap_kprobes_register",
