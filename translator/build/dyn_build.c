@@ -21,6 +21,7 @@
 #include "arena.h"
 #include "cache.h"
 #include "dyn_build.h"
+#include "rt_units.h"
 #include "session.h"
 #include "spawn.h"
 #include "strset.h"
@@ -168,30 +169,6 @@ static void show_log(struct dyn_build *b)
 	fclose(f);
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	FILE *in = fopen(from, "rb"), *out;
-	char buf[65536];
-	size_t n;
-	int ret = 0;
-
-	if (!in)
-		return -errno;
-	out = fopen(to, "wb");
-	if (!out) {
-		ret = -errno;
-		fclose(in);
-		return ret;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			ret = -EIO;
-	fclose(in);
-	if (fclose(out))
-		ret = -EIO;
-	return ret;
-}
-
 /* The module from the script's C and the runtime archive. */
 static int build_module(struct dyn_build *b, const char *c_text, size_t len,
 			const char *archive, const char *so)
@@ -312,7 +289,7 @@ out:
 found:
 	*so = arena_strndup(&s->arena, cached, strlen(cached));
 	/* -m NAME: a copy in the current directory, as for a .ko. */
-	if (s->opt.module_name && copy_file(cached, arena_printf(&s->arena, "%s.so", name))) {
+	if (s->opt.module_name && rt_copy(cached, arena_printf(&s->arena, "%s.so", name))) {
 		fprintf(stderr, "stap: cannot write %s.so: %s\n", name, strerror(errno));
 		return -EIO;
 	}

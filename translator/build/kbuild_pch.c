@@ -214,17 +214,6 @@ static bool names_unused(const char *text)
 	return ok;
 }
 
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fputs(text, f) >= 0;
-	return fclose(f) == 0 && ok ? 0 : -EIO;
-}
-
 /* Make dir/ctap_pchN.h.gch by flags, check it, keep it at store. */
 /* The names of text's "#define NAME" and "#undef NAME" lines, one a line,
  * written to f (tens of thousands: never one string grown by copying). */
@@ -335,10 +324,10 @@ const char *kbuild_pch(struct session *s, const char *dir, const char *name, con
 			      NULL))
 		return line;
 	found = rt_file(s, arena_printf(&s->arena, "%016llx.gch", (unsigned long long)key), &store);
-	if (write_text(arena_printf(&s->arena, "%s/ctap_pch%d.h", dir, n),
+	if (rt_write_text(arena_printf(&s->arena, "%s/ctap_pch%d.h", dir, n),
 		       arena_printf(&s->arena, "/* Precompiled (stap -p4). */\n%s%s",
 				    w.includes, head)) ||
-	    write_text(arena_printf(&s->arena, "%s/ctap_names%d.h", dir, n),
+	    rt_write_text(arena_printf(&s->arena, "%s/ctap_names%d.h", dir, n),
 		       kbuild_replace(&s->arena, w.names, "@NAME@", name)))
 		return line;
 	if (found ? symlink(found, arena_printf(&s->arena, "%s/ctap_pch%d.h.gch", dir, n)) :

@@ -120,7 +120,7 @@ int rt_units_missing(const struct rt_unit *u)
 	return n;
 }
 
-static int write_text(const char *path, const char *text)
+int rt_write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
 	int ok;
@@ -166,7 +166,7 @@ static int write_source(struct session *s, const char *dir, const struct rt_unit
 			text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, *f);
 	else
 		text = arena_printf(&s->arena, "%s#include \"runtime/%s.c\"\n", text, u->src);
-	return write_text(arena_printf(&s->arena, "%s/%.*s.c", dir, (int)n - 2, u->obj), text);
+	return rt_write_text(arena_printf(&s->arena, "%s/%.*s.c", dir, (int)n - 2, u->obj), text);
 }
 
 int rt_units_write(struct session *s, const char *dir, const struct rt_unit *u, bool shipped)
@@ -179,7 +179,7 @@ int rt_units_write(struct session *s, const char *dir, const struct rt_unit *u, 
 		if (u->found)
 			ret = rt_copy(u->found, arena_printf(&s->arena, "%s/%s%s", dir, u->obj,
 							       shipped ? "_shipped" : "")) ?:
-			      write_text(arena_printf(&s->arena, "%s/.%s.cmd", dir, u->obj), "");
+			      rt_write_text(arena_printf(&s->arena, "%s/.%s.cmd", dir, u->obj), "");
 		else
 			ret = write_source(s, dir, u);
 	}

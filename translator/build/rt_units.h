@@ -41,6 +41,9 @@ void rt_keep(const char *path, const char *store);
 /* A copy of from at to: 0 or -errno. */
 int rt_copy(const char *from, const char *to);
 
+/* text as the whole of the file at path: 0 or -errno. */
+int rt_write_text(const char *path, const char *text);
+
 /* How many units have no object yet. */
 int rt_units_missing(const struct rt_unit *u);
 
