@@ -332,12 +332,13 @@ static char *shared_output(struct arena *a, const char *line)
 }
 
 /* A shared step's output from the cache, or the step run and its output
- * kept there (key: the command, the compiler, the kernel: seed). */
+ * kept there (key: the command, the compiler, the kernel: seed).  Kept as
+ * KEY.step, apart from the runtime's units (KEY.o). */
 static int run_shared(struct session *s, const char *dir, const char *line, const char *cmd,
 		      const char *file, uint64_t seed, const char *log)
 {
 	uint64_t key = kbuild_tool_key(seed, line);
-	const char *store, *found = rt_file(s, arena_printf(&s->arena, "%016llx.o",
+	const char *store, *found = rt_file(s, arena_printf(&s->arena, "%016llx.step",
 							     (unsigned long long)key), &store);
 	const char *out = arena_printf(&s->arena, "%s/%s", dir, file);
 	int ret;
