@@ -223,6 +223,7 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
 		return create(t, attr, fn, arg);
 	start->fn = fn;
 	start->arg = arg;
+	start->from_pool = 0;
 	ret = create(t, attr, thread_begun, start);
 	if (ret)
 		free(start);
@@ -245,9 +246,9 @@ static __thread struct thread_start *creating __attribute__((tls_model("initial-
 static struct thread_start *start_alloc(void)
 {
 	for (int i = 0; i < START_POOL; i++) {
-		int free = 0;
+		int unused = 0;
 
-		if (__atomic_compare_exchange_n(&start_pool[i].from_pool, &free, 1, false,
+		if (__atomic_compare_exchange_n(&start_pool[i].from_pool, &unused, 1, false,
 						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return &start_pool[i];
 	}
