@@ -18,6 +18,8 @@ void ctap_dyn_emit(unsigned int chan, const void *data, size_t len);
 void ctap_dyn_wake(void);
 /* session.c: no handler on this thread meanwhile, none counted skipped */
 void ctap_dyn_quiet(bool on);
+/* session.c: a fork's child takes a handler slot of its own */
+void ctap_dyn_forget_slot(void);
 /* transport.c: handler runs whose output was cut, in every process */
 unsigned long ctap_transport_cut(void);
 

@@ -100,7 +100,7 @@ void ctapdyn__dispatch(struct ctapdyn_regs *regs, struct ctapdyn_probe *p)
 		return;
 	}
 	t->busy = 1;
-	if (p->ret_handler)
+	if (__builtin_expect(p->ret_handler != NULL, 0))
 		ctapdyn__ret_entry(regs, p);
 	else
 		p->handler(regs, p->data);
@@ -370,6 +370,19 @@ int ctapdyn_probe_remove(int id)
 		if (!ret)
 			probes[id]->live = false;
 	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+int ctapdyn_probe_forget(int id)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&lock);
+	if (id < 0 || id >= nprobes || !probes[id]->live)
+		ret = -ENOENT;
+	else
+		probes[id]->live = false;	/* its bytes went with the mapping */
 	pthread_mutex_unlock(&lock);
 	return ret;
 }

@@ -108,6 +108,14 @@ int ctapdyn_retprobe_insert_opts(void *addr, ctapdyn_handler_t entry_handler,
  */
 int ctapdyn_probe_remove(int id);
 
+/*
+ * The text a probe patched is gone (its object unmapped: dlclose()):
+ * the probe is dropped without a write, and the address is free for a
+ * probe in what is mapped there next.  Its trampoline stays, as after
+ * ctapdyn_probe_remove().  -ENOENT for an unknown or removed id.
+ */
+int ctapdyn_probe_forget(int id);
+
 int ctapdyn_probe_info(int id, struct ctapdyn_probe_info *info);
 void ctapdyn_stats(struct ctapdyn_stats *stats);
 

@@ -116,26 +116,39 @@ static void skip(void)
 	}
 }
 
-/* This thread's slot, taken on its first hit; false when all
- * CTAP_DYN_SLOTS are taken. */
-static noinline bool take_slot(void)
+/* This thread's context (its slot's), NULL until its first hit: one
+ * load a hit where the slot would be a multiply and an add. */
+static __thread struct ctap_context *slot_context __attribute__((tls_model("initial-exec")));
+
+/* This thread's slot, taken on its first hit: its context, or NULL when
+ * all CTAP_DYN_SLOTS are taken. */
+static noinline struct ctap_context *take_slot(void)
 {
 	struct ctap_dyn_shm *shm = ctap_dyn_shm;
 	int slot = __atomic_fetch_add(&shm->next_slot, 1, __ATOMIC_SEQ_CST);
 
 	if (slot >= CTAP_DYN_SLOTS)
-		return false;
+		return NULL;
 	ctap_dyn_slot = slot;
-	return true;
+	slot_context = (struct ctap_context *)(sess.contexts + slot * sess.context_size);
+	return slot_context;
+}
+
+/* A fork's child takes a slot of its own (shm.c): the parent's thread
+ * that forked keeps running handlers in the one it had. */
+void ctap_dyn_forget_slot(void)
+{
+	ctap_dyn_slot = -1;
+	slot_context = NULL;
 }
 
 /* The calling thread's context; NULL when it has no slot (the hit is
  * skipped). */
 static __always_inline struct ctap_context *this_context(void)
 {
-	if (unlikely(ctap_dyn_slot < 0) && !take_slot())
-		return NULL;
-	return (struct ctap_context *)(sess.contexts + ctap_dyn_slot * sess.context_size);
+	struct ctap_context *c = slot_context;
+
+	return likely(c) ? c : take_slot();
 }
 
 /*
@@ -273,50 +286,89 @@ static noinline void unlock_globals(const struct ctap_probe *p)
 	ctap_unlock_globals(p);
 }
 
-void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
-		       const unsigned long *args, int nargs, unsigned long addr)
+/* What a handler left: its output to the transport, its soft error. */
+static noinline void handler_done(struct ctap_context *c)
 {
-	struct ctap_context *c;
-#if defined(STP_TIMING) || defined(CTAP_DYN_CYCLES)
-	cycles_t start = get_cycles();
-#else
-	cycles_t start = 0;
-#endif
+	if (c->out.len || c->out.truncated)
+		ctap_handler_output(c);
+	if (c->last_error)
+		report_error(c);
+}
 
-	if (!ctap_state_allows(atomic_read(&sess.state), p))
-		return;
-	c = this_context();
-	if (!c) {
+/*
+ * A probe's run on this thread's context, the session in its state.
+ * The slot is this thread's alone: only a signal handler on it can come
+ * in between, so the busy flag is a plain store, fenced for the
+ * compiler (a locked add and sub cost two thirds of a hit on this host);
+ * ctap_dyn_quiet() raises it too.
+ */
+static __always_inline void run(struct ctap_context *c, const struct ctap_probe *p,
+				struct pt_regs *regs, const unsigned long *args, int nargs,
+				unsigned long addr, bool event)
+{
+	bool locks = p->nlocks;
+	cycles_t start;
+
+	if (unlikely(c->busy.counter)) {
 		skip();
 		return;
 	}
-	/* The slot is this thread's alone: only a signal handler on it can
-	 * come in between, so a plain count, fenced for the compiler (a
-	 * locked add and sub cost two thirds of a hit on this host) */
-	if (c->busy.counter++ != 0) {
-		skip();
-		goto out;
-	}
+	c->busy.counter = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* The context first (it is ours now): nothing of the hit is kept
-	 * in registers across the locking call. */
-	ctap_context_enter(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
-	if (p->nlocks && !lock_globals(p)) {
+	 * in registers across the locking call, nor the cycle counter's
+	 * read (rdtsc takes rdx and rax). */
+	ctap_context_enter(c, p, regs, args, nargs, addr, event);
+#if defined(STP_TIMING) || defined(CTAP_DYN_CYCLES)
+	start = get_cycles();
+#else
+	start = 0;
+#endif
+	if (unlikely(locks) && !lock_globals(p)) {
 		skip();
 		goto out;
 	}
 	p->handler(c);
-	if (p->nlocks)
+	if (unlikely(locks))
 		unlock_globals(p);
 	timing_add(p, start);
-	if (unlikely(c->out.len || c->out.truncated))
-		ctap_handler_output(c);
-	if (unlikely(c->last_error))
-		report_error(c);
+	if (unlikely(c->out.len || c->out.truncated || c->last_error))
+		handler_done(c);
 	overload_add(c, start);
 out:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	c->busy.counter--;
+	c->busy.counter = 0;
+}
+
+/*
+ * A begin, end or error probe, when its state allows it; and a thread's
+ * first hit, which takes its slot first (out of line: the hot path
+ * keeps its arguments in registers).
+ */
+static noinline void run_slow(const struct ctap_probe *p, struct pt_regs *regs,
+			      const unsigned long *args, int nargs, unsigned long addr)
+{
+	struct ctap_context *c;
+
+	if (!ctap_state_allows(atomic_read(&sess.state), p))
+		return;
+	c = this_context();
+	if (!c)
+		skip();
+	else
+		run(c, p, regs, args, nargs, addr, p->kind == CTAP_PROBE_EVENT);
+}
+
+/* An event probe (process, timer) runs only while the session does. */
+void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
+		       const unsigned long *args, int nargs, unsigned long addr)
+{
+	struct ctap_context *c = slot_context;
+
+	if (unlikely(p->kind != CTAP_PROBE_EVENT || !c))
+		run_slow(p, regs, args, nargs, addr);
+	else if (likely(atomic_read(&sess.state) == S_RUNNING))
+		run(c, p, regs, args, nargs, addr, true);
 }
 
 static void run_kind(enum ctap_probe_kind kind)

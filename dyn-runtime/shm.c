@@ -45,11 +45,6 @@ static bool parse_env(int *fd, uintptr_t *addr, uint64_t *size, pid_t *owner)
 	return true;
 }
 
-static void forget_slot(void)
-{
-	ctap_dyn_slot = -1;
-}
-
 /*
  * Runs when the module is loaded: by dlopen in stapdyn, before main in a
  * -c target (LD_PRELOAD).  In stapdyn the segment is mapped already (it
@@ -99,7 +94,7 @@ __attribute__((constructor)) static void shm_attach(void)
 	__atomic_store_n(&ctap_dyn_shm->attached_pid, getpid(), __ATOMIC_SEQ_CST);
 	/* A forked child is a process of its own: its threads take slots
 	 * of their own, not copies of the parent's. */
-	pthread_atfork(NULL, NULL, forget_slot);
+	pthread_atfork(NULL, NULL, ctap_dyn_forget_slot);
 	/* The script's process probes, before main; then process.begin. */
 	ctap_dyn_uprobes_arm();
 	ctap_dyn_tasks_attached();

@@ -16,27 +16,35 @@
  *           in each thread the program starts with pthread_create(),
  *           which the module, first on LD_PRELOAD, interposes: the
  *           thread runs begin's probes, then its function, then end's
- *           (a cleanup handler: also at pthread_exit() and cancellation)
+ *           (a cleanup handler: also at pthread_exit() and cancellation).
+ *           In a -x process, which has bound its calls before the module
+ *           came (by dlopen), an engine probe on libc's pthread_create()
+ *           starts the thread at the same function; the threads already
+ *           there have their end only, as the kernel runtime reports
+ *           them, at libc's __call_tls_dtors() (start_thread() calls it
+ *           once the thread's function is done)
  *
  * Which processes had a begin is a table in the shared section (pids,
  * claimed with cmpxchg): it outlives the exec, which this process's own
  * memory does not.  A process that ends by a signal or _exit() runs no
  * destructor: stapdyn runs its end, as it, when the -c command is reaped
  * and before the end probes (ctap_dyn_reap()).  Not seen: a static
- * program or a setuid one (LD_PRELOAD does not reach it), the threads of a -x process (the module comes by dlopen, after the
- * program's calls are bound) or made without pthread_create().  At each
+ * program or a setuid one (LD_PRELOAD does not reach it), threads made
+ * without pthread_create().  At each
  * event the probes for a PATH or a PID run before those for every
  * process, as in the kernel runtime.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 
 #include "ctap_runtime.h"
 #include "dyn_internal.h"
+#include "patch.h"
 #include "probes/tasks.h"
 
 static struct ctap_task_probe *table;
@@ -157,7 +165,11 @@ static bool thread_probes;	/* a target, with thread.begin or thread.end probes *
 struct thread_start {
 	void *(*fn)(void *);
 	void *arg;
+	int from_pool;		/* 1: start_pool's (claimed), 0: malloc's */
 };
+
+/* A thread that runs its probes by thread_begun(): its end is there. */
+static __thread bool begun_here __attribute__((tls_model("initial-exec")));
 
 static void thread_ended(void *unused)
 {
@@ -165,14 +177,17 @@ static void thread_ended(void *unused)
 	dispatch(CTAP_TASK_THREAD_END, NULL);
 }
 
+static void start_free(struct thread_start *p);
+
 static void *thread_begun(void *p)
 {
 	struct thread_start start;
 	void *ret;
 
+	begun_here = true;
 	ctap_dyn_quiet(true);	/* the runtime's free(), not the program's */
 	start = *(struct thread_start *)p;
-	free(p);
+	start_free(p);
 	ctap_dyn_quiet(false);
 	dispatch(CTAP_TASK_THREAD_BEGIN, NULL);
 	pthread_cleanup_push(thread_ended, NULL);
@@ -208,10 +223,143 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
 		return create(t, attr, fn, arg);
 	start->fn = fn;
 	start->arg = arg;
+	start->from_pool = 0;
 	ret = create(t, attr, thread_begun, start);
 	if (ret)
 		free(start);
 	return ret;
+}
+
+/*
+ * ---- threads of a -x process: libc's pthread_create() probed ----
+ * The engine's probe at its entry makes the new thread start at
+ * thread_begun() (its function and argument registers changed, which
+ * the engine puts back), with a record from a pool: a handler may run
+ * in a signal handler (a breakpoint probe), where malloc() may not.  A
+ * return probe gives the record back if no thread was made.  Pool full:
+ * that thread is not seen.
+ */
+#define START_POOL	256
+static struct thread_start start_pool[START_POOL];
+static __thread struct thread_start *creating __attribute__((tls_model("initial-exec")));
+
+static struct thread_start *start_alloc(void)
+{
+	for (int i = 0; i < START_POOL; i++) {
+		int unused = 0;
+
+		if (__atomic_compare_exchange_n(&start_pool[i].from_pool, &unused, 1, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return &start_pool[i];
+	}
+	return NULL;
+}
+
+static void start_free(struct thread_start *p)
+{
+	if (p->from_pool)
+		__atomic_store_n(&p->from_pool, 0, __ATOMIC_RELEASE);
+	else
+		free(p);
+}
+
+static void create_entry(struct ctapdyn_regs *r, void *data)
+{
+	struct thread_start *start = start_alloc();
+
+	(void)data;
+	creating = start;
+	if (!start)
+		return;
+	start->fn = (void *(*)(void *))r->dx;
+	start->arg = (void *)r->cx;
+	r->dx = (uintptr_t)thread_begun;
+	r->cx = (uintptr_t)start;
+}
+
+static void create_return(struct ctapdyn_regs *r, void *data)
+{
+	(void)data;
+	if (creating && r->ax)	/* no thread: its record back */
+		start_free(creating);
+	creating = NULL;
+}
+
+/* The end of a thread that was there before the module: not the main
+ * thread's (process.end is), nor one thread_begun() ends. */
+static void tls_dtors(struct ctapdyn_regs *r, void *data)
+{
+	(void)r;
+	(void)data;
+	if (!begun_here && ctap_dyn_gettid() != ctap_dyn_getpid())
+		dispatch(CTAP_TASK_THREAD_END, NULL);
+}
+
+/* The object libc's pthread_create() is in, and whether this module
+ * comes before it in the loader's list of objects: what the program's
+ * calls look up. */
+struct order {
+	uintptr_t libc, self;
+	int seen;		/* 1: this module first, 2: libc */
+};
+
+static int object_order(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct order *o = data;
+
+	(void)size;
+	if (info->dlpi_addr == o->self)
+		o->seen = 1;
+	else if (info->dlpi_addr == o->libc)
+		o->seen = 2;
+	return o->seen;
+}
+
+static void *libc_sym(const char *name)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	void *p = libc ? dlsym(libc, name) : NULL;
+
+	if (libc)
+		dlclose(libc);
+	return p;
+}
+
+/*
+ * Whether the program's pthread_create() is this one: the module came
+ * first, on LD_PRELOAD (-c), not by a dlopen() after libc (-x).  Not a
+ * dlsym(RTLD_DEFAULT) from here: -Bsymbolic finds this module first.
+ */
+static bool interposed(void)
+{
+	void *create = libc_sym("pthread_create");
+	struct order o = { 0 };
+	Dl_info self, libc;
+
+	if (!create || !dladdr((void *)interposed, &self) || !dladdr(create, &libc))
+		return true;	/* no libc to probe: as before */
+	o.self = (uintptr_t)self.dli_fbase;
+	o.libc = (uintptr_t)libc.dli_fbase;
+	dl_iterate_phdr(object_order, &o);
+	return o.seen == 1;
+}
+
+/* The probes on libc's functions of a -x process; quiet. */
+static void follow_libc_threads(void)
+{
+	void *create = libc_sym("pthread_create");
+	void *dtors = libc_sym("__call_tls_dtors");
+	int ret;
+
+	ret = create ? ctapdyn_retprobe_insert(create, create_entry, create_return, NULL) :
+		       -ENOENT;
+	if (ret < 0)
+		ctap_oob("WARNING: process.thread.begin: the threads this process makes "
+			  "are not followed (libc's pthread_create: rc %d)\n", ret);
+	ret = dtors ? ctapdyn_probe_insert(dtors, tls_dtors, NULL) : -ENOENT;
+	if (ret < 0)
+		ctap_oob("WARNING: process.thread.end: the threads this process had are "
+			  "not followed (libc's __call_tls_dtors: rc %d)\n", ret);
 }
 
 static bool has_thread_probes(void)
@@ -283,7 +431,10 @@ void ctap_dyn_tasks_attached(void)
 	if (!ntable)
 		return;
 	ctap_dyn_quiet(true);	/* dlsym()'s allocations are the runtime's */
-	thread_probes = find_create() && has_thread_probes();
+	thread_probes = has_thread_probes();
+	if (thread_probes && !interposed())
+		follow_libc_threads();
+	thread_probes = thread_probes && find_create();
 	ctap_dyn_quiet(false);
 	pthread_atfork(NULL, NULL, forked);
 	if (live_take(getpid(), &was))

@@ -140,8 +140,7 @@ void ctapdyn__cpu_init(void)
 	"	vmovdqa %ymm2,64(%rsp)\n	vmovdqa %ymm3,96(%rsp)\n"	\
 	"	vmovdqa %ymm4,128(%rsp)\n	vmovdqa %ymm5,160(%rsp)\n"	\
 	"	vmovdqa %ymm6,192(%rsp)\n	vmovdqa %ymm7,224(%rsp)\n"	\
-	"	vzeroupper\n"						\
-	"	cld\n"
+	"	vzeroupper\n"
 #define SAVE_XMM							\
 	"	movq %rsp,%rbx\n"					\
 	"	andq $-64,%rsp\n"					\
@@ -149,8 +148,7 @@ void ctapdyn__cpu_init(void)
 	"	movdqa %xmm0,0(%rsp)\n	movdqa %xmm1,16(%rsp)\n"	\
 	"	movdqa %xmm2,32(%rsp)\n	movdqa %xmm3,48(%rsp)\n"	\
 	"	movdqa %xmm4,64(%rsp)\n	movdqa %xmm5,80(%rsp)\n"	\
-	"	movdqa %xmm6,96(%rsp)\n	movdqa %xmm7,112(%rsp)\n"	\
-	"	cld\n"
+	"	movdqa %xmm6,96(%rsp)\n	movdqa %xmm7,112(%rsp)\n"
 #define RESTORE_YMM							\
 	"	vmovdqa 0(%rsp),%ymm0\n	vmovdqa 32(%rsp),%ymm1\n"	\
 	"	vmovdqa 64(%rsp),%ymm2\n	vmovdqa 96(%rsp),%ymm3\n"	\
@@ -180,6 +178,22 @@ void ctapdyn__cpu_init(void)
 	RESTORE_XMM							\
 	"4:\n"
 
+/*
+ * At an entry the ABI also makes the rest cheaper: the flags are the
+ * caller's to lose (saved, for register("flags"), never put back), the
+ * direction flag is clear (no cld), and the callee-saved registers are
+ * put back by the C the stub calls (only rbx, the stub's own, is
+ * restored).  A handler changes only what a guru write may, the
+ * argument and return registers, which are restored.
+ */
+#define RESTORE_GPRS_ABI						\
+	"	movq 40(%rsp),%rbx\n"					\
+	"	movq 48(%rsp),%r11\n	movq 56(%rsp),%r10\n"		\
+	"	movq 64(%rsp),%r9\n	movq 72(%rsp),%r8\n"		\
+	"	movq 80(%rsp),%rax\n	movq 88(%rsp),%rcx\n"		\
+	"	movq 96(%rsp),%rdx\n	movq 104(%rsp),%rsi\n"		\
+	"	movq 112(%rsp),%rdi\n"
+
 /* The stub's body: name, how the vectors are kept. */
 #define STUB(name, save, restore)					\
 	"	.globl " name "\n"					\
@@ -204,11 +218,33 @@ void ctapdyn__cpu_init(void)
 	"	ret\n"							\
 	"	.size " name ",.-" name "\n"
 
+/* The stub at a function's entry (above): xmm0-7 or ymm0-7 kept. */
+#define STUB_ABI(name, save, restore)					\
+	"	.globl " name "\n"					\
+	"	.hidden " name "\n"					\
+	"	.type " name ",@function\n"				\
+	name ":\n"							\
+	"	leaq -168(%rsp),%rsp\n"				\
+	"	pushfq\n"						\
+	"	popq 144(%rsp)\n"					\
+	SAVE_GPRS							\
+	"	leaq 312(%rsp),%rax\n"					\
+	"	movq %rax,152(%rsp)\n"					\
+	save								\
+	"	movq %rbx,%rdi\n"					\
+	"	movq 176(%rbx),%rsi\n"					\
+	"	call ctapdyn__dispatch\n"				\
+	restore								\
+	RESTORE_GPRS_ABI						\
+	"	leaq 168(%rsp),%rsp\n"					\
+	"	ret\n"							\
+	"	.size " name ",.-" name "\n"
+
 __asm__(
 	"	.text\n"
 	STUB("ctapdyn__stub", SAVE_VECTORS, RESTORE_VECTORS)
-	STUB("ctapdyn__stub_ymm", SAVE_YMM, RESTORE_YMM)
-	STUB("ctapdyn__stub_xmm", SAVE_XMM, RESTORE_XMM)
+	STUB_ABI("ctapdyn__stub_ymm", SAVE_YMM, RESTORE_YMM)
+	STUB_ABI("ctapdyn__stub_xmm", SAVE_XMM, RESTORE_XMM)
 
 	/*
 	 * The return trampoline: a return-probed function returns here

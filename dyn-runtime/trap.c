@@ -35,6 +35,20 @@ static void regs_from(struct ctapdyn_regs *r, const greg_t *g)
 	};
 }
 
+/* What a handler may change, as through a jump probe's trampoline: the
+ * argument and return registers (a guru write of $var or $return, the
+ * runtime's start of a new thread, tasks.c). */
+static void regs_to(greg_t *g, const struct ctapdyn_regs *r)
+{
+	g[REG_RDI] = r->di;
+	g[REG_RSI] = r->si;
+	g[REG_RDX] = r->dx;
+	g[REG_RCX] = r->cx;
+	g[REG_R8] = r->r8;
+	g[REG_R9] = r->r9;
+	g[REG_RAX] = r->ax;
+}
+
 /* Not ours: what the process would have done without us. */
 static void chain(int sig, siginfo_t *si, void *uc)
 {
@@ -70,6 +84,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	}
 	regs_from(&regs, g);
 	ctapdyn__dispatch(&regs, p);
+	regs_to(g, &regs);
 	g[REG_RIP] = (greg_t)p->ool;
 }
 

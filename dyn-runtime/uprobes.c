@@ -157,6 +157,9 @@ enum site_role {
 
 struct site {
 	unsigned long addr, func, func_size;
+	unsigned long bias;		/* its object's load address (dlpi_addr) */
+	enum { SITE_FREE, SITE_NEW, SITE_IN } state;
+	int id;				/* the engine's probe; -1: none (refused) */
 	int n;
 	bool has_return;
 	struct {
@@ -227,6 +230,7 @@ struct find {
 	const ElfW(Phdr) *phdr;
 	int phnum;
 	bool found;
+	bool lib;			/* a shared object, not the program */
 };
 
 /* Whether file name is (dev, ino). */
@@ -260,6 +264,7 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *data)
 	f->phdr = info->dlpi_phdr;
 	f->phnum = info->dlpi_phnum;
 	f->found = true;
+	f->lib = info->dlpi_name && *info->dlpi_name;
 	return 1;
 }
 
@@ -275,21 +280,26 @@ static unsigned long offset_addr(const struct find *f, unsigned long off)
 	return 0;
 }
 
-static struct site *sites;
-static int nsites;
+static struct site *sites;	/* 2 a table entry at most: no more are in use */
+static int nsites;		/* used at least once */
+static bool in_libs;		/* a site in a shared object, which may go */
 
-/* u's member of the site at addr (made if new); false if none is left. */
-static bool site_add(unsigned long addr, struct ctap_uprobe *u, enum site_role role,
-		     unsigned long func, unsigned long func_size)
+/* u's member of the site at addr in the object at bias (made if new);
+ * false if none is left. */
+static bool site_add(unsigned long addr, unsigned long bias, struct ctap_uprobe *u,
+		     enum site_role role, unsigned long func, unsigned long func_size)
 {
-	struct site *s = NULL;
+	struct site *s = NULL, *free = NULL;
 
-	for (int i = 0; i < nsites; i++)
-		if (sites[i].addr == addr)
+	for (int i = 0; i < nsites; i++) {
+		if (sites[i].state == SITE_FREE)
+			free = free ? free : &sites[i];
+		else if (sites[i].addr == addr)
 			s = &sites[i];
+	}
 	if (!s) {
-		s = &sites[nsites++];
-		s->addr = addr;
+		s = free ? free : &sites[nsites++];
+		*s = (struct site){ .addr = addr, .bias = bias, .state = SITE_NEW, .id = -1 };
 	}
 	if (s->n == SITE_MAX)
 		return false;
@@ -332,18 +342,19 @@ static int place(struct ctap_uprobe *u)
 		if (sem)
 			__atomic_add_fetch(sem, 1, __ATOMIC_SEQ_CST);
 	}
+	in_libs |= f.lib;
 	if (!u->is_return)
-		return site_add(u->rt.addr, u, ROLE_ENTRY, func, u->func_size) ? 0 : -ENOSPC;
+		return site_add(u->rt.addr, f.bias, u, ROLE_ENTRY, func, u->func_size) ? 0 : -ENOSPC;
 	if (uentry_needed(u)) {
 		bool ok = u->entry_offset ?
-			  site_add(offset_addr(&f, u->entry_offset), u, ROLE_RET_PROLOGUE, func,
-				   u->func_size) :
-			  site_add(u->rt.addr, u, ROLE_RET_ENTRY, func, u->func_size);
+			  site_add(offset_addr(&f, u->entry_offset), f.bias, u, ROLE_RET_PROLOGUE,
+				   func, u->func_size) :
+			  site_add(u->rt.addr, f.bias, u, ROLE_RET_ENTRY, func, u->func_size);
 
 		if (!ok)
 			return -ENOSPC;
 	}
-	return site_add(u->rt.addr, u, ROLE_RETURN, func, u->func_size) ? 0 : -ENOSPC;
+	return site_add(u->rt.addr, f.bias, u, ROLE_RETURN, func, u->func_size) ? 0 : -ENOSPC;
 }
 
 /* A site of one entry probe, the usual case: its handler straight. */
@@ -352,13 +363,23 @@ static void site_one(struct ctapdyn_regs *r, void *data)
 	entry_hit(data, (struct pt_regs *)r);
 }
 
+/* ... whose handler is the translator's own (its variables straight
+ * from the registers): called at once. */
+static void site_direct(struct ctapdyn_regs *r, void *data)
+{
+	const struct ctap_uprobe *u = data;
+
+	u->handler(NULL, (struct pt_regs *)r);
+}
+
 static int site_insert(struct site *s)
 {
 	struct ctapdyn_opts o = { .sz = sizeof(o), .func = s->func, .func_size = s->func_size };
 
 	if (s->n == 1 && s->m[0].role == ROLE_ENTRY && !s->m[0].u->pid)
-		return ctapdyn_probe_insert_opts((void *)s->addr, site_one, s->m[0].u,
-						 s->func ? &o : NULL);
+		return ctapdyn_probe_insert_opts((void *)s->addr,
+						 s->m[0].u->handler ? site_direct : site_one,
+						 s->m[0].u, s->func ? &o : NULL);
 	if (s->has_return)
 		return ctapdyn_retprobe_insert_opts((void *)s->addr, site_entry, site_return, s,
 						    s->func ? &o : NULL);
@@ -384,7 +405,7 @@ void ctap_dyn_uprobes_table(struct ctap_uprobe *ups, int n)
  */
 static void arm_pending(void)
 {
-	int first = nsites, ret;
+	int ret;
 
 	ctap_dyn_quiet(true);
 	for (int i = 0; i < table_n; i++) {
@@ -395,24 +416,80 @@ static void arm_pending(void)
 		if (ret < 0)
 			ctap_probe_refused(table[i].probe, false, "(rc %d)", ret);
 	}
-	for (int i = first; i < nsites; i++) {
-		ret = site_insert(&sites[i]);
+	for (int i = 0; i < nsites; i++) {
+		struct site *s = &sites[i];
+
+		if (s->state != SITE_NEW)
+			continue;
+		s->state = SITE_IN;
+		s->id = ret = site_insert(s);
 		if (ret < 0)
-			ctap_probe_refused(sites[i].m[0].u->probe, false, "at %#lx (rc %d)",
-					   sites[i].addr, ret);
+			ctap_probe_refused(s->m[0].u->probe, false, "at %#lx (rc %d)", s->addr, ret);
 	}
 	ctap_dyn_quiet(false);
 }
 
+struct mapped {
+	unsigned long addr, bias;
+	bool found;
+};
+
+static int find_mapped(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct mapped *m = data;
+
+	(void)size;
+	if (info->dlpi_addr != m->bias)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+
+		if (p->p_type == PT_LOAD && m->addr >= m->bias + p->p_vaddr &&
+		    m->addr < m->bias + p->p_vaddr + p->p_memsz)
+			m->found = true;
+	}
+	return m->found;
+}
+
+/*
+ * The sites of objects dlclose() has unmapped: their engine probes are
+ * forgotten (their bytes are gone; a new mapping at the address is
+ * clean) and their entries wait again, for a dlopen() of the file,
+ * wherever it maps it then.
+ */
+static void drop_unmapped(void)
+{
+	for (int i = 0; i < nsites; i++) {
+		struct site *s = &sites[i];
+		struct mapped m = { .addr = s->addr, .bias = s->bias };
+
+		if (s->state == SITE_FREE)
+			continue;
+		dl_iterate_phdr(find_mapped, &m);
+		if (m.found)
+			continue;
+		if (s->id >= 0)
+			ctapdyn_probe_forget(s->id);
+		for (int k = 0; k < s->n; k++)
+			pending[s->m[k].u - table] = true;
+		s->state = SITE_FREE;
+	}
+}
+
 /* The loader calls r_brk at each change to its list of objects; at
  * RT_CONSISTENT a dlopen()ed object is in the list, mapped, its
- * constructors not run yet, and the loader's lock held (one at a time). */
+ * constructors not run yet, a dlclose()d one is gone, and the loader's
+ * lock is held (one at a time). */
 static void objects_changed(struct ctapdyn_regs *r, void *data)
 {
 	(void)r;
 	(void)data;
-	if (_r_debug.r_state == RT_CONSISTENT)
-		arm_pending();
+	if (_r_debug.r_state != RT_CONSISTENT)
+		return;
+	ctap_dyn_quiet(true);
+	drop_unmapped();
+	ctap_dyn_quiet(false);
+	arm_pending();
 }
 
 /*
@@ -444,8 +521,10 @@ void ctap_dyn_uprobes_arm(void)
 	uentry_size = (sizeof(struct uentry_frame) + CTAP_SDT_ARGS * sizeof(long) + saved + 7) &
 		      ~(size_t)7;
 	arm_pending();
+	/* the loader followed when an entry waits for its file, or is in
+	 * one that dlclose() may unmap (and dlopen() map again) */
 	for (int i = 0; i < table_n; i++) {
-		if (!pending[i])
+		if (!pending[i] && !in_libs)
 			continue;
 		ctap_dyn_quiet(true);
 		ret = ctapdyn_probe_insert((void *)_r_debug.r_brk, objects_changed, NULL);

@@ -103,6 +103,15 @@ static __always_inline void ctap_uprobe_run(const struct ctap_uprobe *u, struct 
 	ctap_probe_run(u->probe, regs, args, CTAP_SDT_ARGS);
 }
 
+/* ctap_uprobe_run() of a probe with no $$name or $$provider to read (all
+ * but a .mark): their two slots are left as they are. */
+static __always_inline void ctap_uprobe_run_unnamed(const struct ctap_uprobe *u,
+						    struct pt_regs *regs, unsigned long *args)
+{
+	args[CTAP_SDT_BIAS_ARG] = instruction_pointer(regs) - u->vaddr;
+	ctap_probe_run(u->probe, regs, args, CTAP_SDT_ARGS);
+}
+
 /**
  * ctap_uprobes_register - register a table of uprobes
  * @ups: the table

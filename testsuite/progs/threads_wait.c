@@ -1,8 +1,9 @@
 /*
- * threads_wait T N - for -x PID under --runtime=dyninst (linked
+ * threads_wait T N [M] - for -x PID under --runtime=dyninst (linked
  * dynamically): starts T threads, which wait; reads one byte from stdin
  * (the test attaches meanwhile), then lets the threads go, each calling
- * work() N times at once with the others; joins them and exits 0.
+ * work() N times at once with the others, and starts M more (0 if not
+ * given) that do the same; joins them all and exits 0.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -35,12 +36,12 @@ static void *thread(void *arg)
 
 int main(int argc, char **argv)
 {
-	int t = argc > 1 ? atoi(argv[1]) : 4;
+	int t = argc > 1 ? atoi(argv[1]) : 4, m = argc > 3 ? atoi(argv[3]) : 0;
 	pthread_t tids[64];
 	char c;
 
 	n = argc > 2 ? atol(argv[2]) : 1000;
-	if (t < 1 || t > 64)
+	if (t < 1 || m < 0 || t + m > 64)
 		return 2;
 	for (int i = 0; i < t; i++)
 		if (pthread_create(&tids[i], NULL, thread, NULL))
@@ -51,7 +52,10 @@ int main(int argc, char **argv)
 	started = 1;
 	pthread_cond_broadcast(&go);
 	pthread_mutex_unlock(&lock);
-	for (int i = 0; i < t; i++)
+	for (int i = t; i < t + m; i++)
+		if (pthread_create(&tids[i], NULL, thread, NULL))
+			return 1;
+	for (int i = 0; i < t + m; i++)
 		pthread_join(tids[i], NULL);
 	return 0;
 }

@@ -239,6 +239,31 @@ static void test_args(void)
 	ctapdyn_probe_remove(id);
 }
 
+/* A handler's change of the argument registers reaches the function. */
+static void double_args(struct ctapdyn_regs *r, void *data)
+{
+	(void)data;
+	r->di *= 2;
+	r->dx *= 2;
+	r->cx *= 2;
+	r->r9 *= 2;
+}
+
+static void test_arg_writes(void)
+{
+	struct ctapdyn_opts o = { .sz = sizeof(o), .flags = CTAPDYN_F_INT3 };
+	int id = probe(args6, double_args, NULL, CTAPDYN_JMP, "args6 (argument writes)");
+
+	CHECK_INT(args6(1, 2, 3, 4, 5, 6), 21 + 1 + 3 + 4 + 6, "a jump probe's argument writes seen");
+	ctapdyn_probe_remove(id);
+	id = ctapdyn_probe_insert_opts(args6, double_args, NULL, &o);
+	CHECK(id >= 0, "args6: a breakpoint probe in (%d)", id);
+	CHECK_INT(args6(1, 2, 3, 4, 5, 6), 21 + 1 + 3 + 4 + 6,
+		  "a breakpoint probe's argument writes seen");
+	ctapdyn_probe_remove(id);
+	CHECK_INT(args6(1, 2, 3, 4, 5, 6), 21, "args6 unchanged once the probe is out");
+}
+
 static volatile long fib_calls, zero;
 
 /* Real calls: the volatile read after them keeps gcc from making loops. */
@@ -673,6 +698,7 @@ int main(void)
 	test_reads();
 	test_shapes();
 	test_args();
+	test_arg_writes();
 	test_retprobes();
 	test_reentry();
 	test_thread_inside();

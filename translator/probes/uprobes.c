@@ -1172,6 +1172,15 @@ static const char *arg_name(const struct derived_probe *d, int j)
 	return "";
 }
 
+/* Whether d's handler may read $$name and $$provider (a .mark). */
+static bool has_marker_names(const struct derived_probe *d)
+{
+	for (const struct probe_var *v = d->vars; v; v = v->next)
+		if (v->arg == SDT_NAME_ARG || v->arg == SDT_PROVIDER_ARG)
+			return true;
+	return false;
+}
+
 /*
  * Probe i's own entry handler: each variable read in one statement from
  * the registers (what the runtime's table walk in sdt_hit() would do,
@@ -1200,7 +1209,9 @@ static void emit_direct_handler(struct xlate *x, int i, const struct derived_pro
 			emit_c(x, "\targs[%d] = %sregs->%s;\t/* %s */\n", j,
 			       reg_cast(g->size, g->is_signed), g->base, gen_c_comment(x->a, arg_name(d, j)));
 	}
-	emit_c(x, "\tctap_uprobe_run(&uprobes[%d], regs, args);\n\treturn 0;\n}\n\n", i);
+	/* only a marker has $$name and $$provider to pass */
+	emit_c(x, "\tctap_uprobe_run%s(&uprobes[%d], regs, args);\n\treturn 0;\n}\n\n",
+	       has_marker_names(d) ? "" : "_unnamed", i);
 }
 
 static void process_emit(struct xlate *x, const struct derived_probe *const *d, int n)
