@@ -185,28 +185,6 @@ uint64_t kbuild_tool_key(uint64_t key, const char *flags)
 	return key;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(n + 1);
-		if (buf && fread(buf, 1, n, f) == (size_t)n) {
-			buf[n] = '\0';
-			*len = n;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Whether the headers' preprocessing (gcc -E -dU) names none of unused[]. */
 static bool names_unused(const char *text)
 {
@@ -334,7 +312,7 @@ static int pch_finish(struct session *s, const char *dir, pid_t pid, const char 
 	for (int dM = 0; dM < 2; dM++) {
 		const char *out = arena_printf(&s->arena, "%s/ctap_pch0.h.d%c", dir, "UM"[dM]);
 
-		text = ret ? NULL : slurp(out, &len);
+		text = ret ? NULL : rt_slurp(out, &len);
 		unlink(out);
 		if (!text) {
 			ret = -EIO;
@@ -348,7 +326,7 @@ static int pch_finish(struct session *s, const char *dir, pid_t pid, const char 
 		free(text);
 	}
 	fclose(nf);
-	text = ret ? NULL : slurp(gch, &len);
+	text = ret ? NULL : rt_slurp(gch, &len);
 	if (text) {
 		cache_store(arena_printf(&s->arena, "%s.macros", stem), names, names_len);
 		cache_store(store, text, len);
@@ -365,7 +343,7 @@ static int pch_finish(struct session *s, const char *dir, pid_t pid, const char 
 static bool defines_apart(struct session *s, const char *macros)
 {
 	size_t len;
-	char *text = macros ? slurp(macros, &len) : NULL;
+	char *text = macros ? rt_slurp(macros, &len) : NULL;
 	bool ok = text != NULL || !s->opt.n_defines;
 
 	for (int i = 0; text && ok && i < s->opt.n_defines; i++) {

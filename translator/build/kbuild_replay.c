@@ -463,12 +463,71 @@ fail:
 	return NULL;
 }
 
+/*
+ * The .mod.c compiled before modpost writes it, beside the script's
+ * compile (on the other CPU): modpost's .mod.c is the same for every
+ * script whose module needs the same kernel symbols (it names the module
+ * only as KBUILD_MODNAME), so the last one for these units is a good
+ * guess (KEY.modc).  The guess is written where modpost writes, compiled
+ * by the recorded command, and kept only if modpost then leaves the very
+ * same text: otherwise the step runs as usual.
+ */
+struct guess {
+	char *text;		/* the .mod.c guessed, or NULL */
+	size_t len;
+	const char *store;	/* where modpost's goes for the next build */
+	pid_t pid;		/* its compile, until waited for */
+	bool ok;		/* which then succeeded */
+};
+
+/* The guess's compile waited for: before modpost writes the .mod.c. */
+static void guess_wait(struct guess *g)
+{
+	if (g->pid > 0)
+		g->ok = spawn_wait(g->pid) == 0;
+	g->pid = 0;
+}
+
+static void guess_start(struct session *s, const char *dir, const char *name,
+			const char *const *objs, struct kbuild_pch *pch, const char *cmd,
+			struct guess *g)
+{
+	uint64_t key = fnv1a(pch->keys[1], "modc", 4);
+	const char *found;
+
+	for (int i = 0; objs[i]; i++)
+		key = fnv1a(key, objs[i], strlen(objs[i]) + 1);
+	found = rt_file(s, arena_printf(&s->arena, "%016llx.modc", (unsigned long long)key),
+			&g->store);
+	g->text = found ? rt_slurp(found, &g->len) : NULL;
+	if (g->text && !memchr(g->text, '\0', g->len) &&
+	    !rt_write_text(arena_printf(&s->arena, "%s/%s.mod.c", dir, name), g->text))
+		g->pid = start_step(s, dir, cmd, arena_printf(&s->arena, "%s/guess.log", dir));
+}
+
+/* Whether the guessed .mod.c was modpost's, and compiled (the step's
+ * object is there then); modpost's kept for the next build if not. */
+static bool guess_right(struct session *s, const char *dir, const char *name, struct guess *g)
+{
+	size_t len = 0;
+	char *text = rt_slurp(arena_printf(&s->arena, "%s/%s.mod.c", dir, name), &len);
+	bool same = text && g->text && len == g->len && !memcmp(text, g->text, len);
+
+	guess_wait(g);
+	if (text && !same && g->store)
+		cache_store(g->store, text, len);
+	free(text);
+	return same && g->ok;
+}
+
 int kbuild_replay(struct session *s, const char *dir, const char *name, const char *const *objs,
 		  const char *path, struct kbuild_pch *pch)
 {
-	char file[4200], log[4200], *line = NULL;
+	char file[4200], log[4200], *line = NULL, *lines[2 * NSTEPS];
+	const char *cmds[2 * NSTEPS];
+	struct guess g = { 0 };
 	size_t cap = 0;
-	int ret = -ENOENT, n = 0;
+	int ret = -ENOENT, n = 0, mod = -1;
 	FILE *f, *empty;
 
 	if (getenv("CTAP_KBUILD") || (cache_file_ok(path) && cache_installed_ok(path)))
@@ -488,26 +547,39 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 		goto out;
 	if (pch)
 		pch->mode = PCH_BACKGROUND;
-	while (getline(&line, &cap, f) > 0) {
-		const char *cmd, *shared, *symvers;
-
+	/* Every command first (the script's with its precompiled headers
+	 * before the .mod.c's, which reads the same), then the guess. */
+	for (; n < (int)(2 * NSTEPS) && getline(&line, &cap, f) > 0; n++) {
 		line[strcspn(line, "\n")] = '\0';
-		shared = pch ? shared_output(&s->arena, line) : NULL;
-		symvers = kernel_symvers(s, dir, name, line);
-		cmd = expand(&s->arena, symvers ? symvers : kbuild_pch(s, dir, name, line, pch, log),
-			     name, objs);
-		ret = shared ? run_shared(s, dir, line, cmd, shared, pch->keys[1], log) :
-			run_step(s, dir, cmd, log);
+		lines[n] = arena_strndup(&s->arena, line, strlen(line));
+		cmds[n] = expand(&s->arena, kbuild_pch(s, dir, name, lines[n], pch, log), name, objs);
+		if (strstr(lines[n], " -c -o " DIR_MARK "/" NAME_MARK ".mod.o "))
+			mod = n;
+	}
+	if (pch && mod >= 0)
+		guess_start(s, dir, name, objs, pch, cmds[mod], &g);
+	for (int i = 0; i < n; i++) {
+		const char *shared = pch ? shared_output(&s->arena, lines[i]) : NULL;
+		const char *symvers = kernel_symvers(s, dir, name, lines[i]);
+
+		if (strstr(lines[i], "modpost"))
+			guess_wait(&g);
+		if (i == mod && guess_right(s, dir, name, &g))
+			continue;
+		ret = shared ? run_shared(s, dir, lines[i], cmds[i], shared, pch->keys[1], log) :
+			run_step(s, dir, symvers ? expand(&s->arena, symvers, name, objs) : cmds[i],
+				 log);
 		if (ret && symvers)	/* a symbol modpost wants that was left out */
-			ret = run_step(s, dir, expand(&s->arena, line, name, objs), log);
+			ret = run_step(s, dir, cmds[i], log);
 		if (ret)
 			goto out;
-		n++;
 	}
 	ret = n >= (int)NSTEPS - 1 ? 0 : -EINVAL;	/* all but an optional one, at least */
 out:
 	free(line);
 	fclose(f);
+	guess_wait(&g);
+	free(g.text);
 	kbuild_pch_finish(s, dir, pch);
 	return ret;
 }
