@@ -355,6 +355,37 @@ static bool defines_apart(struct session *s, const char *macros)
 	return ok;
 }
 
+/* The words of flags but include directories and warnings (which a
+ * .gch does not depend on), and its last -std= (a .gch made for one C
+ * dialect is refused in another) as *std. */
+static char *language(struct session *s, const char *flags, const char **std)
+{
+	char *out = "";
+
+	*std = "";
+	for (const char *p = flags + strspn(flags, " "); *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		if (!strncmp(p, "-std=", 5))
+			*std = arena_strndup(&s->arena, p, n);
+		else if (strncmp(p, "-I", 2) && strncmp(p, "-W", 2))
+			out = arena_printf(&s->arena, "%s %.*s", out, (int)n, p);
+		p += n;
+	}
+	return out;
+}
+
+/* Whether a .gch made with options a serves a compile with options b:
+ * the script's unit adds include directories, warnings and -std=gnu11
+ * to Kbuild's (5.10's kernel is gnu89: its .mod.c then has none). */
+static bool same_language(struct session *s, const char *a, const char *b)
+{
+	const char *std_a, *std_b;
+	const char *la = language(s, a, &std_a), *lb = language(s, b, &std_b);
+
+	return !strcmp(la, lb) && !strcmp(std_a, std_b);
+}
+
 /* Unit n's headers as ctap_pchN.h, read from the .gch at gch, and its moved
  * macros as ctap_namesN.h: 0, or -errno. */
 static int use_pch(struct session *s, const char *dir, const char *name, int n, const char *head,
@@ -385,7 +416,8 @@ const char *kbuild_pch(struct session *s, const char *dir, const char *name, con
 	if (!at || !pch || split(s, line, at - line, &w))
 		return line;
 	if (n) {	/* the .mod.c: the script's .gch, if it had one */
-		if (!pch->gch || use_pch(s, dir, name, 1, pch->head, w.names, pch->gch))
+		if (!pch->gch || !same_language(s, pch->flags, w.flags) ||
+		    use_pch(s, dir, name, 1, pch->head, w.names, pch->gch))
 			return line;
 		return arena_printf(&s->arena, "%s -pipe -include @DIR@/ctap_pch1.h "
 				    "-include @DIR@/ctap_names1.h%s", w.flags, at);
@@ -409,6 +441,7 @@ const char *kbuild_pch(struct session *s, const char *dir, const char *name, con
 	if (!found || use_pch(s, dir, name, 0, pch->head, w.names, found))
 		return line;
 	pch->gch = found;
+	pch->flags = w.flags;
 	if (!defines_apart(s, rt_file(s, arena_printf(&s->arena, "%016llx.macros",
 						     (unsigned long long)key), NULL)))
 		return line;	/* a -D the headers see: they are parsed after it */

@@ -27,6 +27,7 @@ struct kbuild_pch {
 	} mode;
 	const char *gch;	/* the .gch the script's compile reads */
 	const char *head;	/* its header's text */
+	const char *flags;	/* the options it was made with */
 	pid_t pid;		/* the compilers making one, or 0 */
 	const char *store;	/* where it goes */
 };
