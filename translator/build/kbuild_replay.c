@@ -25,6 +25,10 @@
  * .mod.c are run with the kernel headers precompiled (kbuild_pch.c), and
  * a step that names nothing of the module but its output (6.10+'s
  * .module-common.o) runs once: its object is kept with the units.
+ * modpost gets only the lines of the kernel's Module.symvers that name a
+ * symbol of the module (kernel_symvers()), and the .mod.c compiles beside
+ * the script's unit, from a guess (struct guess): a replay is then the
+ * script's compile, objtool, two links and modpost.
  *
  * Kernels differ in the steps (6.2+ names the lines "savedcmd_", 6.10+
  * links a .module-common.o into every module), so the steps a kernel's
@@ -556,6 +560,8 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 		if (strstr(lines[n], " -c -o " DIR_MARK "/" NAME_MARK ".mod.o "))
 			mod = n;
 	}
+	if (n == (int)(2 * NSTEPS) && getline(&line, &cap, f) > 0)
+		goto out;		/* not a recording of ours */
 	if (pch && mod >= 0)
 		guess_start(s, dir, name, objs, pch, cmds[mod], &g);
 	for (int i = 0; i < n; i++) {
