@@ -310,15 +310,18 @@ static int copy_here(const char *from, const char *here)
 	return ret;
 }
 
-/* The keys of the precompiled headers of the script's unit and of the
- * .mod.c (kbuild_pch.c). */
-static const uint64_t *pch_keys(struct session *s, uint64_t base)
+/* The precompiled headers' keys: the script's unit's and the .mod.c's
+ * (kbuild_pch.c). */
+static struct kbuild_pch *pch_keys(struct session *s, uint64_t base)
 {
 	uint64_t *key = arena_alloc(&s->arena, 2 * sizeof(*key));
+	struct kbuild_pch *pch = arena_alloc(&s->arena, sizeof(*pch));
 
 	key[0] = fnv1a(base, "pch script.c", 12);
 	key[1] = fnv1a(base, "pch mod.c", 9);
-	return key;
+	memset(pch, 0, sizeof(*pch));
+	pch->keys = key;
+	return pch;
 }
 
 /* kbuild_replay() with the runtime's units found (cached or prebuilt). */

@@ -8,14 +8,24 @@
  * beside FILE.h is read instead when FILE.h is the first -include and the
  * compiler, its options and the macros the headers use are the same (if
  * not, GCC ignores the .gch and parses FILE.h: slower, never wrong).  So
- * a recorded compile command is rewritten: its -include files and the
- * unit's first headers (ctap_kheaders.h for the script, <linux/module.h>
- * for the .mod.c) go into one header, ctap_pchN.h, precompiled once per
- * compile command and compiler, and kept with the runtime objects
- * (KEY.gch, rt_units.c).  A script's -D options come before the kernel
- * headers in its unit, after them with the .gch: it serves a script with
- * -D options only if the headers define, expand and test none of those
- * names (KEY.macros, gcc -dM and -dU, lists every name they do).
+ * the recorded compile command of the script is rewritten: its -include
+ * files and the unit's first headers (ctap_kheaders.h) go into one
+ * header, ctap_pch0.h, precompiled once per compile command and compiler,
+ * and kept with the runtime objects (KEY.gch, rt_units.c).  The .mod.c
+ * reads the same .gch (as ctap_pch1.h): ctap_kheaders.h starts with the
+ * <linux/module.h> it includes, and its options differ only in warnings
+ * and include directories, which a .gch does not depend on; one .gch a
+ * kernel, not two, to make and to keep.  A script's -D options come
+ * before the kernel headers in its unit, after them with the .gch: it
+ * serves a script with -D options only if the headers define, expand and
+ * test none of those names (KEY.macros, gcc -dM and -dU, lists every name
+ * they do).
+ *
+ * Making the .gch costs about 2 s of CPU, as much as the runtime's units
+ * on a first build: so a first build (Kbuild's, nothing recorded yet)
+ * makes none, and the first replay makes it beside its own compiles (on
+ * the other CPU) for the builds after it; `make prebuilt` makes it at
+ * once.  The cache keeps the PCH_KEEP .gch files used last.
  *
  * What differs between two modules is their name, which Kbuild passes as
  * -DKBUILD_MODNAME (and KBUILD_BASENAME, __KBUILD_MODNAME); a .gch made
@@ -33,13 +43,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
 #include "kbuild_replay.h"
 #include "rt_units.h"
+#include "spawn.h"
 #include "strset.h"
+#include "xalloc.h"
+
+/* The .gch files the cache keeps (about 45 MB each): the ones used last,
+ * one a kernel for a few kernels and runtimes. */
+#define PCH_KEEP	6
 
 /* The macros that move after the precompiled header (see above). */
 static const char *const moved[] = { "KBUILD_MODNAME", "KBUILD_BASENAME", "__KBUILD_MODNAME" };
@@ -143,21 +161,6 @@ static int split(struct session *s, const char *line, size_t len, struct words *
 	return include || !*w->flags || !*w->includes ? -EINVAL : 0;
 }
 
-/* The .mod.c's first #include lines (the ones before anything else). */
-static char *mod_includes(struct session *s, const char *dir, const char *name)
-{
-	FILE *f = fopen(arena_printf(&s->arena, "%s/%s.mod.c", dir, name), "r");
-	char line[512], *text = "";
-
-	if (!f)
-		return "";
-	while (fgets(line, sizeof(line), f) && !strncmp(line, "#include <", 10) &&
-	       strchr(line, '\n'))
-		text = arena_printf(&s->arena, "%s%s", text, line);
-	fclose(f);
-	return text;
-}
-
 /* The key of a .gch: the caller's, the command's options, the compiler
  * (found in $PATH as the shell would): another GCC refuses the file. */
 uint64_t kbuild_tool_key(uint64_t key, const char *flags)
@@ -182,28 +185,6 @@ uint64_t kbuild_tool_key(uint64_t key, const char *flags)
 	return key;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(n + 1);
-		if (buf && fread(buf, 1, n, f) == (size_t)n) {
-			buf[n] = '\0';
-			*len = n;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Whether the headers' preprocessing (gcc -E -dU) names none of unused[]. */
 static bool names_unused(const char *text)
 {
@@ -214,7 +195,6 @@ static bool names_unused(const char *text)
 	return ok;
 }
 
-/* Make dir/ctap_pchN.h.gch by flags, check it, keep it at store. */
 /* The names of text's "#define NAME" and "#undef NAME" lines, one a line,
  * written to f (tens of thousands: never one string grown by copying). */
 static void macro_names(FILE *f, const char *text)
@@ -229,36 +209,110 @@ static void macro_names(FILE *f, const char *text)
 	}
 }
 
-/*
- * Make dir/ctap_pchN.h.gch by flags, check it, keep it at store.  For the
- * script's, also the names of every macro the headers define, expand or
- * test (store's KEY.macros): a -D option naming none of them changes
- * nothing in the headers, so that the .gch also serves it.
- */
-static int make_pch(struct session *s, const char *dir, const char *name, const char *flags,
-		    int n, const char *store, const char *log)
+/* Marks the cache's .gch at path used (its time: the newest are kept). */
+static void touch(const char *path)
 {
-	const char *h = arena_printf(&s->arena, "@DIR@/ctap_pch%d.h", n);
-	const char *gch = arena_printf(&s->arena, "%s/ctap_pch%d.h.gch", dir, n);
+	utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
+}
+
+struct aged {
+	char *name;
+	struct timespec mtime;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct aged *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? 1 : -1;
+	return x->mtime.tv_nsec < y->mtime.tv_nsec ? 1 : x->mtime.tv_nsec > y->mtime.tv_nsec ? -1 : 0;
+}
+
+/* The cache's directory of store keeps its PCH_KEEP newest .gch files
+ * (and their KEY.macros): the others go. */
+static void prune(const char *store)
+{
+	char *dir = xstrdup(store), *slash = strrchr(dir, '/');
+	struct aged *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (slash)
+		*slash = '\0';
+	d = slash ? opendir(dir) : NULL;
+	free(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len < 5 || strcmp(e->d_name + len - 4, ".gch") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[n].name = xstrdup(e->d_name);
+		v[n++].mtime = st.st_mtim;
+	}
+	if (n > PCH_KEEP)
+		qsort(v, n, sizeof(*v), newest_first);
+	for (size_t i = 0; i < n; i++) {
+		if (i >= PCH_KEEP) {
+			size_t len = strlen(v[i].name);
+			char *macros = xmalloc(len + 3);
+
+			unlinkat(dirfd(d), v[i].name, 0);
+			sprintf(macros, "%.*s.macros", (int)len - 4, v[i].name);
+			unlinkat(dirfd(d), macros, 0);
+			free(macros);
+		}
+		free(v[i].name);
+	}
+	free(v);
+	closedir(d);
+}
+
+/* The compilers that make dir/ctap_pch0.h.gch by flags and list the
+ * headers' macros (-dU, -dM), started at once: a build waits for them
+ * (pch_finish()), or goes on with its own compiles meanwhile. */
+static pid_t pch_start(struct session *s, const char *dir, const char *name, const char *flags,
+		       const char *log)
+{
+	const char *h = "@DIR@/ctap_pch0.h";
+
+	return kbuild_start(s, dir, name, arena_printf(&s->arena,
+		"%s -E -dU -o %s.dU %s & u=$!; %s -E -dM -o %s.dM %s & m=$!; "
+		"%s -x c-header -o %s.gch %s; g=$?; wait $u && wait $m && [ $g = 0 ]",
+		flags, h, h, flags, h, h, flags, h, h), log);
+}
+
+/*
+ * After pch_start(): check the .gch and keep it at store, with the names
+ * of every macro the headers define, expand or test (store's KEY.macros):
+ * a -D option naming none of them changes nothing in the headers, so that
+ * the .gch also serves it.  0, or -errno.
+ */
+static int pch_finish(struct session *s, const char *dir, pid_t pid, const char *store)
+{
+	const char *gch = arena_printf(&s->arena, "%s/ctap_pch0.h.gch", dir);
 	const char *stem = arena_printf(&s->arena, "%.*s", (int)strlen(store) - 4, store);
 	char *names = NULL, *text = NULL;
 	size_t len, names_len = 0;
 	FILE *nf = open_memstream(&names, &names_len);
-	int ret;
+	int ret = spawn_wait(pid) ? -EIO : 0;
 
 	if (!nf)
 		return -ENOMEM;
 	fputc('\n', nf);
-
-	/* The three compiler runs at once: a first build waits for them. */
-	ret = kbuild_run(s, dir, name, arena_printf(&s->arena,
-		"%s -E -dU -o %s.dU %s & u=$!; %s -E -dM -o %s.dM %s & m=$!; "
-		"%s -x c-header -o %s.gch %s; g=$?; wait $u && wait $m && [ $g = 0 ]",
-		flags, h, h, flags, h, h, flags, h, h), log);
 	for (int dM = 0; dM < 2; dM++) {
-		const char *out = arena_printf(&s->arena, "%s/ctap_pch%d.h.d%c", dir, n, "UM"[dM]);
+		const char *out = arena_printf(&s->arena, "%s/ctap_pch0.h.d%c", dir, "UM"[dM]);
 
-		text = ret ? NULL : slurp(out, &len);
+		text = ret ? NULL : rt_slurp(out, &len);
 		unlink(out);
 		if (!text) {
 			ret = -EIO;
@@ -272,13 +326,13 @@ static int make_pch(struct session *s, const char *dir, const char *name, const 
 		free(text);
 	}
 	fclose(nf);
-	text = ret ? NULL : slurp(gch, &len);
+	text = ret ? NULL : rt_slurp(gch, &len);
 	if (text) {
 		cache_store(arena_printf(&s->arena, "%s.macros", stem), names, names_len);
 		cache_store(store, text, len);
-	} else {
-		unlink(gch);
+		prune(store);
 	}
+	unlink(gch);	/* the build goes on with the cache's */
 	free(names);
 	free(text);
 	return text ? 0 : ret ? ret : -EIO;
@@ -289,7 +343,7 @@ static int make_pch(struct session *s, const char *dir, const char *name, const 
 static bool defines_apart(struct session *s, const char *macros)
 {
 	size_t len;
-	char *text = macros ? slurp(macros, &len) : NULL;
+	char *text = macros ? rt_slurp(macros, &len) : NULL;
 	bool ok = text != NULL || !s->opt.n_defines;
 
 	for (int i = 0; text && ok && i < s->opt.n_defines; i++) {
@@ -301,10 +355,56 @@ static bool defines_apart(struct session *s, const char *macros)
 	return ok;
 }
 
-const char *kbuild_pch(struct session *s, const char *dir, const char *name, const char *line,
-		       const uint64_t *keys, const char *log)
+/* The words of flags but include directories and warnings (which a
+ * .gch does not depend on), and its last -std= (a .gch made for one C
+ * dialect is refused in another) as *std. */
+static char *language(struct session *s, const char *flags, const char **std)
 {
-	const char *at = NULL, *found, *store, *head;
+	char *out = "";
+
+	*std = "";
+	for (const char *p = flags + strspn(flags, " "); *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		if (!strncmp(p, "-std=", 5))
+			*std = arena_strndup(&s->arena, p, n);
+		else if (strncmp(p, "-I", 2) && strncmp(p, "-W", 2))
+			out = arena_printf(&s->arena, "%s %.*s", out, (int)n, p);
+		p += n;
+	}
+	return out;
+}
+
+/* Whether a .gch made with options a serves a compile with options b:
+ * the script's unit adds include directories, warnings and -std=gnu11
+ * to Kbuild's (5.10's kernel is gnu89: its .mod.c then has none). */
+static bool same_language(struct session *s, const char *a, const char *b)
+{
+	const char *std_a, *std_b;
+	const char *la = language(s, a, &std_a), *lb = language(s, b, &std_b);
+
+	return !strcmp(la, lb) && !strcmp(std_a, std_b);
+}
+
+/* Unit n's headers as ctap_pchN.h, read from the .gch at gch, and its moved
+ * macros as ctap_namesN.h: 0, or -errno. */
+static int use_pch(struct session *s, const char *dir, const char *name, int n, const char *head,
+		   const char *names, const char *gch)
+{
+	const char *h = arena_printf(&s->arena, "%s/ctap_pch%d.h", dir, n);
+
+	if (rt_write_text(h, head) ||
+	    rt_write_text(arena_printf(&s->arena, "%s/ctap_names%d.h", dir, n),
+			  kbuild_replace(&s->arena, names, "@NAME@", name)))
+		return -EIO;
+	unlink(arena_printf(&s->arena, "%s.gch", h));
+	return symlink(gch, arena_printf(&s->arena, "%s.gch", h)) ? -errno : 0;
+}
+
+const char *kbuild_pch(struct session *s, const char *dir, const char *name, const char *line,
+		       struct kbuild_pch *pch, const char *log)
+{
+	const char *at = NULL, *found, *store;
 	struct words w;
 	uint64_t key;
 	int n;
@@ -313,29 +413,49 @@ const char *kbuild_pch(struct session *s, const char *dir, const char *name, con
 		at = strstr(line, arena_printf(&s->arena, " -c -o @DIR@/%s.o @DIR@/%s.c",
 					       units[n], units[n]));
 	n--;
-	if (!at || !keys || split(s, line, at - line, &w))
+	if (!at || !pch || split(s, line, at - line, &w))
 		return line;
-	head = n ? mod_includes(s, dir, name) :
-		arena_printf(&s->arena, "#include \"%s/runtime/ctap_kheaders.h\"\n", dir);
-	key = kbuild_tool_key(fnv1a(keys[n], w.includes, strlen(w.includes)), w.flags);
-	if (n)
-		key = fnv1a(key, head, strlen(head));
-	if (!*head || rt_file(s, arena_printf(&s->arena, "%016llx.nopch", (unsigned long long)key),
-			      NULL))
+	if (n) {	/* the .mod.c: the script's .gch, if it had one */
+		if (!pch->gch || !same_language(s, pch->flags, w.flags) ||
+		    use_pch(s, dir, name, 1, pch->head, w.names, pch->gch))
+			return line;
+		return arena_printf(&s->arena, "%s -pipe -include @DIR@/ctap_pch1.h "
+				    "-include @DIR@/ctap_names1.h%s", w.flags, at);
+	}
+	key = kbuild_tool_key(fnv1a(pch->keys[0], w.includes, strlen(w.includes)), w.flags);
+	if (rt_file(s, arena_printf(&s->arena, "%016llx.nopch", (unsigned long long)key), NULL))
 		return line;
 	found = rt_file(s, arena_printf(&s->arena, "%016llx.gch", (unsigned long long)key), &store);
-	if (rt_write_text(arena_printf(&s->arena, "%s/ctap_pch%d.h", dir, n),
-		       arena_printf(&s->arena, "/* Precompiled (stap -p4). */\n%s%s",
-				    w.includes, head)) ||
-	    rt_write_text(arena_printf(&s->arena, "%s/ctap_names%d.h", dir, n),
-		       kbuild_replace(&s->arena, w.names, "@NAME@", name)))
+	pch->head = arena_printf(&s->arena, "/* Precompiled (stap -p4). */\n%s"
+				 "#include \"%s/runtime/ctap_kheaders.h\"\n", w.includes, dir);
+	if (found && store && !strcmp(found, store))
+		touch(found);
+	if (!found && store && pch->mode != PCH_NONE &&
+	    rt_write_text(arena_printf(&s->arena, "%s/ctap_pch0.h", dir), pch->head) == 0) {
+		pch->pid = pch_start(s, dir, name, w.flags, arena_printf(&s->arena, "%s/pch.log", dir));
+		pch->store = store;
+		if (pch->mode == PCH_BACKGROUND)
+			return line;	/* for the next build */
+		found = kbuild_pch_finish(s, dir, pch) ? NULL : store;
+	}
+	if (!found || use_pch(s, dir, name, 0, pch->head, w.names, found))
 		return line;
-	if (found ? symlink(found, arena_printf(&s->arena, "%s/ctap_pch%d.h.gch", dir, n)) :
-	    !store || make_pch(s, dir, name, w.flags, n, store, log))
-		return line;
-	if (!n && !defines_apart(s, rt_file(s, arena_printf(&s->arena, "%016llx.macros",
-							     (unsigned long long)key), NULL)))
+	pch->gch = found;
+	pch->flags = w.flags;
+	if (!defines_apart(s, rt_file(s, arena_printf(&s->arena, "%016llx.macros",
+						     (unsigned long long)key), NULL)))
 		return line;	/* a -D the headers see: they are parsed after it */
-	return arena_printf(&s->arena, "%s -include @DIR@/ctap_pch%d.h -include @DIR@/ctap_names%d.h%s",
-			    w.flags, n, n, at);
+	return arena_printf(&s->arena, "%s -pipe -include @DIR@/ctap_pch0.h -include @DIR@/ctap_names0.h%s",
+			    w.flags, at);
+}
+
+int kbuild_pch_finish(struct session *s, const char *dir, struct kbuild_pch *pch)
+{
+	int ret;
+
+	if (!pch || pch->pid <= 0)
+		return pch && pch->pid < 0 ? -EIO : 0;
+	ret = pch_finish(s, dir, pch->pid, pch->store);
+	pch->pid = 0;
+	return ret;
 }

@@ -25,6 +25,10 @@
  * .mod.c are run with the kernel headers precompiled (kbuild_pch.c), and
  * a step that names nothing of the module but its output (6.10+'s
  * .module-common.o) runs once: its object is kept with the units.
+ * modpost gets only the lines of the kernel's Module.symvers that name a
+ * symbol of the module (kernel_symvers()), and the .mod.c compiles beside
+ * the script's unit, from a guess (struct guess): a replay is then the
+ * script's compile, objtool, two links and modpost.
  *
  * Kernels differ in the steps (6.2+ names the lines "savedcmd_", 6.10+
  * links a .module-common.o into every module), so the steps a kernel's
@@ -45,10 +49,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <gelf.h>
+
 #include "cache.h"
 #include "kbuild_replay.h"
 #include "rt_units.h"
 #include "spawn.h"
+#include "strset.h"
 
 /* The .cmd files of the steps, in order (%s: the module's name); the
  * optional ones only some kernels' Kbuild has. */
@@ -247,7 +255,7 @@ static char *mark_units(struct arena *a, const char *cmd, const char *const *obj
 }
 
 void kbuild_record(struct session *s, const char *dir, const char *name, const char *const *objs,
-		   const char *path, const uint64_t *pch)
+		   const char *path, struct kbuild_pch *pch)
 {
 	char *text = KBUILD_REPLAY_FORMAT "\n", file[4200];
 
@@ -276,8 +284,12 @@ void kbuild_record(struct session *s, const char *dir, const char *name, const c
 		}
 	}
 	cache_store(path, text, strlen(text));
-	/* The headers precompiled now, while the directory has what the
-	 * commands compiled: the next build uses them. */
+	/* `make prebuilt`: the headers precompiled now, while the directory
+	 * has what the commands compiled.  Else the next build makes them
+	 * (kbuild_pch.c): not a first build's two more seconds. */
+	if (!getenv("CTAP_PREBUILD") || !*getenv("CTAP_PREBUILD"))
+		return;
+	pch->mode = PCH_MAKE;
 	for (char *line = text, *end; (end = strchr(line, '\n')); line = end + 1)
 		kbuild_pch(s, dir, name, arena_strndup(&s->arena, line, end - line), pch,
 			   arena_printf(&s->arena, "%s/build.log", dir));
@@ -294,20 +306,31 @@ static char *expand(struct arena *a, const char *line, const char *name, const c
 	return kbuild_replace(a, expand_dir(a, line), NAME_MARK, name);
 }
 
-static int run_step(struct session *s, const char *dir, const char *cmd, const char *log)
+static pid_t start_step(struct session *s, const char *dir, const char *cmd, const char *log)
 {
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
 	/* What Kbuild's make exports and its tools read: 6.12's objtool
 	 * wants the source architecture (ctap targets x86_64 only). */
 	const char *env[] = { arena_printf(&s->arena, "%s=%s", DIR_VAR, dir), "SRCARCH=x86", NULL };
 
-	return spawn_logged(argv, s->opt.kernel_build, log, true, env) ? -EIO : 0;
+	return spawn_start(argv, s->opt.kernel_build, log, true, env);
+}
+
+static int run_step(struct session *s, const char *dir, const char *cmd, const char *log)
+{
+	return spawn_wait(start_step(s, dir, cmd, log)) ? -EIO : 0;
 }
 
 int kbuild_run(struct session *s, const char *dir, const char *name, const char *line,
 	       const char *log)
 {
 	return run_step(s, dir, expand(&s->arena, line, name, NULL), log);
+}
+
+pid_t kbuild_start(struct session *s, const char *dir, const char *name, const char *line,
+		   const char *log)
+{
+	return start_step(s, dir, expand(&s->arena, line, name, NULL), log);
 }
 
 /*
@@ -351,12 +374,164 @@ static int run_shared(struct session *s, const char *dir, const char *line, cons
 	return ret;
 }
 
-int kbuild_replay(struct session *s, const char *dir, const char *name, const char *const *objs,
-		  const char *path, const uint64_t *pch)
+/* The names in the symbol table of the ELF object at path, into set
+ * (the file's memory, kept in *keep): 0, or -1. */
+static int object_names(const char *path, struct strset *set, char **keep)
 {
-	char file[4200], log[4200], *line = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+
+	*keep = NULL;
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (gelf_getsym(data, i, &sym) && (n = elf_strptr(elf, sh.sh_link, sym.st_name)) &&
+			    *n)
+				strset_add(set, n);
+		}
+		ret = 0;
+	}
+	/* The names point into the ELF's memory: kept until the set goes. */
+	*keep = (char *)elf;
+	close(fd);
+	return ret;
+}
+
+/*
+ * modpost's step reading only the lines of the kernel's Module.symvers
+ * that name a symbol of dir/name.o (as the recorded line with another -i
+ * file), or NULL to run the line as recorded.  modpost looks each line's
+ * module up in a list, one strcmp() per module before it: 0.1 s of CPU
+ * for 6.1's 24,683 lines (931 modules), a quarter of a replay; a few
+ * hundred lines cost nothing, and give the .mod.c the same versions.
+ * module_layout is the symbol 6.1's and 5.10's modpost add; any other it
+ * wants and misses fails the step, which then runs as recorded.
+ */
+static const char *kernel_symvers(struct session *s, const char *dir, const char *name,
+				  const char *line)
+{
+	static const char from[] = " -i Module.symvers";
+	const char *at = strstr(line, from), *out;
+	struct strset names = { 0 };
+	char *elf = NULL, *text = NULL, buf[4096];
+	size_t len = 0;
+	FILE *in, *mem;
+
+	if (!strstr(line, "scripts/mod/modpost") || !at || !strchr(" \t", at[strlen(from)]) ||
+	    object_names(arena_printf(&s->arena, "%s/%s.o", dir, name), &names, &elf))
+		goto fail;
+	strset_add(&names, "module_layout");
+	in = fopen(arena_printf(&s->arena, "%s/Module.symvers", s->opt.kernel_build), "r");
+	mem = in ? open_memstream(&text, &len) : NULL;
+	while (mem && fgets(buf, sizeof(buf), in)) {
+		char *sym = strchr(buf, '\t'), *end = sym ? strchr(sym + 1, '\t') : NULL;
+
+		if (!end)
+			continue;
+		*end = '\0';
+		if (strset_has(&names, sym + 1)) {
+			*end = '\t';
+			fputs(buf, mem);
+		}
+	}
+	if (in)
+		fclose(in);
+	if (mem)
+		fclose(mem);
+	out = arena_printf(&s->arena, "%s/ctap-kernel.symvers", dir);
+	if (!mem || !text || rt_write_text(out, text))
+		goto fail;
+	strset_free(&names);
+	elf_end((Elf *)elf);
+	free(text);
+	return arena_printf(&s->arena, "%.*s -i " DIR_MARK "/ctap-kernel.symvers%s",
+			    (int)(at - line), line, at + strlen(from));
+fail:
+	strset_free(&names);
+	if (elf)
+		elf_end((Elf *)elf);
+	free(text);
+	return NULL;
+}
+
+/*
+ * The .mod.c compiled before modpost writes it, beside the script's
+ * compile (on the other CPU): modpost's .mod.c is the same for every
+ * script whose module needs the same kernel symbols (it names the module
+ * only as KBUILD_MODNAME), so the last one for these units is a good
+ * guess (KEY.modc).  The guess is written where modpost writes, compiled
+ * by the recorded command, and kept only if modpost then leaves the very
+ * same text: otherwise the step runs as usual.
+ */
+struct guess {
+	char *text;		/* the .mod.c guessed, or NULL */
+	size_t len;
+	const char *store;	/* where modpost's goes for the next build */
+	pid_t pid;		/* its compile, until waited for */
+	bool ok;		/* which then succeeded */
+};
+
+/* The guess's compile waited for: before modpost writes the .mod.c. */
+static void guess_wait(struct guess *g)
+{
+	if (g->pid > 0)
+		g->ok = spawn_wait(g->pid) == 0;
+	g->pid = 0;
+}
+
+static void guess_start(struct session *s, const char *dir, const char *name,
+			const char *const *objs, struct kbuild_pch *pch, const char *cmd,
+			struct guess *g)
+{
+	uint64_t key = fnv1a(pch->keys[1], "modc", 4);
+	const char *found;
+
+	for (int i = 0; objs[i]; i++)
+		key = fnv1a(key, objs[i], strlen(objs[i]) + 1);
+	found = rt_file(s, arena_printf(&s->arena, "%016llx.modc", (unsigned long long)key),
+			&g->store);
+	g->text = found ? rt_slurp(found, &g->len) : NULL;
+	if (g->text && !memchr(g->text, '\0', g->len) &&
+	    !rt_write_text(arena_printf(&s->arena, "%s/%s.mod.c", dir, name), g->text))
+		g->pid = start_step(s, dir, cmd, arena_printf(&s->arena, "%s/guess.log", dir));
+}
+
+/* Whether the guessed .mod.c was modpost's, and compiled (the step's
+ * object is there then); modpost's kept for the next build if not. */
+static bool guess_right(struct session *s, const char *dir, const char *name, struct guess *g)
+{
+	size_t len = 0;
+	char *text = rt_slurp(arena_printf(&s->arena, "%s/%s.mod.c", dir, name), &len);
+	bool same = text && g->text && len == g->len && !memcmp(text, g->text, len);
+
+	guess_wait(g);
+	if (text && !same && g->store)
+		cache_store(g->store, text, len);
+	free(text);
+	return same && g->ok;
+}
+
+int kbuild_replay(struct session *s, const char *dir, const char *name, const char *const *objs,
+		  const char *path, struct kbuild_pch *pch)
+{
+	char file[4200], log[4200], *line = NULL, *lines[2 * NSTEPS];
+	const char *cmds[2 * NSTEPS];
+	struct guess g = { 0 };
 	size_t cap = 0;
-	int ret = -ENOENT, n = 0;
+	int ret = -ENOENT, n = 0, mod = -1;
 	FILE *f, *empty;
 
 	if (getenv("CTAP_KBUILD") || (cache_file_ok(path) && cache_installed_ok(path)))
@@ -374,21 +549,43 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 	snprintf(log, sizeof(log), "%s/build.log", dir);
 	if (getline(&line, &cap, f) <= 0 || strcmp(line, KBUILD_REPLAY_FORMAT "\n"))
 		goto out;
-	while (getline(&line, &cap, f) > 0) {
-		const char *cmd, *shared;
-
+	if (pch)
+		pch->mode = PCH_BACKGROUND;
+	/* Every command first (the script's with its precompiled headers
+	 * before the .mod.c's, which reads the same), then the guess. */
+	for (; n < (int)(2 * NSTEPS) && getline(&line, &cap, f) > 0; n++) {
 		line[strcspn(line, "\n")] = '\0';
-		shared = pch ? shared_output(&s->arena, line) : NULL;
-		cmd = expand(&s->arena, kbuild_pch(s, dir, name, line, pch, log), name, objs);
-		ret = shared ? run_shared(s, dir, line, cmd, shared, pch[1], log) :
-			run_step(s, dir, cmd, log);
+		lines[n] = arena_strndup(&s->arena, line, strlen(line));
+		cmds[n] = expand(&s->arena, kbuild_pch(s, dir, name, lines[n], pch, log), name, objs);
+		if (strstr(lines[n], " -c -o " DIR_MARK "/" NAME_MARK ".mod.o "))
+			mod = n;
+	}
+	if (n == (int)(2 * NSTEPS) && getline(&line, &cap, f) > 0)
+		goto out;		/* not a recording of ours */
+	if (pch && mod >= 0)
+		guess_start(s, dir, name, objs, pch, cmds[mod], &g);
+	for (int i = 0; i < n; i++) {
+		const char *shared = pch ? shared_output(&s->arena, lines[i]) : NULL;
+		const char *symvers = kernel_symvers(s, dir, name, lines[i]);
+
+		if (strstr(lines[i], "modpost"))
+			guess_wait(&g);
+		if (i == mod && guess_right(s, dir, name, &g))
+			continue;
+		ret = shared ? run_shared(s, dir, lines[i], cmds[i], shared, pch->keys[1], log) :
+			run_step(s, dir, symvers ? expand(&s->arena, symvers, name, objs) : cmds[i],
+				 log);
+		if (ret && symvers)	/* a symbol modpost wants that was left out */
+			ret = run_step(s, dir, cmds[i], log);
 		if (ret)
 			goto out;
-		n++;
 	}
 	ret = n >= (int)NSTEPS - 1 ? 0 : -EINVAL;	/* all but an optional one, at least */
 out:
 	free(line);
 	fclose(f);
+	guess_wait(&g);
+	free(g.text);
+	kbuild_pch_finish(s, dir, pch);
 	return ret;
 }

@@ -131,6 +131,28 @@ int rt_write_text(const char *path, const char *text)
 	return fclose(f) == 0 && ok ? 0 : -EIO;
 }
 
+char *rt_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc(n + 1);
+		if (buf && fread(buf, 1, n, f) == (size_t)n) {
+			buf[n] = '\0';
+			*len = n;
+		} else {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
 int rt_copy(const char *from, const char *to)
 {
 	char buf[65536];

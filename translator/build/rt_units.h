@@ -35,6 +35,10 @@ int rt_units_write(struct session *s, const char *dir, const struct rt_unit *u, 
 /* After Kbuild built dir: the units it compiled into the cache. */
 void rt_units_keep(const char *dir, const struct rt_unit *u);
 
+/* The file at path, NUL-terminated (len: its size), or NULL if it cannot
+ * be read or is empty; free() it. */
+char *rt_slurp(const char *path, size_t *len);
+
 /* The file at path into the cache at store (nothing if NULL). */
 void rt_keep(const char *path, const char *store);
 

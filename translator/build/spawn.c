@@ -16,16 +16,13 @@
 
 #include "spawn.h"
 
-int spawn_logged(const char *const *argv, const char *dir, const char *log, bool append,
-		 const char *const *env)
+pid_t spawn_start(const char *const *argv, const char *dir, const char *log, bool append,
+		  const char *const *env)
 {
 	pid_t pid;
-	int status;
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -1;
 	if (pid == 0) {
 		int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
 		int out = open(log, flags, 0600), in = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -40,9 +37,22 @@ int spawn_logged(const char *const *argv, const char *dir, const char *log, bool
 		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
+	return pid;
+}
+
+int spawn_wait(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int spawn_logged(const char *const *argv, const char *dir, const char *log, bool append,
+		 const char *const *env)
+{
+	return spawn_wait(spawn_start(argv, dir, log, append, env));
 }
 
 void spawn_copy_file(const char *path, int fd)

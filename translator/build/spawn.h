@@ -8,6 +8,7 @@
 #define SPAWN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /*
  * argv[0] (looked up in $PATH when it has no '/') run to its end: stdin
@@ -18,6 +19,13 @@
  */
 int spawn_logged(const char *const *argv, const char *dir, const char *log, bool append,
 		 const char *const *env);
+
+/* spawn_logged()'s program started, not waited for: its pid (-1 if it
+ * could not be), for spawn_wait(). */
+pid_t spawn_start(const char *const *argv, const char *dir, const char *log, bool append,
+		  const char *const *env);
+/* The exit status of a program spawn_start() started (-1: killed, or none). */
+int spawn_wait(pid_t pid);
 
 /* The file at path (a child's log, say) copied to the descriptor fd. */
 void spawn_copy_file(const char *path, int fd);

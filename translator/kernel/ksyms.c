@@ -315,12 +315,22 @@ static int by_name(const void *a, const void *b)
 	return c ? c : x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static uint64_t mark(const struct raws *r, const char *name)
+/* The addresses of the n names (0 for a missing one): the first of each,
+ * in one pass over the table (they all begin with '_'). */
+static void marks(const struct raws *r, const char *const *names, uint64_t *addr, int n)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->v[i].name, name))
-			return r->v[i].addr;
-	return 0;
+	int left = n;
+
+	memset(addr, 0, n * sizeof(*addr));
+	for (size_t i = 0; left && i < r->n; i++) {
+		if (r->v[i].name[0] != '_')
+			continue;
+		for (int k = 0; k < n; k++)
+			if (!addr[k] && !strcmp(r->v[i].name, names[k])) {
+				addr[k] = r->v[i].addr;
+				left--;
+			}
+	}
 }
 
 /* Names that are not functions one can enter: the parts a compiler split
@@ -348,7 +358,7 @@ static uint64_t size_at(const struct raws *r, size_t i)
  * a guess.  Per-CPU symbols (absolute offsets, below the image) are not
  * addresses at all.
  */
-static int build_vars(struct raws *r, struct ksyms *ks, uint64_t stext)
+static int build_vars(const struct raws *r, struct ksyms *ks, uint64_t stext)
 {
 	size_t w = 0;
 
@@ -375,18 +385,35 @@ static int build_vars(struct raws *r, struct ksyms *ks, uint64_t stext)
 	return 0;
 }
 
+static bool sorted_by_addr(const struct raws *r)
+{
+	for (size_t i = 1; i < r->n; i++)
+		if (r->v[i - 1].addr > r->v[i].addr)
+			return false;
+	return true;
+}
+
 /* Every table here has addresses: read_map() refuses one without. */
 static int build_table(struct raws *r, struct ksyms *ks)
 {
-	uint64_t stext, etext, lo[6], hi[6];
+	uint64_t stext, etext, lo[6], hi[6], addr[14];
+	const char *names[14];
 	size_t w = 0;
 
-	qsort(r->v, r->n, sizeof(*r->v), by_addr);
-	stext = mark(r, "_stext");
-	etext = mark(r, "_etext");
+	if (!sorted_by_addr(r))	/* a System.map, kallsyms: sorted already */
+		qsort(r->v, r->n, sizeof(*r->v), by_addr);
+	names[0] = "_stext";
+	names[1] = "_etext";
 	for (int s = 0; s < 6; s++) {
-		lo[s] = mark(r, no_probe_sections[s].start);
-		hi[s] = mark(r, no_probe_sections[s].end);
+		names[2 + 2 * s] = no_probe_sections[s].start;
+		names[3 + 2 * s] = no_probe_sections[s].end;
+	}
+	marks(r, names, addr, 14);
+	stext = addr[0];
+	etext = addr[1];
+	for (int s = 0; s < 6; s++) {
+		lo[s] = addr[2 + 2 * s];
+		hi[s] = addr[3 + 2 * s];
 	}
 	ks->funcs = xcalloc(r->n ? r->n : 1, sizeof(*ks->funcs));
 	for (size_t i = 0; i < r->n; i++) {
@@ -418,7 +445,13 @@ static int build_table(struct raws *r, struct ksyms *ks)
 		ks->funcs[ks->n] = ks->funcs[i];
 		ks->funcs[ks->n++].copies = 1;
 	}
-	return build_vars(r, ks, stext);
+	/* the data symbols when first asked for (watchpoints): sorting
+	 * them costs every other script a tenth of its passes 1-3 */
+	ks->raws = xmalloc(sizeof(*r));
+	*(struct raws *)ks->raws = *r;
+	r->v = NULL;
+	ks->stext = stext;
+	return 0;
 }
 
 static bool hidden_addresses(const struct raws *r)
@@ -517,6 +550,9 @@ void ksyms_free(struct ksyms *ks)
 {
 	if (!ks)
 		return;
+	if (ks->raws)
+		free(((struct raws *)ks->raws)->v);
+	free(ks->raws);
 	free(ks->funcs);
 	free(ks->vars);
 	free(ks->strings);
@@ -535,6 +571,15 @@ const struct ksym *ksyms_find(const struct ksyms *ks, const char *name)
 
 const struct ksym *ksyms_var(const struct ksyms *ks, const char *name)
 {
+	struct ksyms *k = (struct ksyms *)ks;	/* made once, on demand */
+	struct raws *r = k->raws;
+
+	if (r) {
+		build_vars(r, k, k->stext);
+		free(r->v);
+		free(r);
+		k->raws = NULL;
+	}
 	return bsearch(name, ks->vars, ks->nvars, sizeof(*ks->vars), cmp_key);
 }
 

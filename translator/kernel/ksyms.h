@@ -32,8 +32,11 @@ struct ksym {
 struct ksyms {
 	struct ksym *funcs;	/* sorted by name, each name once */
 	int n;
-	struct ksym *vars;	/* the image's data symbols, the same way (no why) */
+	struct ksym *vars;	/* the image's data symbols, the same way (no why);
+				 * made by the first ksyms_var() */
 	int nvars;
+	void *raws;		/* until then, the table they are made from */
+	uint64_t stext;
 	char *strings;		/* the names live here */
 	const char *source;	/* where they came from, for -v */
 };
