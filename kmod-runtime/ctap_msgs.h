@@ -6,6 +6,8 @@
  *
  * A loaded module owns a directory /sys/kernel/debug/ctap/<module>/ with
  *   trace0 .. traceN   per-CPU relay files: the script's output, raw bytes
+ * (read-only: debugfs lets a locked-down kernel's readers open those), and
+ * /proc/ctap-<module>/ with
  *   .cmd               the control file: framed messages in both directions
  *
  * Every control message is a struct ctap_msg_hdr followed by hdr.len bytes
@@ -41,6 +43,7 @@
 #include <linux/types.h>
 
 #define CTAP_DEBUGFS_DIR	"ctap"
+#define CTAP_PROCFS_PREFIX	"ctap-"
 #define CTAP_CMD_FILE		".cmd"
 #define CTAP_TRACE_PREFIX	"trace"
 

@@ -3,6 +3,12 @@
  * ctl.c - the .cmd control file of a ctap module and the session's state
  * it drives (staprun's side is its ctl.c; the protocol is ctap_msgs.h).
  *
+ * The file is /proc/ctap-<module>/.cmd, not beside the output in debugfs:
+ * a kernel locked down (as Secure Boot locks it) refuses to open a
+ * debugfs file for writing, and procfs has no such rule.  A directory of
+ * the module's own: none shared with other modules to make and take away
+ * (probes/procfs.c must, for SystemTap's /proc/systemtap).
+ *
  * Messages to staprun are queued in a fixed ring allocated at init, so
  * that probe context never allocates; readers are woken through irq_work
  * because a probe may fire with the scheduler's locks held.  The ring
@@ -14,11 +20,11 @@
  */
 #include <linux/atomic.h>
 #include <linux/cred.h>
-#include <linux/debugfs.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/proc_fs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -52,6 +58,7 @@ static struct {
 	struct work_struct stop_work;	/* EXIT: stop, then reply */
 
 	kuid_t owner;			/* the real uid that loaded the module */
+	struct proc_dir_entry *dir;	/* /proc/ctap-<module> */
 	s32 tz_gmtoff;			/* from START: staprun's time zone */
 	char tz_name[CTAP_TZ_NAME_LEN];
 } cl;
@@ -326,14 +333,15 @@ static int ctl_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static const struct file_operations ctl_fops = {
-	.owner = THIS_MODULE,
-	.open = ctl_open,
-	.release = ctl_release,
-	.read = ctl_read,
-	.write = ctl_write,
-	.poll = ctl_poll,
-	.llseek = noop_llseek,
+/* No owner: procfs itself keeps the module's code alive while an
+ * operation runs, and closes the file when the entry is removed. */
+static const struct proc_ops ctl_fops = {
+	.proc_open = ctl_open,
+	.proc_release = ctl_release,
+	.proc_read = ctl_read,
+	.proc_write = ctl_write,
+	.proc_poll = ctl_poll,
+	.proc_lseek = noop_llseek,
 };
 
 /* ---- lines and requests to staprun ---- */
@@ -387,9 +395,26 @@ int ctap_ctl_init(const struct ctap_transport_ops *ops)
 	return cl.ring ? 0 : -ENOMEM;
 }
 
-void ctap_ctl_create_file(struct dentry *dir)
+int ctap_ctl_create_file(const char *name)
 {
-	debugfs_create_file(CTAP_CMD_FILE, 0600, dir, NULL, &ctl_fops);
+	char dir[MODULE_NAME_LEN + sizeof(CTAP_PROCFS_PREFIX)];
+
+	snprintf(dir, sizeof(dir), CTAP_PROCFS_PREFIX "%s", name);
+	cl.dir = proc_mkdir(dir, NULL);
+	if (!cl.dir)
+		return -EEXIST;		/* a stale directory, or no memory */
+	if (!proc_create(CTAP_CMD_FILE, 0600, cl.dir, &ctl_fops)) {
+		proc_remove(cl.dir);
+		cl.dir = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void ctap_ctl_remove_file(void)
+{
+	proc_remove(cl.dir);	/* waits for operations, releases open files */
+	cl.dir = NULL;
 }
 
 void ctap_ctl_stop(void)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * transport.c - /sys/kernel/debug/ctap/<module>/ of a ctap module: the
- * directory, with the relay output (relay.c) and the .cmd control file
- * (ctl.c) in it, made when the module loads and removed when it goes.
+ * transport.c - the files of a ctap module: /sys/kernel/debug/ctap/<module>/
+ * with the relay output (relay.c), and /proc/ctap-<module>/.cmd, the
+ * control file (ctl.c), made when the module loads and removed when it goes.
  *
  * What the three files share (the re-entry guards of their locks) is in
  * transport_internal.h; docs/runtime.md and docs/safety.md describe the
@@ -61,9 +61,13 @@ int ctap_transport_init(const char *name, const struct ctap_transport_ops *ops,
 	ret = ctap_relay_open(tp.dir, bulk || ctap_bulk, subbuf_size, n_subbufs);
 	if (ret)
 		goto out_dir;
-	ctap_ctl_create_file(tp.dir);
+	ret = ctap_ctl_create_file(name);
+	if (ret)
+		goto out_relay;
 	return 0;
 
+out_relay:
+	ctap_relay_close();
 out_dir:
 	debugfs_remove(tp.dir);
 out_ctl:
@@ -76,6 +80,7 @@ out:
 void ctap_transport_exit(void)
 {
 	ctap_ctl_stop();
+	ctap_ctl_remove_file();	/* its release touches the relay's state */
 	ctap_relay_close();
 	debugfs_remove(tp.dir);
 	ctap_ctl_free();	/* after the files: no reader of the ring left */

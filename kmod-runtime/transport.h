@@ -2,9 +2,9 @@
 /*
  * transport.h - output and control channel of a ctap module.
  *
- * The transport owns /sys/kernel/debug/ctap/<module>/: per-CPU relay files
- * for the script's output and the .cmd control file (see ctap_msgs.h for the
- * protocol).  The module supplies two callbacks that run in process context,
+ * The transport owns /sys/kernel/debug/ctap/<module>/, per-CPU relay files
+ * for the script's output, and /proc/ctap-<module>/.cmd, the control file
+ * (see ctap_msgs.h for the protocol).  The module supplies two callbacks that run in process context,
  * from staprun's writes to .cmd.
  */
 #ifndef CTAP_TRANSPORT_H

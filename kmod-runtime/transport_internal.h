@@ -90,8 +90,10 @@ unsigned long ctap_relay_take_cut(void);
 /* Before the directory: the ring (process context, the loader's: the
  * session's owner is its real uid). */
 int ctap_ctl_init(const struct ctap_transport_ops *ops);
-/* The .cmd file in dir, once the output exists. */
-void ctap_ctl_create_file(struct dentry *dir);
+/* /proc/ctap-<name>/.cmd, once the output exists. */
+int ctap_ctl_create_file(const char *name);
+/* Before the output goes: an open .cmd is released here. */
+void ctap_ctl_remove_file(void);
 /* The session stopped if it runs, no wake-up pending. */
 void ctap_ctl_stop(void);
 /* After the files are gone (no reader left). */

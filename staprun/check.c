@@ -94,12 +94,16 @@ static void check_lockdown(void)
 
 	if (first_line("/sys/kernel/security/lockdown", v, sizeof(v))) {
 		snprintf(what, sizeof(what), "lockdown: %s", v);
+		/* integrity (Secure Boot's level) leaves kprobes, perf and
+		 * tracefs alone: a module signed with an enrolled key runs */
 		if (strstr(v, "[none]"))
 			line(" ok ", what, NULL);
+		else if (strstr(v, "[integrity]"))
+			line("warn", what, "only signed modules load (Secure Boot): build with "
+			     "stap --sign-module and enroll its key with mokutil --import");
 		else
-			line("FAIL", what, "lockdown (Secure Boot) refuses unsigned modules and "
-			     "kprobes: sign the module with a key enrolled by mokutil, or boot "
-			     "with lockdown=none");
+			line("FAIL", what, "lockdown=confidentiality refuses kprobes, perf and "
+			     "tracefs: boot with lockdown=integrity or none");
 	} else if (!mounted("securityfs")) {
 		line("warn", "lockdown: unknown (securityfs is not mounted)",
 		     "mount -t securityfs securityfs /sys/kernel/security, and check again");

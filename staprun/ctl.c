@@ -15,8 +15,7 @@ int ctl_open(const char *modname)
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/%s/%s/%s",
-		 CTAP_DEBUGFS_DIR, modname, CTAP_CMD_FILE);
+	snprintf(path, sizeof(path), "/proc/%s%s/%s", CTAP_PROCFS_PREFIX, modname, CTAP_CMD_FILE);
 	fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	return fd < 0 ? -errno : fd;
 }
@@ -61,8 +60,8 @@ int ctl_recv(int fd, struct ctap_msg_hdr *hdr, char *payload, size_t size)
 void ctl_open_failed(const char *modname, int err)
 {
 	if (err == -ENOENT)
-		errmsg("module '%s' is not a ctap session (it has no /sys/kernel/debug/%s/%s/%s)\n",
-		       modname, CTAP_DEBUGFS_DIR, modname, CTAP_CMD_FILE);
+		errmsg("module '%s' is not a ctap session (it has no /proc/%s%s/%s)\n",
+		       modname, CTAP_PROCFS_PREFIX, modname, CTAP_CMD_FILE);
 	else if (err == -EPERM)
 		errmsg("session '%s' was started by another user: only they and root may stop it "
 		       "or attach to it\n", modname);

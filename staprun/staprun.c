@@ -401,8 +401,8 @@ static int attach_session(struct session *s)
 	if (s->ctl_fd >= 0)
 		return 0;
 	if (s->ctl_fd == -ENOENT)
-		errmsg("module '%s' is not a ctap session (it has no /sys/kernel/debug/%s/%s/%s): "
-		       "staprun leaves it alone\n", s->modname, CTAP_DEBUGFS_DIR, s->modname,
+		errmsg("module '%s' is not a ctap session (it has no /proc/%s%s/%s): "
+		       "staprun leaves it alone\n", s->modname, CTAP_PROCFS_PREFIX, s->modname,
 		       CTAP_CMD_FILE);
 	else
 		ctl_open_failed(s->modname, s->ctl_fd);
