@@ -22,7 +22,7 @@ enum {
 	NR_signalfd4 = 327, NR_recvmmsg = 337, NR_execveat = 358, NR_execve = 11,
 	NR_utime = 30, NR_sigaction = 67, NR_socketcall = 102, NR_setitimer = 104,
 	NR_ipc = 117, NR_rt_sigaction = 174, NR_set_thread_area = 243,
-	NR_get_thread_area = 244, NR_clock_nanosleep = 267,
+	NR_get_thread_area = 244, NR_clock_nanosleep = 267, NR_adjtimex = 124,
 };
 
 static long sys32(long nr, long a, long b, long c, long d, long e, long f)
@@ -63,6 +63,7 @@ static uint32_t user_desc[4] = { 1000, 0x1000, 0xfff, 0x51 };	/* a bad entry: EI
 static int32_t itv[4] = { 1, 2, 0, 0 };		/* a zero value: no timer */
 static int32_t ubuf[2] = { 5, 6 };
 static uint32_t kludge[2], sock_args[3];
+static int32_t timex[32];				/* modes 0: only reads the clock */
 static const char arg0[] = "prog", arg1[] = "-x", env0[] = "A=1";
 
 int main(void)
@@ -118,6 +119,7 @@ int main(void)
 	sys32(NR_clock_nanosleep, 1, 0, ADDR(ts_sleep), 0, 0, 0);
 	sys32(NR_setitimer, 2, ADDR(itv), 0, 0, 0, 0);
 	sys32(NR_utime, ADDR(missing), ADDR(ubuf), 0, 0, 0, 0);
+	sys32(NR_adjtimex, ADDR(timex), 0, 0, 0, 0, 0);
 	/* ipc() on an id that does not exist (-1): EINVAL each */
 	sys32(NR_ipc, 14, -1, 0x102, 0, ADDR(buf), 0);		/* MSGCTL, IPC_64|IPC_STAT */
 	sys32(NR_ipc, 11, -1, 5, 0x800, ADDR(buf), 0);		/* MSGSND, IPC_NOWAIT */
