@@ -6,8 +6,9 @@
  * syscall.*.  Each system call then looks its number up in the sorted
  * table (a binary search) and runs the probes found.
  *
- * Only 64-bit calls: a 32-bit task's numbers are another table's, and
- * x32 calls carry __X32_SYSCALL_BIT; both are skipped.
+ * A 32-bit (ia32) task's numbers are another table's: its calls run the
+ * probes marked is_compat (kernel.compat_syscall), with the arguments of
+ * its registers.  x32 calls (__X32_SYSCALL_BIT) are skipped.
  */
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
@@ -24,17 +25,38 @@
  */
 #define CTAP_SYSCALL_ARGS	8
 
-static void ctap_syscalls_args(unsigned long *args, struct pt_regs *regs, long val)
+static void ctap_syscalls_args(unsigned long *args, struct pt_regs *regs, long val,
+			       bool compat)
 {
-	args[0] = regs->di;
-	args[1] = regs->si;
-	args[2] = regs->dx;
-	args[3] = regs->r10;
-	args[4] = regs->r8;
-	args[5] = regs->r9;
+	if (compat) {		/* the ia32 convention: ebx, ecx, edx, esi, edi, ebp */
+		args[0] = (u32)regs->bx;
+		args[1] = (u32)regs->cx;
+		args[2] = (u32)regs->dx;
+		args[3] = (u32)regs->si;
+		args[4] = (u32)regs->di;
+		args[5] = (u32)regs->bp;
+	} else {
+		args[0] = regs->di;
+		args[1] = regs->si;
+		args[2] = regs->dx;
+		args[3] = regs->r10;
+		args[4] = regs->r8;
+		args[5] = regs->r9;
+	}
 	args[6] = (unsigned long)regs;
 	args[7] = val;
 }
+
+/* Whether current's call is an ia32 one (the compat table's numbers). */
+static bool ctap_syscalls_compat(void)
+{
+#ifdef CONFIG_IA32_EMULATION
+	return in_ia32_syscall();
+#else
+	return false;
+#endif
+}
+NOKPROBE_SYMBOL(ctap_syscalls_compat);
 
 /*
  * A task's @entry values between a call's entry and its return: the
@@ -119,15 +141,21 @@ NOKPROBE_SYMBOL(ctap_syscalls_reclaim);
 /* Calls that never return through sys_exit with their number: exit and
  * exit_group end the task, rt_sigreturn leaves with orig_ax -1 (the
  * registers of the interrupted code).  Their entries take no slot. */
-static bool ctap_syscalls_returns(long nr)
+static bool ctap_syscalls_returns(long nr, bool compat)
 {
+#ifdef CONFIG_IA32_EMULATION
+	if (compat)
+		return nr != __NR_ia32_exit && nr != __NR_ia32_exit_group &&
+		       nr != __NR_ia32_sigreturn && nr != __NR_ia32_rt_sigreturn;
+#endif
 	return nr != __NR_exit && nr != __NR_exit_group && nr != __NR_rt_sigreturn;
 }
 
 /* A call's entry: the @entry part of a return probe, into a slot.  A slot
  * current still holds for s is stale (a call that never returned, or a
  * task that died in one whose task_struct is current's now). */
-static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_regs *regs, long id)
+static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_regs *regs, long id,
+				     bool compat)
 {
 	struct ctap_syscall_slot *slot = ctap_syscalls_find(s, false);
 
@@ -140,13 +168,14 @@ static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_reg
 		return;
 	}
 	memset(slot->args, 0, sc.slot_size - sizeof(*slot));
-	ctap_syscalls_args(slot->args, regs, id);
+	ctap_syscalls_args(slot->args, regs, id, compat);
 	ctap_probe_run(s->entry_probe, NULL, slot->args, CTAP_SYSCALL_ARGS);
 }
 NOKPROBE_SYMBOL(ctap_syscalls_entry_part);
 
 /* A return probe with @entry values: runs with the slot's, then frees it. */
-static void ctap_syscalls_return(const struct ctap_syscall *s, struct pt_regs *regs, long ret)
+static void ctap_syscalls_return(const struct ctap_syscall *s, struct pt_regs *regs, long ret,
+				 bool compat)
 {
 	struct ctap_syscall_slot *slot = ctap_syscalls_find(s, false);
 
@@ -154,45 +183,59 @@ static void ctap_syscalls_return(const struct ctap_syscall *s, struct pt_regs *r
 	 * not fire either), or it was skipped and counted then. */
 	if (!slot)
 		return;
-	ctap_syscalls_args(slot->args, regs, ret);
+	ctap_syscalls_args(slot->args, regs, ret, compat);
 	ctap_probe_run(s->probe, NULL, slot->args, CTAP_SYSCALL_ARGS);
 	smp_store_release(&slot->task, NULL);
 }
 NOKPROBE_SYMBOL(ctap_syscalls_return);
 
-/* The @entry parts of the return probes of nr. */
-static void ctap_syscalls_dispatch_entries(long nr, struct pt_regs *regs, long id)
+/* The @entry parts of the return probes of (compat, nr). */
+static void ctap_syscalls_dispatch_entries(long nr, bool compat, struct pt_regs *regs, long id)
 {
 	for (int i = 0; i < sc.n; i++)
-		if (sc.v[i].is_return && sc.v[i].nr == nr && sc.v[i].entry_probe)
-			ctap_syscalls_entry_part(&sc.v[i], regs, id);
+		if (sc.v[i].is_return && sc.v[i].is_compat == compat && sc.v[i].nr == nr &&
+		    sc.v[i].entry_probe)
+			ctap_syscalls_entry_part(&sc.v[i], regs, id, compat);
 }
 NOKPROBE_SYMBOL(ctap_syscalls_dispatch_entries);
 
-/* Run the probes of (is_return, nr) with the arguments $regs, $id/$ret;
- * at an entry, also the @entry parts of the returns of nr. */
+/* Whether table entry s sorts before (is_return, compat, nr). */
+static bool ctap_syscalls_before(const struct ctap_syscall *s, bool is_return, bool compat,
+				 long nr)
+{
+	if (s->is_return != is_return)
+		return s->is_return < is_return;
+	if (s->is_compat != compat)
+		return s->is_compat < compat;
+	return s->nr < nr;
+}
+NOKPROBE_SYMBOL(ctap_syscalls_before);
+
+/* Run the probes of (is_return, compat, nr) with the arguments $regs,
+ * $id/$ret; at an entry, also the @entry parts of the returns of nr. */
 static void ctap_syscalls_dispatch(bool is_return, long nr, struct pt_regs *regs, long val)
 {
 	unsigned long args[CTAP_SYSCALL_ARGS];
+	bool compat = ctap_syscalls_compat();
 	int lo = 0, hi = sc.n;
 
-	if (nr < 0 || (IS_ENABLED(CONFIG_COMPAT) && in_compat_syscall()))
+	if (nr < 0 || (!compat && IS_ENABLED(CONFIG_COMPAT) && in_compat_syscall()))
 		return;
-	if (!is_return && sc.slots && ctap_syscalls_returns(nr))
-		ctap_syscalls_dispatch_entries(nr, regs, val);
-	ctap_syscalls_args(args, regs, val);
+	if (!is_return && sc.slots && ctap_syscalls_returns(nr, compat))
+		ctap_syscalls_dispatch_entries(nr, compat, regs, val);
+	ctap_syscalls_args(args, regs, val, compat);
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		const struct ctap_syscall *s = &sc.v[mid];
 
-		if (s->is_return < is_return || (s->is_return == is_return && s->nr < nr))
+		if (ctap_syscalls_before(&sc.v[mid], is_return, compat, nr))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < sc.n && sc.v[lo].is_return == is_return && sc.v[lo].nr == nr; lo++) {
+	for (; lo < sc.n && sc.v[lo].is_return == is_return && sc.v[lo].is_compat == compat &&
+	       sc.v[lo].nr == nr; lo++) {
 		if (sc.v[lo].entry_probe)
-			ctap_syscalls_return(&sc.v[lo], regs, val);
+			ctap_syscalls_return(&sc.v[lo], regs, val, compat);
 		else
 			ctap_probe_run(sc.v[lo].probe, NULL, args, ARRAY_SIZE(args));
 	}

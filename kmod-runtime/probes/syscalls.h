@@ -16,6 +16,7 @@ struct ctap_syscall {
 	const struct ctap_probe *probe;
 	int nr;				/* the 64-bit table's number */
 	bool is_return;
+	bool is_compat;			/* nr is the ia32 table's: 32-bit tasks' */
 	/* A return's @entry part, run at the entry into a slot the task
 	 * keeps until the return (saved_size bytes after the arguments). */
 	const struct ctap_probe *entry_probe;
@@ -28,11 +29,13 @@ struct ctap_syscall {
 
 /**
  * ctap_syscalls_register - attach a table of system call probes
- * @scs: the table, sorted by (is_return, nr) (the translator sorts it)
+ * @scs: the table, sorted by (is_return, is_compat, nr) (the translator
+ *	sorts it)
  * @n: its length
  *
  * One tracepoint probe for the entries, one for the returns.  A probe
- * runs with the call's six arguments (int_arg()), then $regs (the
+ * runs with the call's six arguments (int_arg(): a 32-bit task's from
+ * its ia32 registers), then $regs (the
  * caller's registers) and $id (entry) or $ret (return).  Returns 0 or the
  * -errno, nothing attached (it allocates the @entry slots: process context).
  */

@@ -27,6 +27,13 @@ int target_syscall_names(struct arena *a, const char *build, const char *arch,
 			 const char *const **names);
 
 /*
+ * The target's 32-bit (ia32, compat) system calls by number, from its
+ * unistd_32.h, each one its syscalls_32.h gives an entry point (none for
+ * a number left to sys_ni_syscall): as target_syscall_names().  x86_64.
+ */
+int target_compat_syscall_names(struct arena *a, const char *build, const char *const **names);
+
+/*
  * Where the kernel's headers are: the build tree itself, or the source
  * tree its Makefile includes (Debian's linux-headers-*-common).
  */

@@ -6,6 +6,13 @@
  * kmod-runtime/probes/syscalls.c, two tracepoints for all of them).
  * What the syscall.* tapsets are built on.
  *
+ * kernel.compat_syscall("NAME") and its .return are the same for the
+ * 32-bit (ia32) calls of 32-bit tasks, NAME a glob over unistd_32.h's
+ * names that have an entry point (SystemTap's syscall.nice,
+ * syscall.compat_futex...: what x86_64 has only for them).  int_arg(1)...
+ * are then the ia32 argument registers, bx, cx, dx, si, di, bp; no
+ * parameter has a $name.
+ *
  * $vars: $regs, the caller's registers (struct pt_regs *: the arguments
  * are in di, si, dx, r10, r8, r9), and $id, the number, at the entry or
  * $ret (and $return), the value returned, at the return; the parameters
@@ -31,6 +38,8 @@
 static const char *const patterns[] = {
 	"kernel.syscall(string)",
 	"kernel.syscall(string).return",
+	"kernel.compat_syscall(string)",
+	"kernel.compat_syscall(string).return",
 	NULL
 };
 
@@ -40,6 +49,7 @@ extern const struct provider syscall_provider;
 struct syscall_point {
 	int nr;
 	bool is_return;
+	bool is_compat;		/* the ia32 table's nr */
 };
 
 /* The sys_enter tracepoint's prototype (void *, struct pt_regs *, long):
@@ -60,6 +70,8 @@ struct syscall_state {
 	int n;
 	struct target_syscall_decl *decls;	/* by number */
 	__u32 (*param_types)[6];	/* by number: each parameter's BTF type */
+	const char *const *compat_names;	/* the ia32 table's, by number */
+	int ncompat;
 };
 
 /* The BTF type of each parameter's C type, each distinct type looked up
@@ -111,6 +123,8 @@ static struct syscall_state *syscall_state(struct elab *elab, struct btf *btf)
 						 s->opt.kernel_build, st->n);
 		type_params(a, btf, st);
 	}
+	if (!strcmp(s->pp.arch, "x86_64"))
+		st->ncompat = target_compat_syscall_names(a, s->opt.kernel_build, &st->compat_names);
 	*slot = st;
 	return st;
 }
@@ -148,6 +162,7 @@ static int syscall_resolve(struct elab *elab, const struct pp_match *m)
 	struct arena *a = elab_arena(elab);
 	const char *glob = m->comps[1]->arg->str;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
+	bool is_compat = strstr(m->pattern_text, "compat_syscall") != NULL;
 	struct btf *btf = elab_btf(elab);
 	const struct btf_type *proto = btf ? enter_proto(btf) : NULL;
 	const struct syscall_state *st;
@@ -158,9 +173,9 @@ static int syscall_resolve(struct elab *elab, const struct pp_match *m)
 	if (!btf)
 		return -EINVAL;
 	st = syscall_state(elab, btf);
-	names = st->names;
-	n = st->n;
-	if (!proto || !n) {
+	names = is_compat ? st->compat_names : st->names;
+	n = is_compat ? st->ncompat : st->n;
+	if (!proto || !st->n) {
 		elab_error(elab, m, "system call probes need the kernel's raw_syscalls tracepoints "
 			   "and unistd_64.h");
 		return -EINVAL;
@@ -176,7 +191,9 @@ static int syscall_resolve(struct elab *elab, const struct pp_match *m)
 		sp = arena_new(a, struct syscall_point);
 		sp->nr = nr;
 		sp->is_return = is_return;
-		d = elab_add(elab, m, arena_printf(a, "kernel.syscall(\"%s\")%s", names[nr],
+		sp->is_compat = is_compat;
+		d = elab_add(elab, m, arena_printf(a, "kernel.%ssyscall(\"%s\")%s",
+						is_compat ? "compat_" : "", names[nr],
 						is_return ? ".return" : ""));
 		d->data = sp;
 		d->is_return = is_return;
@@ -191,11 +208,13 @@ static int syscall_resolve(struct elab *elab, const struct pp_match *m)
 			v->reg = "ax";
 			v->regs_arg = 6;
 		}
-		add_param_vars(elab, d, btf, st, nr);
+		if (!is_compat)
+			add_param_vars(elab, d, btf, st, nr);
 		added++;
 	}
 	if (!added) {
-		elab_error(elab, m, "no match for system call '%s'", glob);
+		elab_error(elab, m, "no match for %ssystem call '%s'", is_compat ? "32-bit " : "",
+			   glob);
 		return -EINVAL;
 	}
 	return added;
@@ -210,6 +229,8 @@ static int cmp_points(const void *a, const void *b)
 
 	if (x->is_return != y->is_return)
 		return x->is_return - y->is_return;
+	if (x->is_compat != y->is_compat)
+		return x->is_compat - y->is_compat;
 	return x->nr - y->nr;
 }
 
@@ -225,8 +246,9 @@ static void syscall_emit(struct xlate *x, const struct derived_probe *const *d, 
 		const struct syscall_point *sp = v[i]->data;
 		const char *entry, *size;
 
-		emit_c(x, "\t{ .probe = %s, .nr = %d%s", emit_probe_ref(x, v[i]), sp->nr,
-		       sp->is_return ? ", .is_return = true" : "");
+		emit_c(x, "\t{ .probe = %s, .nr = %d%s%s", emit_probe_ref(x, v[i]), sp->nr,
+		       sp->is_return ? ", .is_return = true" : "",
+		       sp->is_compat ? ", .is_compat = true" : "");
 		if ((entry = emit_entry_probe(x, v[i], &size)))
 			emit_c(x, ",\n\t  .entry_probe = %s, .saved_size = %s", entry, size);
 		emit_c(x, " },\t/* %s */\n", v[i]->name);
