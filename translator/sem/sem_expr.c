@@ -493,6 +493,8 @@ static enum vtype stat_type(struct sem *sem, struct scope *sc, struct expr *e)
 	sem_stat_operand(sem, sc, e->a, e->name);
 	if (e->b && sem_expr(sem, sc, e->b) != T_LONG)
 		sem_error(sem, &e->b->loc, NULL, "@variance's shift is a long");
+	else if (e->b)
+		sem_variance_shift(sem, e);
 	return T_LONG;
 }
 
