@@ -974,8 +974,8 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 	w.is_return = strstr(m->pattern_text, ".return") != NULL;
 	if (strchr(arg, '@'))
 		kdwarf_each_cu(kd, k.file, walk_cu, &w);
-	else
-		kdwarf_func_cus(kd, k.func, walk_cu, &w);
+	else if (!kdwarf_func_cus(kd, k.func, walk_cu, &w) && !w.added && !w.skipped)
+		kdwarf_each_cu(kd, "*", walk_cu, &w);	/* only ever inlined: no symbol */
 	if (w.added)
 		return w.added;
 	if (w.skipped && !w.wild)
