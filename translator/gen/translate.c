@@ -110,6 +110,8 @@ static void emit_globals(struct xlate *x, FILE *out)
 					(long long)a->num, (long long)a->next->num,
 					(long long)a->next->next->num);
 			}
+			if (v->variance && v->variance->b->num)
+				fprintf(out, ", .shift = %lld", (long long)v->variance->b->num);
 			fputs(" };\n", out);
 		}
 		if (is_map(v)) {

@@ -949,7 +949,10 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 	struct kline_spec k;
 	struct kdwarf *kd;
 
-	if (!parse_kline(elab, m, arg, &k))
+	/* F alone (a label's function): in any file, found by its CUs below */
+	if (w.label && !strchr(arg, '@'))
+		k = (struct kline_spec){ .func = arg, .file = "*" };
+	else if (!parse_kline(elab, m, arg, &k))
 		return -EINVAL;
 	if (!statement && k.line1) {
 		elab_error(elab, m, "'%s': kernel.function takes no line; for a probe at a line, "
@@ -969,7 +972,10 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2 ||
 		 (w.label && strpbrk(w.label, "*?["));
 	w.is_return = strstr(m->pattern_text, ".return") != NULL;
-	kdwarf_each_cu(kd, k.file, walk_cu, &w);
+	if (strchr(arg, '@'))
+		kdwarf_each_cu(kd, k.file, walk_cu, &w);
+	else if (!kdwarf_func_cus(kd, k.func, walk_cu, &w) && !w.f && !w.skipped)
+		kdwarf_each_cu(kd, "*", walk_cu, &w);	/* only ever inlined: no symbol */
 	if (w.added)
 		return w.added;
 	if (w.skipped && !w.wild)
@@ -977,12 +983,12 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 	if (w.skipped)
 		elab_error(elab, m, "no match for '%s': the %d functions it matches may not be "
 			   "probed", arg, w.skipped);
-	else if (statement && w.f)
-		elab_error(elab, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
-			   k.file, k.line1, k.func, kdwarf_path(kd));
 	else if (w.label && w.f)
 		elab_error(elab, m, "no match for '%s': no label %s in %s (%s)", arg, w.label, k.func,
 			   kdwarf_path(kd));
+	else if (statement && w.f)
+		elab_error(elab, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
+			   k.file, k.line1, k.func, kdwarf_path(kd));
 	else
 		elab_error(elab, m, "no match for '%s': no function %s defined in a file %s names "
 			   "in %s", arg, k.func, k.file, kdwarf_path(kd));
@@ -1588,18 +1594,12 @@ const struct provider kprobe_provider = {
 
 /*
  * kernel.function("F@FILE").label("L"): a kprobe at each label L (a glob)
- * of the functions F@FILE names, with the variables in scope there, by
- * the kernel's DWARF; probes of the statement family.
+ * of the functions F@FILE (or F, in whichever file) names, with the
+ * variables in scope there, by the kernel's DWARF; probes of the
+ * statement family.
  */
 static int label_resolve(struct elab *elab, const struct pp_match *m)
 {
-	const char *arg = m->comps[1]->arg->str;
-
-	if (!strchr(arg, '@')) {
-		elab_error(elab, m, "'%s': a label is found in the functions a file names: "
-			   "kernel.function(\"%s@FILE\").label(...)", arg, arg);
-		return -EINVAL;
-	}
 	return resolve_dwarf(elab, m, true, "", 0);
 }
 

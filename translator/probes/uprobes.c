@@ -61,6 +61,7 @@ static const char *const patterns[] = {
 	P ".function(string).return", P ".function(string).inline",	\
 	P ".function(string).exported", P ".mark(string)",		\
 	P ".provider(string).mark(string)", P ".plt", P ".plt(string)",	\
+	P ".plt.return", P ".plt(string).return",			\
 	P ".statement(string)", P ".statement(number)"
 	UPROBE_FORMS("process(string)"),
 	UPROBE_FORMS("process(number)"),
@@ -718,11 +719,14 @@ static const char *comp_arg(const struct pp_match *m, const char *name)
  * function's name.  The Nth R_X86_64_JUMP_SLOT relocation of .rela.plt
  * is the Nth 16-byte entry of .plt.sec when the file has one (IBT), else
  * of .plt after its first (the resolver's) entry.  pp() is the entry's
- * address, as SystemTap 4.8 gives it.
+ * address, as SystemTap 4.8 gives it.  .plt.return: a return probe there
+ * (at the PLT entry the return address is the caller's, as at a
+ * function's entry).
  */
 static int add_plt(struct elab *elab, const struct pp_match *m, Elf *elf, const char *path,
 		   const char *glob)
 {
+	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	struct arena *a = elab_arena(elab);
 	GElf_Shdr rela_sh, plt_sh, sym_sh;
 	Elf_Scn *rela = sdt_section(elf, ".rela.plt", &rela_sh), *plt, *syms;
@@ -758,10 +762,12 @@ static int add_plt(struct elab *elab, const struct pp_match *m, Elf *elf, const 
 		    (glob && fnmatch(glob, name, 0)) || addr + 16 > plt_sh.sh_addr + plt_sh.sh_size ||
 		    sdt_file_offset(elf, addr, true, &off))
 			continue;
-		d = elab_add(elab, m, arena_printf(a, "process(\"%s\").plt(\"%s\")", path, name));
+		d = elab_add(elab, m, arena_printf(a, "process(\"%s\").plt(\"%s\")%s", path, name,
+						   is_return ? ".return" : ""));
 		d->process = path;
-		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)", path,
-				     (unsigned long long)addr);
+		d->is_return = is_return;
+		d->pp = arena_printf(a, "process(\"%s\").statement(%#llx)%s", path,
+				     (unsigned long long)addr, is_return ? ".return" : "");
 		d->symbol = arena_strndup(a, name, strlen(name));
 		k = arena_new(a, struct sdt_marker);
 		k->provider = "";

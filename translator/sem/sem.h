@@ -31,6 +31,7 @@ struct var {
 	struct loc decl;
 	const struct global *global;	/* declaration, for globals */
 	const struct expr *hist;	/* the @hist_* that first rendered it */
+	const struct expr *variance;	/* the @variance(s, SHIFT) that set its shift */
 	bool used, written, read, used_as_scalar;
 	bool read_before;		/* a local: read in the previous walk (dead_store()) */
 	bool rvalue;			/* its value is read (not only by ++, +=) */

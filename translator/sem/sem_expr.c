@@ -165,6 +165,10 @@ static enum vtype assignment(struct sem *sem, struct scope *sc, struct expr *e)
 	enum vtype r = sem_expr(sem, sc, e->b), cur;
 	struct var *v = lvalue(sem, sc, e->a, &cur);
 
+	/* x += y reads x: its earlier "x = 100" is no dead store */
+	if (v && v->kind == V_LOCAL && e->opid != OP_ASSIGN && e->opid != OP_AGG)
+		v->read = true;
+
 	if ((e->a->kind == E_TARGET || e->a->kind == E_CAST) && cur == T_LONG && e->opid != OP_ASSIGN)
 		sem_error(sem, &e->loc, NULL, "'%s' cannot write a target variable: assign it with '='",
 			  e->op);
@@ -493,6 +497,8 @@ static enum vtype stat_type(struct sem *sem, struct scope *sc, struct expr *e)
 	sem_stat_operand(sem, sc, e->a, e->name);
 	if (e->b && sem_expr(sem, sc, e->b) != T_LONG)
 		sem_error(sem, &e->b->loc, NULL, "@variance's shift is a long");
+	else if (e->b)
+		sem_variance_shift(sem, e);
 	return T_LONG;
 }
 

@@ -106,6 +106,7 @@ enum vtype sem_call(struct sem *sem, struct scope *sc, struct expr *e);
 enum vtype sem_stat_operand(struct sem *sem, struct scope *sc, struct expr *e, const char *op);
 /* One histogram layout per statistics variable. */
 void sem_hist_kind(struct sem *sem, const struct expr *e);
+void sem_variance_shift(struct sem *sem, const struct expr *e);
 /* @hist_linear's constant bounds, as the runtime would size them. */
 void sem_hist_linear_bounds(struct sem *sem, const struct expr *e);
 /* A =~ pattern compiles. */

@@ -78,6 +78,35 @@ void sem_hist_kind(struct sem *sem, const struct expr *e)
 		      v->hist->loc.src->name, v->hist->loc.line, v->hist->loc.col);
 }
 
+/*
+ * @variance(s, SHIFT): the fixed-point shift of the statistic s itself,
+ * as in SystemTap, where every read of s (@variance(s) too) and every
+ * value added to it use the one shift its declaration got: a literal, the
+ * same wherever given.
+ */
+void sem_variance_shift(struct sem *sem, const struct expr *e)
+{
+	const struct expr *operand = e->a;
+	const char *name = operand->kind == E_SYMBOL ? operand->name :
+		operand->kind == E_INDEX && operand->a->kind == E_SYMBOL ? operand->a->name : NULL;
+	struct var *v = name ? sem_global_var(sem, name) : NULL;
+
+	if (e->b->kind != E_NUMBER || e->b->num < 0 || e->b->num > 31) {
+		sem_error(sem, &e->b->loc, NULL, "@variance's shift is a literal number from 0 to 31");
+		return;
+	}
+	if (!v)
+		return;
+	if (!v->variance) {
+		v->variance = e;
+		return;
+	}
+	if (v->variance->b->num != e->b->num)
+		sem_error(sem, &e->loc, arena_printf(sem->a, "operator '%s'", e->name),
+			  "conflicting @variance shifts on '%s' (first at %s:%d:%d)", name,
+			  v->variance->loc.src->name, v->variance->loc.line, v->variance->loc.col);
+}
+
 /* @hist_linear(s, start, stop, interval): the module sizes its table from
  * these, so what it would refuse is an error here, with the runtime's own
  * arithmetic (overflow-safe). */

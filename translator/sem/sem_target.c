@@ -145,7 +145,9 @@ static enum vtype dollar_dollar(struct sem *sem, struct scope *sc, struct expr *
 	int size;
 	bool is_signed;
 
-	if (!d || !d->vars) {
+	/* A kernel function without parameters has no vars but still its
+	 * (empty) $$parms, as SystemTap expands it for "*@fs/proc*.c" */
+	if (!d || (!d->vars && strcmp(d->provider->name, "kernel.function"))) {
 		sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s is not available in this probe "
 		      "(only in kernel.function probes)", e->name);
 		return T_STRING;
