@@ -43,3 +43,9 @@ void ctap_out_dec(struct ctap_out *o, int64_t v)
 		digits[--i] = '-';
 	ctap_out_write(o, digits + i, sizeof(digits) - i);
 }
+
+void ctap_out_str(struct ctap_out *o, const char *s)
+{
+	if (s)
+		ctap_out_write(o, s, strlen(s));
+}

@@ -28,5 +28,7 @@ static inline void ctap_out_init(struct ctap_out *o, char *buf, size_t size)
 void ctap_out_write(struct ctap_out *o, const char *s, size_t n);
 void ctap_out_fill(struct ctap_out *o, char c, size_t n);
 void ctap_out_dec(struct ctap_out *o, int64_t v);
+/* A string as printf's %s writes it (NULL as the empty string). */
+void ctap_out_str(struct ctap_out *o, const char *s);
 
 #endif /* CTAP_OUTBUF_H */

@@ -184,7 +184,10 @@ static void probe_2(struct ctap_context *c)
 			{ .n = l->t2_agg->count },
 		};
 
-		ctap_printf(c, "%d vfs_read calls returned\n", args, ARRAY_SIZE(args));
+		struct ctap_out *o = ctap_out(c);
+
+		ctap_out_dec(o, args[0].n);
+		ctap_out_write(o, " vfs_read calls returned\n", 25);
 	}
 out:
 	return;

@@ -56,11 +56,10 @@ const char *gen_c_comment(struct arena *a, const char *raw)
 	return out;
 }
 
-const char *gen_c_string(struct xlate *x, const char *raw)
+/* A C string literal for n bytes of text (no escapes left in them). */
+static const char *c_bytes(struct xlate *x, const char *bytes, size_t n)
 {
-	size_t len = strlen(raw);
-	char *bytes = arena_alloc(x->a, len + 1), *out = arena_alloc(x->a, len * 4 + 3), *o = out;
-	size_t n = lex_unescape(raw, bytes);
+	char *out = arena_alloc(x->a, n * 4 + 3), *o = out;
 
 	*o++ = '"';
 	for (size_t i = 0; i < n; i++) {
@@ -83,6 +82,13 @@ const char *gen_c_string(struct xlate *x, const char *raw)
 	*o++ = '"';
 	*o = '\0';
 	return out;
+}
+
+const char *gen_c_string(struct xlate *x, const char *raw)
+{
+	char *bytes = arena_alloc(x->a, strlen(raw) + 1);
+
+	return c_bytes(x, bytes, lex_unescape(raw, bytes));
 }
 
 const char *gen_where(struct xlate *x, const struct loc *loc, const char *what)
@@ -465,6 +471,79 @@ static void print_hist(struct xlate *x, const struct expr *h, bool newline)
 		gen_emit(x, "ctap_out_write(ctap_out(c), \"\\n\", 1);");
 }
 
+/*
+ * A printf whose format has only text, %d (%i) and %s without flags, width
+ * or precision, each conversion taking an argument of its type, written
+ * as direct calls: the text, ctap_out_dec(), ctap_out_str().  The format
+ * engine would parse the same format at every hit (bench/kprobe-cost.sh's
+ * printf row); the output is the same bytes.  Returns false, emitting
+ * nothing, for any other format: ctap_printf() prints that one.
+ */
+static bool print_direct(struct xlate *x, const char *fmt, const struct expr *args, bool block)
+{
+	char *bytes = arena_alloc(x->a, strlen(fmt) + 1), *text;
+	size_t n = lex_unescape(fmt, bytes), len = 0;
+	const char **lines = arena_alloc(x->a, (n + 1) * sizeof(*lines));
+	int nlines = 0, i = 0;
+
+	n = strnlen(bytes, n);		/* the engine stops at a NUL */
+	text = arena_alloc(x->a, n + 1);
+	for (size_t k = 0; k <= n; k++) {
+		const char *conv;
+		size_t skip = 1;
+
+		if (k < n && bytes[k] != '%') {
+			text[len++] = bytes[k];
+			continue;
+		}
+		if (k < n && k + 1 < n && bytes[k + 1] == '%') {
+			text[len++] = '%';
+			k++;
+			continue;
+		}
+		if (len)
+			lines[nlines++] = arena_printf(x->a, "ctap_out_write(o, %s, %zu);",
+						      c_bytes(x, text, len), len);
+		len = 0;
+		if (k == n)
+			break;
+		while (k + skip < n && strchr("lhLjz", bytes[k + skip]))
+			skip++;		/* length modifiers: the engine skips them too */
+		switch (k + skip < n ? bytes[k + skip] : '\0') {
+		case 'd': case 'i':
+			conv = "ctap_out_dec(o, args[%d].n);";
+			if (!args || is_string(args))
+				return false;
+			break;
+		case 's':
+			conv = "ctap_out_str(o, args[%d].s);";
+			if (!args || !is_string(args))
+				return false;
+			break;
+		default:
+			return false;	/* flags, a width, a precision, another conversion */
+		}
+		lines[nlines++] = arena_printf(x->a, conv, i++);
+		args = args->next;
+		k += skip;
+	}
+	if (args)
+		return false;		/* an argument no conversion takes */
+	if (block) {
+		gen_emit(x, "{");
+		x->depth++;
+	}
+	gen_emit(x, "struct ctap_out *o = ctap_out(c);");
+	gen_blank(x);
+	for (int j = 0; j < nlines; j++)
+		gen_line(x, lines[j]);
+	if (block) {
+		x->depth--;
+		gen_emit(x, "}");
+	}
+	return true;
+}
+
 /* print, printf, sprintf...: the values into an argument array, then one call. */
 static const char *print_call(struct xlate *x, const struct expr *e)
 {
@@ -493,7 +572,7 @@ static const char *print_call(struct xlate *x, const struct expr *e)
 	if (!n) {
 		if (to_string)
 			gen_emit(x, "ctap_sprintf(%s, %s, NULL, 0);", dst, gen_c_string(x, fmt));
-		else
+		else if (!print_direct(x, fmt, NULL, true))
 			gen_emit(x, "ctap_printf(c, %s, NULL, 0);", gen_c_string(x, fmt));
 		return to_string ? dst : "0LL";
 	}
@@ -506,7 +585,7 @@ static const char *print_call(struct xlate *x, const struct expr *e)
 	gen_blank(x);
 	if (to_string)
 		gen_emit(x, "ctap_sprintf(%s, %s, args, ARRAY_SIZE(args));", dst, gen_c_string(x, fmt));
-	else
+	else if (!print_direct(x, fmt, args, false))
 		gen_emit(x, "ctap_printf(c, %s, args, ARRAY_SIZE(args));", gen_c_string(x, fmt));
 	x->depth--;
 	gen_emit(x, "}");
