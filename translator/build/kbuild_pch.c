@@ -215,68 +215,6 @@ static void touch(const char *path)
 	utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
 }
 
-struct aged {
-	char *name;
-	struct timespec mtime;
-};
-
-static int newest_first(const void *a, const void *b)
-{
-	const struct aged *x = a, *y = b;
-
-	if (x->mtime.tv_sec != y->mtime.tv_sec)
-		return x->mtime.tv_sec < y->mtime.tv_sec ? 1 : -1;
-	return x->mtime.tv_nsec < y->mtime.tv_nsec ? 1 : x->mtime.tv_nsec > y->mtime.tv_nsec ? -1 : 0;
-}
-
-/* The cache's directory of store keeps its PCH_KEEP newest .gch files
- * (and their KEY.macros): the others go. */
-static void prune(const char *store)
-{
-	char *dir = xstrdup(store), *slash = strrchr(dir, '/');
-	struct aged *v = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	if (slash)
-		*slash = '\0';
-	d = slash ? opendir(dir) : NULL;
-	free(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		if (len < 5 || strcmp(e->d_name + len - 4, ".gch") ||
-		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			v = xrealloc(v, cap * sizeof(*v));
-		}
-		v[n].name = xstrdup(e->d_name);
-		v[n++].mtime = st.st_mtim;
-	}
-	if (n > PCH_KEEP)
-		qsort(v, n, sizeof(*v), newest_first);
-	for (size_t i = 0; i < n; i++) {
-		if (i >= PCH_KEEP) {
-			size_t len = strlen(v[i].name);
-			char *macros = xmalloc(len + 3);
-
-			unlinkat(dirfd(d), v[i].name, 0);
-			sprintf(macros, "%.*s.macros", (int)len - 4, v[i].name);
-			unlinkat(dirfd(d), macros, 0);
-			free(macros);
-		}
-		free(v[i].name);
-	}
-	free(v);
-	closedir(d);
-}
-
 /* The compilers that make dir/ctap_pch0.h.gch by flags and list the
  * headers' macros (-dU, -dM), started at once: a build waits for them
  * (pch_finish()), or goes on with its own compiles meanwhile. */
@@ -330,7 +268,8 @@ static int pch_finish(struct session *s, const char *dir, pid_t pid, const char 
 	if (text) {
 		cache_store(arena_printf(&s->arena, "%s.macros", stem), names, names_len);
 		cache_store(store, text, len);
-		prune(store);
+		/* the PCH_KEEP used last stay, each with its KEY.macros */
+		cache_prune("runtime", "", ".gch", PCH_KEEP, ".macros");
 	}
 	unlink(gch);	/* the build goes on with the cache's */
 	free(names);

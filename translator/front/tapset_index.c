@@ -246,7 +246,7 @@ void tindex_save(struct tapset_index *ix)
 	}
 	if (fclose(f) == 0 && rename(tmp, ix->cache) == 0) {
 		ix->dirty = false;	/* saved: a second call writes nothing */
-		cache_prune("tapsets-", ".idx", TINDEX_KEEP);
+		cache_prune("", "tapsets-", ".idx", TINDEX_KEEP, NULL);
 	} else {
 		remove(tmp);
 	}

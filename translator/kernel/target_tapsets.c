@@ -287,6 +287,6 @@ const char *target_tapsets_dir(struct arena *a, const char *release, const char 
 	/* Last: a run cut off before this point writes everything again. */
 	if (store(a, subdir, "inputs", key, strlen(key)))
 		return NULL;
-	cache_prune(arena_printf(a, "target-%s-", release), "", TARGET_TAPSETS_KEEP);
+	cache_prune("", arena_printf(a, "target-%s-", release), "", TARGET_TAPSETS_KEEP, NULL);
 	return arena_printf(a, "%s", path);
 }

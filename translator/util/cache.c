@@ -210,7 +210,19 @@ static bool named(const char *name, const char *prefix, const char *suffix)
 	return n >= p + s && !strncmp(name, prefix, p) && !strcmp(name + n - s, suffix);
 }
 
-void cache_prune(const char *prefix, const char *suffix, size_t keep)
+/* The entry name of suffix, with also instead. */
+static void remove_companion(int dir, const char *name, const char *suffix, const char *also)
+{
+	size_t stem = strlen(name) - strlen(suffix);
+	char *other = xmalloc(stem + strlen(also) + 1);
+
+	sprintf(other, "%.*s%s", (int)stem, name, also);
+	remove_entry(dir, other);
+	free(other);
+}
+
+void cache_prune(const char *sub, const char *prefix, const char *suffix, size_t keep,
+		 const char *also)
 {
 	char root[4096];
 	struct aged *v = NULL;
@@ -219,7 +231,11 @@ void cache_prune(const char *prefix, const char *suffix, size_t keep)
 	struct stat st;
 	DIR *d;
 
-	if (cache_root(root, sizeof(root)) || owned(root, true) || !(d = opendir(root)))
+	if (cache_root(root, sizeof(root)) || (*sub && strlen(root) + strlen(sub) + 2 > sizeof(root)))
+		return;
+	if (*sub)
+		strcat(strcat(root, "/"), sub);
+	if (owned(root, true) || !(d = opendir(root)))
 		return;
 	while ((e = readdir(d))) {
 		if (!named(e->d_name, prefix, suffix) ||
@@ -235,8 +251,11 @@ void cache_prune(const char *prefix, const char *suffix, size_t keep)
 	}
 	if (n > keep) {
 		qsort(v, n, sizeof(*v), newest_first);
-		for (size_t i = keep; i < n; i++)
+		for (size_t i = keep; i < n; i++) {
 			remove_entry(dirfd(d), v[i].name);
+			if (also)
+				remove_companion(dirfd(d), v[i].name, suffix, also);
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		free(v[i].name);

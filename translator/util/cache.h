@@ -32,11 +32,13 @@ int cache_installed_ok(const char *path);
  * failure leaves nothing (the cache is only an optimisation). */
 void cache_store(const char *path, const char *data, size_t size);
 
-/* Keeps the keep newest entries of the cache whose names begin with
- * prefix and end with suffix, files or directories of files, and removes
- * the others: what is keyed by a stap executable gains one entry per
- * build of ctap. */
-void cache_prune(const char *prefix, const char *suffix, size_t keep);
+/* Keeps the keep newest entries of the cache's directory sub ("" for the
+ * cache itself) whose names begin with prefix and end with suffix, files
+ * or directories of files, and removes the others, each with its
+ * companion (its name with also for suffix) if also is not NULL: what is
+ * keyed by a stap executable gains one entry per build of ctap. */
+void cache_prune(const char *sub, const char *prefix, const char *suffix, size_t keep,
+		 const char *also);
 
 /* This stap executable's identity (its size and modification time), for
  * naming what a different build may write differently. */
