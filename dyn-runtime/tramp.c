@@ -194,32 +194,16 @@ void ctapdyn__cpu_init(void)
 	"	movq 96(%rsp),%rdx\n	movq 104(%rsp),%rsi\n"		\
 	"	movq 112(%rsp),%rdi\n"
 
-/* The stub's body: name, how the vectors are kept. */
-#define STUB(name, save, restore)					\
-	"	.globl " name "\n"					\
-	"	.hidden " name "\n"					\
-	"	.type " name ",@function\n"				\
-	name ":\n"							\
-	"	leaq -168(%rsp),%rsp\n"				\
-	"	pushfq\n"						\
-	"	popq 144(%rsp)\n"					\
-	SAVE_GPRS							\
-	"	leaq 312(%rsp),%rax\n"					\
-	"	movq %rax,152(%rsp)\n"					\
-	save								\
-	"	movq %rbx,%rdi\n"					\
-	"	movq 176(%rbx),%rsi\n"					\
-	"	call ctapdyn__dispatch\n"				\
-	restore								\
+/* What a stub puts back: every register and the flags (any instruction),
+ * or only what the ABI leaves the callee at a function's entry (above). */
+#define BACK_ALL							\
 	RESTORE_GPRS							\
 	"	pushq 144(%rsp)\n"					\
-	"	popfq\n"						\
-	"	leaq 168(%rsp),%rsp\n"					\
-	"	ret\n"							\
-	"	.size " name ",.-" name "\n"
+	"	popfq\n"
+#define BACK_ABI RESTORE_GPRS_ABI
 
-/* The stub at a function's entry (above): xmm0-7 or ymm0-7 kept. */
-#define STUB_ABI(name, save, restore)					\
+/* The stub's body: name, how the vectors are kept, what goes back. */
+#define STUB(name, save, restore, back)					\
 	"	.globl " name "\n"					\
 	"	.hidden " name "\n"					\
 	"	.type " name ",@function\n"				\
@@ -235,16 +219,16 @@ void ctapdyn__cpu_init(void)
 	"	movq 176(%rbx),%rsi\n"					\
 	"	call ctapdyn__dispatch\n"				\
 	restore								\
-	RESTORE_GPRS_ABI						\
+	back								\
 	"	leaq 168(%rsp),%rsp\n"					\
 	"	ret\n"							\
 	"	.size " name ",.-" name "\n"
 
 __asm__(
 	"	.text\n"
-	STUB("ctapdyn__stub", SAVE_VECTORS, RESTORE_VECTORS)
-	STUB_ABI("ctapdyn__stub_ymm", SAVE_YMM, RESTORE_YMM)
-	STUB_ABI("ctapdyn__stub_xmm", SAVE_XMM, RESTORE_XMM)
+	STUB("ctapdyn__stub", SAVE_VECTORS, RESTORE_VECTORS, BACK_ALL)
+	STUB("ctapdyn__stub_ymm", SAVE_YMM, RESTORE_YMM, BACK_ABI)
+	STUB("ctapdyn__stub_xmm", SAVE_XMM, RESTORE_XMM, BACK_ABI)
 
 	/*
 	 * The return trampoline: a return-probed function returns here
