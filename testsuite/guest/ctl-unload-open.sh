@@ -7,11 +7,12 @@
 cmd=/proc/ctap-ctap_smoke/.cmd
 loaded() { grep -c '^ctap_smoke ' /proc/modules; }
 
-# rmmod_while CMD...: rmmod with CMD holding the file open, waiting for it
-# 2 s; then CMD is ended (the reader) or has run out (the poller, 2.5 s).
+# rmmod_while CMD...: rmmod 1 s after CMD opened the file, given 2 s; then
+# CMD is ended (the reader) or has run out (the poller, 2 s), and its
+# output shown.
 rmmod_while()
 {
-	"$@" &
+	"$@" > /tmp/holder.out &
 	holder=$!
 	sleep 1
 	rmmod ctap_smoke 2>/dev/null &
@@ -24,9 +25,10 @@ rmmod_while()
 	else
 		echo "rmmod: refused"
 	fi
-	echo "loaded while open: $(loaded)"
+	echo "loaded: $(loaded)"
 	kill $holder 2>/dev/null
 	wait $holder
+	cat /tmp/holder.out
 	wait $rm 2>/dev/null
 	[ "$(loaded)" = 0 ] || rmmod ctap_smoke
 	echo "loaded after: $(loaded)"
@@ -34,7 +36,8 @@ rmmod_while()
 
 echo "a blocking read:"
 insmod modules/ctap_smoke.ko
-rmmod_while sh -c "exec cat $cmd > /dev/null"
+rmmod_while sh -c "exec cat $cmd"
 echo "a poll:"
 insmod modules/ctap_smoke.ko
-rmmod_while ctl_poll $cmd 2500
+rmmod_while ctl_poll $cmd 2000
+rm -f /tmp/holder.out
