@@ -295,26 +295,24 @@ static const char *stap_name(const char *name)
 	return name;
 }
 
-/* entries[nr]: the function "sys_newstat" of "__SYSCALL(4, sys_newstat)"
- * (__SYSCALL_NORETURN for exit and exit_group in later kernels;
- * __SYSCALL_COMMON and __SYSCALL_64 in older ones, whose __SYSCALL_X32
- * lines are the x32 ABI's). */
+/*
+ * The 64-bit entry points of syscalls_64.h: __SYSCALL (__SYSCALL_NORETURN
+ * for exit and exit_group in later kernels; __SYSCALL_COMMON and
+ * __SYSCALL_64 in older ones, whose __SYSCALL_X32 lines are the x32 ABI's).
+ */
+static bool entry_64(const char *macro)
+{
+	return !strcmp(macro, "__SYSCALL") || !strcmp(macro, "__SYSCALL_NORETURN") ||
+	       !strcmp(macro, "__SYSCALL_COMMON") || !strcmp(macro, "__SYSCALL_64");
+}
+
+/* entries[nr]: the call "newstat" of the entry point "sys_newstat". */
 static void read_entries(struct arena *a, const char *path, const char **entries, int max)
 {
-	size_t len;
-	char *text = arena_read_file(a, path, &len), *line, *save = NULL;
-
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char macro[32], fn[64];
-		int nr;
-
-		if (sscanf(line, "%31[A-Z0-9_](%d, %63[a-zA-Z0-9_])", macro, &nr, fn) == 3 &&
-		    (!strcmp(macro, "__SYSCALL") || !strcmp(macro, "__SYSCALL_NORETURN") ||
-		     !strcmp(macro, "__SYSCALL_COMMON") || !strcmp(macro, "__SYSCALL_64")) && nr >= 0 &&
-		    nr < max && strncmp(fn, "sys_", 4) == 0 && strcmp(fn, "sys_ni_syscall"))
-			entries[nr] = arena_printf(a, "%s", fn + 4);
-	}
+	target_syscall_entries(a, path, entries, max, entry_64);
+	for (int nr = 0; nr < max; nr++)
+		if (entries[nr])
+			entries[nr] = strncmp(entries[nr], "sys_", 4) ? NULL : entries[nr] + 4;
 }
 
 /* name: the alias's ("mmap2"), call: the kernel's ("mmap"). */

@@ -140,13 +140,8 @@ int target_syscall_names(struct arena *a, const char *build, const char *arch,
 	return build ? read_unistd(a, arena_printf(a, "%s/unistd_64.h", dir), v) : 0;
 }
 
-/*
- * Whether syscalls_32.h gives nr an entry point: "__SYSCALL(34, sys_nice)",
- * __SYSCALL_WITH_COMPAT and __SYSCALL_NORETURN (6.x), __SYSCALL_I386
- * (5.10, a line each for the native and the compat entry).  A number the
- * kernel leaves to sys_ni_syscall (_sysctl since 5.5) has none.
- */
-static void read_entries_32(struct arena *a, const char *path, bool *has)
+void target_syscall_entries(struct arena *a, const char *path, const char **entries, int max,
+			    bool (*keep)(const char *macro))
 {
 	size_t len;
 	char *text = arena_read_file(a, path, &len), *line, *save = NULL;
@@ -157,29 +152,38 @@ static void read_entries_32(struct arena *a, const char *path, bool *has)
 		int nr;
 
 		if (sscanf(line, "%31[A-Z0-9_](%d, %63[a-zA-Z0-9_]", macro, &nr, fn) == 3 &&
-		    !strncmp(macro, "__SYSCALL", 9) && nr >= 0 && nr < MAX_SYSCALL &&
-		    strcmp(fn, "sys_ni_syscall"))
-			has[nr] = true;
+		    keep(macro) && nr >= 0 && nr < max && strcmp(fn, "sys_ni_syscall"))
+			entries[nr] = arena_printf(a, "%s", fn);
 	}
+}
+
+/*
+ * Every macro of syscalls_32.h gives an entry point: __SYSCALL,
+ * __SYSCALL_WITH_COMPAT and __SYSCALL_NORETURN (6.x), __SYSCALL_I386
+ * (5.10, a line each for the native and the compat entry).
+ */
+static bool any_entry(const char *macro)
+{
+	return !strncmp(macro, "__SYSCALL", 9);
 }
 
 int target_compat_syscall_names(struct arena *a, const char *build, const char *const **names)
 {
 	const char **v = arena_alloc(a, MAX_SYSCALL * sizeof(*v));
-	bool *has = arena_alloc(a, MAX_SYSCALL * sizeof(*has));
+	const char **entry = arena_alloc(a, MAX_SYSCALL * sizeof(*entry));
 	int n;
 
 	memset(v, 0, MAX_SYSCALL * sizeof(*v));
-	memset(has, 0, MAX_SYSCALL * sizeof(*has));
+	memset(entry, 0, MAX_SYSCALL * sizeof(*entry));
 	*names = v;
 	if (!build)
 		return 0;
 	n = read_unistd(a, arena_printf(a, "%s/arch/x86/include/generated/uapi/asm/unistd_32.h",
 					build), v);
-	read_entries_32(a, arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_32.h",
-					build), has);
+	target_syscall_entries(a, arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_32.h",
+					       build), entry, MAX_SYSCALL, any_entry);
 	for (int nr = 0; nr < n; nr++)
-		if (!has[nr])
+		if (!entry[nr])
 			v[nr] = NULL;
 	return n;
 }

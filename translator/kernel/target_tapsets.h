@@ -34,6 +34,15 @@ int target_syscall_names(struct arena *a, const char *build, const char *arch,
 int target_compat_syscall_names(struct arena *a, const char *build, const char *const **names);
 
 /*
+ * The entry points of a generated syscalls_64.h or syscalls_32.h:
+ * entries[nr] = "sys_newstat" for "__SYSCALL(4, sys_newstat)" (the first
+ * function of a __SYSCALL_WITH_COMPAT line), for each line whose macro
+ * keep() accepts, nr in [0, max) and not left to sys_ni_syscall.
+ */
+void target_syscall_entries(struct arena *a, const char *path, const char **entries, int max,
+			    bool (*keep)(const char *macro));
+
+/*
  * Where the kernel's headers are: the build tree itself, or the source
  * tree its Makefile includes (Debian's linux-headers-*-common).
  */
