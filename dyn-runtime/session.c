@@ -173,8 +173,12 @@ void ctap_dyn_quiet(bool on)
 	}
 }
 
+const char ctap_abort_error[] = "abort()";
+
 static void report_error(struct ctap_context *c)
 {
+	if (ctap_aborted(c))
+		return;
 	ctap_print_error(c);
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
