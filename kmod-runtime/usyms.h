@@ -47,4 +47,8 @@ int ctap_ustack(struct ctap_context *c, unsigned long *ips, int max);
  * file holds it (buf then holds its hex for the forms that have one). */
 int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_form form);
 
+/* umodaddr(): addr's offset in the current task's file mapping that holds
+ * it (from that mapping's start, as SystemTap's); -ENOENT if none. */
+int ctap_umod_addr(unsigned long addr, unsigned long *off);
+
 #endif /* CTAP_USYMS_H */
