@@ -255,11 +255,11 @@ int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_f
 int ctap_umod_addr(unsigned long addr, unsigned long *off)
 {
 	struct mm_struct *mm = lock_mm();
-	struct vm_area_struct *vma = mm ? find_vma(mm, addr) : NULL;
+	struct uloc l;
 	int ret = -ENOENT;
 
-	if (vma && addr >= vma->vm_start && vma->vm_file) {
-		*off = addr - vma->vm_start;
+	if (mm && find_uloc(mm, addr, &l)) {
+		*off = addr - l.c.start;
 		ret = 0;
 	}
 	if (mm)
