@@ -755,7 +755,8 @@ static void listed_alias_vars(struct elab *elab, const struct probe *alias, stru
 static void alias_unresolved(struct elab *elab, const struct pp_match *m, const struct pattern *p)
 {
 	if (m->pp->optional || elab->optional_nest || (elab->written && elab->written->optional) ||
-	    strchr(point_text(elab, m->pp), '*'))
+	    strchr(point_text(elab, m->pp), '*') ||
+	    (elab->written && strchr(point_text(elab, elab->written), '*')))
 		return;
 	elab_error(elab, m, "no match for probe point '%s': none of its points resolves here (%s)",
 		   p->text, elab->skipped_why);
