@@ -295,24 +295,15 @@ static const char *stap_name(const char *name)
 	return name;
 }
 
-/*
- * The 64-bit entry points of syscalls_64.h: __SYSCALL (__SYSCALL_NORETURN
- * for exit and exit_group in later kernels; __SYSCALL_COMMON and
- * __SYSCALL_64 in older ones, whose __SYSCALL_X32 lines are the x32 ABI's).
- */
-static bool entry_64(const char *macro)
+/* entries[nr]: the call "newstat" of the 64-bit entry point "sys_newstat". */
+static void read_entries(struct arena *a, const char *build, const char **entries, int max)
 {
-	return !strcmp(macro, "__SYSCALL") || !strcmp(macro, "__SYSCALL_NORETURN") ||
-	       !strcmp(macro, "__SYSCALL_COMMON") || !strcmp(macro, "__SYSCALL_64");
-}
+	const char *const *fn;
+	int n = target_syscall_entries(a, build, false, &fn);
 
-/* entries[nr]: the call "newstat" of the entry point "sys_newstat". */
-static void read_entries(struct arena *a, const char *path, const char **entries, int max)
-{
-	target_syscall_entries(a, path, entries, max, entry_64);
-	for (int nr = 0; nr < max; nr++)
-		if (entries[nr])
-			entries[nr] = strncmp(entries[nr], "sys_", 4) ? NULL : entries[nr] + 4;
+	for (int nr = 0; nr < max && nr < n; nr++)
+		if (fn[nr] && !strncmp(fn[nr], "sys_", 4))
+			entries[nr] = fn[nr] + 4;
 }
 
 /* name: the alias's ("mmap2"), call: the kernel's ("mmap"). */
@@ -361,8 +352,7 @@ struct target_syscall_decl *target_syscall_decls(struct arena *a, const char *he
 
 	memset(entries, 0, (n + 1) * sizeof(*entries));
 	memset(out, 0, (n + 1) * sizeof(*out));
-	read_entries(a, arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_64.h", build),
-		     entries, n);
+	read_entries(a, build, entries, n);
 	for (int nr = 0; nr < n; nr++) {
 		const struct decl *d = entries[nr] ? find_decl(decls, ndecls, entries[nr]) : NULL;
 
@@ -391,7 +381,7 @@ char *target_syscalls(struct arena *a, const char *headers, const char *build,
 	FILE *f;
 
 	memset(entries, 0, (n + 1) * sizeof(*entries));
-	read_entries(a, table, entries, n);
+	read_entries(a, build, entries, n);
 	if (!ndecls || !(f = open_memstream(&text, len))) {
 		free(decls);
 		return NULL;

@@ -118,6 +118,22 @@ static const char *split_offset(struct elab *elab, const struct pp_match *m, con
 	return arena_strndup(elab_arena(elab), s, plus - s);
 }
 
+/*
+ * How many of the x86_64 argument slots (registers, then stack words) a
+ * parameter of BTF type id takes: a struct or union passed by value of 9
+ * to 16 bytes takes two (sockptr_t: tcp_setsockopt's optlen is in r9, not
+ * r8), a larger one goes in memory of its own and takes none of them.
+ */
+static int arg_slots(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	__s64 size = btf__resolve_size(btf, id);
+
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)) || size <= 8)
+		return 1;
+	return size <= 16 ? 2 : 0;
+}
+
 static void add_vars(struct elab *elab, struct derived_probe *d, const struct btf *btf,
 		     __u32 func_id, bool is_return)
 {
@@ -129,18 +145,21 @@ static void add_vars(struct elab *elab, struct derived_probe *d, const struct bt
 
 	/* x86_64's argument registers: what a guru-mode write at entry changes */
 	static const char *const arg_regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
+	int slot = 0;		/* the argument register (or stack slot) a parameter starts in */
 
 	for (int i = 0; i < btf_vlen(proto); i++, p++) {
 		const char *name = btf__name_by_offset(btf, p->name_off);
 		struct probe_var *v;
+		int at = slot;
 
+		slot += arg_slots(btf, p->type);
 		if (!name || !*name)
 			continue;	/* varargs, unnamed */
 		v = elab_add_var(elab, d, arena_printf(a, "$%s", name),
-				 kbtf_type_name(a, btf, p->type), p->type, i);
+				 kbtf_type_name(a, btf, p->type), p->type, at);
 		v->btf = own;
-		if (!is_return && i < 6)
-			v->reg = arg_regs[i];
+		if (!is_return && at < 6)
+			v->reg = arg_regs[at];
 	}
 	if (is_return && proto->type) {
 		struct probe_var *v = elab_add_var(elab, d, "$return", kbtf_type_name(a, btf, proto->type),

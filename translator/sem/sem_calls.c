@@ -281,6 +281,18 @@ enum vtype sem_call(struct sem *sem, struct scope *sc, struct expr *e)
 	    !sc->privileged)
 		sem_error(sem, &e->loc, sem_ident(sem, e->name), "function '%s' needs guru mode (stap -g)",
 			  e->name);
+	/* A tapset function defined only to be refused, saying why
+	 * (SystemTap's Python and Java helpers: tapsets/unsupported.stp). */
+	if (f->fn->embedded && f->script != sem->s->user) {
+		const char *why = strstr(f->fn->embedded, "/* unsupported: ");
+
+		if (why) {
+			why += strlen("/* unsupported: ");
+			sem_error(sem, &e->loc, sem_ident(sem, e->name),
+				  "function '%s' is not supported by ctap: %.*s", e->name,
+				  (int)(strstr(why, " */") ? strstr(why, " */") - why : 0), why);
+		}
+	}
 	/* Under --runtime=dyninst only embedded C written for user space
 	 * (a tapset body marked dyninst, SystemTap's per-runtime tapsets)
 	 * can run: the others read the kernel's own structures.  A -g
