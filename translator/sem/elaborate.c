@@ -166,6 +166,18 @@ static void point_error(struct elab *elab, const struct pp_match *m, const char 
 	diag_verror("semantic", NULL, NULL, fmt, ap);
 }
 
+static bool point_optional(const struct elab *elab, const struct pp_match *m)
+{
+	return m->pp->optional || elab->optional_nest || (elab->written && elab->written->optional);
+}
+
+bool elab_optional(const struct elab *elab, const struct pp_match *m)
+{
+	if (elab->listing && !elab->depth)
+		return false;
+	return point_optional(elab, m);
+}
+
 void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ...)
 {
 	va_list ap;
@@ -173,7 +185,7 @@ void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ..
 	/* "?" means: a point that does not resolve is skipped, silently, and
 	 * so is what the aliases it names expand to; -vv says why (run-tests
 	 * dyn tells a script with an optional kernel probe by it). */
-	if (m->pp->optional || elab->optional_nest || (elab->written && elab->written->optional)) {
+	if (point_optional(elab, m)) {
 		char why[256];
 
 		va_start(ap, fmt);

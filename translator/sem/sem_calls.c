@@ -223,8 +223,8 @@ static enum vtype builtin_call(struct sem *sem, struct scope *sc, struct expr *e
 	/* SystemTap's limit (PR10750), past the format or delimiter */
 	if (n - (kind == B_PRINTF || kind == B_SPRINTF || kind == B_PRINTD ||
 		 kind == B_SPRINTD) > MAX_PRINT_ARGS)
-		sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s takes at most %d values",
-			  e->name, MAX_PRINT_ARGS);
+		sem_translate_error(sem, &e->loc, sem_ident(sem, e->name),
+				    "%s takes at most %d values", e->name, MAX_PRINT_ARGS);
 	if (kind == B_PRINTF || kind == B_SPRINTF) {
 		if (!args || args->kind != E_STRING) {
 			sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s needs a literal format string",
