@@ -237,7 +237,8 @@ static void add_ia32(struct arena *a, const struct syscall_state *st, struct sys
 		if (same_call(st->compat_entries[k], fn64)) {
 			int *v = arena_alloc(a, (sp->nia32 + 1) * sizeof(*v));
 
-			memcpy(v, sp->ia32, sp->nia32 * sizeof(*v));
+			if (sp->nia32)	/* memcpy's source may not be NULL */
+				memcpy(v, sp->ia32, sp->nia32 * sizeof(*v));
 			v[sp->nia32++] = k;
 			sp->ia32 = v;
 		}
