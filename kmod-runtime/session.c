@@ -14,7 +14,6 @@
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
-#include <linux/version.h>
 #include <linux/sched/signal.h>
 
 #include "ctap_runtime.h"
@@ -378,7 +377,7 @@ size_t ctap_reserved(void)
 void ctap_module_size(char *buf, size_t len)
 {
 	size_t ctx = nr_cpu_ids * sess.m->context_size;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#ifdef CTAP_HAVE_MODULE_MEM
 	size_t text = THIS_MODULE->mem[MOD_TEXT].size;
 	size_t all = 0;
 

@@ -109,6 +109,11 @@ static bool kretprobe_instance_rp(const struct kernel *k)
 	return has_member(k, "kretprobe_instance", "rp");
 }
 
+static bool module_mem(const struct kernel *k)
+{
+	return has_member(k, "module", "mem");
+}
+
 static bool pde_data_func(const struct kernel *k)
 {
 	return has_func(k, "PDE_DATA");
@@ -167,6 +172,8 @@ static const struct kfeature {
 	  "an ftrace_ops' filter is freed by ftrace_free_filter() (else: reset to empty)" },
 	{ "CTAP_HAVE_KRETPROBE_INSTANCE_RP", kretprobe_instance_rp,
 	  "a kretprobe instance points to its kretprobe (ri->rp; later get_kretprobe())" },
+	{ "CTAP_HAVE_MODULE_MEM", module_mem,
+	  "a module's memory is THIS_MODULE->mem[] by type (before: core_layout)" },
 	{ "CTAP_HAVE_PDE_DATA_FUNC", pde_data_func,
 	  "a proc file's data is PDE_DATA(inode) (later the inline pde_data())" },
 	{ "CTAP_HAVE_FILLDIR_BOOL", filldir_bool,
