@@ -631,7 +631,7 @@ static void emit_locs(struct xlate *x, const struct derived_probe *d, int i, con
 		for (const struct probe_var *v = d->vars; v; v = v->next)
 			if (v->arg == j && !v->unavailable)
 				name = v->name;
-		if (kp->addr_of[j])
+		if (kp->addr_of[j] && !*name)
 			name = "@var";
 		emit_c(x, "\t{ .kind = %s, .size = %d, .is_signed = %s, .base = %s, "
 		       ".disp = %lldLL },\t/* %s */\n",

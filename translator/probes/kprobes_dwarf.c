@@ -204,7 +204,7 @@ static void add_dwarf_vars(struct kline_walk *w, struct derived_probe *d,
 			continue;	/* the innermost of a name comes first */
 		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), kp->nlocs);
 		v->is_local = !u->is_param;
-		v->unavailable = u->why;
+		v->unavailable = u->at_address ? NULL : u->why;
 		/* a DW_OP_addr static: its distance from the code is libdwfl's
 		 * layout of the relocatable .ko, not where the kernel loads it */
 		if (!v->unavailable && w->module && u->loc.kind == SDT_ARG_RIP) {
@@ -218,6 +218,8 @@ static void add_dwarf_vars(struct kline_walk *w, struct derived_probe *d,
 		kp->locs[kp->nlocs] = u->loc;
 		if (u->loc.kind == SDT_ARG_RIP)
 			kp->locs[kp->nlocs].disp += skip;
+		/* a structure on the stack: its address, for its members */
+		kp->addr_of[kp->nlocs] = v->arg_is_address = u->at_address;
 		kp->nlocs++;
 	}
 }
@@ -446,7 +448,8 @@ static void local_used(struct expr *e, void *arg)
 	if (!strcmp(e->name, "$$vars") || !strcmp(e->name, "$$locals"))
 		u->used = true;
 	for (const struct udwarf_var *v = u->vars; v && !u->used; v = v->next)
-		u->used = !v->is_param && !v->why && !strcmp(e->name + 1, v->name);
+		u->used = !v->is_param && (!v->why || v->at_address) &&
+			  !strcmp(e->name + 1, v->name);
 }
 
 static bool handler_uses_local(const struct derived_probe *d, const struct udwarf_var *vars)
@@ -500,7 +503,8 @@ static void entry_vars(struct kline_walk *w, struct derived_probe *d,
 			continue;
 		v = elab_add_var(w->elab, d, name, u->type, kernel_type(w, u->type), 0);
 		v->is_local = true;
-		v->unavailable = u->why ? u->why : "not read: the handler names no local";
+		v->unavailable = u->why && !u->at_address ? u->why :
+				 "not read: the handler names no local";
 	}
 }
 
@@ -1036,7 +1040,7 @@ int kprobes_global_var(struct session *s, const struct derived_probe *d, const c
 	}
 	disp = (int64_t)(f.addr - kp->link_addr);
 	for (int i = 0; i < kp->nlocs; i++)
-		if (kp->addr_of[i] && kp->locs[i].disp == disp) {
+		if (kp->addr_of[i] && !kp->locs[i].base && kp->locs[i].disp == disp) {
 			out->addr_arg = i;
 			goto found;
 		}
