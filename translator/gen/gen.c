@@ -822,7 +822,10 @@ static const char *binary(struct xlate *x, const struct expr *e)
 	if (e->opid == OP_AND || e->opid == OP_OR)
 		return logical(x, e);
 	a = gen_expr_c(x, e->a);
-	if ((e->opid == OP_MATCH || e->opid == OP_NOMATCH) && x->submatch)
+	/* The user's =~ record what matched() reads; a tapset's (probe_type())
+	 * must not overwrite it. */
+	if ((e->opid == OP_MATCH || e->opid == OP_NOMATCH) && x->submatch &&
+	    e->loc.src == x->s->user->src)
 		return arena_printf(x->a, "(int64_t)%sctap_regex_submatch(&SUBMATCH(c)->last, "
 				    "SUBMATCH(c)->str, MAXSTRINGLEN, &%s, %s)",
 				    e->opid == OP_NOMATCH ? "!" : "", regex_program(x, e->b), a);
