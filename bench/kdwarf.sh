@@ -39,21 +39,6 @@ EOT
 	echo "$work/kd$1.stp"
 }
 
-now() { date +%s.%N; }
-# time_one CMD... : "WALL CPU" of one run, in seconds (CPU: user + system
-# of the command and its children, from bash's times).
-time_one()
-{
-	local t0 t1
-	times > "$work/times0"
-	t0=$(now)
-	"$@" >> "$work/log" 2>&1 || { echo "failed: $*" >&2; tail -n 20 "$work/log" >&2; exit 1; }
-	t1=$(now)
-	times > "$work/times1"
-	cat "$work/times0" "$work/times1" | awk -v a="$t0" -v b="$t1" '{ gsub(/[ms]/, " ") }
-		NR == 2 { c0 = $1 * 60 + $2 + $3 * 60 + $4 } NR == 4 { c1 = $1 * 60 + $2 + $3 * 60 + $4 }
-		END { printf "%.3f %.3f\n", b - a, c1 - c0 }'
-}
 
 cache=$work/ctap-cache
 mkdir -p "$cache"
@@ -76,13 +61,13 @@ declare -A t
 add() { t[$1]="${t[$1]:-} $2"; }
 for ((i = 1; i <= reps; i++)); do
 	cold
-	read -r w c < <(time_one ctap -p3 "$(script "$i")"); add p3cold "$w"; add p3cold_cpu "$c"
-	read -r w c < <(time_one ctap -p3 "$(script "$i")"); add p3warm "$w"; add p3warm_cpu "$c"
+	read -r w c < <(wall_cpu ctap -p3 "$(script "$i")"); add p3cold "$w"; add p3cold_cpu "$c"
+	read -r w c < <(wall_cpu ctap -p3 "$(script "$i")"); add p3warm "$w"; add p3warm_cpu "$c"
 	cold
-	read -r w c < <(time_one ctap -p4 "$(script $((100 + i)))"); add p4cold "$w"; add p4cold_cpu "$c"
-	read -r w c < <(time_one ctap -p4 "$(script $((200 + i)))"); add p4warm "$w"; add p4warm_cpu "$c"
-	read -r w c < <(time_one peer48 -p3 "$(script "$i")"); add s3 "$w"; add s3_cpu "$c"
-	read -r w c < <(time_one "$here/peer/stap" -m kdwarf$i "$(script $((300 + i)))"); add s4 "$w"; add s4_cpu "$c"
+	read -r w c < <(wall_cpu ctap -p4 "$(script $((100 + i)))"); add p4cold "$w"; add p4cold_cpu "$c"
+	read -r w c < <(wall_cpu ctap -p4 "$(script $((200 + i)))"); add p4warm "$w"; add p4warm_cpu "$c"
+	read -r w c < <(wall_cpu peer48 -p3 "$(script "$i")"); add s3 "$w"; add s3_cpu "$c"
+	read -r w c < <(wall_cpu "$here/peer/stap" -m kdwarf$i "$(script $((300 + i)))"); add s4 "$w"; add s4_cpu "$c"
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 med() { awk "$bench_median_awk"' { printf "%.3f\n", median($0) }' <<< "${t[$1]}"; }

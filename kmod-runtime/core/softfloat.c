@@ -490,6 +490,20 @@ static void f64_put_str(char *out, size_t size, size_t *n, const char *s)
 		f64_put(out, size, n, *s++);
 }
 
+/* Appends v in decimal. */
+static void f64_put_u64(char *out, size_t size, size_t *n, uint64_t v)
+{
+	char d[20];
+	int nd = 0;
+
+	do {
+		d[nd++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (nd)
+		f64_put(out, size, n, d[--nd]);
+}
+
 void ctap_f64_to_str(char *out, size_t size, uint64_t a, int64_t precision)
 {
 	char ipart[340];
@@ -520,16 +534,11 @@ void ctap_f64_to_str(char *out, size_t size, uint64_t a, int64_t precision)
 			for (int i = 0; i < 9 && (r || !f64_big_zero(&b) || !i); i++, r /= 10)
 				ipart[ni++] = '0' + r % 10;
 		} while (!f64_big_zero(&b));
+		while (ni)
+			f64_put(out, size, &n, ipart[--ni]);
 	} else {
-		uint64_t ip = -k < 64 ? M >> -k : 0;
-
-		do {
-			ipart[ni++] = '0' + ip % 10;
-			ip /= 10;
-		} while (ip);
+		f64_put_u64(out, size, &n, -k < 64 ? M >> -k : 0);
 	}
-	while (ni)
-		f64_put(out, size, &n, ipart[--ni]);
 	f64_put(out, size, &n, '.');
 	fstart = n;
 	/* The fraction's digits, as many as fit; the first one dropped
@@ -558,13 +567,7 @@ void ctap_f64_to_str(char *out, size_t size, uint64_t a, int64_t precision)
 				size_t at = f64_sign_of(a);
 
 				n = at;
-				ni = 0;
-				do {
-					ipart[ni++] = '0' + ip % 10;
-					ip /= 10;
-				} while (ip);
-				while (ni)
-					f64_put(out, size, &n, ipart[--ni]);
+				f64_put_u64(out, size, &n, ip);
 				f64_put(out, size, &n, '.');
 				for (int64_t j = 0; j < digits; j++)
 					f64_put(out, size, &n, '0');
