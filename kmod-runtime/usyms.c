@@ -346,7 +346,7 @@ int ctap_umod_buildid(unsigned long addr, char *buf, size_t size)
 
 static bool read_ulong(unsigned long addr, unsigned long *v)
 {
-	return !copy_from_user_nofault(v, (const void __user *)addr, sizeof(*v));
+	return read_user(addr, v, sizeof(*v));
 }
 
 /*

@@ -222,7 +222,6 @@ static int run(struct opts *o, struct dyn_module *m)
 {
 	struct command cmd = { .go_fd = -1 };
 	char module_path[PATH_MAX];
-	pid_t child = 0;
 	int status = -1, ret;
 	time_t deadline = o->timeout_s ? time(NULL) + o->timeout_s : 0;
 
@@ -249,9 +248,8 @@ static int run(struct opts *o, struct dyn_module *m)
 			fprintf(stderr, "ERROR: cannot fork the -c command: %s\n", strerror(-ret));
 			return 1;
 		}
-		child = cmd.pid;
 	}
-	ret = m->start(child > 0 ? child : o->target, getpid());
+	ret = m->start(cmd.pid > 0 ? cmd.pid : o->target, getpid());
 	if (ret) {
 		drain(m->shm);
 		return 1;
@@ -272,7 +270,7 @@ static int run(struct opts *o, struct dyn_module *m)
 		uint32_t seen = __atomic_load_n(&m->shm->wake, __ATOMIC_SEQ_CST);
 
 		drain(m->shm);
-		if (should_stop(m->shm, child, &status, deadline))
+		if (should_stop(m->shm, cmd.pid, &status, deadline))
 			break;
 		wait_wake(m->shm, seen);
 	}
@@ -286,7 +284,7 @@ static int run(struct opts *o, struct dyn_module *m)
 	if (o->verbose && m->shm->attached)
 		fprintf(stderr, "stapdyn: the module was mapped in %d target process%s (last pid %d)\n",
 			m->shm->attached, m->shm->attached == 1 ? "" : "es", m->shm->attached_pid);
-	if (child > 0 && status == -1)
+	if (cmd.pid > 0 && status == -1)
 		command_end(&cmd);	/* the session ended first: the command goes with it */
 	if (out.failed) {	/* as staprun says it (stapdyn goes on: the end has its say) */
 		fprintf(stderr, "ERROR: cannot %s '%s': %s; %llu bytes of output were lost\n",
