@@ -110,41 +110,8 @@ if [ -z "${CTAP_BENCH_NO_BPFTRACE:-}" ]; then
 	mkdir -p "$out/btroot/ctap/bt"
 	cp "$here"/kprobe-cost/*.bt "$out/btroot/ctap/bt/"
 fi
-mods=(-m "$out/kbuild/floor_kprobe.ko" -m "$out/kbuild/floor_uprobe.ko" -m "$out/kbuild/floor_ftrace.ko")
-# ctap's module for a script (ctap NAME SCRIPT [ARG]): it must build.
-ctap_module()
-{
-	local name=$1
-	shift
-	(cd "$out" && "${ctap[@]}" -p4 -m "ctap_$name" "$@" > /dev/null)
-	mods+=(-m "$out/ctap_$name.ko")
-}
-# SystemTap 4.8's (stap48_module NAME SCRIPT [ARG]), or, where it does not
-# build for this kernel, its first error in $out/stap48-unbuilt ("NAME
-# ERROR"): the guest runs only the modules it has.  When its runtime
-# alone does not compile for the kernel (`probe begin {}` fails in pass
-# 4, as on 6.12), no script can build: each gets that error without
-# another try (a failed build is not cached: each costs ~50 s).
-stap48_runtime_error=""
-echo 'probe begin { exit() }' > "$out/stap48_begin.stp"
-if ! "$here/peer/stap" -m stap48_begin "$out/stap48_begin.stp" > /dev/null 2> "$out/stap48_begin.err" &&
-   grep -q '^Pass 4: compilation failed' "$out/stap48_begin.err"; then
-	stap48_runtime_error="$(stap48_first_error "$out/stap48_begin.err") (its runtime: probe begin {} fails alike)"
-fi
-stap48_module()
-{
-	local name=$1 ko
-	shift
-	if [ -n "$stap48_runtime_error" ]; then
-		echo "$name $stap48_runtime_error" >> "$out/stap48-unbuilt"
-		echo "kprobe-cost: SystemTap 4.8's runtime does not build for $KERNEL_RELEASE: no $name" >&2
-	elif ko=$("$here/peer/stap" -m "stap48_$name" "$@" 2> "$out/stap48_$name.err"); then
-		mods+=(-m "$ko")
-	else
-		echo "$name $(stap48_first_error "$out/stap48_$name.err")" >> "$out/stap48-unbuilt"
-		echo "kprobe-cost: SystemTap 4.8 does not build $name for $KERNEL_RELEASE" >&2
-	fi
-}
+bench_modules_init kprobe-cost
+mods+=(-m "$out/kbuild/floor_kprobe.ko" -m "$out/kbuild/floor_uprobe.ko" -m "$out/kbuild/floor_ftrace.ko")
 read -ra variants <<< "${CTAP_BENCH_VARIANTS:-count stats printf wild syscall array1}"
 for v in "${variants[@]}"; do
 	stap48_module "$v" "$here/kprobe-cost/$v.stp"

@@ -67,6 +67,59 @@ stap48_first_error()
 		-e 's/ *\[man [^]]*\]//g' -e 's/[[:space:]]*$//' <<< "$line" | cut -c 1-300
 }
 
+# The modules of a benchmark that runs ctap and SystemTap 4.8 side by side
+# in one guest.  bench_modules_init NAME [OPTION...] starts them for the
+# benchmark NAME (its messages say so), which builds in $out with
+# ${ctap[@]}; OPTIONs go to each SystemTap build.  Each module's -m option
+# for testsuite/guest-run collects in the array mods.
+bench_modules_init()
+{
+	bench_name=$1
+	shift
+	stap48_opts=("$@")
+	mods=()
+	touch "$out/stap48-unbuilt"
+	# When SystemTap's runtime alone does not compile for the kernel
+	# (`probe begin {}` fails in pass 4, as on 6.12), no script can
+	# build: each gets that error without another try (a failed build
+	# is not cached: each costs ~50 s).
+	stap48_runtime_error=""
+	echo 'probe begin { exit() }' > "$out/stap48_begin.stp"
+	if ! "$here/peer/stap" -m stap48_begin "$out/stap48_begin.stp" > /dev/null 2> "$out/stap48_begin.err" &&
+	   grep -q '^Pass 4: compilation failed' "$out/stap48_begin.err"; then
+		stap48_runtime_error="$(stap48_first_error "$out/stap48_begin.err") (its runtime: probe begin {} fails alike)"
+	fi
+}
+
+# ctap_module NAME SCRIPT [stap options and arguments]: ctap's module
+# ctap_NAME, which must build.
+ctap_module()
+{
+	local name=$1
+	shift
+	(cd "$out" && "${ctap[@]}" -p4 -m "ctap_$name" "$@" > /dev/null)
+	mods+=(-m "$out/ctap_$name.ko")
+}
+
+# stap48_module NAME SCRIPT [stap options and arguments]: SystemTap 4.8's
+# module stap48_NAME, or, where it does not build for this kernel, its
+# first error in $out/stap48-unbuilt ("NAME ERROR"): the guest runs only
+# the modules it has.
+stap48_module()
+{
+	local name=$1 ko
+	shift
+	if [ -n "$stap48_runtime_error" ]; then
+		echo "$name $stap48_runtime_error" >> "$out/stap48-unbuilt"
+		echo "$bench_name: SystemTap 4.8's runtime does not build for $KERNEL_RELEASE: no $name" >&2
+	elif ko=$("$here/peer/stap" -m "stap48_$name" "${stap48_opts[@]}" "$@" 2> "$out/stap48_$name.err"); then
+		mods+=(-m "$ko")
+	else
+		echo "$name $(stap48_first_error "$out/stap48_$name.err")" >> "$out/stap48-unbuilt"
+		echo "$bench_name: SystemTap 4.8 does not build $name for $KERNEL_RELEASE" >&2
+	fi
+}
+
 # bpftrace in a guest.  bench_bpftrace_root prints a directory to merge
 # into the guest's initramfs (testsuite/guest-run -r DIR) that holds
 # Debian's bpftrace (/usr/bin/bpftrace: /usr/bin is not in the guest's

@@ -66,38 +66,9 @@ for i in $(seq $((2 * runs + 1))); do
 	"$out/host_map" $sizes
 done > "$out/host_map.results"
 "$here/peer/setup" > /dev/null
-mods=()
-ctap_module()	# NAME SCRIPT [stap options and arguments]
-{
-	local name=$1
-	shift
-	(cd "$out" && "${ctap[@]}" -p4 -m "ctap_$name" "$@" > /dev/null)
-	mods+=(-m "$out/ctap_$name.ko")
-}
-# SystemTap 4.8's module, or its first error in $out/stap48-unbuilt (as
-# kprobe-cost.sh: when its runtime alone fails, every script gets that
-# error without another ~50 s try).  STP_NO_OVERLOAD: a fill of a
-# million keys is a long run of hits, which its overload check would stop.
-stap48_runtime_error=""
-echo 'probe begin { exit() }' > "$out/stap48_begin.stp"
-if ! "$here/peer/stap" -m stap48_begin "$out/stap48_begin.stp" > /dev/null 2> "$out/stap48_begin.err" &&
-   grep -q '^Pass 4: compilation failed' "$out/stap48_begin.err"; then
-	stap48_runtime_error="$(stap48_first_error "$out/stap48_begin.err") (its runtime: probe begin {} fails alike)"
-fi
-touch "$out/stap48-unbuilt"
-stap48_module()	# NAME SCRIPT [stap options and arguments]
-{
-	local name=$1 ko
-	shift
-	if [ -n "$stap48_runtime_error" ]; then
-		echo "$name $stap48_runtime_error" >> "$out/stap48-unbuilt"
-	elif ko=$("$here/peer/stap" -m "stap48_$name" -DSTP_NO_OVERLOAD "$@" 2> "$out/stap48_$name.err"); then
-		mods+=(-m "$ko")
-	else
-		echo "$name $(stap48_first_error "$out/stap48_$name.err")" >> "$out/stap48-unbuilt"
-		echo "map-growth: SystemTap 4.8 does not build $name for $KERNEL_RELEASE" >&2
-	fi
-}
+# STP_NO_OVERLOAD: a fill of a million keys is a long run of hits, which
+# SystemTap's overload check would stop.
+bench_modules_init map-growth -DSTP_NO_OVERLOAD
 for n in $sizes; do
 	stap48_module "map_$n" -DMAXMAPENTRIES=$n "$here/map-growth/map.stp" $n
 	ctap_module "map_$n" -DMAXMAPENTRIES=$n "$here/map-growth/map.stp" $n

@@ -136,6 +136,17 @@ enum ctap_probe_kind {
 	CTAP_PROBE_EVENT,	/* kprobes, timers: while it runs */
 };
 
+/*
+ * ctap_probe.family: the probe family that runs it (translator/probes/ and
+ * probes/ by the same name), for the tapset functions whose answer depends
+ * on it (probemod(), set_int_arg()); a family no function asks about is
+ * CTAP_FAMILY_OTHER.
+ */
+enum ctap_probe_family {
+	CTAP_FAMILY_OTHER,
+	CTAP_FAMILY_SYSCALLS,	/* kernel.syscall, kernel.compat_syscall */
+};
+
 /* ctap_probe.type, for is_return() */
 #define CTAP_PROBE_ENTRY	0
 #define CTAP_PROBE_RETURN	1
@@ -154,6 +165,7 @@ struct ctap_probe {
 	const char *pn;			/* the alias it came through (pn()), or NULL */
 	const char *function;		/* its symbol, or NULL */
 	enum ctap_probe_kind kind;
+	enum ctap_probe_family family;
 	int type;			/* CTAP_PROBE_ENTRY / RETURN */
 	int64_t order;			/* begin(N): lower first */
 	void (*handler)(struct ctap_context *c);

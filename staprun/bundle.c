@@ -21,6 +21,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "build_id.h"
 #include "ctap_bundle.h"
 #include "staprun.h"
 
@@ -30,7 +31,6 @@ static void running_build_id(char *hex, size_t size)
 {
 	unsigned char notes[4096];
 	ssize_t n = 0;
-	size_t off = 0;
 	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
 
 	hex[0] = '\0';
@@ -38,26 +38,8 @@ static void running_build_id(char *hex, size_t size)
 		n = read(fd, notes, sizeof(notes));
 		close(fd);
 	}
-	while (n > 0 && off + 12 <= (size_t)n) {
-		unsigned int namesz, descsz, type;
-		size_t name, desc, next;
-
-		memcpy(&namesz, notes + off, 4);
-		memcpy(&descsz, notes + off + 4, 4);
-		memcpy(&type, notes + off + 8, 4);
-		name = off + 12;
-		desc = name + ((namesz + 3) & ~3u);
-		next = desc + ((descsz + 3) & ~3u);
-		if (namesz > 256 || descsz > 256 || next > (size_t)n)
-			return;
-		if (type == 3 && namesz == 4 && !memcmp(notes + name, "GNU", 4) &&
-		    descsz * 2 + 1 <= size) {	/* NT_GNU_BUILD_ID */
-			for (unsigned int i = 0; i < descsz; i++)
-				sprintf(hex + 2 * i, "%02x", notes[desc + i]);
-			return;
-		}
-		off = next;
-	}
+	if (n > 0)
+		notes_build_id(notes, n, hex, size);
 }
 
 /* size bytes of fd from off into a new memfd: its descriptor or -errno. */

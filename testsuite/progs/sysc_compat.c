@@ -8,6 +8,8 @@
  */
 #include <stdint.h>
 
+#include "sys32.h"
+
 /* The ia32 numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
 enum {
 	NR_waitpid = 7, NR_lchown = 16, NR_stime = 25, NR_nice = 34, NR_signal = 48,
@@ -24,22 +26,6 @@ enum {
 	NR_ipc = 117, NR_rt_sigaction = 174, NR_set_thread_area = 243,
 	NR_get_thread_area = 244, NR_clock_nanosleep = 267, NR_adjtimex = 124,
 };
-
-static long sys32(long nr, long a, long b, long c, long d, long e, long f)
-{
-	register long sixth __asm__("r12") = f;
-	long ret;
-
-	/* ebp is the sixth argument: set around the call by hand, as the
-	 * compiler may use rbp; the kernel may clear r8-r11 on the way back. */
-	__asm__ volatile("push %%rbp\n\tmov %%r12, %%rbp\n\tint $0x80\n\tpop %%rbp"
-			 : "=a"(ret)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e), "r"(sixth)
-			 : "memory", "r8", "r9", "r10", "r11");
-	return ret;
-}
-
-#define ADDR(p) ((long)(uintptr_t)(p))
 
 static const char missing[] = "/ctap-no-such-file";
 static const char data[] = "hello";

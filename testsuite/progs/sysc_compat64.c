@@ -10,6 +10,8 @@
  */
 #include <stdint.h>
 
+#include "sys32.h"
+
 /* The ia32 numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
 enum {
 	NR_read = 3, NR_write = 4, NR_open = 5, NR_close = 6, NR_lseek = 19, NR_getpid = 20,
@@ -18,19 +20,6 @@ enum {
 	NR_openat = 295,
 };
 
-static long sys32(long nr, long a, long b, long c, long d)
-{
-	long ret;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(ret)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d)
-			 : "memory", "r8", "r9", "r10", "r11");
-	return ret;
-}
-
-#define ADDR(p) ((long)(uintptr_t)(p))
-
 static const char missing[] = "/ctap-no-such-dir/file";
 static const char data[] = "hello";
 static char buf[512];
@@ -38,21 +27,21 @@ static int32_t ts_sleep[2] = { 0, 1000 };
 
 int main(void)
 {
-	sys32(NR_getpid, 0, 0, 0, 0);
-	sys32(NR_read, 1000, ADDR(buf), 10, 0);
-	sys32(NR_write, 1000, ADDR(data), 5, 0);
-	sys32(NR_close, 1000, 0, 0, 0);
-	sys32(NR_lseek, 1000, 7, 1, 0);
-	sys32(NR_open, ADDR(missing), 0101, 0644, 0);	/* O_WRONLY|O_CREAT */
-	sys32(NR_openat, -100, ADDR(missing), 0, 0);
-	sys32(NR_dup, 1000, 0, 0, 0);
-	sys32(NR_kill, 0x7ffffff0, 0, 0, 0);
-	sys32(NR_ioctl, 1000, 0x5401, ADDR(buf), 0);	/* TCGETS */
-	sys32(NR_fcntl, 1000, 1, 0, 0);			/* F_GETFD */
-	sys32(NR_umask, 022, 0, 0, 0);
-	sys32(NR_uname, ADDR(buf), 0, 0, 0);
-	sys32(NR_getuid, 0, 0, 0, 0);
-	sys32(NR_getuid32, 0, 0, 0, 0);
-	sys32(NR_nanosleep, ADDR(ts_sleep), 0, 0, 0);
+	sys32(NR_getpid, 0, 0, 0, 0, 0, 0);
+	sys32(NR_read, 1000, ADDR(buf), 10, 0, 0, 0);
+	sys32(NR_write, 1000, ADDR(data), 5, 0, 0, 0);
+	sys32(NR_close, 1000, 0, 0, 0, 0, 0);
+	sys32(NR_lseek, 1000, 7, 1, 0, 0, 0);
+	sys32(NR_open, ADDR(missing), 0101, 0644, 0, 0, 0);	/* O_WRONLY|O_CREAT */
+	sys32(NR_openat, -100, ADDR(missing), 0, 0, 0, 0);
+	sys32(NR_dup, 1000, 0, 0, 0, 0, 0);
+	sys32(NR_kill, 0x7ffffff0, 0, 0, 0, 0, 0);
+	sys32(NR_ioctl, 1000, 0x5401, ADDR(buf), 0, 0, 0);	/* TCGETS */
+	sys32(NR_fcntl, 1000, 1, 0, 0, 0, 0);			/* F_GETFD */
+	sys32(NR_umask, 022, 0, 0, 0, 0, 0);
+	sys32(NR_uname, ADDR(buf), 0, 0, 0, 0, 0);
+	sys32(NR_getuid, 0, 0, 0, 0, 0, 0);
+	sys32(NR_getuid32, 0, 0, 0, 0, 0, 0);
+	sys32(NR_nanosleep, ADDR(ts_sleep), 0, 0, 0, 0, 0);
 	return 0;
 }

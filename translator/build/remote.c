@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../staprun/build_id.h"
 #include "fleet.h"
 #include "kimage.h"
 #include "remote.h"
@@ -285,40 +286,20 @@ static int hexval(char c)
 	return isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
 }
 
-/* The GNU build id in the hex of /sys/kernel/notes (staprun/bundle.c
- * reads the same notes on the host itself); "-" if none. */
-static void notes_build_id(const char *hex, char *id, size_t size)
+/* The GNU build id in the hex of /sys/kernel/notes (the host's, as
+ * staprun reads them there); "-" if none. */
+static void hex_notes_build_id(const char *hex, char *id, size_t size)
 {
-	size_t n = strlen(hex) / 2, off = 0;
-	unsigned char *b = xmalloc(n + 1);
+	size_t n = strlen(hex) / 2;
+	unsigned char *b;
 
 	snprintf(id, size, "-");
-	if (strspn(hex, "0123456789abcdefABCDEF") != strlen(hex)) {
-		free(b);
+	if (strspn(hex, "0123456789abcdefABCDEF") != strlen(hex))
 		return;
-	}
+	b = xmalloc(n + 1);
 	for (size_t i = 0; i < n; i++)
 		b[i] = hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]);
-	while (off + 12 <= n) {
-		unsigned int namesz, descsz, type;
-		size_t name, desc, next;
-
-		memcpy(&namesz, b + off, 4);
-		memcpy(&descsz, b + off + 4, 4);
-		memcpy(&type, b + off + 8, 4);
-		name = off + 12;
-		desc = name + ((namesz + 3) & ~3u);
-		next = desc + ((descsz + 3) & ~3u);
-		if (namesz > 256 || descsz > 256 || next > n)
-			break;
-		if (type == 3 && namesz == 4 && !memcmp(b + name, "GNU", 4) &&
-		    descsz * 2 + 1 <= size) {
-			for (unsigned int i = 0; i < descsz; i++)
-				sprintf(id + 2 * i, "%02x", b[desc + i]);
-			break;
-		}
-		off = next;
-	}
+	notes_build_id(b, n, id, size);
 	free(b);
 }
 
@@ -336,7 +317,7 @@ static void parse_answer(struct session *s, struct host *h, const char *text)
 		else if (!strncmp(l, "staprun ", 8))
 			snprintf(h->staprun, sizeof(h->staprun), "%s", l + 8);
 		else if (!strncmp(l, "notes ", 6))
-			notes_build_id(l + 6, h->build_id, sizeof(h->build_id));
+			hex_notes_build_id(l + 6, h->build_id, sizeof(h->build_id));
 		line = nl ? nl + 1 : NULL;
 	}
 }

@@ -367,6 +367,7 @@ const struct provider syscall_provider = {
 	.name = "kernel.syscall",
 	.patterns = patterns,
 	.runtime = "probes/syscalls",
+	.family = "CTAP_FAMILY_SYSCALLS",
 	.resolve = syscall_resolve,
 	.emit = syscall_emit,
 };

@@ -108,6 +108,10 @@ struct provider {
 	 * family without it is refused in pass 2 there, as SystemTap refuses
 	 * the kernel's probes under stapdyn. */
 	bool user;
+	/* Its probes' ctap_probe.family in the generated C
+	 * ("CTAP_FAMILY_SYSCALLS"), for the tapset functions that ask which
+	 * family runs a probe; NULL: CTAP_FAMILY_OTHER. */
+	const char *family;
 	/* Append the concrete probes of m; returns how many, or -EINVAL
 	 * after reporting why (elab_error). */
 	int (*resolve)(struct elab *elab, const struct pp_match *m);

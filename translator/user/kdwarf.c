@@ -23,6 +23,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../../staprun/build_id.h"
 #include "cache.h"
 #include "kdwarf.h"
 #include "kimage.h"
@@ -69,31 +70,7 @@ struct kdwarf {
 	bool fentry_known;
 };
 
-/* The GNU build id in a block of ELF notes, as hex in out[41]. */
-static bool note_build_id(const char *p, size_t size, char *out)
-{
-	while (size >= 12) {
-		Elf64_Word namesz, descsz, type;
-		size_t len;
-
-		memcpy(&namesz, p, 4);
-		memcpy(&descsz, p + 4, 4);
-		memcpy(&type, p + 8, 4);
-		len = 12 + ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u);
-		if (len > size)
-			return false;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + 12, "GNU", 4) &&
-		    descsz && descsz <= 20) {
-			for (Elf64_Word i = 0; i < descsz; i++)
-				sprintf(out + 2 * i, "%02x", (unsigned char)p[16 + i]);
-			return true;
-		}
-		p += len;
-		size -= len;
-	}
-	return false;
-}
-
+/* The GNU build id of an ELF file, as hex in out[41] (a SHA-1's 20 bytes). */
 static bool elf_build_id(Elf *elf, char *out)
 {
 	Elf_Scn *scn = NULL;
@@ -103,13 +80,13 @@ static bool elf_build_id(Elf *elf, char *out)
 		Elf_Data *d;
 
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE && (d = elf_getdata(scn, NULL)) &&
-		    note_build_id(d->d_buf, d->d_size, out))
+		    notes_build_id(d->d_buf, d->d_size, out, 41))
 			return true;
 	}
 	return false;
 }
 
-/* The running kernel's build id, if it is release. */
+/* The running kernel's build id (out[41]), if it is release. */
 static bool running_build_id(const char *release, char *out)
 {
 	struct utsname u;
@@ -120,7 +97,7 @@ static bool running_build_id(const char *release, char *out)
 	if (uname(&u) || strcmp(u.release, release) ||
 	    read_small("/sys/kernel/notes", &notes, &size))
 		return false;
-	ok = note_build_id(notes, size, out);
+	ok = notes_build_id(notes, size, out, 41);
 	free(notes);
 	return ok;
 }
