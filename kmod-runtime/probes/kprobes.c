@@ -19,11 +19,15 @@
 #include "../core/symoff.h"
 #include "../entry.h"
 
+/* .return probes on ftrace sites go through one fprobe, or one kretprobe
+ * carrying them all, per table (RETURN_HOOK); else a kretprobe each. */
 #ifdef CTAP_HAVE_FPROBE_IPS
 #include <linux/fprobe.h>
-#define HAVE_FPROBE true
+#define RETURN_HOOK true
+#elif defined(CTAP_HAVE_KRETPROBE_RETHOOK)
+#define RETURN_HOOK true
 #else
-#define HAVE_FPROBE false
+#define RETURN_HOOK false
 #endif
 
 /*
@@ -311,6 +315,8 @@ struct ftrace_sites {
 	const struct ctap_probe *one;	/* every site's only probe, or NULL */
 #ifdef CTAP_HAVE_FPROBE_IPS
 	struct fprobe fp;		/* or the .return probes' */
+#elif defined(CTAP_HAVE_KRETPROBE_RETHOOK)
+	struct kretprobe carrier;	/* the .return probes', ops calls its entry */
 #endif
 	bool returns;			/* which */
 	int nsites;
@@ -543,7 +549,8 @@ static void notrace fprobe_exit(struct fprobe *fp, unsigned long ip, unsigned lo
 }
 NOKPROBE_SYMBOL(fprobe_exit);
 
-static int register_returns(struct ftrace_sites *t, unsigned long *ips)
+static int register_returns(struct ftrace_sites *t, unsigned long *ips,
+			    const struct ctap_kprobe *first)
 {
 	t->fp.entry_handler = fprobe_entry;
 	t->fp.exit_handler = fprobe_exit;
@@ -556,8 +563,113 @@ static void unregister_returns(struct ftrace_sites *t)
 	unregister_fprobe(&t->fp);
 	ctap_add_skipped(t->fp.nmissed);
 }
+#elif defined(CTAP_HAVE_KRETPROBE_RETHOOK)
+/*
+ * Without fprobes (6.1), a table's .return probes on ftrace sites share
+ * one kretprobe, the carrier: registered disabled, it never fires by
+ * itself; the table's ftrace_ops calls its entry hook at each site
+ * (return_hook), as kprobes' own ftrace handler calls a kretprobe's on an
+ * ftrace site.  A kretprobe each cost 13.5 M instructions to register on
+ * 6.1 (each updates kprobes' ftrace filter, a walk of every ftrace
+ * record); this is one, and one filter.  The returns go through the
+ * kernel's rethook trampoline, which its unwinder knows, and run the
+ * site's probes with the caller's address in the registers, as a
+ * kretprobe's handler there.  An instance is taken per call in flight;
+ * none free is a miss, counted as skipped.
+ */
+#define CARRIER_DATA	(1 + CTAP_ENTRY_ARGS)	/* the site, the arguments */
+#define CARRIER_MAX	8192			/* instances of a table */
+
+static int notrace carrier_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned long *data = (unsigned long *)ri->data;
+
+	data[0] = instruction_pointer(regs);	/* the site, as return_hook() set it */
+	for (int i = 0; i < CTAP_ENTRY_ARGS; i++)
+		data[1 + i] = regs_get_kernel_argument(regs, i);
+	return 0;
+}
+NOKPROBE_SYMBOL(carrier_entry);
+
+static int notrace carrier_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	const struct ftrace_sites *t = container_of(get_kretprobe(ri), struct ftrace_sites,
+						    carrier);
+	unsigned long *data = (unsigned long *)ri->data;
+	const struct ftrace_site *site = site_at(t, data[0]);
+
+	if (unlikely(!site))
+		return 0;
+	for (int i = 0; i < site->nprobes; i++)
+		ctap_probe_run_at(site->probes[i], regs, data + 1, CTAP_ENTRY_ARGS, site->ip);
+	return 0;
+}
+NOKPROBE_SYMBOL(carrier_ret);
+
+/*
+ * A call of a function with .return probes: the carrier's entry hook
+ * (pre_handler_kretprobe(), which register_kretprobe() set), with all
+ * registers, the site as the instruction pointer, and preemption off, as
+ * kprobes call it.  It and what it runs (rethook) are kprobes' blacklist,
+ * which no site is on.
+ */
+CTAP_FTRACE_CALLBACK(return_hook)
+{
+	struct ftrace_sites *t = container_of(ops, struct ftrace_sites, ops);
+	struct pt_regs *regs = FULL_REGS;
+	unsigned long saved;
+
+	if (unlikely(!regs || !site_at(t, ip)))
+		return;
+	preempt_disable_notrace();
+	saved = instruction_pointer(regs);
+	instruction_pointer_set(regs, ip);
+	t->carrier.kp.pre_handler(&t->carrier.kp, regs);
+	instruction_pointer_set(regs, saved);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(return_hook);
+
+static int register_ops(struct ftrace_sites *t, unsigned long *ips, ftrace_func_t func,
+			unsigned long flags);
+
+/* The carrier at the first site's function (kprobes check it as any
+ * kretprobe's), then the ops that calls it. */
+static int register_returns(struct ftrace_sites *t, unsigned long *ips,
+			    const struct ctap_kprobe *first)
+{
+	struct kretprobe *rp = &t->carrier;
+	int ret;
+
+	rp->kp.addr = (kprobe_opcode_t *)symbol_address(first);
+	rp->kp.flags = KPROBE_FLAG_DISABLED;
+	rp->handler = carrier_ret;
+	rp->entry_handler = carrier_entry;
+	rp->data_size = CARRIER_DATA * sizeof(unsigned long);
+	rp->maxactive = clamp_t(int, 2 * num_possible_cpus() * t->nsites, 10, CARRIER_MAX);
+	if (!rp->kp.addr)
+		return -ENOENT;
+	ret = register_kretprobe(rp);
+	if (ret)
+		return ret;
+	ret = register_ops(t, ips, return_hook, FTRACE_OPS_FL_SAVE_REGS);
+	if (ret)
+		unregister_kretprobe(rp);
+	return ret;
+}
+
+/* The ops first (no new hooks, none running), then the carrier: returns
+ * still pending go back through the rethook without calling us. */
+static void unregister_returns(struct ftrace_sites *t)
+{
+	unregister_ftrace_function(&t->ops);	/* waits for handlers */
+	free_filter(&t->ops);
+	unregister_kretprobe(&t->carrier);	/* waits for its handlers */
+	ctap_add_skipped(t->carrier.nmissed);
+}
 #else
-static int register_returns(struct ftrace_sites *t, unsigned long *ips)
+static int register_returns(struct ftrace_sites *t, unsigned long *ips,
+			    const struct ctap_kprobe *first)
 {
 	return -EOPNOTSUPP;
 }
@@ -567,23 +679,31 @@ static void unregister_returns(struct ftrace_sites *t)
 }
 #endif
 
-/* The table's ftrace_ops (args: argument registers only) for its entries
- * at t's sites, or its fprobe for its .return probes (t->returns). */
-static int register_sites(struct ftrace_sites *t, unsigned long *ips, bool args,
-			  const struct ctap_kprobe *first)
+/* An ftrace_ops calling func at t's sites. */
+static int register_ops(struct ftrace_sites *t, unsigned long *ips, ftrace_func_t func,
+			unsigned long flags)
 {
 	int ret;
 
-	if (t->returns)
-		return register_returns(t, ips);
-	t->ops.func = site_callback(t, args, first);
-	t->ops.flags = args ? 0 : FTRACE_OPS_FL_SAVE_REGS;
+	t->ops.func = func;
+	t->ops.flags = flags;
 	ret = set_filter(&t->ops, ips, t->nsites);
 	if (!ret)
 		ret = register_ftrace_function(&t->ops);
 	if (ret)
 		free_filter(&t->ops);
 	return ret;
+}
+
+/* The table's ftrace_ops (args: argument registers only) for its entries
+ * at t's sites, or its return hook for its .return probes (t->returns). */
+static int register_sites(struct ftrace_sites *t, unsigned long *ips, bool args,
+			  const struct ctap_kprobe *first)
+{
+	if (t->returns)
+		return register_returns(t, ips, first);
+	return register_ops(t, ips, site_callback(t, args, first),
+			    args ? 0 : FTRACE_OPS_FL_SAVE_REGS);
 }
 
 static void unregister_sites(struct ftrace_sites *t)
@@ -801,9 +921,9 @@ static bool arm_bare(struct bare_arming *b, struct ctap_kprobe *k)
 
 	if (k->offset || k->nlocs || k->address || !k->has_delta || blacklisted(b, k->symbol))
 		return false;
-	/* A .return through the table's fprobe: the arguments at most, no
-	 * @entry values (an instance each) nor instances of its own. */
-	if (k->is_return && (!HAVE_FPROBE || k->entry_probe || k->maxactive))
+	/* A .return through the table's return hook: the arguments at most,
+	 * no @entry values (an instance each) nor instances of its own. */
+	if (k->is_return && (!RETURN_HOOK || k->entry_probe || k->maxactive))
 		return false;
 	addr = symbol_address(k);
 	site = addr ? ftrace_site(b, addr) : 0;

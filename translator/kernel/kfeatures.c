@@ -114,6 +114,11 @@ static bool kretprobe_instance_rp(const struct kernel *k)
 	return has_member(k, "kretprobe_instance", "rp");
 }
 
+static bool kretprobe_rethook(const struct kernel *k)
+{
+	return has_member(k, "kretprobe", "rh");
+}
+
 static bool pde_data_func(const struct kernel *k)
 {
 	return has_func(k, "PDE_DATA");
@@ -174,6 +179,8 @@ static const struct kfeature {
 	  "fprobes: one ftrace_ops with a return hook for many functions (register_fprobe_ips())" },
 	{ "CTAP_HAVE_KRETPROBE_INSTANCE_RP", kretprobe_instance_rp,
 	  "a kretprobe instance points to its kretprobe (ri->rp; later get_kretprobe())" },
+	{ "CTAP_HAVE_KRETPROBE_RETHOOK", kretprobe_rethook,
+	  "kretprobes return through a rethook (rp->rh): one can hook many functions' returns" },
 	{ "CTAP_HAVE_PDE_DATA_FUNC", pde_data_func,
 	  "a proc file's data is PDE_DATA(inode) (later the inline pde_data())" },
 	{ "CTAP_HAVE_FILLDIR_BOOL", filldir_bool,
