@@ -1038,7 +1038,8 @@ static void ftrace_detach(struct ctap_kprobe *kps, int which)
 }
 #endif
 
-/* An entry kprobe at a function, disabled until we know how to arm it. */
+/* An entry kprobe at a function, disabled until we know how to arm it:
+ * through ftrace, or enabled once the table is registered (deferred). */
 static int register_entry(struct ctap_kprobe *k)
 {
 	int ret;
@@ -1048,13 +1049,15 @@ static int register_entry(struct ctap_kprobe *k)
 	if (ret)
 		return ret;
 	k->via_ftrace = k->u.kp.flags & KPROBE_FLAG_FTRACE;
-	return k->via_ftrace ? 0 : enable_kprobe(&k->u.kp);
+	k->deferred = !k->via_ftrace;
+	return 0;
 }
 
 static int register_one(struct ctap_kprobe *k)
 {
 	memset(&k->u, 0, sizeof(k->u));
 	k->via_ftrace = false;
+	k->deferred = false;
 	if (!k->is_return) {
 		set_place(k, &k->u.kp);
 		k->u.kp.offset = k->offset;
@@ -1065,6 +1068,8 @@ static int register_one(struct ctap_kprobe *k)
 		return ctap_ftrace && !k->address ? register_entry(k) : register_kprobe(&k->u.kp);
 	}
 	set_place(k, &k->u.krp.kp);
+	k->u.krp.kp.flags = KPROBE_FLAG_DISABLED;
+	k->deferred = true;
 	k->u.krp.handler = kretprobe_ret;
 	k->u.krp.maxactive = k->maxactive;
 	if (k->entry_args) {
@@ -1116,6 +1121,31 @@ static int without_ftrace(struct ctap_kprobe *kps, int n, bool returns)
 }
 
 /*
+ * The kprobes and kretprobes registered disabled (deferred), enabled once
+ * every probe of the table is registered: none fires while the others
+ * arm (one on a function the arming itself runs, ftrace's hash code, say,
+ * fired at each probe: 6.1 has 4,629 functions without an ftrace site,
+ * kernel/trace/ among them).
+ */
+static int enable_deferred(struct ctap_kprobe *kps, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		struct ctap_kprobe *k = &kps[i];
+		int ret;
+
+		if (!k->registered || !k->deferred)
+			continue;
+		if (ctap_arming_interrupted())
+			return -EINTR;
+		k->deferred = false;
+		ret = enable_kprobe(k->is_return ? &k->u.krp.kp : &k->u.kp);
+		if (ret && (ret = refused(kps, n, i, ret)))
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Last to first: the kernel runs the probes on one address newest first,
  * and SystemTap's order is the script's (entry probes first declared
  * first; .return probes, whose instances unwind as a stack, the reverse).
@@ -1151,12 +1181,14 @@ int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 		if (ftrace_attach(kps, n, returns))
 			continue;
 		ret = without_ftrace(kps, n, returns);
-		if (ret) {
-			ctap_kprobes_unregister(kps, n);
-			return ret;
-		}
+		if (ret)
+			break;
 	}
-	return 0;
+	if (!ret)
+		ret = enable_deferred(kps, n);
+	if (ret)
+		ctap_kprobes_unregister(kps, n);
+	return ret;
 }
 
 static void unregister_each(struct ctap_kprobe *kps, int n)

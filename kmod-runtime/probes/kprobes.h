@@ -68,6 +68,7 @@ struct ctap_kprobe {
 	bool registered;
 	bool via_ftrace;		/* an entry armed through ftrace (kprobes.c) */
 	bool bare;			/* ... with no kprobe registered (kprobes.c) */
+	bool deferred;			/* registered disabled, enabled last (kprobes.c) */
 };
 
 /* An ftrace callback: given a struct ftrace_regs, or a struct pt_regs
