@@ -407,7 +407,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			}
 			a = m["scale-" tool "-arm10"]; b = m["scale-" tool "-arm100"]; c = m["scale-" tool "-arm1000"]
 			printf "| %s | %s | %s | %s | %s |\n", name, scell(tool, "arm10", ns[1 + o]), scell(tool, "arm100", ns[3 + o]),
-				scell(tool, "arm1000", ns[5 + o]), ns[5 + o] > 0 ? per_extra(b, c, ns[5 + o] - ns[3 + o]) : "-"
+				scell(tool, "arm1000", ns[5 + o]), (ns[5 + o] > 0 ? per_extra(b, c, ns[5 + o] - ns[3 + o]) : "-")
 		}
 		printf "\n## System calls\n\nA getpid() hit and a whole session (instructions, M for sessions) with `nd_syscall.getpid { n++ }` (SystemTap 4.8: a kprobe on `__x64_sys_getpid`; ctap: `kernel.syscall(\"getpid\")` on the raw_syscalls tracepoints) and with `syscall.* { n++ }` (ctap only: SystemTap 4.8 cannot translate `syscall.*` or `nd_syscall.*` without debuginfo).\n\n"
 		printf "| tool | nd_syscall.getpid, per hit | its session | syscall.*, per getpid hit | its session |\n|---|---:|---:|---:|---:|\n"

@@ -25,11 +25,12 @@
 # afresh (a fill starts from an empty map).  Per hit is the calls' cost
 # minus the same calls with no probe (getpid, getppid, or two CPUs).
 #
-# bpftrace: each row has a bpftrace column, empty until bpftrace is in
-# the guest.  Set CTAP_BENCH_BPFTRACE_ROOT to a directory holding
-# /usr/bin/bpftrace with its libraries (guest-run -r merges it at /): the
-# guest then runs map-growth/*.bt with the same workload (not yet run:
-# bpftrace was not in the guest when this was written).
+# bpftrace: Debian's bpftrace 0.17 runs map-growth/*.bt, each the .stp
+# of its name in bpftrace's words, with the same workload in the same
+# boots (bench_bpftrace_root: bpftrace and its libraries merged into the
+# guest); its map holds BPFTRACE_MAP_KEYS_MAX keys, its output buffer is
+# 1 MB a CPU (BPFTRACE_PERF_RB_PAGES=256).  CTAP_BENCH_NO_BPFTRACE=1
+# leaves it out.
 #
 # The kernel: $CTAP_KERNEL_BUILD (a build tree or a release of
 # `testsuite/kernels --list`), else the configured one.  Writes
@@ -106,12 +107,12 @@ for v in keygen stats_key stats print; do
 	ctap_module "$v" "$here/map-growth/$v.stp" 1000000
 done
 
-# The bpftrace hook: its root merged into the guest, its scripts beside
-# the tests; the guest runs its rows only when it finds bpftrace.
+# bpftrace: its root merged into the guest, its scripts beside the
+# tests; the guest runs its rows only when it finds them.
 roots=(-r "$payload")
-if [ -n "${CTAP_BENCH_BPFTRACE_ROOT:-}" ]; then
-	roots+=(-r "$CTAP_BENCH_BPFTRACE_ROOT")
-	mkdir -p "$out/bt/ctap/bt" && cp "$here"/map-growth/*.bt "$out/bt/ctap/bt/"
+if [ -z "${CTAP_BENCH_NO_BPFTRACE:-}" ]; then
+	roots+=(-r "$(bench_bpftrace_root)")
+	rm -rf "$out/bt" && mkdir -p "$out/bt/ctap/bt" && cp "$here"/map-growth/*.bt "$out/bt/ctap/bt/"
 	roots+=(-r "$out/bt")
 fi
 
@@ -134,10 +135,10 @@ session() {
 		/ctap/bin/staprun "\$@" -c "\$cmd" /ctap/modules/ctap_\$name.ko 2>&1 >/dev/null
 	fi
 }
-# bt NAME CMD ARG: the same under bpftrace (the hook: not run without it)
+# bt NAME CMD ARG: the same under bpftrace (not run without it)
 bt() {
-	command -v bpftrace > /dev/null || return 0
-	BPFTRACE_MAP_KEYS_MAX=\$3 bpftrace -c "\$2" /ctap/bt/\$1.bt \$3 2>&1 >/dev/null
+	[ -f /ctap/bt/\$1.bt ] || return 0
+	BPFTRACE_MAP_KEYS_MAX=\$3 /usr/bin/bpftrace -c "\$2" /ctap/bt/\$1.bt \$3 2>&1 >/dev/null
 }
 EOT
 { echo '# timeout: 3000'; cat "$out/functions.sh"; } > "$out/map_growth.sh"
@@ -154,10 +155,18 @@ for i in \$(seq $runs); do
 	for t in stap48 ctap; do
 		session \$t keygen "/ctap/bin/map_loop keygen=\$L" | res \$t
 	done
+	bt keygen "/ctap/bin/map_loop keygen=\$L" $(echo $sizes | awk '{ print $NF }') | res bpftrace
 	# prints into a filling buffer: the lines kept say where it filled
-	for t in stap48 ctap; do
-		mod \$t print || continue
-		if [ \$t = stap48 ]; then
+	for t in stap48 ctap bpftrace; do
+		if [ \$t = bpftrace ]; then
+			[ -f /ctap/bt/print.bt ] || continue
+			BPFTRACE_PERF_RB_PAGES=256 /usr/bin/bpftrace -c "/ctap/bin/map_loop -s print=$batch*$batches" \\
+				/ctap/bt/print.bt > /tmp/print.out 2> /tmp/print.err || true
+			# its count of what it lost goes to stdout
+			grep '^Lost' /tmp/print.out >> /tmp/print.err
+		elif ! mod \$t print; then
+			continue
+		elif [ \$t = stap48 ]; then
 			/usr/bin/staprun -b 1 -c "/ctap/bin/map_loop -s print=$batch*$batches" \\
 				/ctap/modules/stap48_print.ko > /tmp/print.out 2> /tmp/print.err || true
 		else
@@ -166,7 +175,7 @@ for i in \$(seq $runs); do
 		fi
 		res \$t-print < /tmp/print.err
 		echo "RESULT \$t-print-lines \$(grep -c '^getpid' /tmp/print.out)"
-		grep -v '^RESULT' /tmp/print.err | head -n 3 | sed "s/^/NOTE \$t-print /"
+		grep -v -e '^RESULT' -e 'is not traceable' /tmp/print.err | head -n 3 | sed "s/^/NOTE \$t-print /"
 	done
 done
 EOT
@@ -192,7 +201,7 @@ CTAP_QEMU_EXTRA="-icount shift=0,sleep=off" \
 guest_run -s 1 -M 2048 -o "$out/guest" "${mods[@]}" -b "$out/map_loop" "${roots[@]}" \
 	"$out/map_growth.sh" > /dev/null || true
 bench_guest_ok "$out/guest" map_growth map-growth
-guest_run -s 2 -o "$out/guest2" "${mods[@]}" -b "$out/map_loop" "${roots[@]}" \
+guest_run -s 2 -M 2048 -o "$out/guest2" "${mods[@]}" -b "$out/map_loop" "${roots[@]}" \
 	"$out/two_cpus.sh" > /dev/null || true
 bench_guest_ok "$out/guest2" two_cpus map-growth
 fi
@@ -207,7 +216,9 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
     -v sizes="$sizes" -v lookups="$lookups" -v batch="$batch" -v batches="$batches" "$bench_median_awk"'
 	FILENAME ~ /stap48-unbuilt$/ { name = $1; $1 = ""; unbuilt[name] = substr($0, 2); next }
 	/^RESULT / { v[$2] = v[$2] " " $3; next }
-	/^NOTE / { t = $2; $1 = $2 = ""; if (!(t in note)) note[t] = substr($0, 3); next }
+	# bpftrace 0.17 warns that a function it then probes is not traceable
+	/^NOTE / && !/is not traceable/ { t = $2; $1 = $2 = ""; if (!(t in note)) note[t] = substr($0, 3); next }
+	/^NOTE / { next }
 	function med(k) { return (k in v) ? median(v[k]) : "" }
 	# how many runs gave result k
 	function nvals(k,   a) { return (k in v) ? split(v[k], a, " ") : 0 }
@@ -229,7 +240,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 	# why tool has no figure for script s
 	function absent(tool, s,   e) {
 		if (tool == "bpftrace")
-			return "bpftrace not in the guest"
+			return "bpftrace did not run it (its log: bench/out/map-growth-RELEASE/guest*; CTAP_BENCH_NO_BPFTRACE leaves it out)"
 		e = unbuilt[s]; gsub(/,/, ";", e)
 		return tool == "stap48" && (s in unbuilt) ? "does not build: " e : "not measured"
 	}
@@ -238,7 +249,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 	# were N transport failures", one a line: its stapio then lost most of
 	# what the buffer held, so its lines kept do not tell); else the lines kept
 	function accepted(tool,   n) {
-		if (match(note[tool "-print"], /[0-9]+ (output writes were dropped|transport failures)/)) {
+		if (match(note[tool "-print"], /[0-9]+ (output writes were dropped|transport failures|events)/)) {
 			n = substr(note[tool "-print"], RSTART, RLENGTH) + 0
 			return batches * batch - n
 		}
@@ -255,7 +266,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 		ns = split(sizes, sz, " ")
 		printf "# Costs as work grows\n\n"
 		printf "On %s, %s, commit %s (`bench/map-growth.sh`). Host CPU: %s.\n", kernel, date, commit, cpu
-		printf "One guest boot, one CPU, QEMU TCG with `-icount shift=0`: the figures are **instructions** per hit (the calls with a probe minus the same calls with none), median of %d runs, each module loaded afresh in each run. SystemTap 4.8 and ctap run the same scripts (`bench/map-growth/*.stp`); the bpftrace column waits for bpftrace in the guest.\n\n", nvals("none-none")
+		printf "One guest boot, one CPU, QEMU TCG with `-icount shift=0`: the figures are **instructions** per hit (the calls with a probe minus the same calls with none), median of %d runs, each module loaded afresh in each run. SystemTap 4.8 and ctap run the same scripts (`bench/map-growth/*.stp`), bpftrace 0.17 each in its words (`bench/map-growth/*.bt`; its map sized by `BPFTRACE_MAP_KEYS_MAX`).\n\n", nvals("none-none")
 		printf "## `a[key]++` against the map'"'"'s size\n\n"
 		printf "`map.stp` with N distinct keys (`-DMAXMAPENTRIES=N`), keys from a counter in the script: **fill** is N hits inserting into a map growing from empty to N; **lookup** %d hits on existing keys of the full map; **churn** %d hits each deleting the oldest key and inserting a new one (the map stays at N). **keygen** is the same probe without the array (the key'"'"'s own cost). 1 M / 1 k over 2 is in bold.\n\n", lookups, lookups
 		printf "| row | tool |"
@@ -311,7 +322,7 @@ awk -v date="$bench_date" -v commit="$bench_commit" -v kernel="$KERNEL_RELEASE" 
 			o = hit(tool, "print-print." batches)
 			pct = accepted(tool) ? 100 * (k - 1) * batch / accepted(tool) : 0
 			printf "| %s | %s | %s (batch %d, from %.0f %%) | %s | %s | %d | %s |\n", tname[tool], fmt(e), fmt(f), k, pct,
-				fmt(o), bold(ratio(e, f)), med(tool "-print-lines"), note[tool "-print"]
+				fmt(o), bold(ratio(e, f)), med(tool "-print-lines"), (note[tool "-print"] != "" ? note[tool "-print"] : "nothing (of what it lost)")
 			row(tool, "print-empty", "", tool "-print-print.1", e, "")
 			row(tool, "print-nearly-full", sprintf("from %.0f%%", pct), tool "-print-print." k, f, "")
 			row(tool, "print-full", "", tool "-print-print." batches, o, "")

@@ -173,8 +173,17 @@ void ctap_dyn_quiet(bool on)
 	}
 }
 
+const char ctap_abort_error[] = "abort()";
+
+/* remote_id(), remote_uri(): stapdyn and --remote-merge's end run here,
+ * not as a --remote host's module. */
+int ctap_remote_id = -1;
+char *ctap_remote_uri = "";
+
 static void report_error(struct ctap_context *c)
 {
+	if (ctap_aborted(c))
+		return;
 	ctap_print_error(c);
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();

@@ -246,6 +246,16 @@ int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_f
 	return -ENOENT;
 }
 
+int ctap_umod_addr(unsigned long addr, unsigned long *off)
+{
+	struct uloc l;
+
+	if (!find_uloc(addr, &l))
+		return -ENOENT;
+	*off = addr - l.c.start;
+	return 0;
+}
+
 static bool read_ulong(unsigned long addr, unsigned long *v)
 {
 	return ctapdyn_read(v, (const void *)addr, sizeof(*v)) == 0;

@@ -261,6 +261,12 @@ static inline void ctap_error_called(struct ctap_context *c, const char *where)
 
 /* target(): the -c command's or -x pid, 0 if none. */
 s32 ctap_target(void);
+/* module_size()'s text (session.c). */
+void ctap_module_size(char *buf, size_t len);
+/* remote_id(), remote_uri(): the host's index and name under stap
+ * --remote (module parameters its staprun gets), else -1 and "". */
+extern int ctap_remote_id;
+extern char *ctap_remote_uri;
 struct inode;
 /* The executable current runs (its inode, to compare with one held), or NULL. */
 struct inode *ctap_exe_inode(void);
@@ -271,6 +277,9 @@ s32 ctap_staprun_pid(void);
 bool ctap_is_myproc(void);
 /* exit(): no more event or begin probes; staprun is asked to stop. */
 void ctap_exit(void);
+/* abort(): the last_error that unwinds the handler past every catch and
+ * is no error (session.c's report_error() takes it for what it is). */
+extern const char ctap_abort_error[];
 /* Hits a family lost before its handler, reported with the skipped ones. */
 void ctap_add_skipped(unsigned long n);
 /* Between two probes a family arms: true if staprun was interrupted. */

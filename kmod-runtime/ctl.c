@@ -213,13 +213,21 @@ static __poll_t ctl_poll(struct file *file, poll_table *wait)
 
 /* ---- session state ---- */
 
-static int ctap_start(s32 target, s32 ns_pid)
+/*
+ * The time zone is taken only by the START that starts the session, before
+ * any probe can read it: a later START (refused, -EBUSY) wrote it while
+ * handlers read it, unterminated for the length of its memcpy.
+ */
+static int ctap_start(const struct ctap_msg_start *start)
 {
 	int ret = -EBUSY;
 
 	mutex_lock(&cl.state_lock);
 	if (cl.state == CTAP_LOADED) {
-		ret = cl.ops->start(target, ns_pid);
+		cl.tz_gmtoff = start->tz_gmtoff;
+		memcpy(cl.tz_name, start->tz_name, sizeof(cl.tz_name));
+		cl.tz_name[sizeof(cl.tz_name) - 1] = '\0';
+		ret = cl.ops->start(start->target, start->ns_pid);
 		cl.state = ret ? CTAP_STOPPED : CTAP_RUNNING;
 	}
 	mutex_unlock(&cl.state_lock);
@@ -287,10 +295,7 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		if (hdr.len != sizeof(start) ||
 		    copy_from_user(&start, ubuf + sizeof(hdr), sizeof(start)))
 			return -EINVAL;
-		cl.tz_gmtoff = start.tz_gmtoff;
-		memcpy(cl.tz_name, start.tz_name, sizeof(cl.tz_name));
-		cl.tz_name[sizeof(cl.tz_name) - 1] = '\0';
-		result = ctap_start(start.target, start.ns_pid);
+		result = ctap_start(&start);
 		ctl_queue(CTAP_MSG_START, &result, sizeof(result), true);
 		break;
 	case CTAP_MSG_EXIT:
@@ -322,6 +327,10 @@ static int ctl_open(struct inode *inode, struct file *file)
 		return -EPERM;
 	if (atomic_cmpxchg(&cl.cmd_open, 0, 1))
 		return -EBUSY;
+	if (!try_module_get(THIS_MODULE)) {	/* being unloaded */
+		atomic_set(&cl.cmd_open, 0);
+		return -ENODEV;
+	}
 	ctap_relay_overwrite(false);
 	return 0;
 }
@@ -330,11 +339,21 @@ static int ctl_release(struct inode *inode, struct file *file)
 {
 	ctap_relay_overwrite(true);
 	atomic_set(&cl.cmd_open, 0);
+	module_put(THIS_MODULE);	/* procfs's rundown waits for us to return */
 	return 0;
 }
 
-/* No owner: procfs itself keeps the module's code alive while an
- * operation runs, and closes the file when the entry is removed. */
+/*
+ * An open .cmd holds a reference to the module (ctl_open()): procfs's
+ * rundown at unload waits only for the operations in progress, and
+ * would wait forever for a read blocked until a message comes (rmmod
+ * hung until the reader went away); a poll() or epoll waiter keeps its
+ * entry on cl.ctl_wait, the module's memory, after ->poll returned, and
+ * removed it from freed memory after an unload; an EXIT written after
+ * the unload's flush_work() queued stop_work to run in a freed module.
+ * staprun closes the file before it unloads; rmmod of a session that a
+ * staprun is attached to says the module is in use, as SystemTap's.
+ */
 static const struct proc_ops ctl_fops = {
 	.proc_open = ctl_open,
 	.proc_release = ctl_release,

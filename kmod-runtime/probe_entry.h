@@ -82,6 +82,20 @@ static __always_inline void ctap_context_enter(struct ctap_context *c, const str
 }
 
 /*
+ * Whether the handler ended by abort(): nothing to report, no error to
+ * count; the fields are cleared for the context's next handler.
+ */
+static inline bool ctap_aborted(struct ctap_context *c)
+{
+	if (c->last_error != ctap_abort_error)
+		return false;
+	c->last_error = NULL;
+	c->last_stmt = NULL;
+	c->ncalled = 0;
+	return true;
+}
+
+/*
  * The ERROR line is SystemTap 4.8's; an error in a script function adds
  * the calls it unwound through, innermost first, and the probe (SystemTap
  * 5.x names that chain too).  Lines that start with a space: staprun

@@ -8,6 +8,8 @@
  * dyn-runtime/session.c shares): LOADED until staprun's START.
  */
 #include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
@@ -18,6 +20,14 @@
 #include "probe_entry.h"
 #include "entry.h"
 #include "monitor.h"
+
+/* stap --remote gives each host's staprun these (translator/build/remote.c). */
+int ctap_remote_id = -1;
+module_param(ctap_remote_id, int, 0444);
+MODULE_PARM_DESC(ctap_remote_id, "the host's index under stap --remote (remote_id())");
+char *ctap_remote_uri = "";
+module_param(ctap_remote_uri, charp, 0444);
+MODULE_PARM_DESC(ctap_remote_uri, "the host's name under stap --remote (remote_uri())");
 
 /* The session's state, outside sess: entry.h's inline check reads it. */
 atomic_t ctap_session_state;
@@ -112,7 +122,9 @@ void ctap_add_skipped(unsigned long n)
 	atomic_add(n, &sess.skipped);
 }
 
-void ctap_event_skip(void)
+/* notrace: entry.h calls it with the busy count taken, and a hit in it
+ * would be skipped into it again, without end. */
+notrace void ctap_event_skip(void)
 {
 	if (atomic_inc_return(&sess.skipped) > MAXSKIPPED) {
 		ctap_oob("ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n");
@@ -120,8 +132,12 @@ void ctap_event_skip(void)
 	}
 }
 
+const char ctap_abort_error[] = "abort()";
+
 static void report_error(struct ctap_context *c)
 {
+	if (ctap_aborted(c))
+		return;
 	ctap_print_error(c);
 	if (atomic_inc_return(&sess.errors) > MAXERRORS)
 		ctap_exit();
@@ -352,6 +368,31 @@ static size_t bytes_mb(size_t bytes)
 size_t ctap_reserved(void)
 {
 	return sess.reserved;
+}
+
+/*
+ * module_size(): SystemTap's "DATAdata/TEXTtext/CTXctx/NETnet/ALLOCalloc kb",
+ * each in KiB: the module's memory besides its code, its code, the
+ * contexts, network buffers (none here), and the rest of what the session
+ * reserved (arrays, statistics).
+ */
+void ctap_module_size(char *buf, size_t len)
+{
+	size_t ctx = nr_cpu_ids * sess.m->context_size;
+#ifdef CTAP_HAVE_MODULE_MEM
+	size_t text = THIS_MODULE->mem[MOD_TEXT].size;
+	size_t all = 0;
+
+	for (int i = 0; i < MOD_MEM_NUM_TYPES; i++)
+		if (!mod_mem_type_is_init(i))
+			all += THIS_MODULE->mem[i].size;
+#else
+	size_t text = THIS_MODULE->core_layout.text_size;
+	size_t all = THIS_MODULE->core_layout.size;
+#endif
+
+	snprintf(buf, len, "%zudata/%zutext/%zuctx/%zunet/%zualloc kb", (all - text) >> 10,
+		 text >> 10, ctx >> 10, (size_t)0, (sess.reserved - min(ctx, sess.reserved)) >> 10);
 }
 
 int ctap_reserve(size_t bytes)

@@ -252,6 +252,21 @@ int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_f
 	return ret;
 }
 
+int ctap_umod_addr(unsigned long addr, unsigned long *off)
+{
+	struct mm_struct *mm = lock_mm();
+	struct uloc l;
+	int ret = -ENOENT;
+
+	if (mm && find_uloc(mm, addr, &l)) {
+		*off = addr - l.c.start;
+		ret = 0;
+	}
+	if (mm)
+		unlock_mm(mm);
+	return ret;
+}
+
 static bool read_ulong(unsigned long addr, unsigned long *v)
 {
 	return !copy_from_user_nofault(v, (const void __user *)addr, sizeof(*v));

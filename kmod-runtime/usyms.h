@@ -47,4 +47,9 @@ int ctap_ustack(struct ctap_context *c, unsigned long *ips, int max);
  * file holds it (buf then holds its hex for the forms that have one). */
 int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_form form);
 
+/* umodaddr(): addr's offset from where the current task maps the file
+ * that holds it (its first mapping's address less that mapping's file
+ * offset: its load address); -ENOENT if no mapped file holds it. */
+int ctap_umod_addr(unsigned long addr, unsigned long *off);
+
 #endif /* CTAP_USYMS_H */

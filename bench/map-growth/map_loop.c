@@ -15,8 +15,8 @@
  * turns on one host thread and the guest clock counts the instructions
  * of both, so that is still instructions per call.
  *
- * -s stops the session's reader (the nearest ancestor named staprun or
- * stapio: staprun -c runs this program) before the first phase and lets
+ * -s stops the session's reader (the nearest ancestor named staprun,
+ * stapio or bpftrace: its -c runs this program) before the first phase and lets
  * it go on after the last, so that the probes' output piles up in the
  * output buffer: a repeated phase then measures prints into a buffer ever
  * fuller, and past its end.
@@ -90,7 +90,7 @@ static double run(long n, long nr, int p)
 	return (t1 - t0) / ((double)n * p);
 }
 
-/* The pid of the nearest ancestor called staprun or stapio, or 0. */
+/* The pid of the nearest ancestor called staprun, stapio or bpftrace, or 0. */
 static pid_t reader(void)
 {
 	pid_t pid = getppid();
@@ -106,7 +106,8 @@ static pid_t reader(void)
 				comm[0] = 0;
 			fclose(f);
 		}
-		if (!strncmp(comm, "staprun", 7) || !strncmp(comm, "stapio", 6))
+		if (!strncmp(comm, "staprun", 7) || !strncmp(comm, "stapio", 6) ||
+		    !strncmp(comm, "bpftrace", 8))
 			return pid;
 		snprintf(path, sizeof(path), "/proc/%d/status", pid);
 		if (!(f = fopen(path, "r")))

@@ -8,7 +8,10 @@
  *
  * A 32-bit (ia32) task's numbers are another table's: its calls run the
  * probes marked is_compat (kernel.compat_syscall), with the arguments of
- * its registers.  x32 calls (__X32_SYSCALL_BIT) are skipped.
+ * its registers; those also marked as_64 are a 64-bit call's probe
+ * (kernel.syscall) on the 32-bit call of the same kernel function, whose
+ * $regs is a copy with the arguments where the 64-bit call has them.  x32
+ * calls (__X32_SYSCALL_BIT) are skipped.
  */
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
@@ -46,6 +49,34 @@ static void ctap_syscalls_args(unsigned long *args, struct pt_regs *regs, long v
 	args[6] = (unsigned long)regs;
 	args[7] = val;
 }
+
+/*
+ * An ia32 call's registers as a 64-bit call's: the arguments (ebx, ecx,
+ * edx, esi, edi, ebp, zero-extended as the kernel's ia32 wrappers do) in
+ * di, si, dx, r10, r8, r9, for the syscall.* tapsets that read $regs.  A
+ * copy: a guru-mode write to its arguments reaches no call.
+ */
+static void ctap_syscalls_regs_64(struct pt_regs *out, const struct pt_regs *regs)
+{
+	*out = *regs;
+	out->di = (u32)regs->bx;
+	out->si = (u32)regs->cx;
+	out->dx = (u32)regs->dx;
+	out->r10 = (u32)regs->si;
+	out->r8 = (u32)regs->di;
+	out->r9 = (u32)regs->bp;
+}
+NOKPROBE_SYMBOL(ctap_syscalls_regs_64);
+
+/* A row's arguments: $regs is regs64 for an as_64 one. */
+static void ctap_syscalls_row_args(unsigned long *args, const struct ctap_syscall *s,
+				   struct pt_regs *regs, struct pt_regs *regs64, long val)
+{
+	ctap_syscalls_args(args, regs, val, s->is_compat);
+	if (s->as_64)
+		args[6] = (unsigned long)regs64;
+}
+NOKPROBE_SYMBOL(ctap_syscalls_row_args);
 
 /* Whether current's call is an ia32 one (the compat table's numbers). */
 static bool ctap_syscalls_compat(void)
@@ -154,8 +185,8 @@ static bool ctap_syscalls_returns(long nr, bool compat)
 /* A call's entry: the @entry part of a return probe, into a slot.  A slot
  * current still holds for s is stale (a call that never returned, or a
  * task that died in one whose task_struct is current's now). */
-static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_regs *regs, long id,
-				     bool compat)
+static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_regs *regs,
+				     struct pt_regs *regs64, long id)
 {
 	struct ctap_syscall_slot *slot = ctap_syscalls_find(s, false);
 
@@ -168,14 +199,14 @@ static void ctap_syscalls_entry_part(const struct ctap_syscall *s, struct pt_reg
 		return;
 	}
 	memset(slot->args, 0, sc.slot_size - sizeof(*slot));
-	ctap_syscalls_args(slot->args, regs, id, compat);
+	ctap_syscalls_row_args(slot->args, s, regs, regs64, id);
 	ctap_probe_run(s->entry_probe, NULL, slot->args, CTAP_SYSCALL_ARGS);
 }
 NOKPROBE_SYMBOL(ctap_syscalls_entry_part);
 
 /* A return probe with @entry values: runs with the slot's, then frees it. */
-static void ctap_syscalls_return(const struct ctap_syscall *s, struct pt_regs *regs, long ret,
-				 bool compat)
+static void ctap_syscalls_return(const struct ctap_syscall *s, struct pt_regs *regs,
+				 struct pt_regs *regs64, long ret)
 {
 	struct ctap_syscall_slot *slot = ctap_syscalls_find(s, false);
 
@@ -183,19 +214,20 @@ static void ctap_syscalls_return(const struct ctap_syscall *s, struct pt_regs *r
 	 * not fire either), or it was skipped and counted then. */
 	if (!slot)
 		return;
-	ctap_syscalls_args(slot->args, regs, ret, compat);
+	ctap_syscalls_row_args(slot->args, s, regs, regs64, ret);
 	ctap_probe_run(s->probe, NULL, slot->args, CTAP_SYSCALL_ARGS);
 	smp_store_release(&slot->task, NULL);
 }
 NOKPROBE_SYMBOL(ctap_syscalls_return);
 
 /* The @entry parts of the return probes of (compat, nr). */
-static void ctap_syscalls_dispatch_entries(long nr, bool compat, struct pt_regs *regs, long id)
+static void ctap_syscalls_dispatch_entries(long nr, bool compat, struct pt_regs *regs,
+					   struct pt_regs *regs64, long id)
 {
 	for (int i = 0; i < sc.n; i++)
 		if (sc.v[i].is_return && sc.v[i].is_compat == compat && sc.v[i].nr == nr &&
 		    sc.v[i].entry_probe)
-			ctap_syscalls_entry_part(&sc.v[i], regs, id, compat);
+			ctap_syscalls_entry_part(&sc.v[i], regs, regs64, id);
 }
 NOKPROBE_SYMBOL(ctap_syscalls_dispatch_entries);
 
@@ -217,13 +249,15 @@ static void ctap_syscalls_dispatch(bool is_return, long nr, struct pt_regs *regs
 {
 	unsigned long args[CTAP_SYSCALL_ARGS];
 	bool compat = ctap_syscalls_compat();
+	struct pt_regs regs64;
 	int lo = 0, hi = sc.n;
 
 	if (nr < 0 || (!compat && IS_ENABLED(CONFIG_COMPAT) && in_compat_syscall()))
 		return;
+	if (compat)
+		ctap_syscalls_regs_64(&regs64, regs);
 	if (!is_return && sc.slots && ctap_syscalls_returns(nr, compat))
-		ctap_syscalls_dispatch_entries(nr, compat, regs, val);
-	ctap_syscalls_args(args, regs, val, compat);
+		ctap_syscalls_dispatch_entries(nr, compat, regs, &regs64, val);
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
@@ -234,10 +268,12 @@ static void ctap_syscalls_dispatch(bool is_return, long nr, struct pt_regs *regs
 	}
 	for (; lo < sc.n && sc.v[lo].is_return == is_return && sc.v[lo].is_compat == compat &&
 	       sc.v[lo].nr == nr; lo++) {
-		if (sc.v[lo].entry_probe)
-			ctap_syscalls_return(&sc.v[lo], regs, val, compat);
-		else
+		if (sc.v[lo].entry_probe) {
+			ctap_syscalls_return(&sc.v[lo], regs, &regs64, val);
+		} else {
+			ctap_syscalls_row_args(args, &sc.v[lo], regs, &regs64, val);
 			ctap_probe_run(sc.v[lo].probe, NULL, args, ARRAY_SIZE(args));
+		}
 	}
 }
 NOKPROBE_SYMBOL(ctap_syscalls_dispatch);

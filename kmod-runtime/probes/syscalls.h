@@ -17,6 +17,9 @@ struct ctap_syscall {
 	int nr;				/* the 64-bit table's number */
 	bool is_return;
 	bool is_compat;			/* nr is the ia32 table's: 32-bit tasks' */
+	bool as_64;			/* a 64-bit call's probe on a 32-bit call of
+					 * its function: $regs has the arguments where
+					 * a 64-bit call has them */
 	/* A return's @entry part, run at the entry into a slot the task
 	 * keeps until the return (saved_size bytes after the arguments). */
 	const struct ctap_probe *entry_probe;

@@ -22,10 +22,37 @@ test_source()
 }
 
 # guest_modules FILE - its "# guest-module:" paths (under
-# /lib/modules/RELEASE/), which the caller copies to /ctap/kmods/.
+# /lib/modules/RELEASE/, without .xz), which the caller copies to
+# /ctap/kmods/, in the order they load.  A bare name ("nfsv4") is
+# resolved, with what it depends on, from $GUEST_MODDIR/modules.dep: the
+# same test then runs on kernels whose modules moved or split.
 guest_modules()
 {
-	sed -n 's/^# guest-module: //p' "$1"
+	local m
+	for m in $(sed -n 's/^# guest-module: //p' "$1"); do
+		case $m in
+		*/*) echo "$m" ;;
+		*) module_deps "$m" ;;
+		esac
+	done | awk '!seen[$0]++'
+}
+
+# module_deps NAME - NAME's module and every module it needs, from
+# $GUEST_MODDIR/modules.dep, those it needs first (modprobe loads a
+# module's list from its end).
+module_deps()
+{
+	local deps
+	deps=$(awk -v want="$1" -F': *' '{
+		n = split($1, p, "/"); base = p[n]; sub(/\.ko(\.[a-z]+)?$/, "", base)
+		gsub(/-/, "_", base); w = want; gsub(/-/, "_", w)
+		if (base != w) next
+		k = split($2, d, " ")
+		for (i = k; i >= 1; i--) print d[i]
+		print $1; found = 1; exit
+	} END { exit !found }' "$GUEST_MODDIR/modules.dep" 2>/dev/null) ||
+		{ echo "module $1 is not in $GUEST_MODDIR/modules.dep" >&2; return 1; }
+	printf '%s\n' "$deps" | sed -E 's/\.(xz|zst|gz)$//'
 }
 
 # guest_script FILE STAPRUN MODULE - prints the script that runs MODULE

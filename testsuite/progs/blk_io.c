@@ -2,6 +2,8 @@
  * blk_io - block I/O with known sectors, for ioblock tests: attach a
  * 1 MiB file in /tmp to a free loop device, write 4096 bytes at offset
  * 8192 and read 4096 bytes at 0 with O_DIRECT (one bio each), detach.
+ * "blk_io read": then also read 4096 bytes at 8192 through the page cache
+ * (the block device's readahead: mpage's do_mpage_readpage).
  * Needs the loop module.  Exits non-zero if a step fails.
  */
 #define _GNU_SOURCE
@@ -13,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const char img[] = "/tmp/blk_io.img";
 	char dev[32];
@@ -35,6 +37,12 @@ int main(void)
 	ok = d >= 0 && pwrite(d, buf, 4096, 8192) == 4096 && pread(d, buf, 4096, 0) == 4096;
 	if (d >= 0)
 		close(d);
+	if (ok && argc > 1 && !strcmp(argv[1], "read")) {
+		d = open(dev, O_RDONLY);
+		ok = d >= 0 && pread(d, buf, 4096, 8192) == 4096 && ((char *)buf)[0] == 'c';
+		if (d >= 0)
+			close(d);
+	}
 	d = open(dev, O_RDWR);
 	if (d < 0 || ioctl(d, LOOP_CLR_FD, 0))
 		return 3;

@@ -5,6 +5,9 @@
  * The client's port stays in TIME_WAIT a while: tests in one boot give
  * different PORTs.  Exits non-zero if a step fails.
  *
+ * tcp_loop PORT nodelay - the client sets TCP_NODELAY (level IPPROTO_TCP)
+ * before it connects, for tcp.setsockopt.
+ *
  * tcp_loop PORT resets - then two failures, for the MIB counters' test:
  * a connect to PORT+2, where nothing listens (refused: the peer's reset
  * ends the attempt), and a second connection from PORT+3 whose client
@@ -14,6 +17,7 @@
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -73,6 +77,9 @@ int main(int argc, char **argv)
 	if (bind(l, (struct sockaddr *)&srv, sizeof(srv)) || listen(l, 1))
 		return 2;
 	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (c >= 0 && argc > 2 && !strcmp(argv[2], "nodelay") &&
+	    setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		return 9;
 	if (c < 0 || bind(c, (struct sockaddr *)&cli, sizeof(cli)) ||
 	    connect(c, (struct sockaddr *)&srv, sizeof(srv)))
 		return 3;

@@ -531,6 +531,9 @@ static const char *run_script(struct session *s, const struct host *h)
 	if (s->opt.target_ns_pid)
 		args = arena_printf(&s->arena, "%s -N %d", args, s->opt.target_ns_pid);
 	args = arena_printf(&s->arena, "%s \"$d/m.ko\"", args);
+	/* remote_id(), remote_uri() (kmod-runtime/session.c) */
+	args = arena_printf(&s->arena, "%s ctap_remote_id=%d %s", args, h->index,
+			    quote(s, arena_printf(&s->arena, "ctap_remote_uri=%s", h->spec)));
 	for (int i = 0; i < s->opt.n_globals_set; i++)
 		args = arena_printf(&s->arena, "%s %s", args, quote(s, s->opt.globals_set[i]));
 	return arena_printf(&s->arena,

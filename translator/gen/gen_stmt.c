@@ -457,6 +457,9 @@ static bool catch_handler(struct xlate *x, struct xcatch *k, const char *error_t
 	x->depth--;
 	gen_emit(x, "%s:", k->label);
 	x->depth++;
+	/* abort() goes on past every catch */
+	gen_emit(x, "if (unlikely(c->last_error == ctap_abort_error))");
+	gen_emit(x, "\tgoto %s;", gen_err_label(x));
 	if (error_to)
 		gen_emit(x, "ctap_strcpy(%s, c->last_error);", error_to);
 	gen_emit(x, "c->last_error = NULL;");

@@ -744,6 +744,8 @@ int pass3_translate(struct session *s, FILE *out)
 	struct xscope *fscopes, *hscopes;
 	int nf = 0, nh = 0, nentry = 0, i;
 
+	if (sem_translate_errors(s))
+		return -1;
 	analyses_find_counters(s);	/* before any C: it changes how globals read */
 	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
 		nf++;

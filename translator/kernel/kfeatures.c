@@ -119,6 +119,11 @@ static bool kretprobe_rethook(const struct kernel *k)
 	return has_member(k, "kretprobe", "rh");
 }
 
+static bool module_mem(const struct kernel *k)
+{
+	return has_member(k, "module", "mem");
+}
+
 static bool pde_data_func(const struct kernel *k)
 {
 	return has_func(k, "PDE_DATA");
@@ -181,6 +186,8 @@ static const struct kfeature {
 	  "a kretprobe instance points to its kretprobe (ri->rp; later get_kretprobe())" },
 	{ "CTAP_HAVE_KRETPROBE_RETHOOK", kretprobe_rethook,
 	  "kretprobes return through a rethook (rp->rh): one can hook many functions' returns" },
+	{ "CTAP_HAVE_MODULE_MEM", module_mem,
+	  "a module's memory is THIS_MODULE->mem[] by type (before: core_layout)" },
 	{ "CTAP_HAVE_PDE_DATA_FUNC", pde_data_func,
 	  "a proc file's data is PDE_DATA(inode) (later the inline pde_data())" },
 	{ "CTAP_HAVE_FILLDIR_BOOL", filldir_bool,

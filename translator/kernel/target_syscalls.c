@@ -295,26 +295,15 @@ static const char *stap_name(const char *name)
 	return name;
 }
 
-/* entries[nr]: the function "sys_newstat" of "__SYSCALL(4, sys_newstat)"
- * (__SYSCALL_NORETURN for exit and exit_group in later kernels;
- * __SYSCALL_COMMON and __SYSCALL_64 in older ones, whose __SYSCALL_X32
- * lines are the x32 ABI's). */
-static void read_entries(struct arena *a, const char *path, const char **entries, int max)
+/* entries[nr]: the call "newstat" of the 64-bit entry point "sys_newstat". */
+static void read_entries(struct arena *a, const char *build, const char **entries, int max)
 {
-	size_t len;
-	char *text = arena_read_file(a, path, &len), *line, *save = NULL;
+	const char *const *fn;
+	int n = target_syscall_entries(a, build, false, &fn);
 
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char macro[32], fn[64];
-		int nr;
-
-		if (sscanf(line, "%31[A-Z0-9_](%d, %63[a-zA-Z0-9_])", macro, &nr, fn) == 3 &&
-		    (!strcmp(macro, "__SYSCALL") || !strcmp(macro, "__SYSCALL_NORETURN") ||
-		     !strcmp(macro, "__SYSCALL_COMMON") || !strcmp(macro, "__SYSCALL_64")) && nr >= 0 &&
-		    nr < max && strncmp(fn, "sys_", 4) == 0 && strcmp(fn, "sys_ni_syscall"))
-			entries[nr] = arena_printf(a, "%s", fn + 4);
-	}
+	for (int nr = 0; nr < max && nr < n; nr++)
+		if (fn[nr] && !strncmp(fn[nr], "sys_", 4))
+			entries[nr] = fn[nr] + 4;
 }
 
 /* name: the alias's ("mmap2"), call: the kernel's ("mmap"). */
@@ -363,8 +352,7 @@ struct target_syscall_decl *target_syscall_decls(struct arena *a, const char *he
 
 	memset(entries, 0, (n + 1) * sizeof(*entries));
 	memset(out, 0, (n + 1) * sizeof(*out));
-	read_entries(a, arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_64.h", build),
-		     entries, n);
+	read_entries(a, build, entries, n);
 	for (int nr = 0; nr < n; nr++) {
 		const struct decl *d = entries[nr] ? find_decl(decls, ndecls, entries[nr]) : NULL;
 
@@ -393,7 +381,7 @@ char *target_syscalls(struct arena *a, const char *headers, const char *build,
 	FILE *f;
 
 	memset(entries, 0, (n + 1) * sizeof(*entries));
-	read_entries(a, table, entries, n);
+	read_entries(a, build, entries, n);
 	if (!ndecls || !(f = open_memstream(&text, len))) {
 		free(decls);
 		return NULL;

@@ -141,45 +141,62 @@ int target_syscall_names(struct arena *a, const char *build, const char *arch,
 }
 
 /*
- * Whether syscalls_32.h gives nr an entry point: "__SYSCALL(34, sys_nice)",
- * __SYSCALL_WITH_COMPAT and __SYSCALL_NORETURN (6.x), __SYSCALL_I386
- * (5.10, a line each for the native and the compat entry).  A number the
- * kernel leaves to sys_ni_syscall (_sysctl since 5.5) has none.
+ * A line of syscalls_64.h or syscalls_32.h: "__SYSCALL(0, sys_read)",
+ * __SYSCALL_NORETURN (6.x), __SYSCALL_WITH_COMPAT(5, sys_open,
+ * compat_sys_open) (6.x ia32: a 64-bit kernel enters the second),
+ * __SYSCALL_COMMON, __SYSCALL_64 and __SYSCALL_I386 (5.10; its ia32 table
+ * has "#ifdef CONFIG_X86_32" a native line "#else" a compat one: the
+ * later line is a 64-bit kernel's).  __SYSCALL_X32 lines are skipped.
  */
-static void read_entries_32(struct arena *a, const char *path, bool *has)
+static void read_entries(struct arena *a, const char *path, const char **entries)
 {
 	size_t len;
 	char *text = arena_read_file(a, path, &len), *line, *save = NULL;
 
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char macro[32], fn[64];
-		int nr;
+		char macro[32], fn[64], compat[64];
+		int nr, got = sscanf(line, "%31[A-Z0-9_](%d, %63[a-zA-Z0-9_], %63[a-zA-Z0-9_]",
+				     macro, &nr, fn, compat);
 
-		if (sscanf(line, "%31[A-Z0-9_](%d, %63[a-zA-Z0-9_]", macro, &nr, fn) == 3 &&
-		    !strncmp(macro, "__SYSCALL", 9) && nr >= 0 && nr < MAX_SYSCALL &&
-		    strcmp(fn, "sys_ni_syscall"))
-			has[nr] = true;
+		if (got < 3 || strncmp(macro, "__SYSCALL", 9) || !strcmp(macro, "__SYSCALL_X32") ||
+		    nr < 0 || nr >= MAX_SYSCALL)
+			continue;
+		entries[nr] = strcmp(fn, "sys_ni_syscall") ?
+			      arena_printf(a, "%s", got == 4 ? compat : fn) : NULL;
 	}
 }
 
+int target_syscall_entries(struct arena *a, const char *build, bool ia32,
+			   const char *const **entries)
+{
+	const char **v = arena_alloc(a, MAX_SYSCALL * sizeof(*v));
+
+	memset(v, 0, MAX_SYSCALL * sizeof(*v));
+	*entries = v;
+	if (build)
+		read_entries(a, arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_%s.h",
+					     build, ia32 ? "32" : "64"), v);
+	return MAX_SYSCALL;
+}
+
+/* The ia32 names of unistd_32.h whose number has an entry point (none
+ * for a number left to sys_ni_syscall: _sysctl since 5.5). */
 int target_compat_syscall_names(struct arena *a, const char *build, const char *const **names)
 {
 	const char **v = arena_alloc(a, MAX_SYSCALL * sizeof(*v));
-	bool *has = arena_alloc(a, MAX_SYSCALL * sizeof(*has));
+	const char *const *entries;
 	int n;
 
 	memset(v, 0, MAX_SYSCALL * sizeof(*v));
-	memset(has, 0, MAX_SYSCALL * sizeof(*has));
 	*names = v;
 	if (!build)
 		return 0;
 	n = read_unistd(a, arena_printf(a, "%s/arch/x86/include/generated/uapi/asm/unistd_32.h",
 					build), v);
-	read_entries_32(a, arena_printf(a, "%s/arch/x86/include/generated/asm/syscalls_32.h",
-					build), has);
+	target_syscall_entries(a, build, true, &entries);
 	for (int nr = 0; nr < n; nr++)
-		if (!has[nr])
+		if (!entries[nr])
 			v[nr] = NULL;
 	return n;
 }

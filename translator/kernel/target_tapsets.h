@@ -34,6 +34,15 @@ int target_syscall_names(struct arena *a, const char *build, const char *arch,
 int target_compat_syscall_names(struct arena *a, const char *build, const char *const **names);
 
 /*
+ * The function each system call enters, by number, from the build tree's
+ * syscalls_64.h or (ia32) syscalls_32.h: (*entries)[nr] "sys_read",
+ * "compat_sys_lseek" (an ia32 call's on a 64-bit kernel), NULL for a gap
+ * or sys_ni_syscall.  Returns the table's size.  x86_64.
+ */
+int target_syscall_entries(struct arena *a, const char *build, bool ia32,
+			   const char *const **entries);
+
+/*
  * Where the kernel's headers are: the build tree itself, or the source
  * tree its Makefile includes (Debian's linux-headers-*-common).
  */

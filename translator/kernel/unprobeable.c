@@ -127,6 +127,35 @@ static const struct rule return_rules[] = {
 	{ NULL, NULL }
 };
 
+/*
+ * Source files none of whose code may be probed, as SystemTap's list has
+ * them (a wildcard over a file's functions skips them all): the kprobes
+ * core, the trap handlers, and the I/O, bit and paravirt helpers that
+ * they and the handler inline.
+ */
+static const char FILE_WHY[] = "its source file is part of the trap, kprobe or paravirt "
+			       "machinery that probes run on";
+static const char *const files[] = {
+	"kernel/kprobes.c", "arch/*/kernel/traps.c", "arch/*/kernel/paravirt.c",
+	"*/include/asm/io.h", "*/include/asm/io_64.h", "*/include/asm/bitops.h",
+	"*/include/asm/paravirt.h", "drivers/ide/ide-iops.c", NULL
+};
+
+const char *unprobeable_file_why(const char *file)
+{
+	char glob[64];
+
+	if (!file)
+		return NULL;
+	for (int i = 0; files[i]; i++) {
+		/* a CU's name is relative to the tree, a declaration's may be absolute */
+		snprintf(glob, sizeof(glob), "%s%s", files[i][0] == '*' ? "" : "*/", files[i]);
+		if (!fnmatch(files[i], file, 0) || !fnmatch(glob, file, 0))
+			return FILE_WHY;
+	}
+	return NULL;
+}
+
 static const char RUNTIME[] = "ctap's runtime calls it from probe handlers, so a probe "
 			      "there would fire inside its own handler";
 

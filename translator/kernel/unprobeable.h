@@ -23,4 +23,8 @@ void unprobeable_free(struct unprobeable *u);
  * or NULL if it may be probed. */
 const char *unprobeable_why(const struct unprobeable *u, const char *name, bool is_return);
 
+/* Why no code of source file (a CU's name, or a declaration's path) may
+ * be probed, or NULL. */
+const char *unprobeable_file_why(const char *file);
+
 #endif /* UNPROBEABLE_H */

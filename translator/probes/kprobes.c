@@ -28,6 +28,7 @@
 #include "ksyms.h"
 #include "provider.h"
 #include "session.h"
+#include "unprobeable.h"
 #include "xlate.h"
 #include "xalloc.h"
 
@@ -118,6 +119,22 @@ static const char *split_offset(struct elab *elab, const struct pp_match *m, con
 	return arena_strndup(elab_arena(elab), s, plus - s);
 }
 
+/*
+ * How many of the x86_64 argument slots (registers, then stack words) a
+ * parameter of BTF type id takes: a struct or union passed by value of 9
+ * to 16 bytes takes two (sockptr_t: tcp_setsockopt's optlen is in r9, not
+ * r8), a larger one goes in memory of its own and takes none of them.
+ */
+static int arg_slots(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	__s64 size = btf__resolve_size(btf, id);
+
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)) || size <= 8)
+		return 1;
+	return size <= 16 ? 2 : 0;
+}
+
 static void add_vars(struct elab *elab, struct derived_probe *d, const struct btf *btf,
 		     __u32 func_id, bool is_return)
 {
@@ -129,18 +146,21 @@ static void add_vars(struct elab *elab, struct derived_probe *d, const struct bt
 
 	/* x86_64's argument registers: what a guru-mode write at entry changes */
 	static const char *const arg_regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
+	int slot = 0;		/* the argument register (or stack slot) a parameter starts in */
 
 	for (int i = 0; i < btf_vlen(proto); i++, p++) {
 		const char *name = btf__name_by_offset(btf, p->name_off);
 		struct probe_var *v;
+		int at = slot;
 
+		slot += arg_slots(btf, p->type);
 		if (!name || !*name)
 			continue;	/* varargs, unnamed */
 		v = elab_add_var(elab, d, arena_printf(a, "$%s", name),
-				 kbtf_type_name(a, btf, p->type), p->type, i);
+				 kbtf_type_name(a, btf, p->type), p->type, at);
 		v->btf = own;
-		if (!is_return && i < 6)
-			v->reg = arg_regs[i];
+		if (!is_return && at < 6)
+			v->reg = arg_regs[at];
 	}
 	if (is_return && proto->type) {
 		struct probe_var *v = elab_add_var(elab, d, "$return", kbtf_type_name(a, btf, proto->type),
@@ -497,6 +517,7 @@ struct kline_walk {
 	const char *suffix;
 	int64_t maxactive;
 	int added, skipped, lines;
+	const char *inline_why;		/* why an inlined instance was refused */
 	const char *module;		/* module("M").statement: M, else NULL */
 	struct kdwarf *kd;		/* the DWARF walked */
 };
@@ -611,18 +632,23 @@ static int add_statement(void *arg, int line, uint64_t addr)
 }
 
 /*
- * Why code of function name (in function in, if inlined there) may not
- * be probed, or NULL with *sym the symbol a kprobe goes by: the refusal
- * lists apply to both, and the kprobe needs a symbol of one name.
+ * Why code of function name (declared in file, in function in of the CU
+ * walked if inlined there) may not be probed, or NULL with *sym the
+ * symbol a kprobe goes by: the refusal lists apply to both names and
+ * both files, and the kprobe needs a symbol of one name.
  */
 static const char *kline_refused(struct kline_walk *w, const char *name, const char *in,
-				 const struct ksym **sym)
+				 const char *file, const struct ksym **sym)
 {
 	const char *code = in ? in : name;
 	const char *why = elab_unprobeable(w->elab, name, w->is_return);
 
 	if (!why && in)
 		why = elab_unprobeable(w->elab, in, false);
+	if (!why)
+		why = unprobeable_file_why(w->cu);
+	if (!why)
+		why = unprobeable_file_why(file);
 	if (w->module) {	/* a module's function: its DWARF file's symbol */
 		struct ksym *m = arena_new(elab_arena(w->elab), struct ksym);
 
@@ -685,7 +711,9 @@ static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
 
 	if (f->decl_file && !udwarf_file_matches(w->k->file, f->decl_file))
 		return 0;	/* a header's function inlined into this file */
-	if (kline_refused(w, f->name, in->name, &sym)) {
+	if ((w->inline_why = kline_refused(w, f->name, in->name, f->decl_file, &sym))) {
+		w->inline_why = arena_printf(elab_arena(w->elab), "inlined in %s: %s", in->name,
+					     w->inline_why);
 		w->skipped++;
 		return 0;
 	}
@@ -701,12 +729,16 @@ static int add_kline_inline(void *arg, const struct udwarf_cufunc *f,
 		return 0;
 	}
 	/* kernel.function: a probe at the instance's entry, as SystemTap's
-	 * (not .call, and no .return: an instance does not return) */
+	 * (not .call, and no .return: an instance does not return), named
+	 * by the file that declares it (a header's, for a header's function) */
+	const char *file = udwarf_decl_file(w->dw, f->die);
+
 	w->f = f;
 	w->in = in;
 	w->sym = sym;
 	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "%s(\"%s@%s:%d\")%s", kline_family(w),
-					f->name, w->cu, f->decl_line, w->suffix), f->entry);
+					f->name, file ? file : w->cu, f->decl_line, w->suffix),
+			f->entry);
 	return 0;
 }
 
@@ -724,7 +756,7 @@ static int add_callee(void *arg, const struct udwarf_cufunc *callee,
 	struct derived_probe *d;
 	const char *file;
 
-	if (kline_refused(w, callee->name, w->top.name, &sym)) {
+	if (kline_refused(w, callee->name, w->top.name, callee->decl_file, &sym)) {
 		w->skipped++;
 		return UDWARF_PRUNE;
 	}
@@ -844,7 +876,7 @@ static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 {
 	struct kline_walk *w = arg;
 	const struct ksym *sym;
-	const char *why = kline_refused(w, f->name, NULL, &sym);
+	const char *why = kline_refused(w, f->name, NULL, f->decl_file, &sym);
 
 	if (why) {
 		w->skipped++;
@@ -943,14 +975,16 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 	const char *arg = m->comps[1]->arg->str;
 	struct kline_walk w = { .elab = elab, .m = m, .statement = statement, .suffix = suffix,
 				.maxactive = maxactive };
+	bool by_file = strchr(arg, '@') != NULL;
 
 	if (m->ncomps > 2 && !strcmp(m->comps[2]->name, "label"))
 		w.label = m->comps[2]->arg->str;
 	struct kline_spec k;
 	struct kdwarf *kd;
 
-	/* F alone (a label's function): in any file, found by its CUs below */
-	if (w.label && !strchr(arg, '@'))
+	/* F alone (a label's function, or a function resolve() found neither
+	 * in BTF nor in the symbols): in any file, found by its CUs below */
+	if (!by_file)
 		k = (struct kline_spec){ .func = arg, .file = "*" };
 	else if (!parse_kline(elab, m, arg, &k))
 		return -EINVAL;
@@ -969,8 +1003,9 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 			      "DWARF debuginfo");
 	if (!kd)
 		return -EINVAL;
-	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2 ||
-		 (w.label && strpbrk(w.label, "*?["));
+	/* (F by name alone names one function, in whichever file) */
+	w.wild = strpbrk(k.func, "*?[") || (strpbrk(k.file, "*?[") && (w.label || by_file)) ||
+		 k.line1 != k.line2 || (w.label && strpbrk(w.label, "*?["));
 	w.is_return = strstr(m->pattern_text, ".return") != NULL;
 	if (strchr(arg, '@'))
 		kdwarf_each_cu(kd, k.file, walk_cu, &w);
@@ -978,8 +1013,13 @@ static int resolve_dwarf(struct elab *elab, const struct pp_match *m, bool state
 		kdwarf_each_cu(kd, "*", walk_cu, &w);	/* only ever inlined: no symbol */
 	if (w.added)
 		return w.added;
+	if (w.skipped && !w.wild && w.inline_why && !by_file && !w.label)
+		elab_error(elab, m, "kernel function '%s' cannot be probed: %s", k.func,
+			   w.inline_why);
 	if (w.skipped && !w.wild)
 		return -EINVAL;
+	if (!by_file && !w.label)
+		return 0;	/* resolve()'s error says what BTF and the symbols know */
 	if (w.skipped)
 		elab_error(elab, m, "no match for '%s': the %d functions it matches may not be "
 			   "probed", arg, w.skipped);
@@ -1216,6 +1256,19 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
 	if (n == 0 && !ks && !vars && !wild) {
 		add_probe(elab, m, family, glob, suffix, is_return, maxactive, offset, false);
 		return 1;
+	}
+	/*
+	 * A function with no symbol, only ever inlined (a static one, or a
+	 * header's): its inlined instances, by the DWARF when it is installed,
+	 * as SystemTap's.  That walks every CU (seconds), so an optional point
+	 * ("?", "!"), which tapsets write for names that come and go between
+	 * kernels, is not looked for there: it is skipped, as before.
+	 */
+	if (n == 0 && vars && !wild && !offset && !strchr(fc->arg->str, '@') &&
+	    !elab_optional(elab, m) && open_dwarf(elab)->k) {
+		added = resolve_dwarf(elab, m, false, suffix, maxactive);
+		if (added)
+			return added;
 	}
 	if (n == 0)
 		no_match(elab, m, btf, ks, glob);

@@ -21,6 +21,14 @@
  * raw_syscalls:sys_enter tracepoint's arguments, from BTF.  @entry(X)
  * in a return is computed at the call's entry (the runtime keeps it for
  * the task until its return).
+ *
+ * A 32-bit task's call is kernel.syscall("NAME")'s too where the kernel
+ * enters the same function for it as for the 64-bit call (sys_read) or
+ * that function's compat_ one (compat_sys_lseek): SystemTap's syscall.*
+ * probe those functions, whoever calls them (and a few others: same_call()).  Its arguments are then the
+ * ia32 registers, zero-extended, and $regs a copy of the caller's
+ * registers with them where the 64-bit call has its own (di, si, dx, r10,
+ * r8, r9), so that the syscall.* tapsets read either the same way.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -50,6 +58,8 @@ struct syscall_point {
 	int nr;
 	bool is_return;
 	bool is_compat;		/* the ia32 table's nr */
+	int *ia32;		/* a 64-bit call's: the ia32 numbers entering its function */
+	int nia32;
 };
 
 /* The sys_enter tracepoint's prototype (void *, struct pt_regs *, long):
@@ -72,6 +82,9 @@ struct syscall_state {
 	__u32 (*param_types)[6];	/* by number: each parameter's BTF type */
 	const char *const *compat_names;	/* the ia32 table's, by number */
 	int ncompat;
+	const char *const *entries;	/* the function each call enters, by number */
+	const char *const *compat_entries;	/* the ia32 table's (a 64-bit kernel's) */
+	int nentries;
 };
 
 /* The BTF type of each parameter's C type, each distinct type looked up
@@ -123,8 +136,12 @@ static struct syscall_state *syscall_state(struct elab *elab, struct btf *btf)
 						 s->opt.kernel_build, st->n);
 		type_params(a, btf, st);
 	}
-	if (!strcmp(s->pp.arch, "x86_64"))
+	if (!strcmp(s->pp.arch, "x86_64")) {
 		st->ncompat = target_compat_syscall_names(a, s->opt.kernel_build, &st->compat_names);
+		target_syscall_entries(a, s->opt.kernel_build, false, &st->entries);
+		st->nentries = target_syscall_entries(a, s->opt.kernel_build, true,
+						      &st->compat_entries);
+	}
 	*slot = st;
 	return st;
 }
@@ -155,6 +172,76 @@ static void add_param_vars(struct elab *elab, struct derived_probe *d, struct bt
 		v->reg = arg_regs[i];
 		v->regs_arg = 6;
 	}
+}
+
+/*
+ * The compat_ functions of 32-bit calls that SystemTap 4.8's library gives
+ * an alias of their own (syscall.compat_select, syscall.rt_sigaction32,
+ * syscall.compat_sys_msgctl...) or none (its syscall.sendmsg does not
+ * probe compat_sys_sendmsg): the 64-bit call's alias leaves them out.
+ */
+static const char *const own_compat_alias[] = {
+	"compat_sys_execve", "compat_sys_execveat", "compat_sys_getitimer",
+	"compat_sys_setitimer", "compat_sys_select", "compat_sys_rt_sigaction",
+	"compat_sys_rt_sigprocmask", "compat_sys_settimeofday", "compat_sys_shmat",
+	"compat_sys_signalfd4", "compat_sys_ustat", "compat_sys_msgctl", "compat_sys_msgrcv",
+	"compat_sys_msgsnd", "compat_sys_semctl", "compat_sys_shmctl", "compat_sys_arch_prctl",
+	"compat_sys_epoll_pwait2", "compat_sys_io_pgetevents", "compat_sys_lookup_dcookie",
+	"compat_sys_recvfrom", "compat_sys_recvmsg", "compat_sys_rt_sigreturn",
+	"compat_sys_sendmsg", NULL
+};
+
+/*
+ * The other functions of 32-bit calls that SystemTap 4.8's alias of a
+ * 64-bit call probes as well (its syscall.getuid is sys_getuid and
+ * sys_getuid16, its syscall.uname sys_newuname, sys_uname and
+ * sys_olduname): the ia32 function, then the 64-bit call's.
+ */
+static const char *const also_probed[][2] = {
+	{ "sys_getuid16", "sys_getuid" }, { "sys_geteuid16", "sys_geteuid" },
+	{ "sys_getgid16", "sys_getgid" }, { "sys_getegid16", "sys_getegid" },
+	{ "sys_setuid16", "sys_setuid" }, { "sys_setgid16", "sys_setgid" },
+	{ "sys_setfsuid16", "sys_setfsuid" }, { "sys_setfsgid16", "sys_setfsgid" },
+	{ "sys_getresuid16", "sys_getresuid" }, { "sys_getresgid16", "sys_getresgid" },
+	{ "sys_getgroups16", "sys_getgroups" }, { "sys_setgroups16", "sys_setgroups" },
+	{ "sys_stat", "sys_newstat" }, { "sys_lstat", "sys_newlstat" },
+	{ "sys_fstat", "sys_newfstat" }, { "sys_uname", "sys_newuname" },
+	{ "sys_olduname", "sys_newuname" }, { "compat_sys_fcntl64", "sys_fcntl" },
+	{ "compat_sys_sendfile", "sys_sendfile64" },
+};
+
+/* Whether a 32-bit call entering fn is the 64-bit call's entering fn64. */
+static bool same_call(const char *fn, const char *fn64)
+{
+	if (!fn || !fn64)
+		return false;
+	if (!strcmp(fn, fn64))
+		return true;
+	for (size_t i = 0; i < sizeof(also_probed) / sizeof(also_probed[0]); i++)
+		if (!strcmp(fn, also_probed[i][0]))
+			return !strcmp(fn64, also_probed[i][1]);
+	if (strncmp(fn, "compat_", 7) || strcmp(fn + 7, fn64))
+		return false;
+	for (int i = 0; own_compat_alias[i]; i++)
+		if (!strcmp(fn, own_compat_alias[i]))
+			return false;
+	return true;
+}
+
+/* The ia32 numbers whose calls enter 64-bit call nr's function. */
+static void add_ia32(struct arena *a, const struct syscall_state *st, struct syscall_point *sp)
+{
+	const char *fn64 = st->entries ? st->entries[sp->nr] : NULL;
+
+	for (int k = 0; fn64 && k < st->nentries; k++)
+		if (same_call(st->compat_entries[k], fn64)) {
+			int *v = arena_alloc(a, (sp->nia32 + 1) * sizeof(*v));
+
+			if (sp->nia32)	/* memcpy's source may not be NULL */
+				memcpy(v, sp->ia32, sp->nia32 * sizeof(*v));
+			v[sp->nia32++] = k;
+			sp->ia32 = v;
+		}
 }
 
 static int syscall_resolve(struct elab *elab, const struct pp_match *m)
@@ -192,6 +279,8 @@ static int syscall_resolve(struct elab *elab, const struct pp_match *m)
 		sp->nr = nr;
 		sp->is_return = is_return;
 		sp->is_compat = is_compat;
+		if (!is_compat)
+			add_ia32(a, st, sp);
 		d = elab_add(elab, m, arena_printf(a, "kernel.%ssyscall(\"%s\")%s",
 						is_compat ? "compat_" : "", names[nr],
 						is_return ? ".return" : ""));
@@ -222,10 +311,16 @@ static int syscall_resolve(struct elab *elab, const struct pp_match *m)
 
 /* ---- pass 3 ---- */
 
-static int cmp_points(const void *a, const void *b)
+/* A row of the runtime's table: a probe on one number of one table. */
+struct syscall_row {
+	const struct derived_probe *d;
+	int nr;
+	bool is_return, is_compat, as_64;
+};
+
+static int cmp_rows(const void *a, const void *b)
 {
-	const struct syscall_point *x = (*(const struct derived_probe *const *)a)->data;
-	const struct syscall_point *y = (*(const struct derived_probe *const *)b)->data;
+	const struct syscall_row *x = a, *y = b;
 
 	if (x->is_return != y->is_return)
 		return x->is_return - y->is_return;
@@ -234,24 +329,36 @@ static int cmp_points(const void *a, const void *b)
 	return x->nr - y->nr;
 }
 
-/* The table, sorted as the runtime's binary search needs it. */
+/* The table, sorted as the runtime's binary search needs it: a 64-bit
+ * call's probe has a row of its own for each ia32 number of its function. */
 static void syscall_emit(struct xlate *x, const struct derived_probe *const *d, int n)
 {
-	const struct derived_probe **v = arena_alloc(x->a, n * sizeof(*v));
+	struct syscall_row *v;
+	int nrows = 0;
 
-	memcpy(v, d, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_points);
-	emit_c(x, "static struct ctap_syscall syscalls[] = {\n");
+	for (int i = 0; i < n; i++)
+		nrows += 1 + ((const struct syscall_point *)d[i]->data)->nia32;
+	v = arena_alloc(x->a, nrows * sizeof(*v));
+	nrows = 0;
 	for (int i = 0; i < n; i++) {
-		const struct syscall_point *sp = v[i]->data;
+		const struct syscall_point *sp = d[i]->data;
+
+		v[nrows++] = (struct syscall_row){ d[i], sp->nr, sp->is_return, sp->is_compat, false };
+		for (int k = 0; k < sp->nia32; k++)
+			v[nrows++] = (struct syscall_row){ d[i], sp->ia32[k], sp->is_return, true, true };
+	}
+	qsort(v, nrows, sizeof(*v), cmp_rows);
+	emit_c(x, "static struct ctap_syscall syscalls[] = {\n");
+	for (int i = 0; i < nrows; i++) {
 		const char *entry, *size;
 
-		emit_c(x, "\t{ .probe = %s, .nr = %d%s%s", emit_probe_ref(x, v[i]), sp->nr,
-		       sp->is_return ? ", .is_return = true" : "",
-		       sp->is_compat ? ", .is_compat = true" : "");
-		if ((entry = emit_entry_probe(x, v[i], &size)))
+		emit_c(x, "\t{ .probe = %s, .nr = %d%s%s%s", emit_probe_ref(x, v[i].d), v[i].nr,
+		       v[i].is_return ? ", .is_return = true" : "",
+		       v[i].is_compat ? ", .is_compat = true" : "",
+		       v[i].as_64 ? ", .as_64 = true" : "");
+		if ((entry = emit_entry_probe(x, v[i].d, &size)))
 			emit_c(x, ",\n\t  .entry_probe = %s, .saved_size = %s", entry, size);
-		emit_c(x, " },\t/* %s */\n", v[i]->name);
+		emit_c(x, " },\t/* %s%s */\n", v[i].d->name, v[i].as_64 ? ", a 32-bit call" : "");
 	}
 	emit_table_family(x, "syscalls", "ctap_syscalls_register", "ctap_syscalls_unregister");
 }

@@ -68,6 +68,7 @@ struct elab {
 	int depth;
 	int expansions;			/* aliases expanded for the user's point */
 	int optional_nest;		/* "?" alias points being expanded */
+	const char *skipped_why;	/* the last optional point's error, skipped */
 	void *provider_state[MAX_PROVIDERS];	/* elab_provider_state() */
 };
 
@@ -165,6 +166,18 @@ static void point_error(struct elab *elab, const struct pp_match *m, const char 
 	diag_verror("semantic", NULL, NULL, fmt, ap);
 }
 
+static bool point_optional(const struct elab *elab, const struct pp_match *m)
+{
+	return m->pp->optional || elab->optional_nest || (elab->written && elab->written->optional);
+}
+
+bool elab_optional(const struct elab *elab, const struct pp_match *m)
+{
+	if (elab->listing && !elab->depth)
+		return false;
+	return point_optional(elab, m);
+}
+
 void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ...)
 {
 	va_list ap;
@@ -172,7 +185,13 @@ void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ..
 	/* "?" means: a point that does not resolve is skipped, silently, and
 	 * so is what the aliases it names expand to; -vv says why (run-tests
 	 * dyn tells a script with an optional kernel probe by it). */
-	if (m->pp->optional || elab->optional_nest || (elab->written && elab->written->optional)) {
+	if (point_optional(elab, m)) {
+		char why[256];
+
+		va_start(ap, fmt);
+		vsnprintf(why, sizeof(why), fmt, ap);
+		va_end(ap);
+		elab->skipped_why = arena_printf(elab->arena, "%s", why);
 		if (elab->s->opt.verbose >= 2) {
 			fputs("Pass 2: optional probe point skipped: ", stderr);
 			va_start(ap, fmt);
@@ -738,6 +757,23 @@ static void listed_alias_vars(struct elab *elab, const struct probe *alias, stru
 	}
 }
 
+/*
+ * Alias p, named by the user's point, expanded to nothing: its points are
+ * all optional ("?") and the target has none of them (vfs.buffer_migrate_page
+ * on a kernel without buffer_migrate_page).  As SystemTap, that is no match
+ * for the user's point, with the reason; a wildcard's match ("vfs.*") is
+ * skipped, as the aliases of a family the kernel lacks are.
+ */
+static void alias_unresolved(struct elab *elab, const struct pp_match *m, const struct pattern *p)
+{
+	if (m->pp->optional || elab->optional_nest || (elab->written && elab->written->optional) ||
+	    strchr(point_text(elab, m->pp), '*') ||
+	    (elab->written && strchr(point_text(elab, elab->written), '*')))
+		return;
+	elab_error(elab, m, "no match for probe point '%s': none of its points resolves here (%s)",
+		   p->text, elab->skipped_why);
+}
+
 static int resolve_expanded(struct elab *elab, const struct probe_point *pp, const struct point *pt)
 {
 	int added = 0, matched = 0;
@@ -772,9 +808,12 @@ static int resolve_expanded(struct elab *elab, const struct probe_point *pp, con
 			listed_alias_vars(elab, p->alias, &d->vars, 0);
 			r = 1;
 		} else {
+			elab->skipped_why = NULL;
 			r = expand_alias(elab, m, p, pt, pt->n);
 			if (r == -ELOOP)
 				return -EINVAL;
+			if (r < 0 && elab->skipped_why)
+				alias_unresolved(elab, m, p);
 		}
 		if (r > 0)
 			added += r;

@@ -174,6 +174,10 @@ const char *process_target_path(struct elab *elab, const struct pp_match *m, con
 /* process(PID)'s number as a pid, or 0 after the error that it is none
  * (probes/uprobes.c, shared with probes/tasks.c). */
 long long process_pid(struct elab *elab, const struct pp_match *m, long long num);
+/* Whether m's point was written optional ("?", "!", or reached through
+ * one): a failure to resolve it is no error.  -L's own points are not
+ * (they are made optional only so that listing nothing is no error). */
+bool elab_optional(const struct elab *elab, const struct pp_match *m);
 /* A semantic error about m's probe point (none for a "?" point). */
 void elab_error(struct elab *elab, const struct pp_match *m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

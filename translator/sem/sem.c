@@ -48,6 +48,45 @@ void sem_error(struct sem *sem, const struct loc *loc, const char *what, const c
 	va_end(ap);
 }
 
+struct late_error {
+	struct loc loc;
+	const char *what, *msg;
+	struct late_error *next;
+};
+
+void sem_translate_error(struct sem *sem, const struct loc *loc, const char *what,
+			 const char *fmt, ...)
+{
+	struct late_error *l;
+	va_list ap;
+	char *msg;
+
+	if (!sem->report)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	l = arena_new(sem->a, struct late_error);
+	l->loc = *loc;
+	l->what = what;
+	l->msg = msg ? arena_printf(sem->a, "%s", msg) : fmt;
+	free(msg);
+	if (!sem->late_tail)
+		sem->late_tail = &sem->late_errors;
+	*sem->late_tail = l;
+	sem->late_tail = &l->next;
+}
+
+int sem_translate_errors(struct session *s)
+{
+	int n = 0;
+
+	for (const struct late_error *l = s->sem->late_errors; l; l = l->next, n++)
+		diag_error("semantic", &l->loc, l->what, "%s", l->msg);
+	return n;
+}
+
 const char *sem_ident(struct sem *sem, const char *name)
 {
 	return arena_printf(sem->a, "identifier '%s'", name);
@@ -507,7 +546,8 @@ static void stmt(struct sem *sem, struct scope *sc, struct stmt *s)
 	case S_BREAK:
 	case S_CONTINUE:
 		if (!sc->loops)
-			sem_error(sem, &s->loc, NULL, "%s outside a loop", s->kind == S_BREAK ? "break" : "continue");
+			sem_translate_error(sem, &s->loc, NULL, "%s outside a loop",
+					    s->kind == S_BREAK ? "break" : "continue");
 		break;
 	case S_NEXT:
 		if (sc->fn && !sc->fn->overload)	/* 'next' goes to the next overload */

@@ -127,6 +127,8 @@ bool sem_user_global(const struct session *s, const struct var *v);
 /* The variable called name in list (a scope's locals, the globals), or NULL. */
 struct var *sem_find_var(struct var *list, const char *name);
 struct sem_function *sem_functions(struct session *s);
+/* Reports the errors pass 2 left to pass 3 (sem_translate_error()): how many. */
+int sem_translate_errors(struct session *s);
 struct sem_handler *sem_handlers(struct session *s);
 
 /* The most bodies a handler has: each alias's prologue and epilogue, its own. */

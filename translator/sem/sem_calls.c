@@ -223,8 +223,8 @@ static enum vtype builtin_call(struct sem *sem, struct scope *sc, struct expr *e
 	/* SystemTap's limit (PR10750), past the format or delimiter */
 	if (n - (kind == B_PRINTF || kind == B_SPRINTF || kind == B_PRINTD ||
 		 kind == B_SPRINTD) > MAX_PRINT_ARGS)
-		sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s takes at most %d values",
-			  e->name, MAX_PRINT_ARGS);
+		sem_translate_error(sem, &e->loc, sem_ident(sem, e->name),
+				    "%s takes at most %d values", e->name, MAX_PRINT_ARGS);
 	if (kind == B_PRINTF || kind == B_SPRINTF) {
 		if (!args || args->kind != E_STRING) {
 			sem_error(sem, &e->loc, sem_ident(sem, e->name), "%s needs a literal format string",
@@ -281,6 +281,18 @@ enum vtype sem_call(struct sem *sem, struct scope *sc, struct expr *e)
 	    !sc->privileged)
 		sem_error(sem, &e->loc, sem_ident(sem, e->name), "function '%s' needs guru mode (stap -g)",
 			  e->name);
+	/* A tapset function defined only to be refused, saying why
+	 * (SystemTap's Python and Java helpers: tapsets/unsupported.stp). */
+	if (f->fn->embedded && f->script != sem->s->user) {
+		const char *why = strstr(f->fn->embedded, "/* unsupported: ");
+
+		if (why) {
+			why += strlen("/* unsupported: ");
+			sem_error(sem, &e->loc, sem_ident(sem, e->name),
+				  "function '%s' is not supported by ctap: %.*s", e->name,
+				  (int)(strstr(why, " */") ? strstr(why, " */") - why : 0), why);
+		}
+	}
 	/* Under --runtime=dyninst only embedded C written for user space
 	 * (a tapset body marked dyninst, SystemTap's per-runtime tapsets)
 	 * can run: the others read the kernel's own structures.  A -g

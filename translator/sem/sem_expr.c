@@ -534,7 +534,15 @@ static enum vtype at_call_type(struct sem *sem, struct scope *sc, struct expr *e
 		const char *why = "@perf reads a counter of the thread a probe runs in: "
 				  "use it in a probe";
 
-		if (!sc->site || !provider_counter(sem->s, e->args->str, sc->site, &why))
+		if (sc->site && provider_counter(sem->s, e->args->str, sc->site, &why))
+			return T_LONG;
+		/* Outside a probe of a program's code SystemTap 4.8 finds it in
+		 * pass 3 (translating a "general @perf expression"), a counter
+		 * of another process or of no probe in pass 2. */
+		if (!sc->site || strcmp(sc->site->provider->name, "process"))
+			sem_translate_error(sem, &e->loc, NULL, "@perf(\"%s\"): %s",
+					    e->args->str, why);
+		else
 			sem_error(sem, &e->loc, NULL, "@perf(\"%s\"): %s", e->args->str, why);
 		return T_LONG;
 	}

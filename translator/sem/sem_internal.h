@@ -52,6 +52,7 @@ struct sem {
 	const struct expr *lvalue_target;	/* the $var being assigned, not read */
 	struct sem_handler **handler_of;		/* by derived_probe.seq */
 	int nhandler_of;
+	struct late_error *late_errors, **late_tail;	/* sem_translate_error() */
 };
 
 /* ---- sem.c ---- */
@@ -59,6 +60,11 @@ struct sem {
 /* An error at loc (what: the token, for the caret), reported on the last walk only. */
 void sem_error(struct sem *sem, const struct loc *loc, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* An error that SystemTap 4.8 finds in pass 3, translating (stap -p2
+ * accepts the script): reported when pass 3 starts, which it fails
+ * (sem_translate_errors()). */
+void sem_translate_error(struct sem *sem, const struct loc *loc, const char *what,
+			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* "identifier 'name'", as a message names a token. */
 const char *sem_ident(struct sem *sem, const char *name);
 /* The first function called name that was loaded (its overloads follow). */
