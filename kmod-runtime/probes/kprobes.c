@@ -528,6 +528,9 @@ static int notrace fprobe_entry(struct fprobe *fp, unsigned long ip, unsigned lo
 {
 	unsigned long *args = data;
 
+	/* outside RUNNING the return would be skipped: not hooked (!0) */
+	if (unlikely(atomic_read(&ctap_session_state) != S_RUNNING))
+		return 1;
 	for (int i = 0; i < CTAP_ENTRY_ARGS; i++)
 		args[i] = regs ? regs_get_kernel_argument(regs, i) : 0;
 	return 0;
@@ -612,6 +615,14 @@ NOKPROBE_SYMBOL(carrier_ret);
  * registers, the site as the instruction pointer, and preemption off, as
  * kprobes call it.  It and what it runs (rethook) are kprobes' blacklist,
  * which no site is on.
+ *
+ * Only while the session runs: a return outside RUNNING would be skipped
+ * anyway, and hooking the calls the arming and disarming make themselves
+ * cost rethook's work for nothing.  Not inside an int3 kprobe's handler
+ * (the kernel enters int3 as an NMI): the return's kretprobe handler sets
+ * and clears current_kprobe, which that kprobe's single step still needs
+ * (kprobes' own ftrace handler refuses to nest for that reason; kprobe_running()
+ * is not exported).  That hook is a miss, counted as skipped.
  */
 CTAP_FTRACE_CALLBACK(return_hook)
 {
@@ -619,8 +630,13 @@ CTAP_FTRACE_CALLBACK(return_hook)
 	struct pt_regs *regs = FULL_REGS;
 	unsigned long saved;
 
-	if (unlikely(!regs || !site_at(t, ip)))
+	if (unlikely(!regs || atomic_read(&ctap_session_state) != S_RUNNING ||
+		     !site_at(t, ip)))
 		return;
+	if (unlikely(in_nmi())) {
+		t->carrier.nmissed++;
+		return;
+	}
 	preempt_disable_notrace();
 	saved = instruction_pointer(regs);
 	instruction_pointer_set(regs, ip);
