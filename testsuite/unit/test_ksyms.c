@@ -151,8 +151,8 @@ static void check_layout(enum layout l, const char *what)
 /*
  * A System.map in a build tree of its own: 1,000 functions every 32
  * bytes (with their __pfx_ padding when padded), then two static-call
- * trampolines, the linker's marks around them, and a mark at the first
- * function's padding.
+ * trampolines, the linker's marks around them, a mark at the first
+ * function's padding, and a label before a 1 MiB gap.
  */
 static struct ksyms *load_map(bool padded)
 {
@@ -178,7 +178,8 @@ static struct ksyms *load_map(bool padded)
 	fprintf(f, "%016llx T __SCT__tp_func_b\n", (unsigned long long)a + 8);
 	end = a + 16;
 	fprintf(f, "%016llx T __static_call_text_end\n", (unsigned long long)end);
-	fprintf(f, "%016llx T _etext\n", (unsigned long long)end + 0x100000);
+	fprintf(f, "%016llx T gap_label\n", (unsigned long long)end + 0x40);
+	fprintf(f, "%016llx T _etext\n", (unsigned long long)end + 0x40 + 0x100000);
 	fclose(f);
 	ksyms_load("test-ksyms-labels", dir, NULL, &ks);
 	unlink(path);
@@ -213,6 +214,8 @@ static void check_labels(void)
 		CHECK(why(ks, "func_0") == NULL, "unpadded: functions may be probed");
 		CHECK(why(ks, "__static_call_text_start") != NULL,
 		      "unpadded: a mark on a trampoline is no function");
+		CHECK(why(ks, "gap_label") != NULL,
+		      "unpadded: a label before a gap no function spans is none");
 		ksyms_free(ks);
 	}
 }

@@ -341,6 +341,17 @@ static bool not_a_function(const char *name)
 	       !strncmp(name, "__cfi_", 6) || !strncmp(name, "__SCT__", 7);
 }
 
+/* Symbol i's size: up to the next higher address (r is sorted by
+ * address); 0 for the last. */
+static uint64_t size_at(const struct raws *r, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < r->n && r->v[j].addr == r->v[i].addr)
+		j++;
+	return j < r->n ? r->v[j].addr - r->v[i].addr : 0;
+}
+
 /*
  * Where the kernel pads function entries (CONFIG_CALL_PADDING, 6.2 on),
  * objtool names each STT_FUNC symbol's padding __pfx_NAME: the set of
@@ -369,6 +380,14 @@ static bool shares_non_function(const struct raws *r, size_t i)
 }
 
 /*
+ * The kernel's largest functions are about 13 KiB (6.1: do_check_common);
+ * 5.10 and 6.1 have __entry_text_end and srso_alias_safe_ret before a
+ * gap of 1 MiB, which kprobes, taking it for the function, decoded whole
+ * (5.10's guest locked up for minutes registering one).
+ */
+#define MAX_FUNCTION_EXTENT	(64 << 10)
+
+/*
  * Why a text symbol is no function's entry, or NULL.  A symbol table has
  * no ELF types, so the linker's marks (__static_call_text_end, at the
  * padding after the last trampoline on 6.12) and assembler labels
@@ -379,6 +398,9 @@ static bool shares_non_function(const struct raws *r, size_t i)
  */
 static const char *not_an_entry(const struct raws *r, size_t i, const struct strset *padded)
 {
+	if (size_at(r, i) > MAX_FUNCTION_EXTENT)
+		return "a label before a gap no function spans (more than 64 KiB to the next "
+		       "symbol): kprobes would decode all of it to register a probe there";
 	if (padded->n && !strset_has(padded, r->v[i].name))
 		return "a label, not a function: the kernel pads every function's entry "
 		       "(__pfx_) and this symbol has no padding (a linker mark or assembler code)";
@@ -386,17 +408,6 @@ static const char *not_an_entry(const struct raws *r, size_t i, const struct str
 		return "a label on function padding, a CFI stub or a static-call trampoline, "
 		       "not a function";
 	return NULL;
-}
-
-/* Symbol i's size: up to the next higher address (r is sorted by
- * address); 0 for the last. */
-static uint64_t size_at(const struct raws *r, size_t i)
-{
-	size_t j = i + 1;
-
-	while (j < r->n && r->v[j].addr == r->v[i].addr)
-		j++;
-	return j < r->n ? r->v[j].addr - r->v[i].addr : 0;
 }
 
 /*
