@@ -1,4 +1,21 @@
-# lib.sh - what the guest benchmarks share; sourced after peer/common.sh.
+# lib.sh - what the benchmarks share; sourced after peer/common.sh.
+
+# wall_cpu CMD... : "WALL CPU" of one run of CMD, in seconds, its output
+# appended to $work/log (CPU: user + system of CMD and its children, from
+# bash's times, whose second line is the children's).  Call it in a
+# subshell ($(...)): the times are that shell's children's.
+wall_cpu()
+{
+	local t0 t1
+	times > "$work/times0"
+	t0=$(date +%s.%N)
+	"$@" >> "$work/log" 2>&1 || { echo "failed: $*" >&2; tail -n 20 "$work/log" >&2; exit 1; }
+	t1=$(date +%s.%N)
+	times > "$work/times1"
+	cat "$work/times0" "$work/times1" | awk -v a="$t0" -v b="$t1" '{ gsub(/[ms]/, " ") }
+		NR == 2 { c0 = $1 * 60 + $2 + $3 * 60 + $4 } NR == 4 { c1 = $1 * 60 + $2 + $3 * 60 + $4 }
+		END { printf "%.3f %.3f\n", b - a, c1 - c0 }'
+}
 
 # bench_guest_ok OUTDIR TEST NAME: the guest ran TEST to exit status 0, or
 # say why (as NAME) and exit.

@@ -20,6 +20,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/peer/common.sh"
+. "$here/lib.sh"
 reps=${1:-3}
 stap=$top/translator/stap
 work=$(mktemp -d)
@@ -38,24 +39,17 @@ probe timer.s(1) {
 }
 EOT
 
-now() { date +%s.%N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # time_one CMD... : seconds of one run (stdout/stderr to the log); its CPU
 # seconds (user + system, children included) appended to $work/cpu.
 time_one()
 {
-	local t0 t1
-	times > "$work/times0"
-	t0=$(now)
-	"$@" >> "$work/log" 2>&1 || { echo "failed: $*" >&2; tail -n 20 "$work/log" >&2; exit 1; }
-	t1=$(now)
-	times > "$work/times1"
-	# times' second line: the children's user and system time (XmY.YYYs)
-	cat "$work/times0" "$work/times1" | awk '{ gsub(/[ms]/, " ") }
-		NR == 2 { c0 = $1 * 60 + $2 + $3 * 60 + $4 } NR == 4 { c1 = $1 * 60 + $2 + $3 * 60 + $4 }
-		END { printf "%.3f\n", c1 - c0 }' >> "$work/cpu"
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+	local r
+
+	r=$(wall_cpu "$@") || exit 1
+	echo "${r#* }" >> "$work/cpu"
+	echo "${r% *}"
 }
 # cpu_of: the CPU seconds of the last time_one
 cpu_of() { tail -n 1 "$work/cpu"; }

@@ -44,6 +44,7 @@
 #include "core/format.h"
 #include "core/map.h"
 #include "core/regex_match.h"
+#include "core/softfloat.h"
 #include "core/quote.h"
 #include "transport.h"
 

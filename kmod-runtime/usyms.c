@@ -12,6 +12,7 @@
  * is read with copy_from_user_nofault(): a page not present ends the walk.
  */
 #include <linux/dcache.h>
+#include <linux/elf.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/irq_work.h>
@@ -267,9 +268,85 @@ int ctap_umod_addr(unsigned long addr, unsigned long *off)
 	return ret;
 }
 
+/* size bytes of the task's memory at addr, or false. */
+static bool read_user(unsigned long addr, void *v, size_t size)
+{
+	return !copy_from_user_nofault(v, (const void __user *)addr, size);
+}
+
+/*
+ * The build id note (NT_GNU_BUILD_ID, "GNU") among the notes at addr, len
+ * bytes, as hex into buf; false if there is none.  Notes are 4-aligned;
+ * only the first CTAP_NOTES_READ bytes are looked at.
+ */
+#define CTAP_NOTES_READ	256
+#define CTAP_NT_GNU_BUILD_ID	3
+static bool buildid_of_notes(unsigned long addr, size_t len, char *buf, size_t size)
+{
+	u8 notes[CTAP_NOTES_READ];
+	size_t at = 0;
+
+	len = min(len, sizeof(notes));
+	if (!read_user(addr, notes, len))
+		return false;
+	while (at + sizeof(Elf64_Nhdr) <= len) {
+		Elf64_Nhdr *n = (Elf64_Nhdr *)(notes + at);
+		size_t name = ALIGN((size_t)n->n_namesz, 4), desc = ALIGN((size_t)n->n_descsz, 4);
+
+		at += sizeof(*n);
+		if (name > len - at || desc > len - at - name)
+			return false;
+		if (n->n_type == CTAP_NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+		    !memcmp(notes + at, "GNU", 4)) {
+			size_t bytes = min_t(size_t, n->n_descsz, (size - 1) / 2);
+
+			*bin2hex(buf, notes + at + name, bytes) = 0;
+			return true;
+		}
+		at += name + desc;
+	}
+	return false;
+}
+
+/* The build id of the ELF file mapped from start (its header there). */
+static bool buildid_at(unsigned long start, char *buf, size_t size)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	unsigned long base;
+
+	if (!read_user(start, &eh, sizeof(eh)) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph))
+		return false;
+	/* A shared object's (and a PIE's) addresses are from its load address. */
+	base = eh.e_type == ET_DYN ? start : 0;
+	for (int i = 0; i < min_t(int, eh.e_phnum, 32); i++) {
+		if (!read_user(start + eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph)))
+			return false;
+		if (ph.p_type == PT_NOTE &&
+		    buildid_of_notes(base + ph.p_vaddr, ph.p_filesz, buf, size))
+			return true;
+	}
+	return false;
+}
+
+int ctap_umod_buildid(unsigned long addr, char *buf, size_t size)
+{
+	struct mm_struct *mm = lock_mm();
+	struct uloc l;
+	bool found = false;
+
+	if (mm) {
+		found = find_uloc(mm, addr, &l);
+		unlock_mm(mm);
+	}
+	/* The notes are read from the task's memory: no lock needed. */
+	return found && buildid_at(l.c.start, buf, size) ? 0 : -ENOENT;
+}
+
 static bool read_ulong(unsigned long addr, unsigned long *v)
 {
-	return !copy_from_user_nofault(v, (const void __user *)addr, sizeof(*v));
+	return read_user(addr, v, sizeof(*v));
 }
 
 /*

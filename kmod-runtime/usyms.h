@@ -52,4 +52,9 @@ int ctap_usym_print(char *buf, size_t size, unsigned long addr, enum ctap_usym_f
  * offset: its load address); -ENOENT if no mapped file holds it. */
 int ctap_umod_addr(unsigned long addr, unsigned long *off);
 
+/* umodbuildid(): the GNU build id of the ELF file the current task maps
+ * at addr, in hex, read from the task's copy of its notes; -ENOENT if no
+ * mapped file holds addr or its notes have none. */
+int ctap_umod_buildid(unsigned long addr, char *buf, size_t size);
+
 #endif /* CTAP_USYMS_H */

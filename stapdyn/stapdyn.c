@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../staprun/command.h"
 #include "../staprun/relay.h"
 #include "../staprun/warned.h"
 #include "stapdyn.h"
@@ -210,9 +211,17 @@ static bool should_stop(struct ctap_dyn_shm *h, pid_t child, int *status, time_t
 	return deadline && time(NULL) >= deadline;
 }
 
+/* In the -c child: the module's constructor maps the shared segment in
+ * the target before main (docs/userspace.md). */
+static void preload_module(void *path)
+{
+	setenv("LD_PRELOAD", path, 1);
+}
+
 static int run(struct opts *o, struct dyn_module *m)
 {
-	pid_t child = 0;
+	struct command cmd = { .go_fd = -1 };
+	char module_path[PATH_MAX];
 	int status = -1, ret;
 	time_t deadline = o->timeout_s ? time(NULL) + o->timeout_s : 0;
 
@@ -230,16 +239,17 @@ static int run(struct opts *o, struct dyn_module *m)
 	if (m->init())
 		return 1;
 	if (o->cmd) {
-		char abs[PATH_MAX];
-
 		/* LD_PRELOAD wants the module's path as the child will see it. */
-		child = child_fork(o->cmd, realpath(o->module, abs) ? abs : o->module);
-		if (child < 0) {
-			fprintf(stderr, "ERROR: cannot fork the -c command: %s\n", strerror(-child));
+		cmd.line = o->cmd;
+		cmd.setup = preload_module;
+		cmd.arg = realpath(o->module, module_path) ? module_path : (char *)o->module;
+		ret = command_fork(&cmd);
+		if (ret) {
+			fprintf(stderr, "ERROR: cannot fork the -c command: %s\n", strerror(-ret));
 			return 1;
 		}
 	}
-	ret = m->start(child > 0 ? child : o->target, getpid());
+	ret = m->start(cmd.pid > 0 ? cmd.pid : o->target, getpid());
 	if (ret) {
 		drain(m->shm);
 		return 1;
@@ -255,12 +265,12 @@ static int run(struct opts *o, struct dyn_module *m)
 			return 1;
 		}
 	}
-	child_go();
+	command_start(&cmd);
 	for (;;) {
 		uint32_t seen = __atomic_load_n(&m->shm->wake, __ATOMIC_SEQ_CST);
 
 		drain(m->shm);
-		if (should_stop(m->shm, child, &status, deadline))
+		if (should_stop(m->shm, cmd.pid, &status, deadline))
 			break;
 		wait_wake(m->shm, seen);
 	}
@@ -274,12 +284,8 @@ static int run(struct opts *o, struct dyn_module *m)
 	if (o->verbose && m->shm->attached)
 		fprintf(stderr, "stapdyn: the module was mapped in %d target process%s (last pid %d)\n",
 			m->shm->attached, m->shm->attached == 1 ? "" : "es", m->shm->attached_pid);
-	if (child > 0 && status == -1) {
-		/* The session ended first: the command goes with it. */
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-		status = -1;
-	}
+	if (cmd.pid > 0 && status == -1)
+		command_end(&cmd);	/* the session ended first: the command goes with it */
 	if (out.failed) {	/* as staprun says it (stapdyn goes on: the end has its say) */
 		fprintf(stderr, "ERROR: cannot %s '%s': %s; %llu bytes of output were lost\n",
 			out.failed_open ? "create output file" : "write the output to",
@@ -287,7 +293,7 @@ static int run(struct opts *o, struct dyn_module *m)
 		saw_error = true;
 	}
 	ret = saw_error ? 1 : 0;
-	if (status != -1 && child_failed(status))
+	if (status != -1 && command_failed(status))
 		ret = 1;
 	return ret;
 }

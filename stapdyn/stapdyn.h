@@ -28,11 +28,6 @@ struct dyn_module {
 int module_load(struct dyn_module *m, const char *path, size_t seg_mb, int verbose);
 void module_unload(struct dyn_module *m);
 
-/* child.c: -c CMD, held until child_go(); the module on LD_PRELOAD. */
-pid_t child_fork(const char *cmd, const char *module);
-void child_go(void);
-bool child_failed(int status);
-
 /* attach.c: -x PID, the module loaded into it with ptrace; 0 or -errno
  * (said why). */
 int attach_load(pid_t pid, const char *module, int seg_fd, const struct ctap_dyn_shm *shm);

@@ -9,7 +9,7 @@
  *   staprun -d NAME     stop and unload a ctap session still running
  *
  * Installed setuid root, what it may load and reach for a user is trust.c's.
- * The command line is options.c's, the -c command child.c's.
+ * The command line is options.c's, the -c command command.c's.
  *
  * The session: load the module, send START, start the -c command once the
  * probes are armed, copy the relay output until something ends the session
@@ -460,8 +460,11 @@ static int prepare(struct session *s, bool attach)
 		return -EEXIST;
 	}
 	ret = setup_signals(s);
-	if (!ret && s->cmd.line)
-		ret = command_fork(&s->cmd, o->read_stdin);
+	if (!ret && s->cmd.line) {
+		s->cmd.setup = command_setup;
+		s->cmd.arg = (void *)&o->read_stdin;
+		ret = command_fork(&s->cmd);
+	}
 	if (ret) {
 		errmsg("cannot set up the session: %s\n", strerror(-ret));
 		return ret;

@@ -76,19 +76,9 @@ bool monitor_tick(struct monitor *m);
  * output then printed.  Nothing for NULL. */
 void monitor_end(struct monitor *m, int out_fd);
 
-/* child.c: the -c command */
-struct command {
-	const char *line;	/* -c CMD; NULL: none */
-	pid_t pid;		/* forked, waiting for command_start() */
-	int go_fd;		/* it execs once this is written; -1: started */
-};
-int command_fork(struct command *c, bool stdin_null);
-/* The probes are armed: the command runs (a failure said). */
-void command_start(struct command *c);
-/* Whether the command's wait status is a failure (then a warning said). */
-bool command_failed(int status);
-/* Stops the command if it has not ended, and reaps it. */
-void command_end(struct command *c);
+/* child.c: the -c command's setup in the child (command.h); arg: a bool,
+ * whether its stdin is /dev/null. */
+void command_setup(void *arg);
 /* system() in the script: sh -c cmd, not waited for; out_fd closed in it. */
 int system_run(const char *cmd, int out_fd);
 
@@ -168,6 +158,7 @@ int ctl_send(int fd, uint32_t type, const void *payload, uint32_t len);
 int ctl_recv(int fd, struct ctap_msg_hdr *hdr, char *payload, size_t size);
 
 #include "relay.h"	/* relay.c, output.c: stapdyn's too */
+#include "command.h"	/* command.c: stapdyn's too */
 #include "warned.h"	/* warned.c: stapdyn's too */
 
 /* input.c */

@@ -39,9 +39,14 @@ payload=$peer/payload
 # $CTAP_GUEST_LOCK (flock) while the guest runs, when set: on a machine
 # whose guest runs must take turns, only the boot waits for its turn, not
 # the builds before it (`CTAP_GUEST_LOCK=/tmp/ctap-guest.lock make bench`).
+# An executable $CTAP_GUEST_LOCK is a wrapper run as `WRAPPER guest-run
+# ARGS...` instead (a fair queue in front of the flock, for instance).
 guest_run()
 {
-	if [ -n "${CTAP_GUEST_LOCK:-}" ]; then
+	if [ -n "${CTAP_GUEST_LOCK:-}" ] && [ -x "$CTAP_GUEST_LOCK" ] &&
+	   [ ! -d "$CTAP_GUEST_LOCK" ]; then
+		"$CTAP_GUEST_LOCK" "$top/testsuite/guest-run" "$@"
+	elif [ -n "${CTAP_GUEST_LOCK:-}" ]; then
 		flock "$CTAP_GUEST_LOCK" "$top/testsuite/guest-run" "$@"
 	else
 		"$top/testsuite/guest-run" "$@"

@@ -14,7 +14,8 @@ CTAP_CORE_UNITS = \
 	kmod-runtime/core/map.c \
 	kmod-runtime/core/regex_match.c \
 	kmod-runtime/core/quote.c \
-	kmod-runtime/core/umod.c
+	kmod-runtime/core/umod.c \
+	kmod-runtime/core/softfloat.c
 CTAP_CORE_HDRS = \
 	kmod-runtime/core/portable.h \
 	kmod-runtime/core/ctap_limits.h \
@@ -26,4 +27,5 @@ CTAP_CORE_HDRS = \
 	kmod-runtime/core/map.h \
 	kmod-runtime/core/regex_match.h \
 	kmod-runtime/core/quote.h \
-	kmod-runtime/core/umod.h
+	kmod-runtime/core/umod.h \
+	kmod-runtime/core/softfloat.h

@@ -61,7 +61,8 @@ static int kloc_read(const struct ctap_kloc *l, struct pt_regs *regs, unsigned l
 		*out = l->disp;
 		return 0;
 	case CTAP_KLOC_ADDR:	/* read later, through the handler's guarded reads */
-		*out = pc + l->disp;
+		/* a static (@var) near the code, or a structure on the stack */
+		*out = (l->base < 0 ? pc : *(unsigned long *)((char *)regs + l->base)) + l->disp;
 		return 0;
 	case CTAP_KLOC_MEM:
 	case CTAP_KLOC_PCREL:

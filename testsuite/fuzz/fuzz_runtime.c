@@ -42,10 +42,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = strlen(text);
 	second = n + 1 < size - 1 ? text + n + 1 : text + n;
 	if (data[0] & 1) {
+		static struct ctap_regex_work work;	/* 95 KB: not on the stack */
 		struct ctap_regex re;
+		uint16_t caps[CTAP_REGEX_SLOTS];
+		/* Bit 1: with capture slots, run by the Pike VM (matched()). */
+		bool captures = data[0] & 2;
 
-		if (regex_compile(text, &re, &why) == 0) {
-			ctap_regex_match(&re, second);
+		if (regex_compile_ex(text, captures, &re, &why) == 0) {
+			int64_t plain = ctap_regex_match(&re, second);
+
+			/* Both matchers agree on whether it matches, and a match
+			 * lies within the string. */
+			if (captures && (ctap_regex_match_groups(&re, second, &work, caps) != plain ||
+					 (plain && (caps[0] > caps[1] || caps[1] > strlen(second)))))
+				abort();
 			regex_free(&re);
 		}
 	} else {

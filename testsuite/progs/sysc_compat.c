@@ -62,7 +62,7 @@ static uint32_t ign_act[5] = { 1, 0, 0, 0, 0 };
 static uint32_t user_desc[4] = { 1000, 0x1000, 0xfff, 0x51 };	/* a bad entry: EINVAL */
 static int32_t itv[4] = { 1, 2, 0, 0 };		/* a zero value: no timer */
 static int32_t ubuf[2] = { 5, 6 };
-static uint32_t kludge[2], sock_args[3];
+static uint32_t kludge[2], sock_args[4];
 static int32_t timex[32];				/* modes 0: only reads the clock */
 static const char arg0[] = "prog", arg1[] = "-x", env0[] = "A=1";
 
@@ -136,6 +136,11 @@ int main(void)
 	sock_args[2] = 0x40;					/* MSG_DONTWAIT */
 	sys32(NR_socketcall, 16, ADDR(sock_args), 0, 0, 0, 0);	/* SYS_SENDMSG */
 	sys32(NR_socketcall, 17, ADDR(sock_args), 0, 0, 0, 0);	/* SYS_RECVMSG */
+	sock_args[1] = ADDR(data);
+	sock_args[2] = 5;
+	sock_args[3] = 0x40;					/* MSG_DONTWAIT */
+	sys32(NR_socketcall, 9, ADDR(sock_args), 0, 0, 0, 0);	/* SYS_SEND */
+	sys32(NR_socketcall, 10, ADDR(sock_args), 0, 0, 0, 0);	/* SYS_RECV */
 	argv32[0] = ADDR(arg0);
 	argv32[1] = ADDR(arg1);
 	envp32[0] = ADDR(env0);

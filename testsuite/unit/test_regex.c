@@ -213,11 +213,115 @@ static void test_against_glibc(void)
 	CHECK(!disagreed, "%d disagreements; the first: %s", disagreed, first);
 }
 
+/* The capturing matcher on s: "start,end" of the whole match, then each
+ * group's "start,end" or "-" ("" if it refuses the pattern, "no" if it
+ * does not match). */
+static struct ctap_regex_work work;
+
+static const char *ctap_groups(const char *s, const char *pattern, char *out, size_t size)
+{
+	struct ctap_regex re;
+	uint16_t caps[CTAP_REGEX_SLOTS];
+	const char *why;
+	size_t n = 0;
+
+	*out = 0;
+	if (regex_compile_ex(pattern, true, &re, &why))
+		return out;
+	if (!ctap_regex_match_groups(&re, s, &work, caps)) {
+		regex_free(&re);
+		snprintf(out, size, "no");
+		return out;
+	}
+	for (int g = 0; g <= re.ngroups && g <= CTAP_REGEX_MAX_GROUPS && n < size; g++) {
+		if (caps[2 * g] == CTAP_REGEX_NOPOS)
+			n += snprintf(out + n, size - n, "%s-", g ? " " : "");
+		else
+			n += snprintf(out + n, size - n, "%s%d,%d", g ? " " : "", caps[2 * g],
+				      caps[2 * g + 1]);
+	}
+	regex_free(&re);
+	return out;
+}
+
+static void groups(const char *s, const char *pattern, const char *want)
+{
+	char buf[200];
+	const char *got = ctap_groups(s, pattern, buf, sizeof(buf));
+
+	CHECK(!strcmp(got, want), "\"%s\" =~ \"%s\": %s (want %s)", s, pattern, got, want);
+}
+
+static void test_groups(void)
+{
+	groups("size=4096", "^([a-z]+)=([0-9]+)$", "0,9 0,4 5,9");
+	groups("xx ab yy", "(a|x)(b)?", "0,1 0,1 -");
+	groups("b", "a|(b)", "0,1 0,1");
+	groups("a", "a|(b)", "0,1 -");
+	groups("baaac", "a+", "1,4");
+	groups("aaa", "(a*)(a*)", "0,3 0,3 3,3");
+	groups("abcabc!", "(abc)+", "0,6 3,6");
+	groups("abcd", "(a|ab)(c|bcd)(d*)", "0,4 0,1 1,4 4,4");
+	groups("xyz", "()", "0,0 0,0");
+	groups("", "^$", "0,0");
+	groups("nothing", "[0-9]", "no");
+	/* Leftmost, then longest: not the first alternative's. */
+	groups("xabcd", "a|abcd|ab", "1,5");
+	/* Groups past the ninth are counted, not recorded. */
+	groups("abcdefghij", "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)",
+	       "0,10 0,1 1,2 2,3 3,4 4,5 5,6 6,7 7,8 8,9");
+}
+
+/* The capturing matcher's whole match is glibc's (POSIX leftmost-longest)
+ * on random patterns and strings, and it matches where the plain one does. */
+static void test_groups_against_glibc(void)
+{
+	static const char pat_chars[] = "abc.*+?|()[]^$-{},12\\";
+	int compared = 0, disagreed = 0;
+	char p[16], s[12], first[400] = "", got[200];
+
+	srand(54321);
+	for (int i = 0; i < 20000; i++) {
+		int plen = rand() % 10;
+		regex_t r;
+
+		for (int j = 0; j < plen; j++)
+			p[j] = pat_chars[rand() % (sizeof(pat_chars) - 1)];
+		p[plen] = 0;
+		if (ctap_match("", p) < 0 || regcomp(&r, p, REG_EXTENDED))
+			continue;
+		for (int k = 0; k < 8; k++) {
+			int slen = rand() % 8;
+			regmatch_t m[1];
+			char want[40];
+
+			for (int j = 0; j < slen; j++)
+				s[j] = "abc-"[rand() % 4];
+			s[slen] = 0;
+			if (regexec(&r, s, 1, m, 0))
+				snprintf(want, sizeof(want), "no");
+			else
+				snprintf(want, sizeof(want), "%d,%d", (int)m[0].rm_so, (int)m[0].rm_eo);
+			ctap_groups(s, p, got, sizeof(got));
+			got[strcspn(got, " ")] = 0;
+			compared++;
+			if (strcmp(got, want) && !disagreed++)
+				snprintf(first, sizeof(first), "\"%s\" =~ \"%s\": ctap %s, glibc %s",
+					 s, p, got, want);
+		}
+		regfree(&r);
+	}
+	CHECK(compared > 30000, "%d random cases compared", compared);
+	CHECK(!disagreed, "%d disagreements; the first: %s", disagreed, first);
+}
+
 int main(void)
 {
 	test_matches();
 	test_pathological();
 	test_limits();
 	test_against_glibc();
+	test_groups();
+	test_groups_against_glibc();
 	return unit_done();
 }

@@ -28,7 +28,8 @@
  * modpost gets only the lines of the kernel's Module.symvers that name a
  * symbol of the module (kernel_symvers()), and the .mod.c compiles beside
  * the script's unit, from a guess (struct guess): a replay is then the
- * script's compile, objtool, two links and modpost.
+ * script's compile, objtool, the module's link, and modpost beside the
+ * .ko's link (modpost_beside()).
  *
  * Kernels differ in the steps (6.2+ names the lines "savedcmd_", 6.10+
  * links a .module-common.o into every module), so the steps a kernel's
@@ -412,27 +413,34 @@ static int object_names(const char *path, struct strset *set, char **keep)
 
 /*
  * modpost's step reading only the lines of the kernel's Module.symvers
- * that name a symbol of dir/name.o (as the recorded line with another -i
+ * that name a symbol of the module (as the recorded line with another -i
  * file), or NULL to run the line as recorded.  modpost looks each line's
  * module up in a list, one strcmp() per module before it: 0.1 s of CPU
  * for 6.1's 24,683 lines (931 modules), a quarter of a replay; a few
  * hundred lines cost nothing, and give the .mod.c the same versions.
- * module_layout is the symbol 6.1's and 5.10's modpost add; any other it
- * wants and misses fails the step, which then runs as recorded.
+ * The names are those of the objects name.o is linked from (script.o and
+ * the units, objs), read while that link runs (20 ms).  module_layout is
+ * the symbol 6.1's and 5.10's modpost add; any other it wants and misses
+ * fails the step, which then runs as recorded.
  */
-static const char *kernel_symvers(struct session *s, const char *dir, const char *name,
+static const char *kernel_symvers(struct session *s, const char *dir, const char *const *objs,
 				  const char *line)
 {
 	static const char from[] = " -i Module.symvers";
 	const char *at = strstr(line, from), *out;
 	struct strset names = { 0 };
-	char *elf = NULL, *text = NULL, buf[4096];
+	char *elf[64] = { NULL }, *text = NULL, buf[4096];
 	size_t len = 0;
 	FILE *in, *mem;
+	int k = 0;
 
 	if (!strstr(line, "scripts/mod/modpost") || !at || !strchr(" \t", at[strlen(from)]) ||
-	    object_names(arena_printf(&s->arena, "%s/%s.o", dir, name), &names, &elf))
+	    object_names(arena_printf(&s->arena, "%s/script.o", dir), &names, &elf[k++]))
 		goto fail;
+	for (int i = 0; objs && objs[i]; i++)
+		if (k == 64 || object_names(arena_printf(&s->arena, "%s/%s", dir, objs[i]), &names,
+					    &elf[k++]))
+			goto fail;
 	strset_add(&names, "module_layout");
 	in = fopen(arena_printf(&s->arena, "%s/Module.symvers", s->opt.kernel_build), "r");
 	mem = in ? open_memstream(&text, &len) : NULL;
@@ -454,17 +462,18 @@ static const char *kernel_symvers(struct session *s, const char *dir, const char
 	out = arena_printf(&s->arena, "%s/ctap-kernel.symvers", dir);
 	if (!mem || !text || rt_write_text(out, text))
 		goto fail;
-	strset_free(&names);
-	elf_end((Elf *)elf);
-	free(text);
-	return arena_printf(&s->arena, "%.*s -i " DIR_MARK "/ctap-kernel.symvers%s",
-			    (int)(at - line), line, at + strlen(from));
+	out = arena_printf(&s->arena, "%.*s -i " DIR_MARK "/ctap-kernel.symvers%s",
+			   (int)(at - line), line, at + strlen(from));
+	goto done;
 fail:
+	out = NULL;
+done:
 	strset_free(&names);
-	if (elf)
-		elf_end((Elf *)elf);
+	for (int i = 0; i < k; i++)
+		if (elf[i])
+			elf_end((Elf *)elf[i]);
 	free(text);
-	return NULL;
+	return out;
 }
 
 /*
@@ -524,12 +533,62 @@ static bool guess_right(struct session *s, const char *dir, const char *name, st
 	return same && g->ok;
 }
 
+/* One recorded line (its command cmd) run: a shared step from the cache,
+ * modpost with the kernel's symbols symvers if not NULL. */
+static int run_line(struct session *s, const char *dir, const char *name,
+		    const char *const *objs, struct kbuild_pch *pch, const char *line,
+		    const char *cmd, const char *symvers, const char *log)
+{
+	const char *shared = pch ? shared_output(&s->arena, line) : NULL;
+	int ret;
+
+	if (shared)
+		return run_shared(s, dir, line, cmd, shared, pch->keys[1], log);
+	ret = run_step(s, dir, symvers ? expand(&s->arena, symvers, name, objs) : cmd, log);
+	if (ret && symvers)	/* a symbol modpost wants that was left out */
+		ret = run_step(s, dir, cmd, log);
+	return ret;
+}
+
+/*
+ * modpost (line mp) and the steps after it.  With the guessed .mod.c
+ * compiled, those (the .ko's link) run beside modpost, which then only
+ * tells whether the guess was right: 25 ms off a replay.  If it was not,
+ * they run again, after it, with the .mod.c compiled (line mod).
+ */
+static int modpost_beside(struct session *s, const char *dir, const char *name,
+			  const char *const *objs, struct kbuild_pch *pch, char **lines,
+			  const char **cmds, int n, int mp, int mod, struct guess *g,
+			  const char *symvers, const char *log)
+{
+	bool ahead = g->text && g->ok;
+	pid_t pid = start_step(s, dir, symvers ? expand(&s->arena, symvers, name, objs) : cmds[mp],
+			       log);
+	int ret = 0;
+
+	for (int j = mp + 1; ahead && !ret && j < n; j++)
+		if (j != mod)
+			ret = run_line(s, dir, name, objs, pch, lines[j], cmds[j], NULL, log);
+	if (spawn_wait(pid) && !(symvers && run_step(s, dir, cmds[mp], log) == 0))
+		return -EIO;
+	if (guess_right(s, dir, name, g) && ahead)
+		return ret;
+	for (int j = mp + 1; j < n; j++) {
+		ret = run_line(s, dir, name, objs, pch, lines[j], cmds[j], NULL, log);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int kbuild_replay(struct session *s, const char *dir, const char *name, const char *const *objs,
 		  const char *path, struct kbuild_pch *pch)
 {
 	char file[4200], log[4200], *line = NULL, *lines[2 * NSTEPS];
 	const char *cmds[2 * NSTEPS];
 	struct guess g = { 0 };
+	const char *symvers = NULL;
+	bool have_symvers = false;
 	size_t cap = 0;
 	int ret = -ENOENT, n = 0, mod = -1;
 	FILE *f, *empty;
@@ -560,27 +619,33 @@ int kbuild_replay(struct session *s, const char *dir, const char *name, const ch
 		if (strstr(lines[n], " -c -o " DIR_MARK "/" NAME_MARK ".mod.o "))
 			mod = n;
 	}
-	if (n == (int)(2 * NSTEPS) && getline(&line, &cap, f) > 0)
-		goto out;		/* not a recording of ours */
+	if ((n == (int)(2 * NSTEPS) && getline(&line, &cap, f) > 0) || n < (int)NSTEPS - 1)
+		goto out;		/* not a recording of ours: all steps but an optional one */
 	if (pch && mod >= 0)
 		guess_start(s, dir, name, objs, pch, cmds[mod], &g);
 	for (int i = 0; i < n; i++) {
-		const char *shared = pch ? shared_output(&s->arena, lines[i]) : NULL;
-		const char *symvers = kernel_symvers(s, dir, name, lines[i]);
+		if (strstr(lines[i], "modpost")) {
+			guess_wait(&g);		/* before modpost writes the .mod.c */
+			ret = modpost_beside(s, dir, name, objs, pch, lines, cmds, n, i, mod, &g,
+					     have_symvers ? symvers :
+					     kernel_symvers(s, dir, objs, lines[i]), log);
+			goto out;
+		}
+		if (i + 1 < n && strstr(lines[i + 1], "modpost") &&
+		    strstr(lines[i], " -o " DIR_MARK "/" NAME_MARK ".o ")) {
+			/* the module's link, its symbols read for modpost meanwhile */
+			pid_t pid = start_step(s, dir, cmds[i], log);
 
-		if (strstr(lines[i], "modpost"))
-			guess_wait(&g);
-		if (i == mod && guess_right(s, dir, name, &g))
-			continue;
-		ret = shared ? run_shared(s, dir, lines[i], cmds[i], shared, pch->keys[1], log) :
-			run_step(s, dir, symvers ? expand(&s->arena, symvers, name, objs) : cmds[i],
-				 log);
-		if (ret && symvers)	/* a symbol modpost wants that was left out */
-			ret = run_step(s, dir, cmds[i], log);
+			symvers = kernel_symvers(s, dir, objs, lines[i + 1]);
+			have_symvers = true;
+			ret = spawn_wait(pid) ? -EIO : 0;
+		} else {
+			ret = run_line(s, dir, name, objs, pch, lines[i], cmds[i], NULL, log);
+		}
 		if (ret)
 			goto out;
 	}
-	ret = n >= (int)NSTEPS - 1 ? 0 : -EINVAL;	/* all but an optional one, at least */
+	ret = -EINVAL;		/* no modpost: not a recording of ours */
 out:
 	free(line);
 	fclose(f);

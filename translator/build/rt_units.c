@@ -56,13 +56,22 @@ const char *rt_file(struct session *s, const char *name, const char **store)
 	return cache_installed_ok(prebuilt) == 0 ? prebuilt : NULL;
 }
 
-/* A unit's key: base, the -D options, its name. */
+/*
+ * A unit's key: base, the -D options, its name, and for the core the
+ * files this stap compiles into it: base hashes the runtime's sources,
+ * not which of them a stap built from another tree links (a stap older
+ * than a new core unit once cached a core without it, under the key of
+ * the stap that has it).
+ */
 static uint64_t unit_key(struct session *s, uint64_t base, const char *src)
 {
 	uint64_t h = fnv1a(base, "unit", 5);
 
 	for (int i = 0; i < s->opt.n_defines; i++)
 		h = fnv1a(h, s->opt.defines[i], strlen(s->opt.defines[i]) + 1);
+	if (!strcmp(src, "core"))
+		for (int i = 0; core_files[i]; i++)
+			h = fnv1a(h, core_files[i], strlen(core_files[i]) + 1);
 	return fnv1a(h, src, strlen(src) + 1);
 }
 

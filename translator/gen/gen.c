@@ -799,7 +799,7 @@ static const char *regex_program(struct xlate *x, const struct expr *pattern)
 	for (r = x->regexes; r; r = r->next)
 		if (!strcmp(r->pattern, pattern->str))
 			return r->name;
-	if (sem_regex_compile(pattern->str, &re, &why)) {	/* pass 2 checked it */
+	if (sem_regex_compile(pattern->str, x->submatch, &re, &why)) {	/* pass 2 checked it */
 		gen_error(x, &pattern->loc, "cannot compile the regular expression");
 		return "NULL";
 	}
@@ -822,6 +822,13 @@ static const char *binary(struct xlate *x, const struct expr *e)
 	if (e->opid == OP_AND || e->opid == OP_OR)
 		return logical(x, e);
 	a = gen_expr_c(x, e->a);
+	/* The user's =~ record what matched() reads; a tapset's (probe_type())
+	 * must not overwrite it. */
+	if ((e->opid == OP_MATCH || e->opid == OP_NOMATCH) && x->submatch &&
+	    e->loc.src == x->s->user->src)
+		return arena_printf(x->a, "(int64_t)%sctap_regex_submatch(&SUBMATCH(c)->last, "
+				    "SUBMATCH(c)->str, MAXSTRINGLEN, &%s, %s)",
+				    e->opid == OP_NOMATCH ? "!" : "", regex_program(x, e->b), a);
 	if (e->opid == OP_MATCH || e->opid == OP_NOMATCH)
 		return arena_printf(x->a, "(int64_t)%sctap_regex_match(&%s, %s)",
 				    e->opid == OP_NOMATCH ? "!" : "", regex_program(x, e->b), a);

@@ -674,7 +674,7 @@ static void emit_header(struct xlate *x, FILE *out)
  * handler that runs (one at a time) and a stack of function frames.
  */
 static void emit_context(FILE *out, struct xscope *fscopes, int nf, struct xscope *hscopes,
-			 int nh)
+			 int nh, bool submatch)
 {
 	bool probes = false, frames = false;
 
@@ -683,6 +683,9 @@ static void emit_context(FILE *out, struct xscope *fscopes, int nf, struct xscop
 	for (int i = 0; i < nf; i++)
 		frames |= fscopes[i].fn && has_locals(&fscopes[i]);
 	fputs("struct context {\n\tstruct ctap_context c;\n", out);
+	if (submatch)	/* what the last =~ matched, for matched() and ngroups() */
+		fputs("\tstruct {\n\t\tstruct ctap_regex_last last;\n"
+		      "\t\tchar str[MAXSTRINGLEN];\n\t} submatch;\n", out);
 	if (probes) {
 		fputs("\tunion {\n", out);
 		for (int i = 0; i < nh; i++)
@@ -699,6 +702,8 @@ static void emit_context(FILE *out, struct xscope *fscopes, int nf, struct xscop
 		fputs("\t} frames[MAXNESTING + 1];\n", out);
 	}
 	fputs("};\n\n", out);
+	if (submatch)
+		fputs("#define SUBMATCH(c) (&((struct context *)(c))->submatch)\n", out);
 	if (probes)
 		fputs("/* The locals of handler p. */\n"
 		      "#define PROBE_LOCALS(c, p) (&((struct context *)(c))->probes.p)\n", out);
@@ -747,8 +752,12 @@ int pass3_translate(struct session *s, FILE *out)
 	if (sem_translate_errors(s))
 		return -1;
 	analyses_find_counters(s);	/* before any C: it changes how globals read */
-	for (const struct sem_function *f = sem_functions(s); f; f = f->next)
+	for (const struct sem_function *f = sem_functions(s); f; f = f->next) {
 		nf++;
+		/* matched(), ngroups(): every =~ records its groups. */
+		if (f->used && f->fn->embedded && strstr(f->fn->embedded, "/* pragma:submatch */"))
+			x.submatch = true;
+	}
 	for (struct sem_handler *h = sem_handlers(s); h; h = h->next)
 		nh++;
 	for (const struct derived_probe *d = elab_probes(s); d; d = d->next)
@@ -797,7 +806,7 @@ int pass3_translate(struct session *s, FILE *out)
 				emit_locals_struct(&x, out, &fscopes[i]);
 		for (i = 0; i < nh; i++)
 			emit_locals_struct(&x, out, &hscopes[i]);
-		emit_context(out, fscopes, nf, hscopes, nh);
+		emit_context(out, fscopes, nf, hscopes, nh, x.submatch);
 		for (i = 0; i < nf; i++)
 			if (fscopes[i].fn)
 				fprintf(out, "static void __maybe_unused __kprobes f_%s(struct ctap_context *c);\n",

@@ -46,6 +46,7 @@ struct xlate {
 	char *statics_text;
 	size_t statics_len;
 	struct xregex *regexes;		/* the patterns compiled so far */
+	bool submatch;			/* they record their groups (matched()) */
 	int nregexes;
 	/* Provider emit callbacks write here (file scope, after the probes). */
 	FILE *families;

@@ -274,6 +274,37 @@ static size_t lower_bound(const struct name_index *ix, const char *key, size_t p
 	return lo;
 }
 
+/* The first of btf's own types of kind called name, by a walk over them:
+ * 0 if there is none. */
+static __u32 walk_named(const struct btf *btf, int kind, const char *name)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	for (__u32 id = first_own_id(btf); id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *s;
+
+		if (btf_kind(t) == kind && (s = btf__name_by_offset(btf, t->name_off)) &&
+		    !strcmp(s, name))
+			return id;
+	}
+	return 0;
+}
+
+static bool indexed(const struct btf *btf);
+
+/*
+ * Whether a lookup of one name in btf walks its types rather than sorting
+ * them all: a walk costs about 0.5 ms, the index 30 ms, so a session's
+ * first few lookups (pass 4's kfeatures.c makes a dozen) walk.
+ */
+static bool walk_instead(const struct btf *btf)
+{
+	static unsigned int walks;
+
+	return !indexed(btf) && walks++ < 32;
+}
+
 __s32 kbtf_find(const struct btf *btf, const char *name, int kind)
 {
 	const struct btf *base = btf__base_btf(btf);
@@ -283,6 +314,11 @@ __s32 kbtf_find(const struct btf *btf, const char *name, int kind)
 
 	if (base && (r = kbtf_find(base, name, kind)) > 0)
 		return r;	/* libbpf's order: the base's ids come first */
+	if (walk_instead(btf)) {
+		__u32 id = walk_named(btf, kind, name);
+
+		return id ? (__s32)id : -ENOENT;
+	}
 	ix = name_index(btf);
 	for (size_t i = lower_bound(ix, name, plen); i < ix->n && !strcmp(ix->v[i].name, name); i++)
 		if (ix->v[i].kind == kind)
@@ -295,20 +331,13 @@ __s32 kbtf_find(const struct btf *btf, const char *name, int kind)
  * functions need not sort 100,000 names (15 ms). */
 static int first_named(const struct btf *btf, int kind, const char *name, struct kbtf_name **out)
 {
-	__u32 n = btf__type_cnt(btf);
+	__u32 id = walk_named(btf, kind, name);
 
 	*out = xmalloc(sizeof(**out));
-	for (__u32 id = first_own_id(btf); id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const char *s;
-
-		if (btf_kind(t) == kind && (s = btf__name_by_offset(btf, t->name_off)) &&
-		    !strcmp(s, name)) {
-			**out = (struct kbtf_name){ s, id };
-			return 1;
-		}
-	}
-	return 0;
+	if (!id)
+		return 0;
+	**out = (struct kbtf_name){ btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off), id };
+	return 1;
 }
 
 static bool indexed(const struct btf *btf)
@@ -321,16 +350,13 @@ static bool indexed(const struct btf *btf)
 
 int kbtf_names(const struct btf *btf, int kind, const char *glob, struct kbtf_name **out)
 {
-	static unsigned int walks;
 	const struct name_index *ix;
 	size_t plen = strcspn(glob, "*?[\\"), lo, hi, count = 0;
 	bool literal = !glob[plen];
 	struct kbtf_name *v;
 
-	if (literal && !indexed(btf) && walks < 16) {
-		walks++;
+	if (literal && walk_instead(btf))
 		return first_named(btf, kind, glob, out);
-	}
 	ix = name_index(btf);
 
 	/* The names that start with the glob's literal prefix are a range. */

@@ -46,6 +46,25 @@ static void raws_add(struct raws *r, uint64_t addr, char type, const char *name)
  * "ADDR TYPE NAME[\t[MODULE]]" lines, parsed in place (text is kept as
  * the names' storage).  A module's symbols are not the kernel's.
  */
+/* The hexadecimal number at p (no sign, no 0x: a map's addresses), its
+ * end in *end; strtoull() cost 8 ms of a map's 190,000 lines. */
+static uint64_t hex(const char *p, char **end)
+{
+	static const signed char digit[256] = {
+		['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
+		['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+		['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+		['F'] = 16,
+	};
+	uint64_t v = 0;
+	int n = 0;
+
+	for (; n < 16 && digit[(unsigned char)p[n]]; n++)
+		v = v << 4 | (digit[(unsigned char)p[n]] - 1);
+	*end = (char *)p + n;
+	return v;
+}
+
 static int parse_map(char *text, struct raws *r)
 {
 	for (char *line = text, *next; line && *line; line = next) {
@@ -55,7 +74,7 @@ static int parse_map(char *text, struct raws *r)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		addr = strtoull(line, &end, 16);
+		addr = hex(line, &end);
 		if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
 			continue;
 		type = end + 1;
@@ -315,6 +334,66 @@ static int by_name(const void *a, const void *b)
 	return c ? c : x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int by_name_ptr(const void *a, const void *b)
+{
+	return by_name(*(const struct ksym *const *)a, *(const struct ksym *const *)b);
+}
+
+/* v, n pointers to symbols whose names agree in their first d bytes,
+ * sorted by_name() a byte at a time (tmp: room for n more). */
+static void radix(const struct ksym **v, const struct ksym **tmp, size_t n, size_t d)
+{
+	size_t count[256] = { 0 }, at[256], pos = 0;
+
+	if (n < 32) {
+		for (size_t i = 1; i < n; i++) {
+			const struct ksym *x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && by_name(v[j - 1], x) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		count[(unsigned char)v[i]->name[d]]++;
+	for (int b = 0; b < 256; b++) {
+		at[b] = pos;
+		pos += count[b];
+	}
+	for (size_t i = 0; i < n; i++)
+		tmp[at[(unsigned char)v[i]->name[d]]++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	if (count[0] > 1)	/* the same name: by address */
+		qsort(v, count[0], sizeof(*v), by_name_ptr);
+	for (size_t b = 1, from = count[0]; b < 256; from += count[b++])
+		if (count[b] > 1)
+			radix(v + from, tmp, count[b], d + 1);
+}
+
+/*
+ * v sorted by_name(), as qsort() would, in half its time: qsort() spent
+ * 20-30 ms of each script's passes 1-3 on 6.1's 49,503 functions, two
+ * thirds of them with the first 8 bytes of the name before them.
+ */
+static void sort_by_name(struct ksym *v, size_t n)
+{
+	const struct ksym **p = xmalloc((n ? n : 1) * sizeof(*p));
+	const struct ksym **tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	struct ksym *out = xmalloc((n ? n : 1) * sizeof(*out));
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = &v[i];
+	radix(p, tmp, n, 0);
+	for (size_t i = 0; i < n; i++)
+		out[i] = *p[i];
+	memcpy(v, out, n * sizeof(*v));
+	free(out);
+	free(tmp);
+	free(p);
+}
+
 /* The addresses of the n names (0 for a missing one): the first of each,
  * in one pass over the table (they all begin with '_'). */
 static void marks(const struct raws *r, const char *const *names, uint64_t *addr, int n)
@@ -431,7 +510,7 @@ static int build_vars(const struct raws *r, struct ksyms *ks, uint64_t stext)
 		ks->vars[w].size = size_at(r, i);
 		w++;
 	}
-	qsort(ks->vars, w, sizeof(*ks->vars), by_name);
+	sort_by_name(ks->vars, w);
 	ks->nvars = 0;
 	for (size_t i = 0; i < w; i++) {
 		bool dup = (i > 0 && !strcmp(ks->vars[i - 1].name, ks->vars[i].name)) ||
@@ -496,7 +575,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 		w++;
 	}
 	strset_free(&padded);
-	qsort(ks->funcs, w, sizeof(*ks->funcs), by_name);
+	sort_by_name(ks->funcs, w);
 	/* A static name defined twice: the kernel's lookup by name finds one,
 	 * so one probe; the others are not reachable by name. */
 	ks->n = 0;

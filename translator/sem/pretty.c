@@ -189,6 +189,8 @@ static void recurse(struct pretty *P, __u32 id, const struct expr *e, bool top)
 		pointee = resolved(P, &target);
 		if (pointee && is_char(pointee))
 			value(P, "%s", e, "kernel_or_user_string_quoted");
+		else if (pointee && top && btf_is_ptr(pointee))
+			recurse(P, target, extend(P, e, NULL, 0), true);	/* T **p: *p */
 		else if (pointee && top)
 			recurse(P, target, e, true);
 		else

@@ -59,6 +59,8 @@ struct probe_var {
 	const char *reg;
 	int regs_arg;
 	bool is_local;				/* in $$locals, not $$parms */
+	bool arg_is_address;			/* argument arg is where the object
+						   (a structure on the stack) is */
 	bool in_args;				/* a guru write goes to argument arg
 						   itself, which the family reads back
 						   (netfilter's $verdict) */

@@ -32,14 +32,15 @@
  * instruction limit, and its copies multiply at each level. */
 #define MAX_STEPS	100000
 
-enum node_kind { N_EMPTY, N_CHAR, N_ANY, N_CLASS, N_BOL, N_EOL, N_SEQ, N_ALT, N_REPEAT };
+enum node_kind { N_EMPTY, N_CHAR, N_ANY, N_CLASS, N_BOL, N_EOL, N_SEQ, N_ALT, N_REPEAT, N_GROUP };
 
 struct node {
 	enum node_kind kind;
 	unsigned char ch;		/* N_CHAR */
 	int cls;			/* N_CLASS: index into classes */
 	int min, max;			/* N_REPEAT; max -1: no bound */
-	struct node *kids;		/* N_SEQ, N_ALT: the parts; N_REPEAT: the one */
+	int group;			/* N_GROUP: its number, from 1 */
+	struct node *kids;		/* N_SEQ, N_ALT: the parts; N_REPEAT, N_GROUP: the one */
 	struct node *next;		/* the next part of the parent */
 };
 
@@ -53,6 +54,8 @@ struct compiler {
 	long steps;			/* gen() calls: at most MAX_STEPS */
 	struct ctap_regex_class *classes;
 	int nclasses, maxclasses;
+	int ngroups;			/* '(' read so far */
+	bool captures;			/* SAVE instructions for matched() */
 	const char *why;		/* set: the pattern is refused */
 };
 
@@ -220,8 +223,12 @@ static struct node *atom(struct compiler *c)
 		if (++c->depth > MAX_NESTING)
 			return fail(c, "nested too deeply"), NULL;
 		c->p++;
-		n = alternation(c);
+		n = new_node(c, N_GROUP);
 		if (!n)
+			return NULL;
+		n->group = ++c->ngroups;	/* numbered by its '(' */
+		n->kids = alternation(c);
+		if (!n->kids)
 			return NULL;
 		if (*c->p != ')')
 			return fail(c, "unmatched '('"), NULL;
@@ -498,13 +505,22 @@ static void gen(struct compiler *c, const struct node *n)
 	case N_REPEAT:
 		gen_repeat(c, n);
 		break;
+	case N_GROUP:
+		/* Group n's bounds in slots 2n and 2n + 1, for matched(). */
+		if (c->captures && n->group <= CTAP_REGEX_MAX_GROUPS)
+			emit(c, CTAP_RE_SAVE, 0, 2 * n->group, 0);
+		gen(c, n->kids);
+		if (c->captures && n->group <= CTAP_REGEX_MAX_GROUPS)
+			emit(c, CTAP_RE_SAVE, 0, 2 * n->group + 1, 0);
+		break;
 	}
 }
 
-int regex_compile(const char *pattern, struct ctap_regex *re, const char **why)
+int regex_compile_ex(const char *pattern, bool captures, struct ctap_regex *re,
+		     const char **why)
 {
 	size_t len = strlen(pattern);
-	struct compiler c = { .p = pattern };
+	struct compiler c = { .p = pattern, .captures = captures };
 	struct node *root;
 	int ret = -1;
 
@@ -522,14 +538,20 @@ int regex_compile(const char *pattern, struct ctap_regex *re, const char **why)
 	root = alternation(&c);
 	if (root && *c.p == ')')
 		fail(&c, "unmatched ')'");
+	if (!c.why && captures)		/* the whole match: slots 0 and 1 */
+		emit(&c, CTAP_RE_SAVE, 0, 0, 0);
 	if (!c.why)
 		gen(&c, root);
+	if (!c.why && captures)
+		emit(&c, CTAP_RE_SAVE, 0, 1, 0);
 	if (c.why) {
 		*why = c.why;
 		goto out;
 	}
 	c.inst[c.ninst++].op = CTAP_RE_MATCH;
 	re->ninst = c.ninst;
+	re->ngroups = c.ngroups > 255 ? 255 : c.ngroups;
+	re->captures = captures;
 	re->inst = c.inst;
 	re->classes = c.classes;
 	c.inst = NULL;
@@ -540,6 +562,11 @@ out:
 	free(c.inst);
 	free(c.classes);
 	return ret;
+}
+
+int regex_compile(const char *pattern, struct ctap_regex *re, const char **why)
+{
+	return regex_compile_ex(pattern, false, re, why);
 }
 
 void regex_free(struct ctap_regex *re)
@@ -556,6 +583,7 @@ static const char *const op_names[] = {
 	[CTAP_RE_CLASS] = "CTAP_RE_CLASS", [CTAP_RE_SPLIT] = "CTAP_RE_SPLIT",
 	[CTAP_RE_JMP] = "CTAP_RE_JMP", [CTAP_RE_BOL] = "CTAP_RE_BOL",
 	[CTAP_RE_EOL] = "CTAP_RE_EOL", [CTAP_RE_MATCH] = "CTAP_RE_MATCH",
+	[CTAP_RE_SAVE] = "CTAP_RE_SAVE",
 };
 
 static void emit_inst(FILE *out, int pc, const struct ctap_regex_inst *in)
@@ -570,6 +598,7 @@ static void emit_inst(FILE *out, int pc, const struct ctap_regex_inst *in)
 		break;
 	case CTAP_RE_CLASS:
 	case CTAP_RE_JMP:
+	case CTAP_RE_SAVE:
 		fprintf(out, ", 0, %u", in->x);
 		break;
 	case CTAP_RE_SPLIT:
@@ -599,7 +628,9 @@ void regex_emit_c(FILE *out, const char *name, const struct ctap_regex *re)
 	fprintf(out, "static const struct ctap_regex_inst %s_inst[] = {\n", name);
 	for (int pc = 0; pc < re->ninst; pc++)
 		emit_inst(out, pc, &re->inst[pc]);
-	fprintf(out, "};\nstatic const struct ctap_regex %s = {\n"
-		"\t.ninst = %d,\n\t.inst = %s_inst,\n\t.classes = %s%s,\n};\n\n",
-		name, re->ninst, name, nclasses ? name : "NULL", nclasses ? "_classes" : "");
+	fprintf(out, "};\nstatic const struct ctap_regex %s = {\n\t.ninst = %d,\n", name, re->ninst);
+	if (re->captures)
+		fprintf(out, "\t.ngroups = %d,\n\t.captures = true,\n", re->ngroups);
+	fprintf(out, "\t.inst = %s_inst,\n\t.classes = %s%s,\n};\n\n", name,
+		nclasses ? name : "NULL", nclasses ? "_classes" : "");
 }

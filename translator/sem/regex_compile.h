@@ -6,6 +6,7 @@
 #ifndef REGEX_COMPILE_H
 #define REGEX_COMPILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "regex_match.h"
@@ -16,6 +17,11 @@
  * CTAP_REGEX_MAX_INST instructions); -ENOMEM without memory.
  */
 int regex_compile(const char *pattern, struct ctap_regex *re, const char **why);
+
+/* The same, with the SAVE instructions of matched() where captures is
+ * true (the Pike VM of regex_match.c runs those). */
+int regex_compile_ex(const char *pattern, bool captures, struct ctap_regex *re,
+		     const char **why);
 
 void regex_free(struct ctap_regex *re);
 

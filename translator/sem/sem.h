@@ -165,7 +165,7 @@ int sem_static_condition(const struct expr *e);
 /* The =~ pattern of a string literal's text (escapes as lexed) compiled:
  * regex_compile()'s result; regex_free() *re after a 0. */
 struct ctap_regex;
-int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why);
+int sem_regex_compile(const char *raw, bool captures, struct ctap_regex *re, const char **why);
 
 /* e has no effect but its value, calls of pure functions allowed
  * (sem_pure.c): a dead store of it may go.  Pass 2's dead_store() and

@@ -127,13 +127,13 @@ void sem_hist_linear_bounds(struct sem *sem, const struct expr *e)
 		      "must be at most %d", e->name, CTAP_HIST_MAX_BUCKETS - 3);
 }
 
-int sem_regex_compile(const char *raw, struct ctap_regex *re, const char **why)
+int sem_regex_compile(const char *raw, bool captures, struct ctap_regex *re, const char **why)
 {
 	char *bytes = xmalloc(strlen(raw) + 1);
 	int err;
 
 	lex_unescape(raw, bytes);
-	err = regex_compile(bytes, re, why);
+	err = regex_compile_ex(bytes, captures, re, why);
 	free(bytes);
 	if (err == -ENOMEM)	/* regex_compile.c is also the fuzzers' library */
 		out_of_memory();
@@ -145,7 +145,7 @@ void sem_check_regex(struct sem *sem, const struct expr *pattern)
 {
 	struct ctap_regex re;
 	const char *why;
-	int err = sem_regex_compile(pattern->str, &re, &why);
+	int err = sem_regex_compile(pattern->str, false, &re, &why);
 
 	if (err)
 		sem_error(sem, &pattern->loc, NULL, "regular expression \"%s\": %s", pattern->str, why);

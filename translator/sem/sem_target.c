@@ -55,8 +55,14 @@ enum vtype sem_resolve_tvar(struct sem *sem, struct scope *sc, struct expr *e, s
 
 	if (!btf)
 		return T_UNKNOWN;
+	/* A structure passed by value in registers has no address to read
+	 * its members at: "?", as SystemTap 4.8 prints one it cannot locate. */
+	if (e->pretty && !e->chain && t->base == TVAR_ARG && !t->arg_is_address &&
+	    kbtf_classify(btf, type) == KBTF_AGGREGATE)
+		return sem_expand_sprintf(sem, sc, e, "?", NULL, true);
 	if (e->pretty)
-		return sem_pretty(sem, sc, e, btf, type, t->base == TVAR_POINTER);
+		return sem_pretty(sem, sc, e, btf, type, t->base == TVAR_POINTER ||
+				  (t->base == TVAR_ARG && t->arg_is_address));
 	if (tvar_from_btf(sem->a, btf, e, type, t, &err)) {
 		sem_error(sem, err.loc, err.what, "%s", err.msg);
 		return T_UNKNOWN;
@@ -90,7 +96,7 @@ static int same_everywhere(struct sem *sem, struct scope *sc, const struct expr 
 		w = sem_probe_var(d, e->name);
 		/* Elsewhere is fine for a plain argument that is only read. */
 		movable = w && w->arg >= 0 && v->arg >= 0 && !d->is_return && sem->lvalue_target != e;
-		if (!w || (w->arg != v->arg && !movable) ||
+		if (!w || (w->arg != v->arg && !movable) || w->arg_is_address != v->arg_is_address ||
 		    !tvar_btf_same_read(btf, v->btf_id, var_btf(sem, w), w->btf_id, e)) {
 			sem_error(sem, &e->loc, NULL, "'%s' is %s in %s but %s in %s: a probe's $vars must "
 			      "be the same in every function it matches", e->name, v->type,
@@ -235,6 +241,11 @@ enum vtype sem_target_var(struct sem *sem, struct scope *sc, struct expr *e)
 		tvar_map_set(sem->tvars, e, &(struct tvar){ .base = TVAR_VALUE });
 		return T_STRING;
 	}
+	/* $var$ of one that cannot be read here is "?", as SystemTap 4.8
+	 * prints a variable it cannot locate (join_session_keyring's $name
+	 * at its label error2: DW_OP_entry_value) */
+	if (v && v->unavailable && e->pretty && !e->chain)
+		return sem_expand_sprintf(sem, sc, e, "?", NULL, true);
 	if (v && v->unavailable) {
 		sem_error(sem, &e->loc, sem_ident(sem, e->name), "'%s' cannot be read in %s: %s",
 			  e->name, d->name, v->unavailable);
@@ -260,7 +271,7 @@ enum vtype sem_target_var(struct sem *sem, struct scope *sc, struct expr *e)
 	if (v) {
 		struct tvar t = { .base = v->arg < 0 ? TVAR_RETURN : TVAR_ARG, .arg = v->arg,
 				  .write_reg = v->reg, .write_regs_arg = v->regs_arg,
-				  .write_in_args = v->in_args };
+				  .write_in_args = v->in_args, .arg_is_address = v->arg_is_address };
 
 		int where = same_everywhere(sem, sc, e, v);
 

@@ -280,10 +280,11 @@ int tvar_from_btf(struct arena *a, const struct btf *btf, const struct expr *e, 
 	int size;
 	bool is_signed;
 
-	w.lvalue = t->base == TVAR_POINTER;	/* @cast: an object at the pointer */
+	/* @cast: an object at the pointer; a structure local: at its address */
+	w.lvalue = t->base == TVAR_POINTER || (t->base == TVAR_ARG && t->arg_is_address);
 	t->btf = btf;
 	t->value_type = 0;
-	if (e->addressof && !e->chain)
+	if (e->addressof && !e->chain && !w.lvalue)
 		return fail(&w, &e->loc, NULL, "'&%s': an argument has no address", e->name);
 	if (e->pretty)	/* sem_pretty() took it: not reached */
 		return fail(&w, &e->loc, NULL, "%s: pretty printing is pass 2's", expr_text(a, e));

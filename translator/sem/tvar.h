@@ -56,6 +56,8 @@ struct tvar {
 	int extend;
 	bool is_signed;
 	bool is_string;		/* TVAR_ARG: a C string of the module's */
+	bool arg_is_address;	/* TVAR_ARG: the argument is the address of the
+				   object (a DWARF local on the stack) */
 	/* Written (guru mode) without steps: the pt_regs member that holds
 	 * it, of c->regs (write_regs_arg < 0) or of the pt_regs at argument
 	 * write_regs_arg (probe_var.reg). */

@@ -329,6 +329,10 @@ static const char *locate(struct udwarf *u, Dwarf_Die *func, Dwarf_Die *var, Dwa
 		loc->disp = off;
 		return NULL;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value)
+			return "its value at the function's entry (DW_OP_entry_value), which "
+			       "nothing kept";
 	if (n != 1)
 		return "in a location ctap cannot read (an expression)";
 	switch (ops[0].atom) {
@@ -360,6 +364,45 @@ static const char *locate(struct udwarf *u, Dwarf_Die *func, Dwarf_Die *var, Dwa
 		return loc->base ? NULL : "in an unknown register";
 	}
 	return "in a location ctap cannot read";
+}
+
+/* Where an aggregate var (a structure on the stack) starts at pc: true
+ * and *loc (SDT_ARG_MEM: the register and offset of its first byte). */
+static bool locate_object(struct udwarf *u, Dwarf_Die *func, Dwarf_Die *var, Dwarf_Addr pc,
+			  struct sdt_arg *loc)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	Dwarf_Die t;
+	size_t n;
+	const char *reg;
+	int64_t off;
+	int tag;
+
+	if (!strip_type(var, &t))
+		return false;
+	tag = dwarf_tag(&t);
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_array_type)
+		return false;
+	if (!dwarf_attr_integrate(var, DW_AT_location, &at) ||
+	    dwarf_getlocation_addr(&at, pc, &ops, &n, 1) != 1 || n != 1)
+		return false;	/* in pieces of registers: no address */
+	memset(loc, 0, sizeof(*loc));
+	loc->kind = SDT_ARG_MEM;
+	loc->size = 8;
+	loc->reg_width = 8;
+	if (ops[0].atom == DW_OP_fbreg) {
+		if (frame_base(u, func, pc, &reg, &off))
+			return false;
+		loc->base = reg;
+		loc->disp = off + (int64_t)ops[0].number;
+		return true;
+	}
+	if (ops[0].atom < DW_OP_breg0 || ops[0].atom > DW_OP_breg31)
+		return false;
+	loc->base = reg_name(ops[0].atom - DW_OP_breg0);
+	loc->disp = (int64_t)ops[0].number;
+	return loc->base != NULL;
 }
 
 /* ---- the function ---- */
@@ -530,6 +573,8 @@ static void add_vars(struct udwarf *u, struct arena *a, Dwarf_Die *func, Dwarf_D
 		v->type = type_name(a, &child, 0);
 		v->btf_id = dwarf_btf_type(u->conv, &child);
 		v->why = locate(u, func, &child, pc, &v->loc);
+		if (v->why)
+			v->at_address = locate_object(u, func, &child, pc, &v->loc);
 		v->is_param = params;
 		**tail = v;
 		*tail = &v->next;
@@ -1158,6 +1203,8 @@ static void add_inner_first(struct udwarf *u, struct arena *a, Dwarf_Die *func,
 		v->type = type_name(a, &child, 0);
 		v->btf_id = dwarf_btf_type(u->conv, &child);
 		v->why = locate(u, func, &child, pc, &v->loc);
+		if (v->why)
+			v->at_address = locate_object(u, func, &child, pc, &v->loc);
 		v->is_param = tag == DW_TAG_formal_parameter;
 		**tail = v;
 		*tail = &v->next;

@@ -27,6 +27,9 @@ struct udwarf_var {
 	const char *why;	/* NULL: readable at loc; else why not */
 	__u32 btf_id;		/* its type in the user BTF (udwarf_set_btf), or 0 */
 	bool is_param;
+	/* A structure, union or array in memory (why says it is no
+	 * scalar): loc is the memory it starts at, for its members. */
+	bool at_address;
 	struct sdt_arg loc;
 };
 
