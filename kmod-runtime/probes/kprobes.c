@@ -517,6 +517,15 @@ static ftrace_func_t site_callback(const struct ftrace_sites *t, bool args,
 }
 
 /*
+ * A table's return hook keeps an instance per call in flight, at most
+ * this many: none free is a miss, counted as skipped.  The kernel's
+ * default for an fprobe is two per function per possible CPU, 46,000
+ * functions times 2 x 64 CPUs, hundreds of MiB, for the whole kernel.
+ */
+#define RETURN_INSTANCES(nsites) \
+	clamp_t(int, 2 * num_possible_cpus() * (nsites), 10, 8192)
+
+/*
  * A table's .return probes on ftrace sites through one fprobe (6.12: a
  * kretprobe each costs an update of kprobes' ftrace filter, which walks
  * all 40,000 ftrace records).  The entry saves the arguments for the
@@ -559,6 +568,7 @@ static int register_returns(struct ftrace_sites *t, unsigned long *ips,
 	t->fp.entry_handler = fprobe_entry;
 	t->fp.exit_handler = fprobe_exit;
 	t->fp.entry_data_size = CTAP_ENTRY_ARGS * sizeof(unsigned long);
+	t->fp.nr_maxactive = RETURN_INSTANCES(t->nsites);
 	return register_fprobe_ips(&t->fp, ips, t->nsites);	/* copies the addresses */
 }
 
@@ -578,11 +588,9 @@ static void unregister_returns(struct ftrace_sites *t)
  * record); this is one, and one filter.  The returns go through the
  * kernel's rethook trampoline, which its unwinder knows, and run the
  * site's probes with the caller's address in the registers, as a
- * kretprobe's handler there.  An instance is taken per call in flight;
- * none free is a miss, counted as skipped.
+ * kretprobe's handler there (RETURN_INSTANCES of them).
  */
 #define CARRIER_DATA	(1 + CTAP_ENTRY_ARGS)	/* the site, the arguments */
-#define CARRIER_MAX	8192			/* instances of a table */
 
 static int notrace carrier_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -663,7 +671,7 @@ static int register_returns(struct ftrace_sites *t, unsigned long *ips,
 	rp->handler = carrier_ret;
 	rp->entry_handler = carrier_entry;
 	rp->data_size = CARRIER_DATA * sizeof(unsigned long);
-	rp->maxactive = clamp_t(int, 2 * num_possible_cpus() * t->nsites, 10, CARRIER_MAX);
+	rp->maxactive = RETURN_INSTANCES(t->nsites);
 	if (!rp->kp.addr)
 		return -ENOENT;
 	ret = register_kretprobe(rp);
@@ -1163,6 +1171,36 @@ static int enable_deferred(struct ctap_kprobe *kps, int n)
 }
 
 /*
+ * ftrace calls the newest ftrace_ops first.  The deferred kprobes that go
+ * through kprobes' own ftrace_ops (a kretprobe on an ftrace site: 5.10's,
+ * or one with @entry values) are enabled before the table's entries
+ * attach, so that an entry probe runs before a kretprobe at the same
+ * function has put its trampoline in the return address: 5.10's unwinder
+ * stops there (run/backtrace_kprobe).  Only when there are such entries:
+ * these kretprobes fire while the entries arm.
+ */
+static int enable_ftrace_kprobes(struct ctap_kprobe *kps, int n)
+{
+	bool entries = false;
+
+	for (int i = 0; i < n && !entries; i++)
+		entries = kps[i].registered && kps[i].via_ftrace && !kps[i].is_return;
+	for (int i = n - 1; i >= 0 && entries; i--) {
+		struct ctap_kprobe *k = &kps[i];
+		struct kprobe *kp = k->is_return ? &k->u.krp.kp : &k->u.kp;
+		int ret;
+
+		if (!k->registered || !k->deferred || !(kp->flags & KPROBE_FLAG_FTRACE))
+			continue;
+		k->deferred = false;
+		ret = enable_kprobe(kp);
+		if (ret && (ret = refused(kps, n, i, ret)))
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Last to first: the kernel runs the probes on one address newest first,
  * and SystemTap's order is the script's (entry probes first declared
  * first; .return probes, whose instances unwind as a stack, the reverse).
@@ -1194,7 +1232,8 @@ int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 		ctap_kprobes_unregister(kps, n);	/* those registered */
 		return ret;
 	}
-	for (int returns = 0; returns <= 1; returns++) {
+	ret = enable_ftrace_kprobes(kps, n);
+	for (int returns = 0; returns <= 1 && !ret; returns++) {
 		if (ftrace_attach(kps, n, returns))
 			continue;
 		ret = without_ftrace(kps, n, returns);
