@@ -32,7 +32,10 @@
 #include "staprun.h"
 
 #define DRAIN_INTERVAL_MS	100	/* relay wakes readers per sub-buffer only */
-#define EXIT_REPLY_TIMEOUT_MS	10000
+/* Disarming the whole kernel's probes took over 10 s in the TCG guest
+ * (6.12, run/arm_whole_kernel): only a hung module should wait this out,
+ * and the unload after it waits for the module anyway. */
+#define EXIT_REPLY_TIMEOUT_MS	120000
 
 struct session {
 	struct options opt;
@@ -52,6 +55,7 @@ struct session {
 	bool stop_sent;		/* EXIT went to the module */
 	bool detach_asked;	/* SIGQUIT: leave the module running */
 	uint64_t lost_at_stop;	/* relay.lost then */
+	long stop_sent_ms;	/* when (now_ms()), for -v */
 	bool failure_told;	/* the output's failure is reported */
 	struct warned warned;	/* the warnings printed (warned.c) */
 };
@@ -80,6 +84,7 @@ static int request_stop(struct session *s)
 	if (!ret) {
 		s->stop_sent = true;
 		s->lost_at_stop = s->relay.lost;
+		s->stop_sent_ms = now_ms();
 	}
 	return ret;
 }
@@ -293,6 +298,9 @@ static int run_session(struct session *s)
 		if (got > 0 && exit_deadline)
 			exit_deadline = now_ms() + EXIT_REPLY_TIMEOUT_MS;
 	}
+	/* -v: what disarming (and the end probes) cost */
+	dbug("module '%s' stopped: probes disarmed and end probes run in %ld ms\n", s->modname,
+	     now_ms() - s->stop_sent_ms);
 	/* Drain until the relay has nothing more: EXIT came after the flush. */
 	while (relay_drain(&s->relay) > 0)
 		;
@@ -511,6 +519,7 @@ int main(int argc, char **argv)
 	struct session s = { .cmd = { .go_fd = -1 }, .out_fd = STDOUT_FILENO, .ctl_fd = -1,
 			     .out_dir_fd = -1, .input = { .proc_fd = -1 },
 			     .relay = { .dir_fd = -1 }, .mod = { .fd = -1 } };
+	long t;			/* -v: when the load and the unload started */
 	bool attach;
 	int ret;
 
@@ -524,10 +533,13 @@ int main(int argc, char **argv)
 	attach = s.opt.attach || s.opt.unload;
 	if (prepare(&s, attach))
 		return 1;
+	t = now_ms();
 	if (!attach && module_insert(&s.mod, s.opt.ko_path, s.params)) {
 		s.errors = true;
 		goto out_cmd;
 	}
+	if (!attach)
+		dbug("module '%s' loaded in %ld ms\n", s.modname, now_ms() - t);
 	/* Ours, loaded just now: if it will not talk, it is unloaded. */
 	if (!attach && (s.ctl_fd = ctl_open(s.modname)) < 0) {
 		ctl_open_failed(s.modname, s.ctl_fd);
@@ -570,7 +582,9 @@ out_unload:
 	relay_close_all(&s.relay);
 	if (s.ctl_fd >= 0)
 		close(s.ctl_fd);
+	t = now_ms();
 	ret = module_unload(s.modname);
+	dbug("module '%s' unloaded in %ld ms\n", s.modname, now_ms() - t);
 	if (ret) {
 		errmsg("couldn't remove module '%s': %s\n", s.modname, strerror(-ret));
 		s.errors = true;

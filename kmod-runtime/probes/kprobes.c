@@ -3,16 +3,35 @@
  * kprobes.c - register and run kprobes and kretprobes; entry probes on a
  * function's ftrace site go through one ftrace_ops instead.
  */
+#include <linux/bsearch.h>
+#include <linux/fs.h>
 #include <linux/ftrace.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
 
 #include "kprobes.h"
 #include "target.h"
 #include "../core/symoff.h"
 #include "../entry.h"
+
+/* .return probes on ftrace sites go through one fprobe, or one kretprobe
+ * carrying them all, per table (RETURN_HOOK); else a kretprobe each. */
+#ifdef CTAP_HAVE_FPROBE_IPS
+#include <linux/fprobe.h>
+#define RETURN_HOOK true
+#elif defined(CTAP_HAVE_KRETPROBE_RETHOOK)
+#define RETURN_HOOK true
+#else
+#define RETURN_HOOK false
+#endif
 
 /*
  * The handler sees the probed instruction's address in the registers, as
@@ -99,12 +118,23 @@ static struct kretprobe *instance_kretprobe(struct kretprobe_instance *ri)
 #endif
 }
 
+/*
+ * No return is hooked outside RUNNING (!0: the kernel recycles the
+ * instance), as the return hooks do: the handler would skip it.  This
+ * did not make the whole kernel's .return arm faster on 6.1 (21.0 s of
+ * -icount time before and after), where enabling its 4,881 kretprobes
+ * takes 7.7 s and 4,882 kprobes 0.6 s, for a reason not found yet.
+ */
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *krp = instance_kretprobe(ri);
 	struct ctap_kprobe *k = container_of(krp, struct ctap_kprobe, u.krp);
 	unsigned long *args = (unsigned long *)ri->data;
 
+	if (unlikely(atomic_read(&ctap_session_state) != S_RUNNING))
+		return 1;
+	if (!k->entry_args)
+		return 0;
 	for (int i = 0; i < CTAP_ENTRY_ARGS; i++)
 		args[i] = regs_get_kernel_argument(regs, i);
 	if (k->entry_probe) {
@@ -219,6 +249,41 @@ static int register_checked(struct ctap_kprobe *k)
 	return ret;
 }
 
+/*
+ * Where k's function is, from its link-time distance to sprint_symbol()
+ * (KASLR moves the kernel's text as one piece), or 0: the kernel's lookup
+ * by name walks every symbol before 6.2, where this is a binary search.
+ * The kernel must name the address symbol+0 itself: a symbol table of
+ * another build would not, and then the name decides.
+ */
+static unsigned long symbol_address(const struct ctap_kprobe *k)
+{
+	char name[KSYM_SYMBOL_LEN];
+	unsigned long addr;
+	size_t len;
+
+	if (!k->has_delta)
+		return 0;
+	addr = (unsigned long)sprint_symbol + k->delta;
+	sprint_symbol(name, addr);
+	len = strlen(k->symbol);
+	return !strncmp(name, k->symbol, len) && !strncmp(name + len, "+0x0/", 5) ? addr : 0;
+}
+
+/* kp at k's function: by address where known, else by name. */
+static void set_place(struct ctap_kprobe *k, struct kprobe *kp)
+{
+	kp->addr = (kprobe_opcode_t *)(k->address ? k->address : symbol_address(k));
+	kp->symbol_name = kp->addr ? NULL : k->symbol;
+}
+
+/* Whether k goes into the table's ftrace sites (of its entries or its
+ * .return probes). */
+static bool site_probe(const struct ctap_kprobe *k, bool returns)
+{
+	return k->registered && (returns ? k->bare && k->is_return : k->via_ftrace);
+}
+
 /* ---- entry probes through ftrace ---- */
 
 /*
@@ -261,8 +326,14 @@ struct ftrace_site {
 struct ftrace_sites {
 	struct list_head list;
 	struct ctap_kprobe *table;	/* the table they come from */
-	struct ftrace_ops ops;
+	struct ftrace_ops ops;		/* the entries' */
 	const struct ctap_probe *one;	/* every site's only probe, or NULL */
+#ifdef CTAP_HAVE_FPROBE_IPS
+	struct fprobe fp;		/* or the .return probes' */
+#elif defined(CTAP_HAVE_KRETPROBE_RETHOOK)
+	struct kretprobe carrier;	/* the .return probes', ops calls its entry */
+#endif
+	bool returns;			/* which */
 	int nsites;
 	struct ftrace_site *sites;	/* [nsites], by address */
 	const struct ctap_probe **probes;	/* the sites' probes, one array */
@@ -379,9 +450,9 @@ NOKPROBE_SYMBOL(ftrace_args_one);
 
 static void free_sites(struct ftrace_sites *t)
 {
-	kfree(t->slots);
-	kfree(t->probes);
-	kfree(t->sites);
+	kvfree(t->slots);
+	kvfree(t->probes);
+	kvfree(t->sites);
 	kfree(t);
 }
 
@@ -459,55 +530,481 @@ static ftrace_func_t site_callback(const struct ftrace_sites *t, bool args,
 	return t->one ? ftrace_entry_one : ftrace_entry;
 }
 
-/* One ftrace_ops for the m probes (sorted by address) of table kps; false
- * if ftrace refuses. */
-static bool attach_sites(struct ctap_kprobe *kps, struct ctap_kprobe **sorted, int m, bool args)
+/*
+ * A table's return hook keeps an instance per call in flight, at most
+ * this many: none free is a miss, counted as skipped.  The kernel's
+ * default for an fprobe is two per function per possible CPU, 46,000
+ * functions times 2 x 64 CPUs, hundreds of MiB, for the whole kernel.
+ */
+#define RETURN_INSTANCES(nsites) \
+	clamp_t(int, 2 * num_possible_cpus() * (nsites), 10, 8192)
+
+/*
+ * A table's .return probes on ftrace sites through one fprobe (6.12: a
+ * kretprobe each costs an update of kprobes' ftrace filter, which walks
+ * all 40,000 ftrace records).  The entry saves the arguments for the
+ * handler, as kretprobe_entry() does; the return hook leaves the caller's
+ * address in the registers, as later kernels' kretprobes do.
+ */
+#ifdef CTAP_HAVE_FPROBE_IPS
+static int notrace fprobe_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+				struct pt_regs *regs, void *data)
+{
+	unsigned long *args = data;
+
+	/* outside RUNNING the return would be skipped: not hooked (!0) */
+	if (unlikely(atomic_read(&ctap_session_state) != S_RUNNING))
+		return 1;
+	for (int i = 0; i < CTAP_ENTRY_ARGS; i++)
+		args[i] = regs ? regs_get_kernel_argument(regs, i) : 0;
+	return 0;
+}
+NOKPROBE_SYMBOL(fprobe_entry);
+
+static void notrace fprobe_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+				struct pt_regs *regs, void *data)
+{
+	const struct ftrace_sites *t = container_of(fp, struct ftrace_sites, fp);
+	const struct ftrace_site *site = site_at(t, ip);
+
+	if (!site)	/* ip, the function's, before its endbr64 */
+		site = site_at(t, ip + 4);
+	if (unlikely(!site || !regs))
+		return;
+	for (int i = 0; i < site->nprobes; i++)
+		ctap_probe_run_at(site->probes[i], regs, data, CTAP_ENTRY_ARGS, site->ip);
+}
+NOKPROBE_SYMBOL(fprobe_exit);
+
+static int register_returns(struct ftrace_sites *t, unsigned long *ips,
+			    const struct ctap_kprobe *first)
+{
+	t->fp.entry_handler = fprobe_entry;
+	t->fp.exit_handler = fprobe_exit;
+	t->fp.entry_data_size = CTAP_ENTRY_ARGS * sizeof(unsigned long);
+	t->fp.nr_maxactive = RETURN_INSTANCES(t->nsites);
+	return register_fprobe_ips(&t->fp, ips, t->nsites);	/* copies the addresses */
+}
+
+static void unregister_returns(struct ftrace_sites *t)
+{
+	unregister_fprobe(&t->fp);
+	ctap_add_skipped(t->fp.nmissed);
+}
+#elif defined(CTAP_HAVE_KRETPROBE_RETHOOK)
+/*
+ * Without fprobes (6.1), a table's .return probes on ftrace sites share
+ * one kretprobe, the carrier: registered disabled, it never fires by
+ * itself; the table's ftrace_ops calls its entry hook at each site
+ * (return_hook), as kprobes' own ftrace handler calls a kretprobe's on an
+ * ftrace site.  A kretprobe each cost 13.5 M instructions to register on
+ * 6.1 (each updates kprobes' ftrace filter, a walk of every ftrace
+ * record); this is one, and one filter.  The returns go through the
+ * kernel's rethook trampoline, which its unwinder knows, and run the
+ * site's probes with the caller's address in the registers, as a
+ * kretprobe's handler there (RETURN_INSTANCES of them).
+ */
+#define CARRIER_DATA	(1 + CTAP_ENTRY_ARGS)	/* the site, the arguments */
+
+static int notrace carrier_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned long *data = (unsigned long *)ri->data;
+
+	data[0] = instruction_pointer(regs);	/* the site, as return_hook() set it */
+	for (int i = 0; i < CTAP_ENTRY_ARGS; i++)
+		data[1 + i] = regs_get_kernel_argument(regs, i);
+	return 0;
+}
+NOKPROBE_SYMBOL(carrier_entry);
+
+static int notrace carrier_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	const struct ftrace_sites *t = container_of(get_kretprobe(ri), struct ftrace_sites,
+						    carrier);
+	unsigned long *data = (unsigned long *)ri->data;
+	const struct ftrace_site *site = site_at(t, data[0]);
+
+	if (unlikely(!site))
+		return 0;
+	for (int i = 0; i < site->nprobes; i++)
+		ctap_probe_run_at(site->probes[i], regs, data + 1, CTAP_ENTRY_ARGS, site->ip);
+	return 0;
+}
+NOKPROBE_SYMBOL(carrier_ret);
+
+/*
+ * A call of a function with .return probes: the carrier's entry hook
+ * (pre_handler_kretprobe(), which register_kretprobe() set), with all
+ * registers, the site as the instruction pointer, and preemption off, as
+ * kprobes call it.  It and what it runs (rethook) are kprobes' blacklist,
+ * which no site is on.
+ *
+ * Only while the session runs: a return outside RUNNING would be skipped
+ * anyway, and hooking the calls the arming and disarming make themselves
+ * cost rethook's work for nothing.  Not inside an int3 kprobe's handler
+ * (the kernel enters int3 as an NMI): the return's kretprobe handler sets
+ * and clears current_kprobe, which that kprobe's single step still needs
+ * (kprobes' own ftrace handler refuses to nest for that reason; kprobe_running()
+ * is not exported).  That hook is a miss, counted as skipped.
+ */
+CTAP_FTRACE_CALLBACK(return_hook)
+{
+	struct ftrace_sites *t = container_of(ops, struct ftrace_sites, ops);
+	struct pt_regs *regs = FULL_REGS;
+	unsigned long saved;
+
+	if (unlikely(!regs || atomic_read(&ctap_session_state) != S_RUNNING ||
+		     !site_at(t, ip)))
+		return;
+	if (unlikely(in_nmi())) {
+		t->carrier.nmissed++;
+		return;
+	}
+	preempt_disable_notrace();
+	saved = instruction_pointer(regs);
+	instruction_pointer_set(regs, ip);
+	t->carrier.kp.pre_handler(&t->carrier.kp, regs);
+	instruction_pointer_set(regs, saved);
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(return_hook);
+
+static int register_ops(struct ftrace_sites *t, unsigned long *ips, ftrace_func_t func,
+			unsigned long flags);
+
+/* The carrier at the first site's function (kprobes check it as any
+ * kretprobe's), then the ops that calls it. */
+static int register_returns(struct ftrace_sites *t, unsigned long *ips,
+			    const struct ctap_kprobe *first)
+{
+	struct kretprobe *rp = &t->carrier;
+	int ret;
+
+	rp->kp.addr = (kprobe_opcode_t *)symbol_address(first);
+	rp->kp.flags = KPROBE_FLAG_DISABLED;
+	rp->handler = carrier_ret;
+	rp->entry_handler = carrier_entry;
+	rp->data_size = CARRIER_DATA * sizeof(unsigned long);
+	rp->maxactive = RETURN_INSTANCES(t->nsites);
+	if (!rp->kp.addr)
+		return -ENOENT;
+	ret = register_kretprobe(rp);
+	if (ret)
+		return ret;
+	ret = register_ops(t, ips, return_hook, FTRACE_OPS_FL_SAVE_REGS);
+	if (ret)
+		unregister_kretprobe(rp);
+	return ret;
+}
+
+/* The ops first (no new hooks, none running), then the carrier: returns
+ * still pending go back through the rethook without calling us. */
+static void unregister_returns(struct ftrace_sites *t)
+{
+	unregister_ftrace_function(&t->ops);	/* waits for handlers */
+	free_filter(&t->ops);
+	unregister_kretprobe(&t->carrier);	/* waits for its handlers */
+	ctap_add_skipped(t->carrier.nmissed);
+}
+#else
+static int register_returns(struct ftrace_sites *t, unsigned long *ips,
+			    const struct ctap_kprobe *first)
+{
+	return -EOPNOTSUPP;
+}
+
+static void unregister_returns(struct ftrace_sites *t)
+{
+}
+#endif
+
+/* An ftrace_ops calling func at t's sites. */
+static int register_ops(struct ftrace_sites *t, unsigned long *ips, ftrace_func_t func,
+			unsigned long flags)
+{
+	int ret;
+
+	t->ops.func = func;
+	t->ops.flags = flags;
+	ret = set_filter(&t->ops, ips, t->nsites);
+	if (!ret)
+		ret = register_ftrace_function(&t->ops);
+	if (ret)
+		free_filter(&t->ops);
+	return ret;
+}
+
+/* The table's ftrace_ops (args: argument registers only) for its entries
+ * at t's sites, or its return hook for its .return probes (t->returns). */
+static int register_sites(struct ftrace_sites *t, unsigned long *ips, bool args,
+			  const struct ctap_kprobe *first)
+{
+	if (t->returns)
+		return register_returns(t, ips, first);
+	return register_ops(t, ips, site_callback(t, args, first),
+			    args ? 0 : FTRACE_OPS_FL_SAVE_REGS);
+}
+
+static void unregister_sites(struct ftrace_sites *t)
+{
+	if (t->returns) {
+		unregister_returns(t);
+		return;
+	}
+	unregister_ftrace_function(&t->ops);	/* waits for handlers */
+	free_filter(&t->ops);
+}
+
+/* One ftrace_ops (or fprobe: returns) for the m probes (sorted by
+ * address) of table kps; false if ftrace refuses. */
+static bool attach_sites(struct ctap_kprobe *kps, struct ctap_kprobe **sorted, int m, bool args,
+			 bool returns)
 {
 	struct ftrace_sites *t;
 	unsigned long *ips;
-	int ret;
 
 	if (!m)
 		return true;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return false;
+	t->returns = returns;
 	t->bits = ilog2(roundup_pow_of_two(2 * m));	/* at most half full */
-	t->sites = kcalloc(m, sizeof(*t->sites), GFP_KERNEL);
-	t->probes = kcalloc(m, sizeof(*t->probes), GFP_KERNEL);
-	ips = kcalloc(m, sizeof(*ips), GFP_KERNEL);
-	t->slots = kcalloc(1UL << t->bits, sizeof(*t->slots), GFP_KERNEL);
+	t->sites = kvcalloc(m, sizeof(*t->sites), GFP_KERNEL);
+	t->probes = kvcalloc(m, sizeof(*t->probes), GFP_KERNEL);
+	ips = kvcalloc(m, sizeof(*ips), GFP_KERNEL);
+	t->slots = kvcalloc(1UL << t->bits, sizeof(*t->slots), GFP_KERNEL);
 	if (!ips || !t->sites || !t->probes || !t->slots)
 		goto fail;
 	fill_sites(t, sorted, m, ips);
 	t->table = kps;
-	t->ops.func = site_callback(t, args, sorted[0]);
-	t->ops.flags = args ? 0 : FTRACE_OPS_FL_SAVE_REGS;
-	ret = set_filter(&t->ops, ips, t->nsites);
-	if (!ret)
-		ret = register_ftrace_function(&t->ops);
-	if (ret) {
-		free_filter(&t->ops);
+	if (register_sites(t, ips, args, sorted[0]))
 		goto fail;
-	}
 	list_add(&t->list, &site_tables);
-	kfree(ips);
+	kvfree(ips);
 	return true;
 fail:
-	kfree(ips);
+	kvfree(ips);
 	free_sites(t);
 	return false;
 }
 
-static void ftrace_detach(struct ctap_kprobe *kps)
+/*
+ * Entries armed without a kprobe.  Registering one costs about 3.5 M
+ * instructions on 6.1 whatever the function, most of it in
+ * jump_label_text_reserved() (it decodes the instruction of every jump
+ * label below the address): 40,000 functions took minutes.  An entry on an
+ * ftrace site needs none of that (the site is ftrace's nop: no jump label,
+ * static call or BUG is there), only kprobes' refusals: their blacklist
+ * (NOKPROBE_SYMBOL, the entry and noinstr code), which kprobes list in
+ * debugfs, checked here by name as kprobes check a compiler's clone
+ * (f.isra.0 by f too).  Without that list, every entry registers its kprobe.
+ */
+#define BLACKLIST_PATH	"/sys/kernel/debug/kprobes/blacklist"
+#define BLACKLIST_MAX	(4 << 20)	/* a sane bound on the file */
+
+struct bare_arming {
+	char *text;			/* the blacklist file, its names cut out */
+	const char **names;		/* [n], sorted */
+	int n;
+	struct ftrace_ops scratch;	/* whose filter tells an ftrace site */
+};
+
+/* buf (kvfree() it) grown to hold at least want bytes, or NULL. */
+static char *grow(char *buf, size_t len, size_t *size, size_t want)
+{
+	size_t bigger = max(2 * *size, want);
+	char *p;
+
+	if (want <= *size)
+		return buf;
+	p = bigger <= BLACKLIST_MAX ? kvmalloc(bigger, GFP_KERNEL) : NULL;
+	if (p && buf)
+		memcpy(p, buf, len);
+	kvfree(buf);
+	*size = bigger;
+	return p;
+}
+
+/*
+ * The whole of a debugfs file, NUL-terminated (kvfree() it), or NULL.
+ * kernel_read() refuses it (debugfs' proxy has ->read, not ->read_iter),
+ * so it is read into pages of the process arming us (staprun, in its
+ * write of START) and copied from there.  A file without ->read is not
+ * read: every entry then registers its kprobe, slower but the same.
+ */
+static char *read_text(const char *path, size_t *len)
+{
+	const size_t chunk = 64 << 10;
+	struct file *f = filp_open(path, O_RDONLY, 0);
+	unsigned long ubuf = -EINVAL;
+	size_t size = 0;
+	char *buf = NULL;
+	loff_t pos = 0;
+	ssize_t got = -EINVAL;
+
+	if (IS_ERR(f))
+		return NULL;
+	*len = 0;
+	if (f->f_op->read && current->mm)
+		ubuf = vm_mmap(NULL, 0, chunk, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	while (!IS_ERR_VALUE(ubuf)) {
+		got = f->f_op->read(f, (char __user *)ubuf, chunk, &pos);
+		if (got <= 0)
+			break;
+		buf = grow(buf, *len, &size, *len + got + 1);
+		if (!buf || copy_from_user(buf + *len, (const void __user *)ubuf, got)) {
+			got = -ENOMEM;
+			break;
+		}
+		*len += got;
+	}
+	if (!IS_ERR_VALUE(ubuf))
+		vm_munmap(ubuf, chunk);
+	filp_close(f, NULL);
+	if (got < 0 || !buf) {
+		kvfree(buf);
+		return NULL;
+	}
+	buf[*len] = 0;
+	return buf;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The blacklist's names ("0x...-0x...\tNAME\n" a line), sorted. */
+static bool load_blacklist(struct bare_arming *b)
+{
+	size_t len;
+	char *p, *end;
+	int n = 0;
+
+	b->text = read_text(BLACKLIST_PATH, &len);
+	if (!b->text)
+		return false;
+	for (p = b->text; (p = strchr(p, '\n')); p++)
+		n++;
+	b->names = kvmalloc_array(n + 1, sizeof(*b->names), GFP_KERNEL);
+	if (!b->names)
+		return false;
+	for (p = b->text; (p = strchr(p, '\t')); p = end + 1) {
+		end = strchrnul(++p, '\n');
+		if (!*end)
+			break;	/* a line cut short: not counted */
+		*end = 0;
+		b->names[b->n++] = p;
+	}
+	sort(b->names, b->n, sizeof(*b->names), cmp_names, NULL);
+	return b->n > 0;
+}
+
+static bool blacklisted(const struct bare_arming *b, const char *symbol)
+{
+	char base[KSYM_NAME_LEN];
+	const char *dot = strchr(symbol, '.');
+
+	if (bsearch(&symbol, b->names, b->n, sizeof(*b->names), cmp_names))
+		return true;
+	if (!dot || dot == symbol || dot - symbol >= sizeof(base))
+		return false;
+	strscpy(base, symbol, dot - symbol + 1);
+	symbol = base;
+	return bsearch(&symbol, b->names, b->n, sizeof(*b->names), cmp_names);
+}
+
+static bool bare_start(struct bare_arming *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->scratch.func = ftrace_entry;	/* never registered */
+	b->scratch.flags = FTRACE_OPS_FL_SAVE_REGS;
+	return ctap_ftrace && load_blacklist(b);
+}
+
+static void bare_end(struct bare_arming *b)
+{
+	free_filter(&b->scratch);
+	kvfree(b->names);
+	kvfree(b->text);
+}
+
+/*
+ * An IBT kernel (6.12) overwrites at boot the endbr64 of every function
+ * objtool found never called indirectly with a 4-byte nop of its own
+ * (its seal list: 12,281 functions on 6.12), which kprobes take as an
+ * endbr64 (is_endbr()).  Before this, a third of 6.12's functions
+ * registered a kprobe each (about 2.5 M instructions) to be found on
+ * their ftrace site.
+ */
+static bool sealed_endbr(const u8 *code)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	memcpy(&insn, code, sizeof(insn));
+	return insn == gen_endbr_poison();
+#else
+	return false;
+#endif
+}
+
+/*
+ * Where ftrace calls us for the function at addr, or 0: ftrace must take
+ * addr in a filter (it has a site in that function), and the site must be
+ * where the handler will look for it, at the entry, after an endbr64 if
+ * any (where kprobes would put it), with ftrace's nop or call there.
+ */
+static unsigned long ftrace_site(struct bare_arming *b, unsigned long addr)
+{
+	static const u8 endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	static const u8 nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	u8 code[9];
+
+	if (ftrace_set_filter_ip(&b->scratch, addr, 0, 1))
+		return 0;
+	if (copy_from_kernel_nofault(code, (void *)addr, sizeof(code)))
+		return 0;
+	if (!memcmp(code, endbr64, sizeof(endbr64)) || sealed_endbr(code)) {
+		addr += sizeof(endbr64);
+		memmove(code, code + sizeof(endbr64), sizeof(nop5));
+	}
+	return !memcmp(code, nop5, sizeof(nop5)) || code[0] == 0xe8 ? addr : 0;
+}
+
+/* k armed through ftrace alone, when it can be (true). */
+static bool arm_bare(struct bare_arming *b, struct ctap_kprobe *k)
+{
+	unsigned long addr, site;
+
+	if (k->offset || k->nlocs || k->address || !k->has_delta || blacklisted(b, k->symbol))
+		return false;
+	/* A .return through the table's return hook: the arguments at most,
+	 * no @entry values (an instance each) nor instances of its own. */
+	if (k->is_return && (!RETURN_HOOK || k->entry_probe || k->maxactive))
+		return false;
+	addr = symbol_address(k);
+	site = addr ? ftrace_site(b, addr) : 0;
+	if (!site)
+		return false;
+	memset(&k->u, 0, sizeof(k->u));
+	k->u.kp.addr = (kprobe_opcode_t *)site;
+	k->via_ftrace = !k->is_return;
+	k->bare = true;
+	return true;
+}
+
+/* The table's ftrace_ops and fprobes: all of them (which < 0), or its
+ * entries' (0) or its .return probes' (1). */
+static void ftrace_detach(struct ctap_kprobe *kps, int which)
 {
 	struct ftrace_sites *t, *next;
 
 	list_for_each_entry_safe(t, next, &site_tables, list) {
-		if (t->table != kps)
+		if (t->table != kps || (which >= 0 && t->returns != which))
 			continue;
-		unregister_ftrace_function(&t->ops);	/* waits for handlers */
-		free_filter(&t->ops);
+		unregister_sites(t);
 		list_del(&t->list);
 		free_sites(t);
 	}
@@ -537,49 +1034,71 @@ static int split_args_only(struct ctap_kprobe **sorted, int m, struct ctap_kprob
 	return nfull;
 }
 
-/* The table's disabled entry kprobes on ftrace sites, through one
- * ftrace_ops, or two (all registers, argument registers only); false if
- * there are none or ftrace refuses (then they are armed as kprobes). */
-static bool ftrace_attach(struct ctap_kprobe *kps, int n)
+/*
+ * The table's entries on ftrace sites (their kprobes disabled, or none)
+ * through one ftrace_ops, or two (all registers, argument registers
+ * only); or its bare .return probes (returns) through one fprobe.  False
+ * if there are none or ftrace refuses (then they are armed as kprobes or
+ * kretprobes).
+ */
+static bool ftrace_attach(struct ctap_kprobe *kps, int n, bool returns)
 {
 	struct ctap_kprobe **sorted, **tmp;
 	int i, m = 0, nfull;
 	bool ok;
 
 	for (i = 0; i < n; i++)
-		m += kps[i].registered && kps[i].via_ftrace;
+		m += site_probe(&kps[i], returns);
 	if (!m)
 		return false;
-	sorted = kcalloc(m, sizeof(*sorted), GFP_KERNEL);
-	tmp = kcalloc(m, sizeof(*tmp), GFP_KERNEL);
+	sorted = kvcalloc(m, sizeof(*sorted), GFP_KERNEL);
+	tmp = kvcalloc(m, sizeof(*tmp), GFP_KERNEL);
 	ok = sorted && tmp;
 	if (ok) {
 		for (i = 0, m = 0; i < n; i++)
-			if (kps[i].registered && kps[i].via_ftrace)
+			if (site_probe(&kps[i], returns))
 				sorted[m++] = &kps[i];
 		sort(sorted, m, sizeof(*sorted), by_address, NULL);
-		nfull = split_args_only(sorted, m, tmp);
-		ok = attach_sites(kps, sorted, nfull, false) &&
-		     attach_sites(kps, sorted + nfull, m - nfull, true);
+		nfull = returns ? m : split_args_only(sorted, m, tmp);
+		ok = attach_sites(kps, sorted, nfull, false, returns) &&
+		     attach_sites(kps, sorted + nfull, m - nfull, true, returns);
 		if (!ok)
-			ftrace_detach(kps);
+			ftrace_detach(kps, returns);
 	}
-	kfree(sorted);
-	kfree(tmp);
+	kvfree(sorted);
+	kvfree(tmp);
 	return ok;
 }
 #else
-static bool ftrace_attach(struct ctap_kprobe *kps, int n)
+struct bare_arming {
+};
+
+static bool bare_start(struct bare_arming *b)
 {
 	return false;
 }
 
-static void ftrace_detach(struct ctap_kprobe *kps)
+static void bare_end(struct bare_arming *b)
+{
+}
+
+static bool arm_bare(struct bare_arming *b, struct ctap_kprobe *k)
+{
+	return false;
+}
+
+static bool ftrace_attach(struct ctap_kprobe *kps, int n, bool returns)
+{
+	return false;
+}
+
+static void ftrace_detach(struct ctap_kprobe *kps, int which)
 {
 }
 #endif
 
-/* An entry kprobe at a function, disabled until we know how to arm it. */
+/* An entry kprobe at a function, disabled until we know how to arm it:
+ * through ftrace, or enabled once the table is registered (deferred). */
 static int register_entry(struct ctap_kprobe *k)
 {
 	int ret;
@@ -589,16 +1108,17 @@ static int register_entry(struct ctap_kprobe *k)
 	if (ret)
 		return ret;
 	k->via_ftrace = k->u.kp.flags & KPROBE_FLAG_FTRACE;
-	return k->via_ftrace ? 0 : enable_kprobe(&k->u.kp);
+	k->deferred = !k->via_ftrace;
+	return 0;
 }
 
 static int register_one(struct ctap_kprobe *k)
 {
 	memset(&k->u, 0, sizeof(k->u));
 	k->via_ftrace = false;
+	k->deferred = false;
 	if (!k->is_return) {
-		k->u.kp.symbol_name = k->symbol;
-		k->u.kp.addr = (kprobe_opcode_t *)k->address;
+		set_place(k, &k->u.kp);
 		k->u.kp.offset = k->offset;
 		k->u.kp.pre_handler = kprobe_pre;
 		if (k->offset || k->nlocs)
@@ -606,19 +1126,20 @@ static int register_one(struct ctap_kprobe *k)
 		/* (ftrace's handler reads no statement's variables) */
 		return ctap_ftrace && !k->address ? register_entry(k) : register_kprobe(&k->u.kp);
 	}
-	k->u.krp.kp.symbol_name = k->symbol;
+	set_place(k, &k->u.krp.kp);
+	k->u.krp.kp.flags = KPROBE_FLAG_DISABLED;
+	k->deferred = true;
 	k->u.krp.handler = kretprobe_ret;
 	k->u.krp.maxactive = k->maxactive;
-	if (k->entry_args) {
-		k->u.krp.entry_handler = kretprobe_entry;
+	k->u.krp.entry_handler = kretprobe_entry;
+	if (k->entry_args)
 		k->u.krp.data_size = CTAP_ENTRY_ARGS * sizeof(unsigned long) + k->saved_size;
-	}
 	return register_kretprobe(&k->u.krp);
 }
 
 /*
  * A probe the kernel refused (rc): a warning if it is optional, and 0 (the
- * others go on); else an error, the table undone, and rc.
+ * others go on); else an error, and rc: the caller undoes the table.
  */
 static int refused(struct ctap_kprobe *kps, int n, int i, int rc)
 {
@@ -627,8 +1148,89 @@ static int refused(struct ctap_kprobe *kps, int n, int i, int rc)
 		return 0;
 	}
 	ctap_probe_refused(kps[i].probe, false, "(rc %d)", rc);
-	ctap_kprobes_unregister(kps, n);	/* those registered */
 	return rc;
+}
+
+/* When ftrace refused the table: the probes it would have taken armed as
+ * kprobes (the entries) or kretprobes. */
+static int without_ftrace(struct ctap_kprobe *kps, int n, bool returns)
+{
+	int ret;
+
+	for (int i = n - 1; i >= 0; i--) {
+		struct ctap_kprobe *k = &kps[i];
+
+		if (!site_probe(k, returns))
+			continue;
+		if (k->bare) {
+			k->bare = false;
+			ret = register_one(k);	/* an entry's kprobe disabled... */
+			k->registered = !ret;
+			if (!ret && k->via_ftrace)
+				ret = enable_kprobe(&k->u.kp);	/* ... until now */
+		} else {
+			ret = enable_kprobe(&k->u.kp);
+		}
+		k->via_ftrace = false;
+		if (ret && (ret = refused(kps, n, i, ret)))
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The kprobes and kretprobes registered disabled (deferred), enabled once
+ * every probe of the table is registered: none fires while the others
+ * arm (one on a function the arming itself runs, ftrace's hash code, say,
+ * fired at each probe: 6.1 has 4,629 functions without an ftrace site,
+ * kernel/trace/ among them).
+ */
+static int enable_deferred(struct ctap_kprobe *kps, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		struct ctap_kprobe *k = &kps[i];
+		int ret;
+
+		if (!k->registered || !k->deferred)
+			continue;
+		if (ctap_arming_interrupted())
+			return -EINTR;
+		k->deferred = false;
+		ret = enable_kprobe(k->is_return ? &k->u.krp.kp : &k->u.kp);
+		if (ret && (ret = refused(kps, n, i, ret)))
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * ftrace calls the newest ftrace_ops first.  The deferred kprobes that go
+ * through kprobes' own ftrace_ops (a kretprobe on an ftrace site: 5.10's,
+ * or one with @entry values) are enabled before the table's entries
+ * attach, so that an entry probe runs before a kretprobe at the same
+ * function has put its trampoline in the return address: 5.10's unwinder
+ * stops there (run/backtrace_kprobe).  Only when there are such entries:
+ * these kretprobes fire while the entries arm.
+ */
+static int enable_ftrace_kprobes(struct ctap_kprobe *kps, int n)
+{
+	bool entries = false;
+
+	for (int i = 0; i < n && !entries; i++)
+		entries = kps[i].registered && kps[i].via_ftrace && !kps[i].is_return;
+	for (int i = n - 1; i >= 0 && entries; i--) {
+		struct ctap_kprobe *k = &kps[i];
+		struct kprobe *kp = k->is_return ? &k->u.krp.kp : &k->u.kp;
+		int ret;
+
+		if (!k->registered || !k->deferred || !(kp->flags & KPROBE_FLAG_FTRACE))
+			continue;
+		k->deferred = false;
+		ret = enable_kprobe(kp);
+		if (ret && (ret = refused(kps, n, i, ret)))
+			return ret;
+	}
+	return 0;
 }
 
 /*
@@ -638,42 +1240,52 @@ static int refused(struct ctap_kprobe *kps, int n, int i, int rc)
  */
 int ctap_kprobes_register(struct ctap_kprobe *kps, int n)
 {
-	int i, ret;
+	struct bare_arming b;
+	bool bare = bare_start(&b);
+	int i, ret = 0;
 
 	for (i = n - 1; i >= 0; i--) {
 		if (ctap_arming_interrupted()) {
-			ctap_kprobes_unregister(kps, n);	/* those registered */
-			return -EINTR;
+			ret = -EINTR;
+			break;
 		}
-		ret = register_one(&kps[i]);
+		kps[i].bare = false;
+		if (!(bare && arm_bare(&b, &kps[i])))
+			ret = register_one(&kps[i]);
 		if (ret) {
 			ret = refused(kps, n, i, ret);
 			if (ret)
-				return ret;
+				break;
 			continue;
 		}
 		kps[i].registered = true;
 	}
-	if (ftrace_attach(kps, n))
-		return 0;
-	/* No ftrace: the entries it would have taken are armed as kprobes. */
-	for (i = n - 1; i >= 0; i--) {
-		if (!kps[i].registered || !kps[i].via_ftrace)
-			continue;
-		kps[i].via_ftrace = false;
-		ret = enable_kprobe(&kps[i].u.kp);
-		if (ret && (ret = refused(kps, n, i, ret)))
-			return ret;
+	bare_end(&b);
+	if (ret) {
+		ctap_kprobes_unregister(kps, n);	/* those registered */
+		return ret;
 	}
-	return 0;
+	ret = enable_ftrace_kprobes(kps, n);
+	for (int returns = 0; returns <= 1 && !ret; returns++) {
+		if (ftrace_attach(kps, n, returns))
+			continue;
+		ret = without_ftrace(kps, n, returns);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = enable_deferred(kps, n);
+	if (ret)
+		ctap_kprobes_unregister(kps, n);
+	return ret;
 }
 
 static void unregister_each(struct ctap_kprobe *kps, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (!kps[i].registered)
-			continue;
-		if (kps[i].is_return)
+		if (!kps[i].registered || kps[i].bare)
+			;
+		else if (kps[i].is_return)
 			unregister_kretprobe(&kps[i].u.krp);
 		else
 			unregister_kprobe(&kps[i].u.kp);
@@ -703,19 +1315,19 @@ static void count_missed(struct ctap_kprobe *kps, int n)
  */
 void ctap_kprobes_unregister(struct ctap_kprobe *kps, int n)
 {
-	struct kprobe **kp = kcalloc(n, sizeof(*kp), GFP_KERNEL);
-	struct kretprobe **krp = kcalloc(n, sizeof(*krp), GFP_KERNEL);
+	struct kprobe **kp = kvcalloc(n, sizeof(*kp), GFP_KERNEL);
+	struct kretprobe **krp = kvcalloc(n, sizeof(*krp), GFP_KERNEL);
 	int nkp = 0, nkrp = 0;
 
-	ftrace_detach(kps);
+	ftrace_detach(kps, -1);
 	if (!kp || !krp) {
 		unregister_each(kps, n);
 		goto out;
 	}
 	for (int i = 0; i < n; i++) {
-		if (!kps[i].registered)
-			continue;
-		if (kps[i].is_return)
+		if (!kps[i].registered || kps[i].bare)
+			;
+		else if (kps[i].is_return)
 			krp[nkrp++] = &kps[i].u.krp;
 		else
 			kp[nkp++] = &kps[i].u.kp;
@@ -726,7 +1338,7 @@ void ctap_kprobes_unregister(struct ctap_kprobe *kps, int n)
 	if (nkrp)
 		unregister_kretprobes(krp, nkrp);
 out:
-	kfree(kp);
-	kfree(krp);
+	kvfree(kp);
+	kvfree(krp);
 	count_missed(kps, n);
 }

@@ -38,6 +38,11 @@ struct ctap_kprobe {
 	const char *symbol;		/* or NULL, with address */
 	unsigned long offset;		/* into symbol: must stay inside it */
 	unsigned long address;		/* .absolute (guru mode) */
+	/* symbol's link-time distance from sprint_symbol(), from the
+	 * translator's symbol table (has_delta): its address without the
+	 * kernel's lookup by name, which walks every symbol before 6.2. */
+	long delta;
+	bool has_delta;
 	bool is_return;
 	int maxactive;			/* .return.maxactive(N), 0: default */
 	bool entry_args;		/* .return: save the arguments at entry */
@@ -62,6 +67,8 @@ struct ctap_kprobe {
 	} u;
 	bool registered;
 	bool via_ftrace;		/* an entry armed through ftrace (kprobes.c) */
+	bool bare;			/* ... with no kprobe registered (kprobes.c) */
+	bool deferred;			/* registered disabled, enabled last (kprobes.c) */
 };
 
 /* An ftrace callback: given a struct ftrace_regs, or a struct pt_regs

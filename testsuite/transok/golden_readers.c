@@ -241,12 +241,16 @@ static struct ctap_kprobe kfuncs_table[] = {
 	{
 		.probe = &ctap_probes[0],
 		.symbol = "vfs_read",
+		.delta = DELTA,
+		.has_delta = true,
 		.args_only = true,
 		.ftrace_one = kfuncs_ftrace_one,
 	},
 	{
 		.probe = &ctap_probes[1],
 		.symbol = "vfs_read",
+		.delta = DELTA,
+		.has_delta = true,
 		.is_return = true,
 	},
 };

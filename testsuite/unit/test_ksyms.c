@@ -4,10 +4,16 @@
  * 6.2's order (offsets and base first, then num_syms, names, markers,
  * seqs_of_names, token table and index), in 6.1's (no seqs_of_names) and
  * in 6.3's (offsets and base after the token index), must decode to
- * exactly the symbols it was made from.
+ * exactly the symbols it was made from.  And a symbol table read as
+ * functions keeps the linker's marks and assembler labels out: with
+ * padding (6.2 on) every function has a __pfx_ twin and a label has
+ * none; without, a label on a trampoline is no function either.
  */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "ksyms.h"
 #include "unit.h"
@@ -142,6 +148,78 @@ static void check_layout(enum layout l, const char *what)
 	free(map);
 }
 
+/*
+ * A System.map in a build tree of its own: 1,000 functions every 32
+ * bytes (with their __pfx_ padding when padded), then two static-call
+ * trampolines, the linker's marks around them, a mark at the first
+ * function's padding, and a label before a 1 MiB gap.
+ */
+static struct ksyms *load_map(bool padded)
+{
+	char dir[] = "/tmp/test_ksyms.XXXXXX", path[64];
+	struct ksyms *ks = NULL;
+	uint64_t a = BASE, end;
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/System.map", dir);
+	f = fopen(path, "w");
+	fprintf(f, "%016llx T _stext\n", (unsigned long long)a);
+	if (padded)
+		fprintf(f, "%016llx T __sched_text_start\n", (unsigned long long)a);
+	for (int i = 0; i < 1000; i++, a += 32) {
+		if (padded)
+			fprintf(f, "%016llx T __pfx_func_%d\n", (unsigned long long)a, i);
+		fprintf(f, "%016llx T func_%d\n", (unsigned long long)a + 16, i);
+	}
+	fprintf(f, "%016llx T __static_call_text_start\n", (unsigned long long)a);
+	fprintf(f, "%016llx T __SCT__tp_func_a\n", (unsigned long long)a);
+	fprintf(f, "%016llx T __SCT__tp_func_b\n", (unsigned long long)a + 8);
+	end = a + 16;
+	fprintf(f, "%016llx T __static_call_text_end\n", (unsigned long long)end);
+	fprintf(f, "%016llx T gap_label\n", (unsigned long long)end + 0x40);
+	fprintf(f, "%016llx T _etext\n", (unsigned long long)end + 0x40 + 0x100000);
+	fclose(f);
+	ksyms_load("test-ksyms-labels", dir, NULL, &ks);
+	unlink(path);
+	rmdir(dir);
+	return ks;
+}
+
+static const char *why(const struct ksyms *ks, const char *name)
+{
+	const struct ksym *f = ksyms_find(ks, name);
+
+	return f ? f->why : "(not in the table)";
+}
+
+static void check_labels(void)
+{
+	struct ksyms *ks = load_map(true);
+
+	CHECK(ks != NULL, "a padded System.map loads");
+	if (ks) {
+		CHECK(why(ks, "func_0") == NULL && why(ks, "func_999") == NULL,
+		      "padded: functions with their __pfx_ may be probed");
+		CHECK(why(ks, "__static_call_text_end") != NULL,
+		      "padded: the mark after the trampolines is no function");
+		CHECK(why(ks, "__sched_text_start") != NULL,
+		      "padded: a mark on a function's padding is no function");
+		ksyms_free(ks);
+	}
+	ks = load_map(false);
+	CHECK(ks != NULL, "an unpadded System.map loads");
+	if (ks) {
+		CHECK(why(ks, "func_0") == NULL, "unpadded: functions may be probed");
+		CHECK(why(ks, "__static_call_text_start") != NULL,
+		      "unpadded: a mark on a trampoline is no function");
+		CHECK(why(ks, "gap_label") != NULL,
+		      "unpadded: a label before a gap no function spans is none");
+		ksyms_free(ks);
+	}
+}
+
 int main(void)
 {
 	char *map;
@@ -154,5 +232,6 @@ int main(void)
 	build(L61);
 	img[at - 512 + 2 * 'f'] ^= 1;	/* a token index entry out of order */
 	CHECK_INT(ksyms_decode_image(img, at, &map), -2, "a damaged token index is not taken");
+	check_labels();
 	return unit_done();
 }

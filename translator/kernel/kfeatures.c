@@ -104,9 +104,19 @@ static bool ftrace_free_filter(const struct kernel *k)
 	return exported(k, "ftrace_free_filter");
 }
 
+static bool fprobe_ips(const struct kernel *k)
+{
+	return exported(k, "register_fprobe_ips");
+}
+
 static bool kretprobe_instance_rp(const struct kernel *k)
 {
 	return has_member(k, "kretprobe_instance", "rp");
+}
+
+static bool kretprobe_rethook(const struct kernel *k)
+{
+	return has_member(k, "kretprobe", "rh");
 }
 
 static bool module_mem(const struct kernel *k)
@@ -170,8 +180,12 @@ static const struct kfeature {
 	  "one call sets an ftrace_ops' filter to many addresses" },
 	{ "CTAP_HAVE_FTRACE_FREE_FILTER", ftrace_free_filter,
 	  "an ftrace_ops' filter is freed by ftrace_free_filter() (else: reset to empty)" },
+	{ "CTAP_HAVE_FPROBE_IPS", fprobe_ips,
+	  "fprobes: one ftrace_ops with a return hook for many functions (register_fprobe_ips())" },
 	{ "CTAP_HAVE_KRETPROBE_INSTANCE_RP", kretprobe_instance_rp,
 	  "a kretprobe instance points to its kretprobe (ri->rp; later get_kretprobe())" },
+	{ "CTAP_HAVE_KRETPROBE_RETHOOK", kretprobe_rethook,
+	  "kretprobes return through a rethook (rp->rh): one can hook many functions' returns" },
 	{ "CTAP_HAVE_MODULE_MEM", module_mem,
 	  "a module's memory is THIS_MODULE->mem[] by type (before: core_layout)" },
 	{ "CTAP_HAVE_PDE_DATA_FUNC", pde_data_func,

@@ -432,6 +432,64 @@ static uint64_t size_at(const struct raws *r, size_t i)
 }
 
 /*
+ * Where the kernel pads function entries (CONFIG_CALL_PADDING, 6.2 on),
+ * objtool names each STT_FUNC symbol's padding __pfx_NAME: the set of
+ * those NAMEs (pointers into r), empty for a kernel without padding.
+ */
+static void padded_functions(const struct raws *r, struct strset *set)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strncmp(r->v[i].name, "__pfx_", 6))
+			strset_add(set, r->v[i].name + 6);
+}
+
+/* Whether a name that is not a function's (padding, a CFI stub, a
+ * trampoline) is at r->v[i]'s address too (r is sorted by address). */
+static bool shares_non_function(const struct raws *r, size_t i)
+{
+	uint64_t addr = r->v[i].addr;
+
+	for (size_t j = i; j > 0 && r->v[j - 1].addr == addr; j--)
+		if (not_a_function(r->v[j - 1].name))
+			return true;
+	for (size_t j = i + 1; j < r->n && r->v[j].addr == addr; j++)
+		if (not_a_function(r->v[j].name))
+			return true;
+	return false;
+}
+
+/*
+ * The kernel's largest functions are about 13 KiB (6.1: do_check_common);
+ * 5.10 and 6.1 have __entry_text_end and srso_alias_safe_ret before a
+ * gap of 1 MiB, which kprobes, taking it for the function, decoded whole
+ * (5.10's guest locked up for minutes registering one).
+ */
+#define MAX_FUNCTION_EXTENT	(64 << 10)
+
+/*
+ * Why a text symbol is no function's entry, or NULL.  A symbol table has
+ * no ELF types, so the linker's marks (__static_call_text_end, at the
+ * padding after the last trampoline on 6.12) and assembler labels
+ * (thunks, entry code) read as functions.  Padding tells them apart
+ * where the kernel has it: objtool gives every STT_FUNC symbol, and
+ * only those, a __pfx_ twin.  Elsewhere only a label on something that
+ * is not a function is known to be one.
+ */
+static const char *not_an_entry(const struct raws *r, size_t i, const struct strset *padded)
+{
+	if (size_at(r, i) > MAX_FUNCTION_EXTENT)
+		return "a label before a gap no function spans (more than 64 KiB to the next "
+		       "symbol): kprobes would decode all of it to register a probe there";
+	if (padded->n && !strset_has(padded, r->v[i].name))
+		return "a label, not a function: the kernel pads every function's entry "
+		       "(__pfx_) and this symbol has no padding (a linker mark or assembler code)";
+	if (shares_non_function(r, i))
+		return "a label on function padding, a CFI stub or a static-call trampoline, "
+		       "not a function";
+	return NULL;
+}
+
+/*
  * The kernel image's data symbols, sorted by name, with sizes; a name
  * defined twice (static in two files) is left out: its address would be
  * a guess.  Per-CPU symbols (absolute offsets, below the image) are not
@@ -477,6 +535,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 {
 	uint64_t stext, etext, lo[6], hi[6], addr[14];
 	const char *names[14];
+	struct strset padded = { 0 };
 	size_t w = 0;
 
 	if (!sorted_by_addr(r))	/* a System.map, kallsyms: sorted already */
@@ -488,6 +547,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 		names[3 + 2 * s] = no_probe_sections[s].end;
 	}
 	marks(r, names, addr, 14);
+	padded_functions(r, &padded);
 	stext = addr[0];
 	etext = addr[1];
 	for (int s = 0; s < 6; s++) {
@@ -510,8 +570,11 @@ static int build_table(struct raws *r, struct ksyms *ks)
 		for (int s = 0; s < 6 && !f->why; s++)
 			if (lo[s] && v->addr >= lo[s] && v->addr < hi[s])
 				f->why = no_probe_sections[s].why;
+		if (!f->why)
+			f->why = not_an_entry(r, i, &padded);
 		w++;
 	}
+	strset_free(&padded);
 	sort_by_name(ks->funcs, w);
 	/* A static name defined twice: the kernel's lookup by name finds one,
 	 * so one probe; the others are not reachable by name. */

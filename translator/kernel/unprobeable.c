@@ -89,6 +89,10 @@ static const struct rule rules[] = {
 	{ "format_decode", PROBING }, { "copy_from_kernel_nofault*", PROBING },
 	{ "copy_from_user_nofault", PROBING }, { "strncpy_from_*_nofault", PROBING },
 	{ "get_random_*", PROBING }, { "hrtimer_*", PROBING }, { "__hrtimer_*", PROBING },
+	/* rethook's instance pool (6.7 on): a return hook recycles its instance
+	 * there after the handler, so a .return probe on it hooked its own
+	 * recycling without end (6.12: a double fault, bench/arm-all.sh) */
+	{ "objpool_*", PROBING },
 	/* context switch and stacks */
 	{ "__switch_to*", SWITCH }, { "__schedule", SWITCH }, { "native_*", SWITCH },
 	{ "xen_*", SWITCH }, { "HYPERVISOR_*", SWITCH }, { "check_events", SWITCH },

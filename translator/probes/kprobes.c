@@ -670,6 +670,25 @@ static int ftrace_one(struct xlate *x, const struct derived_probe *const *d, int
 	return one;
 }
 
+/*
+ * A kernel function's link-time distance from sprint_symbol(), which the
+ * runtime arms by (kmod-runtime/probes/kprobes.c: symbol_address()); not
+ * for a name the image defines twice (the kernel's lookup by name picks
+ * one) nor without addresses (/proc/kallsyms read by a user shows 0).
+ */
+static void emit_delta(struct xlate *x, const struct derived_probe *d)
+{
+	const struct kprobe_point *kp = d->data;
+	const struct ksyms *ks = kp->module || kp->address ? NULL : session_ksyms(x->s);
+	const struct ksym *f = ks ? ksyms_find(ks, d->symbol) : NULL;
+	const struct ksym *ref = f ? ksyms_find(ks, "sprint_symbol") : NULL;
+
+	if (!ref || f->copies != 1 || !f->addr || !ref->addr)
+		return;
+	emit_c(x, "\t\t.delta = %lldL,\n\t\t.has_delta = true,\n",
+	       (long long)(f->addr - ref->addr));
+}
+
 static void emit_table(struct xlate *x, const struct derived_probe *const *d, int n,
 		       const char *prefix)
 {
@@ -694,6 +713,7 @@ static void emit_table(struct xlate *x, const struct derived_probe *const *d, in
 			       kp->module, d[i]->symbol)));
 		else
 			emit_c(x, "\t\t.symbol = %s,\n", gen_c_string(x, d[i]->symbol));
+		emit_delta(x, d[i]);
 		if (kp->offset)
 			emit_c(x, "\t\t.offset = %#llx,\n", (unsigned long long)kp->offset);
 		if (d[i]->is_return)
