@@ -749,8 +749,13 @@ static void listed_alias_vars(struct elab *elab, const struct probe *alias, stru
 	if (depth >= MAX_ALIAS_DEPTH)
 		return;
 	for (const struct probe_point *pp = alias->points; pp; pp = pp->next) {
-		const char *text = point_text(elab, pp);
+		/* Its name alone: "__syscall.send ?" is alias __syscall.send. */
+		struct probe_point bare = *pp;
+		const char *text;
 
+		bare.optional = bare.sufficient = false;
+		bare.condition = NULL;
+		text = point_text(elab, &bare);
 		for (const struct pattern *p = elab->patterns; p; p = p->next)
 			if (!p->provider && p->alias != alias && !strcmp(p->text, text))
 				listed_alias_vars(elab, p->alias, vars, depth + 1);
