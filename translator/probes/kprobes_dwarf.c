@@ -307,12 +307,20 @@ static const char *kline_refused(struct kline_walk *w, const char *name, const c
 	return why;
 }
 
+/* A label's probe: -L and pn() name its label, pp() does not (SystemTap
+ * 4.8's is the function at the label's line: kernel.function("F@FILE:N")). */
 static int add_label(void *arg, const char *name, uint64_t addr, int line)
 {
 	struct kline_walk *w = arg;
+	struct arena *a = elab_arena(w->elab);
+	const char *at = arena_printf(a, "kernel.function(\"%s@%s:%d\")", w->f->name, w->cu, line);
+	struct derived_probe *d;
 
-	add_dwarf_probe(w, arena_printf(elab_arena(w->elab), "kernel.function(\"%s@%s:%d\")"
-					".label(\"%s\")", w->f->name, w->cu, line, name), addr);
+	d = add_dwarf_probe(w, arena_printf(a, "%s.label(\"%s\")", at, name), addr);
+	if (d) {
+		d->pn = d->pn ? d->pn : d->name;	/* pnlabel() reads it there */
+		d->pp = at;
+	}
 	return 0;
 }
 

@@ -749,8 +749,13 @@ static void listed_alias_vars(struct elab *elab, const struct probe *alias, stru
 	if (depth >= MAX_ALIAS_DEPTH)
 		return;
 	for (const struct probe_point *pp = alias->points; pp; pp = pp->next) {
-		const char *text = point_text(elab, pp);
+		/* Its name alone: "__syscall.send ?" is alias __syscall.send. */
+		struct probe_point bare = *pp;
+		const char *text;
 
+		bare.optional = bare.sufficient = false;
+		bare.condition = NULL;
+		text = point_text(elab, &bare);
 		for (const struct pattern *p = elab->patterns; p; p = p->next)
 			if (!p->provider && p->alias != alias && !strcmp(p->text, text))
 				listed_alias_vars(elab, p->alias, vars, depth + 1);
@@ -778,6 +783,12 @@ static int resolve_expanded(struct elab *elab, const struct probe_point *pp, con
 {
 	int added = 0, matched = 0;
 	bool by_head;
+	/* An alias defined more than once is no match only if none of its
+	 * definitions resolves (SystemTap 4.8's semok/thirtyfour: "foo" is
+	 * do_sys_open's, and do_sys_close's which 6.1 lacks). */
+	const struct pp_match *unresolved = NULL;
+	const struct pattern *unresolved_p = NULL;
+	const char *unresolved_why = NULL;
 
 	for (const struct pattern *p = first_candidate(elab, pt, &by_head); p;
 	     p = next_candidate(p, by_head)) {
@@ -812,11 +823,18 @@ static int resolve_expanded(struct elab *elab, const struct probe_point *pp, con
 			r = expand_alias(elab, m, p, pt, pt->n);
 			if (r == -ELOOP)
 				return -EINVAL;
-			if (r < 0 && elab->skipped_why)
-				alias_unresolved(elab, m, p);
+			if (r < 0 && elab->skipped_why && !unresolved) {
+				unresolved = m;
+				unresolved_p = p;
+				unresolved_why = elab->skipped_why;
+			}
 		}
 		if (r > 0)
 			added += r;
+	}
+	if (unresolved && !added) {
+		elab->skipped_why = unresolved_why;
+		alias_unresolved(elab, unresolved, unresolved_p);
 	}
 	return matched ? added : resolve_suffixed(elab, pp, pt);
 }

@@ -16,7 +16,9 @@
  * numbers and enums %i, unsigned %u, a function pointer "<function>:%p",
  * an array its first element then ", ...".  An unnamed union member is
  * "<union>=", an unnamed struct "<class>=" (SystemTap swaps the names).
- * At most 32 values, then "...".
+ * At most 32 values, then "...".  A struct passed by value in registers
+ * has no address to read its members at: its layout, each value "?", as
+ * SystemTap 4.8 prints it ({.tgid=?, .task=?}).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ struct pretty {
 	struct sem *sem;
 	const struct btf *btf;
 	bool full;			/* $$: nested structs and arrays too */
+	bool unlocated;			/* no address to read it at: every value "?" */
 	FILE *fmt;
 	struct expr *args, **tail;
 	int nvalues;
@@ -74,8 +77,13 @@ static struct expr *extend(struct pretty *P, const struct expr *e, const char *m
 /* One value: spec in the format, value (e, or fn(e)) among the arguments. */
 static void value(struct pretty *P, const char *spec, const struct expr *e, const char *fn)
 {
-	struct expr *v = plain(P, e);
+	struct expr *v;
 
+	if (P->unlocated) {
+		fputc('?', P->fmt);
+		return;
+	}
+	v = plain(P, e);
 	if (fn) {
 		struct expr *call = arena_new(P->sem->a, struct expr);
 
@@ -221,9 +229,9 @@ static void recurse(struct pretty *P, __u32 id, const struct expr *e, bool top)
 }
 
 enum vtype sem_pretty(struct sem *sem, struct scope *sc, struct expr *e, const struct btf *btf,
-		      __u32 type, bool at_pointer)
+		      __u32 type, bool at_pointer, bool unlocated)
 {
-	struct pretty P = { .sem = sem, .btf = btf, .full = e->pretty > 1 };
+	struct pretty P = { .sem = sem, .btf = btf, .full = e->pretty > 1, .unlocated = unlocated };
 	struct tvar_error err = { 0 };
 	struct expr *args = NULL;
 	const char *format;

@@ -260,6 +260,20 @@ static int param_count(const struct sem_function *f)
 	return n;
 }
 
+/*
+ * Whether fn's own embedded C carries the guru marker: its %{ %} body
+ * (printk), or, for a script function, an embedded statement first in its
+ * body (task_ns_pid: SystemTap 4.8's is guru C, ctap's is script code).
+ */
+static bool marked_guru(const struct function *fn)
+{
+	const struct stmt *first = fn->body ? fn->body->body : NULL;
+
+	if (fn->embedded)
+		return strstr(fn->embedded, "/* guru */");
+	return first && first->kind == S_EMBEDDED && strstr(first->code, "/* guru */");
+}
+
 enum vtype sem_call(struct sem *sem, struct scope *sc, struct expr *e)
 {
 	int b = builtin_index(e->name), nargs = 0, nparams = 0;
@@ -277,8 +291,7 @@ enum vtype sem_call(struct sem *sem, struct scope *sc, struct expr *e)
 		return T_UNKNOWN;
 	}
 	/* A tapset function marked guru (printk) only for -g scripts. */
-	if (f->fn->embedded && strstr(f->fn->embedded, "/* guru */") && !sem->s->opt.guru &&
-	    !sc->privileged)
+	if (marked_guru(f->fn) && !sem->s->opt.guru && !sc->privileged)
 		sem_error(sem, &e->loc, sem_ident(sem, e->name), "function '%s' needs guru mode (stap -g)",
 			  e->name);
 	/* A tapset function defined only to be refused, saying why

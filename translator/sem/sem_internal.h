@@ -141,9 +141,9 @@ enum vtype sem_resolve_tvar(struct sem *sem, struct scope *sc, struct expr *e, s
 
 /* e ($var$, $var$$, @cast(...)$...) of a base of type type as the
  * sprintf() that pretty-prints it, as SystemTap's; at_pointer: the base
- * is an @cast's pointer. */
+ * is an @cast's pointer; unlocated: a struct in registers, each value "?". */
 enum vtype sem_pretty(struct sem *sem, struct scope *sc, struct expr *e, const struct btf *btf,
-		      __u32 type, bool at_pointer);
+		      __u32 type, bool at_pointer, bool unlocated);
 
 /* e stands for sprintf(format, args...) (pretty printing, $$parms): the
  * call is typed now and recorded as e's expansion for pass 3; with

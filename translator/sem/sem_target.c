@@ -56,13 +56,12 @@ enum vtype sem_resolve_tvar(struct sem *sem, struct scope *sc, struct expr *e, s
 	if (!btf)
 		return T_UNKNOWN;
 	/* A structure passed by value in registers has no address to read
-	 * its members at: "?", as SystemTap 4.8 prints one it cannot locate. */
-	if (e->pretty && !e->chain && t->base == TVAR_ARG && !t->arg_is_address &&
-	    kbtf_classify(btf, type) == KBTF_AGGREGATE)
-		return sem_expand_sprintf(sem, sc, e, "?", NULL, true);
+	 * its members at: each one "?" (pretty.c), as SystemTap 4.8 prints it. */
 	if (e->pretty)
 		return sem_pretty(sem, sc, e, btf, type, t->base == TVAR_POINTER ||
-				  (t->base == TVAR_ARG && t->arg_is_address));
+				  (t->base == TVAR_ARG && t->arg_is_address),
+				  !e->chain && t->base == TVAR_ARG && !t->arg_is_address &&
+				  kbtf_classify(btf, type) == KBTF_AGGREGATE);
 	if (tvar_from_btf(sem->a, btf, e, type, t, &err)) {
 		sem_error(sem, err.loc, err.what, "%s", err.msg);
 		return T_UNKNOWN;
@@ -138,7 +137,8 @@ static struct expr *var_node(struct sem *sem, const struct expr *at, const char 
 /*
  * $$parms is sprintf("a=%#x b=%#x", $a, $b), as SystemTap expands it;
  * $$return "return=%#x"; $$locals is empty (locals need DWARF); $$vars
- * is $$parms.  Members that are not numbers print as "?".  $$parms$ is
+ * is $$parms.  Structs print as "{...}", other values that are not
+ * numbers as "?".  $$parms$ is
  * sprintf("a=%s b=%s", $a$, $b$) (pretty.c).
  */
 static enum vtype dollar_dollar(struct sem *sem, struct scope *sc, struct expr *e)
@@ -180,8 +180,12 @@ static enum vtype dollar_dollar(struct sem *sem, struct scope *sc, struct expr *
 			tail = &(*tail)->next;
 			continue;
 		}
+		/* Not a number: a struct or union "{...}", as SystemTap 4.8
+		 * prints one (next_tgid's iter={...}), anything else "?". */
 		if (kbtf_scalar(var_btf(sem, v), v->btf_id, &size, &is_signed)) {
-			text = arena_printf(sem->a, "%s?", text);
+			text = arena_printf(sem->a, "%s%s", text,
+					    kbtf_classify(var_btf(sem, v), v->btf_id) ==
+					    KBTF_AGGREGATE ? "{...}" : "?");
 			continue;
 		}
 		text = arena_printf(sem->a, "%s%%#x", text);
