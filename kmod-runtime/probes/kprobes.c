@@ -1178,6 +1178,23 @@ static int without_ftrace(struct ctap_kprobe *kps, int n, bool returns)
 	return 0;
 }
 
+/* k's kprobe: its kretprobe's, or its own. */
+static struct kprobe *kprobe_of(struct ctap_kprobe *k)
+{
+	return k->is_return ? &k->u.krp.kp : &k->u.kp;
+}
+
+/* kps[i], registered disabled (deferred), enabled now; a refusal as
+ * refused() decides. */
+static int enable_one(struct ctap_kprobe *kps, int n, int i)
+{
+	int ret;
+
+	kps[i].deferred = false;
+	ret = enable_kprobe(kprobe_of(&kps[i]));
+	return ret ? refused(kps, n, i, ret) : 0;
+}
+
 /*
  * The kprobes and kretprobes registered disabled (deferred), enabled once
  * every probe of the table is registered: none fires while the others
@@ -1188,16 +1205,14 @@ static int without_ftrace(struct ctap_kprobe *kps, int n, bool returns)
 static int enable_deferred(struct ctap_kprobe *kps, int n)
 {
 	for (int i = n - 1; i >= 0; i--) {
-		struct ctap_kprobe *k = &kps[i];
 		int ret;
 
-		if (!k->registered || !k->deferred)
+		if (!kps[i].registered || !kps[i].deferred)
 			continue;
 		if (ctap_arming_interrupted())
 			return -EINTR;
-		k->deferred = false;
-		ret = enable_kprobe(k->is_return ? &k->u.krp.kp : &k->u.kp);
-		if (ret && (ret = refused(kps, n, i, ret)))
+		ret = enable_one(kps, n, i);
+		if (ret)
 			return ret;
 	}
 	return 0;
@@ -1220,14 +1235,12 @@ static int enable_ftrace_kprobes(struct ctap_kprobe *kps, int n)
 		entries = kps[i].registered && kps[i].via_ftrace && !kps[i].is_return;
 	for (int i = n - 1; i >= 0 && entries; i--) {
 		struct ctap_kprobe *k = &kps[i];
-		struct kprobe *kp = k->is_return ? &k->u.krp.kp : &k->u.kp;
 		int ret;
 
-		if (!k->registered || !k->deferred || !(kp->flags & KPROBE_FLAG_FTRACE))
+		if (!k->registered || !k->deferred || !(kprobe_of(k)->flags & KPROBE_FLAG_FTRACE))
 			continue;
-		k->deferred = false;
-		ret = enable_kprobe(kp);
-		if (ret && (ret = refused(kps, n, i, ret)))
+		ret = enable_one(kps, n, i);
+		if (ret)
 			return ret;
 	}
 	return 0;

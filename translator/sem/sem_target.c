@@ -55,13 +55,17 @@ enum vtype sem_resolve_tvar(struct sem *sem, struct scope *sc, struct expr *e, s
 
 	if (!btf)
 		return T_UNKNOWN;
-	/* A structure passed by value in registers has no address to read
-	 * its members at: each one "?" (pretty.c), as SystemTap 4.8 prints it. */
-	if (e->pretty)
-		return sem_pretty(sem, sc, e, btf, type, t->base == TVAR_POINTER ||
-				  (t->base == TVAR_ARG && t->arg_is_address),
-				  !e->chain && t->base == TVAR_ARG && !t->arg_is_address &&
-				  kbtf_classify(btf, type) == KBTF_AGGREGATE);
+	if (e->pretty) {
+		bool at_pointer = t->base == TVAR_POINTER ||
+				  (t->base == TVAR_ARG && t->arg_is_address);
+		/* A structure passed by value in registers has no address to
+		 * read its members at: each one "?" (pretty.c), as SystemTap
+		 * 4.8 prints it. */
+		bool in_registers = !e->chain && t->base == TVAR_ARG && !t->arg_is_address &&
+				    kbtf_classify(btf, type) == KBTF_AGGREGATE;
+
+		return sem_pretty(sem, sc, e, btf, type, at_pointer, in_registers);
+	}
 	if (tvar_from_btf(sem->a, btf, e, type, t, &err)) {
 		sem_error(sem, err.loc, err.what, "%s", err.msg);
 		return T_UNKNOWN;
