@@ -1089,15 +1089,19 @@ void pass2_print(struct session *s, FILE *out)
 	const char *text = NULL;
 
 	fputs("# probes\n", out);
-	/* A wildcard's probes share their written point: its text once */
+	/* A wildcard's probes share their written point: its text once.
+	 * Each probe is listed by its pp(), as SystemTap's -p2 does (a
+	 * label's is its function at the label's line; -L names the label). */
 	for (struct derived_probe *d = s->elab->probes; d; d = d->next) {
+		const char *pp = d->pp ? d->pp : d->name;
+
 		if (d->written != last || !text)
 			text = point_text(s->elab, d->written);
 		last = d->written;
 		if (d->where)
-			fprintf(out, "%s /* %s */ /* <- %s */\n", d->name, d->where, text);
+			fprintf(out, "%s /* %s */ /* <- %s */\n", pp, d->where, text);
 		else
-			fprintf(out, "%s /* <- %s */\n", d->name, text);
+			fprintf(out, "%s /* <- %s */\n", pp, text);
 	}
 }
 
