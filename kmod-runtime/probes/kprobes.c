@@ -559,6 +559,22 @@ static ftrace_func_t site_callback(const struct ftrace_sites *t, bool args,
 #define RETURN_INSTANCES(nsites) \
 	clamp_t(int, 2 * num_possible_cpus() * (nsites), 10, 8192)
 
+/*
+ * A return from site's function: its .return probes last to first, as
+ * kretprobes run them (the kernel runs the newest kprobe on an address
+ * first, the runtime registers last to first, and the instances unwind
+ * as a stack), and SystemTap (run/kprobe_same_address_order).
+ */
+#if defined(CTAP_HAVE_KRETPROBE_RETHOOK) || defined(CTAP_HAVE_FPROBE_IPS)
+static void notrace site_returns(const struct ftrace_site *site, struct pt_regs *regs,
+				 unsigned long *args)
+{
+	for (int i = site->nprobes - 1; i >= 0; i--)
+		ctap_probe_run_at(site->probes[i], regs, args, CTAP_ENTRY_ARGS, site->ip);
+}
+NOKPROBE_SYMBOL(site_returns);
+#endif
+
 #ifdef CTAP_HAVE_KRETPROBE_RETHOOK
 /*
  * One kretprobe carrying a table's .return probes, registered disabled: it
@@ -595,10 +611,8 @@ static int notrace carrier_ret(struct kretprobe_instance *ri, struct pt_regs *re
 	unsigned long *data = (unsigned long *)ri->data;
 	const struct ftrace_site *site = site_at(t, data[0]);
 
-	if (unlikely(!site))
-		return 0;
-	for (int i = 0; i < site->nprobes; i++)
-		ctap_probe_run_at(site->probes[i], regs, data + 1, CTAP_ENTRY_ARGS, site->ip);
+	if (likely(site))
+		site_returns(site, regs, data + 1);
 	return 0;
 }
 NOKPROBE_SYMBOL(carrier_ret);
@@ -707,10 +721,8 @@ static void notrace fprobe_exit(struct fprobe *fp, unsigned long ip, unsigned lo
 
 	if (!site)	/* ip, the function's, before its endbr64 */
 		site = site_at(t, ip + 4);
-	if (unlikely(!site || !regs))
-		return;
-	for (int i = 0; i < site->nprobes; i++)
-		ctap_probe_run_at(site->probes[i], regs, data, CTAP_ENTRY_ARGS, site->ip);
+	if (likely(site && regs))
+		site_returns(site, regs, data);
 }
 NOKPROBE_SYMBOL(fprobe_exit);
 
