@@ -125,8 +125,8 @@ static struct kretprobe *instance_kretprobe(struct kretprobe_instance *ri)
  * No return is hooked outside RUNNING (!0: the kernel recycles the
  * instance), as the return hooks do: the handler would skip it.  This
  * did not make the whole kernel's .return arm faster on 6.1 (21.0 s of
- * -icount time before and after), where enabling its 4,881 kretprobes
- * takes 7.7 s and 4,882 kprobes 0.6 s, for a reason not found yet.
+ * -icount time before and after): enabling its 4,881 kretprobes takes
+ * 7.7 s, 2.5 s with kprobes' optimizer off (bench/README.md).
  */
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -584,8 +584,7 @@ NOKPROBE_SYMBOL(site_returns);
  * (return_hook), a plain kprobe at each function without one (hooked_pre).
  * A kretprobe each cost 13.5 M instructions to register on 6.1 on an
  * ftrace site (each updates kprobes' ftrace filter, a walk of every ftrace
- * record); elsewhere, enabling 4,881 of them took 7.7 s of -icount time on
- * 6.1 where as many plain kprobes took 0.6 s.  The returns go through the
+ * record); elsewhere it costs what a kprobe does.  The returns go through the
  * kernel's rethook trampoline, which its unwinder knows, and run the
  * site's probes with the caller's address in the registers, as a
  * kretprobe's handler there (RETURN_INSTANCES of them).
@@ -646,7 +645,7 @@ static void unregister_carrier(struct ftrace_sites *t)
  * session runs: a return outside RUNNING would be skipped anyway.  The
  * carrier is set before the kprobe is enabled and unregistered after it.
  */
-static int hooked_pre(struct kprobe *kp, struct pt_regs *regs)
+static int notrace hooked_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ctap_kprobe *k = container_of(kp, struct ctap_kprobe, u.kp);
 	struct kretprobe *rp = READ_ONCE(k->carrier);
@@ -1255,10 +1254,14 @@ static int register_entry(struct ctap_kprobe *k)
 /*
  * A .return without an instance of its own (no @entry values, no
  * maxactive) through a plain kprobe calling its table's carrier, where
- * there is one (RETURN_CARRIER): registering and enabling that costs what
- * an entry's kprobe does, where enabling a kretprobe each cost 13 times as
- * much on 6.1 (bench/README.md).  Registered disabled,
- * enabled last (deferred), once the carrier is (SITES_HOOKED).
+ * there is one (RETURN_CARRIER) and ctap_hook_returns=1: no kretprobe and
+ * no instances of its own.  Registered disabled, enabled last (deferred),
+ * once the carrier is (SITES_HOOKED).  Not the default: measured on 6.1's
+ * whole kernel (bench/README.md), it armed in the same 21.0 s as a
+ * kretprobe each (registering and enabling a kretprobe costs what a
+ * kprobe does; most of the enabling is kprobes' optimizer) and disarmed
+ * in 5.3 s, not 2.4 s (the carrier shares its kprobe with a hooked one,
+ * and waits for that one's unoptimizing).
  */
 static int register_hooked_kprobe(struct ctap_kprobe *k)
 {
@@ -1270,9 +1273,14 @@ static int register_hooked_kprobe(struct ctap_kprobe *k)
 	return register_kprobe(&k->u.kp);
 }
 
+static bool ctap_hook_returns;
+module_param(ctap_hook_returns, bool, 0444);
+MODULE_PARM_DESC(ctap_hook_returns, ".return probes on kprobes through one carrier per table (1) or a kretprobe each");
+
 static bool hookable(const struct ctap_kprobe *k)
 {
-	return RETURN_CARRIER && k->is_return && !k->entry_probe && !k->maxactive && !k->offset;
+	return RETURN_CARRIER && ctap_hook_returns && k->is_return && !k->entry_probe &&
+	       !k->maxactive && !k->offset;
 }
 
 static int register_one(struct ctap_kprobe *k, bool hook)
