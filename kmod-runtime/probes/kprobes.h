@@ -69,6 +69,10 @@ struct ctap_kprobe {
 	bool via_ftrace;		/* an entry armed through ftrace (kprobes.c) */
 	bool bare;			/* ... with no kprobe registered (kprobes.c) */
 	bool deferred;			/* registered disabled, enabled last (kprobes.c) */
+	/* A .return hooked by a plain kprobe, not a kretprobe of its own: the
+	 * kprobe calls its table's carrier (kprobes.c). */
+	bool hooked;
+	struct kretprobe *carrier;
 };
 
 /* An ftrace callback: given a struct ftrace_regs, or a struct pt_regs
