@@ -267,7 +267,7 @@ static inline void timing_report(const struct ctap_module *m) { }
 #endif
 
 /*
- * notrace: the ftrace entry path (probes/kprobes.c) relies on nothing
+ * notrace: the ftrace entry path (probes/kprobes_ftrace.c) relies on nothing
  * before the busy count (entry.h) being a place a probe can be.
  */
 notrace void ctap_probe_run_at(const struct ctap_probe *p, struct pt_regs *regs,
