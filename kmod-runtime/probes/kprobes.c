@@ -428,10 +428,16 @@ static int without_ftrace(struct ctap_kprobe *kps, int n, enum site_kind kind)
 	return 0;
 }
 
+/* Whether k is a kretprobe of its own (a .return that is not hooked). */
+static bool has_kretprobe(const struct ctap_kprobe *k)
+{
+	return k->is_return && !k->hooked;
+}
+
 /* k's kprobe: its kretprobe's, or its own. */
 static struct kprobe *kprobe_of(struct ctap_kprobe *k)
 {
-	return k->is_return && !k->hooked ? &k->u.krp.kp : &k->u.kp;
+	return has_kretprobe(k) ? &k->u.krp.kp : &k->u.kp;
 }
 
 /* kps[i], registered disabled (deferred), enabled now; a refusal as
@@ -551,7 +557,7 @@ static void unregister_each(struct ctap_kprobe *kps, int n)
 	for (int i = 0; i < n; i++) {
 		if (!kps[i].registered || kps[i].bare)
 			;
-		else if (kps[i].is_return && !kps[i].hooked)
+		else if (has_kretprobe(&kps[i]))
 			unregister_kretprobe(&kps[i].u.krp);
 		else
 			unregister_kprobe(&kps[i].u.kp);
@@ -569,7 +575,7 @@ static void count_missed(struct ctap_kprobe *kps, int n)
 	unsigned long missed = 0;
 
 	for (int i = 0; i < n; i++)
-		missed += kps[i].is_return && !kps[i].hooked ?
+		missed += has_kretprobe(&kps[i]) ?
 			  kps[i].u.krp.nmissed + kps[i].u.krp.kp.nmissed : kps[i].u.kp.nmissed;
 	ctap_add_skipped(missed);
 }
@@ -595,7 +601,7 @@ void ctap_kprobes_unregister(struct ctap_kprobe *kps, int n)
 	for (int i = 0; i < n; i++) {
 		if (!kps[i].registered || kps[i].bare)
 			;
-		else if (kps[i].is_return && !kps[i].hooked)
+		else if (has_kretprobe(&kps[i]))
 			krp[nkrp++] = &kps[i].u.krp;
 		else
 			kp[nkp++] = &kps[i].u.kp;

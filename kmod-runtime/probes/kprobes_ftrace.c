@@ -852,14 +852,13 @@ static bool arm_bare(struct bare_arming *b, struct ctap_kprobe *k)
 	return true;
 }
 
-/* The table's ftrace_ops, fprobes and carriers: all of them (which < 0),
- * or those of one kind. */
-static void ftrace_detach(struct ctap_kprobe *kps, int which)
+/* The table's ftrace_ops, fprobes or carriers of one kind. */
+static void ftrace_detach(struct ctap_kprobe *kps, enum site_kind kind)
 {
 	struct ftrace_sites *t, *next;
 
 	list_for_each_entry_safe(t, next, &site_tables, list) {
-		if (t->table != kps || (which >= 0 && t->kind != which))
+		if (t->table != kps || t->kind != kind)
 			continue;
 		unregister_sites(t);
 		list_del(&t->list);
@@ -978,7 +977,7 @@ static void fprobes_open(struct ctap_kprobe *kps, bool open)
 {
 }
 
-static void ftrace_detach(struct ctap_kprobe *kps, int which)
+static void ftrace_detach(struct ctap_kprobe *kps, enum site_kind kind)
 {
 }
 #endif
