@@ -29,12 +29,13 @@ fuzz_target()
 		;;
 	pass2)
 		# Every translator file but main(), and the runtime's parts
-		# the translator shares (histogram checks, output, regex).
+		# the translator shares (histogram checks, output, regex), and
+		# staprun's build-id reader, which kernel DWARF and --remote use.
 		for f in "$t"/*.c "$t"/*/*.c; do
 			[ "$(basename "$f")" = main.c ] || fuzz_srcs+=("$f")
 		done
 		fuzz_srcs+=("$fz/fuzz_pass2.c" "$r/stat.c" "$r/outbuf.c" "$r/regex_match.c" "$r/map.c"
-			   "$r/json.c")
+			   "$r/json.c" "$2/staprun/build_id.c")
 		# shellcheck disable=SC2046
 		fuzz_flags=("${ti[@]}" -I"$3" -I"$3/translator/build" -I"$r" -I"$2/kmod-runtime" -include config.h
 			    -DCTAP_PKGDATADIR='"/nonexistent"' -DCTAP_BINDIR='"/nonexistent"'

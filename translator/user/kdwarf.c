@@ -10,7 +10,7 @@
  * (It lives with udwarf.c, which it reads through: the kernel's DWARF is
  * the same format as a program's.)
  */
-#define _GNU_SOURCE	/* asprintf */
+#include "config.h"	/* _GNU_SOURCE: asprintf */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
  * else (pieces, computed values, entry values) is not read: the variable
  * is listed, and using it is an error that says why.
  */
-#define _GNU_SOURCE	/* asprintf */
+#include "config.h"	/* _GNU_SOURCE: asprintf */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
