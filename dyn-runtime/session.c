@@ -338,8 +338,14 @@ static __always_inline void run(struct ctap_context *c, const struct ctap_probe 
 		goto out;
 	}
 	p->handler(c);
-	if (unlikely(locks))
+	if (unlikely(locks)) {
+		/* Output before the locks go, as the kernel runtime's
+		 * ctap_run_locked(): a thread that sees what this one wrote
+		 * prints after it. */
+		if (c->out.len || c->out.truncated)
+			ctap_handler_output(c);
 		unlock_globals(p);
+	}
 	timing_add(p, start);
 	if (unlikely(c->out.len || c->out.truncated || c->last_error))
 		handler_done(c);

@@ -154,7 +154,10 @@ notrace void ctap_event_after(struct ctap_context *c)
 
 /*
  * A handler that reads or writes globals, under their locks (entry.h):
- * skipped and counted if one stays taken past MAXTRYLOCK tries.
+ * skipped and counted if one stays taken past MAXTRYLOCK tries.  Its
+ * output goes out before the locks do, so that a handler on another CPU
+ * that sees what this one wrote prints after it (run/print_regs: a timer
+ * saw the state a kprobe had just set, and its lines came first).
  */
 notrace void ctap_run_locked(struct ctap_context *c, const struct ctap_probe *p)
 {
@@ -163,6 +166,8 @@ notrace void ctap_run_locked(struct ctap_context *c, const struct ctap_probe *p)
 		return;
 	}
 	p->handler(c);
+	if (c->out.len || c->out.truncated)
+		ctap_handler_output(c);
 	ctap_unlock_globals(p);
 }
 
