@@ -844,8 +844,10 @@ void kprobes_by_name_entry_vars(struct elab *elab, const struct pp_match *m, str
  * Functions are BTF's and the symbol table's: one without a prototype in
  * BTF gets no $vars.
  */
-/* Module name's DWARF, or NULL after an error saying what to install. */
-static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, const char *name)
+/* Module name's DWARF, or NULL after an error saying what to install
+ * (what: why the point needs it). */
+static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, const char *name,
+				   const char *what)
 {
 	struct kdwarf_state *st = open_dwarf(elab);
 	const struct session *s = elab_session(elab);
@@ -868,8 +870,8 @@ static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, 
 	}
 	k = kdwarf_open_module(rel, s->opt.kernel_moddir, ko, s->opt.kernel_debuginfo, &bad, &why);
 	if (!k) {
-		elab_error(elab, m, "module '%s': choosing its code by source file or line needs its DWARF; %s "
-			   "(install linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", name,
+		elab_error(elab, m, "module '%s': %s needs its DWARF; %s (install "
+			   "linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", name, what,
 			   bad ? arena_printf(elab_arena(elab), "%s %s %s", bad, why, ko) :
 				 "none is installed", rel);
 		free((char *)bad);
@@ -929,7 +931,8 @@ int kprobes_resolve_module_dwarf(struct elab *elab, const struct pp_match *m, bo
 			   elab_unprobeable(elab, k.func, w.is_return));
 		return -EINVAL;
 	}
-	w.kd = module_dwarf(elab, m, mod);
+	w.kd = module_dwarf(elab, m, mod, w.inline_only ? "finding its inlined instances" :
+			    "choosing its code by source file or line");
 	if (!w.kd || !elab_btf(elab))
 		return -EINVAL;
 	/* its locals' types: the module's BTF (on top of the kernel's) */
