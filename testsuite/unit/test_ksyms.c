@@ -150,7 +150,8 @@ static void check_layout(enum layout l, const char *what)
 
 /*
  * A System.map in a build tree of its own: 1,000 functions every 32
- * bytes (with their __pfx_ padding when padded), then two static-call
+ * bytes (with their __pfx_ padding when padded; the odd ones static, as
+ * 't' says), then two static-call
  * trampolines, the linker's marks around them, a mark at the first
  * function's padding, and a label before a 1 MiB gap.
  */
@@ -171,7 +172,7 @@ static struct ksyms *load_map(bool padded)
 	for (int i = 0; i < 1000; i++, a += 32) {
 		if (padded)
 			fprintf(f, "%016llx T __pfx_func_%d\n", (unsigned long long)a, i);
-		fprintf(f, "%016llx T func_%d\n", (unsigned long long)a + 16, i);
+		fprintf(f, "%016llx %c func_%d\n", (unsigned long long)a + 16, i % 2 ? 't' : 'T', i);
 	}
 	fprintf(f, "%016llx T __static_call_text_start\n", (unsigned long long)a);
 	fprintf(f, "%016llx T __SCT__tp_func_a\n", (unsigned long long)a);
@@ -212,6 +213,8 @@ static void check_labels(void)
 	CHECK(ks != NULL, "an unpadded System.map loads");
 	if (ks) {
 		CHECK(why(ks, "func_0") == NULL, "unpadded: functions may be probed");
+		CHECK(ksyms_find(ks, "func_0")->global && !ksyms_find(ks, "func_1")->global,
+		      "T is a global function (.exported's), t a static one");
 		CHECK(why(ks, "__static_call_text_start") != NULL,
 		      "unpadded: a mark on a trampoline is no function");
 		CHECK(why(ks, "gap_label") != NULL,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kmodules.c - names and BTF of the target kernel's modules.
+ * kmodules.c - names, BTF and global functions of the target kernel's modules.
  *
  * modules.dep lists each module as "kernel/fs/ext4/ext4.ko: deps...";
  * a module's name is its file name without .ko (and a compression
@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,4 +193,59 @@ int kmod_path(struct arena *a, const char *moddir, const char *name, const char 
 		return ret;
 	*path = f.path;
 	return f.path ? 0 : -ENOENT;
+}
+
+/* Each global (or weak) function of the ELF image's symbol table, in g
+ * (arena memory, not sorted); how many, or -ENODATA. */
+static int elf_globals(struct arena *a, char *image, size_t len, const char ***g)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	int n = 0;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory(image, len);
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	d = scn && sh.sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	if (!d) {
+		elf_end(elf);
+		return -ENODATA;
+	}
+	*g = arena_alloc(a, (sh.sh_size / sh.sh_entsize) * sizeof(**g));
+	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int bind;
+
+		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    !sym.st_shndx || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)))
+			continue;
+		bind = GELF_ST_BIND(sym.st_info);
+		if (bind == STB_GLOBAL || bind == STB_WEAK)
+			(*g)[n++] = arena_strndup(a, name, strlen(name));
+	}
+	elf_end(elf);
+	return n;
+}
+
+int kmod_globals(struct arena *a, const char *moddir, const char *name, const char ***globals)
+{
+	const char *path;
+	char *image;
+	size_t len;
+	int ret = kmod_path(a, moddir, name, &path);
+
+	if (ret)
+		return ret;
+	if (kimage_read_unpacked(path, &image, &len))
+		return -ENODATA;
+	ret = elf_globals(a, image, len, globals);
+	free(image);
+	if (ret > 0)
+		qsort(*globals, ret, sizeof(**globals), cmp_str);
+	return ret;
 }

@@ -31,4 +31,12 @@ int kmod_path(struct arena *a, const char *moddir, const char *name, const char 
 int kmod_btf(struct arena *a, const char *release, const char *moddir, const char *name,
 	     struct btf *base, struct btf **btf);
 
+/*
+ * The functions module name defines that are global (or weak) in its
+ * symbol table, what SystemTap's .exported calls exported, sorted in
+ * *globals (arena memory).  How many, -ENOENT (no such module), -ENODATA
+ * (no symbol table), or -errno.
+ */
+int kmod_globals(struct arena *a, const char *moddir, const char *name, const char ***globals);
+
 #endif /* KMODULES_H */

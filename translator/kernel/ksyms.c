@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -567,6 +568,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 		f->name = v->name;
 		f->addr = v->addr;
 		f->size = size_at(r, i);
+		f->global = isupper((unsigned char)v->type);
 		for (int s = 0; s < 6 && !f->why; s++)
 			if (lo[s] && v->addr >= lo[s] && v->addr < hi[s])
 				f->why = no_probe_sections[s].why;
@@ -582,6 +584,7 @@ static int build_table(struct raws *r, struct ksyms *ks)
 	for (size_t i = 0; i < w; i++) {
 		if (ks->n && !strcmp(ks->funcs[ks->n - 1].name, ks->funcs[i].name)) {
 			ks->funcs[ks->n - 1].copies++;
+			ks->funcs[ks->n - 1].global |= ks->funcs[i].global;
 			continue;
 		}
 		ks->funcs[ks->n] = ks->funcs[i];

@@ -18,6 +18,7 @@
 #ifndef KSYMS_H
 #define KSYMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A function of the kernel proper (not a module's). */
@@ -27,6 +28,8 @@ struct ksym {
 	uint64_t size;		/* to the next symbol; 0 if unknown */
 	const char *why;	/* not NULL: the text section may not be probed, why */
 	int copies;		/* functions of this name (static ones repeat) */
+	bool global;		/* one of them is a global symbol (T or W): what
+				 * SystemTap's .exported calls exported */
 };
 
 struct ksyms {

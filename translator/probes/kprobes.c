@@ -37,6 +37,8 @@
 static const char *const kernel_function_patterns[] = {
 	"kernel.function(string)",
 	"kernel.function(string).call",
+	"kernel.function(string).inline",
+	"kernel.function(string).exported",
 	"kernel.function(string).return",
 	"kernel.function(string).return.maxactive(number)",
 	"kernel.function(string).callee(string)",
@@ -46,6 +48,8 @@ static const char *const kernel_function_patterns[] = {
 	"kernel.function(string).callees(number)",
 	"module(string).function(string)",
 	"module(string).function(string).call",
+	"module(string).function(string).inline",
+	"module(string).function(string).exported",
 	"module(string).function(string).return",
 	"module(string).function(string).return.maxactive(number)",
 	NULL
@@ -386,13 +390,23 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
 	const struct ksyms *ks;
 	struct btf *btf;
 	int64_t maxactive = 0;
-	int n, added = 0, skipped = 0;
+	int n, added = 0, skipped = 0, statics = 0;
 	bool wild = strpbrk(glob, "*?[") != NULL;
+	bool exported = strstr(m->pattern_text, ".exported") != NULL;
 	const char *why;
 
 	if (m->ncomps > 2 && !strncmp(m->comps[2]->name, "callee", 6))
 		return kprobes_resolve_callees(elab, m);
+	/* the inlined instances are the DWARF's alone */
+	if (m->ncomps > 2 && !strcmp(m->comps[2]->name, "inline"))
+		return kprobes_resolve_dwarf(elab, m, false, ".inline", 0);
 	ks = session_ksyms(elab_session(elab));
+	if (exported && !ks) {
+		elab_error(elab, m, "'%s': .exported needs the kernel's symbol table (which "
+			   "functions are global); none was found for kernel %s", glob,
+			   elab_session(elab)->opt.kernel_release);
+		return -EINVAL;
+	}
 	/* With DWARF a file names functions; without, "NAME@FILE" is NAME
 	 * when only one function has that name (without_file). */
 	if (vars && strchr(glob, '@') && !strchr(glob, '+') && kprobes_have_dwarf(elab)) {
@@ -441,6 +455,10 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
 		const struct kfunc *f = &funcs[i];
 		struct derived_probe *d;
 
+		if (exported && (!f->sym || !f->sym->global)) {
+			statics++;	/* not .exported's: no refusal either */
+			continue;
+		}
 		if ((why = kfunc_unprobeable(elab, f, is_return))) {
 			skipped++;
 			if (!wild)
@@ -489,8 +507,14 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
 		if (added)
 			return added;
 	}
+	if (exported && kprobes_suffix_wild(m))
+		return 0;	/* ".*": the function's other probes, if it is static */
 	if (n == 0)
 		no_match(elab, m, btf, ks, glob);
+	else if (!skipped)
+		elab_error(elab, m, "no match for kernel function '%s': %s not global (what "
+			   ".exported probes)", glob, statics > 1 ? "the functions it matches are" :
+			   "it is");
 	else
 		elab_error(elab, m, "no match for kernel function '%s': the %d functions it "
 			   "matches may not be probed", glob, skipped);
@@ -504,6 +528,11 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
  * on "M:F": the module must be loaded when the session starts.
  */
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars)
 {
 	int fi = vars ? 1 : 2;
@@ -511,10 +540,13 @@ static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars
 	const char *moddir = elab_session(elab)->opt.kernel_moddir, *suffix, **mods;
 	bool is_return = strstr(m->pattern_text, ".return") != NULL;
 	bool wild = strpbrk(mglob, "*?[") || strpbrk(fglob, "*?[");
+	bool exported = strstr(m->pattern_text, ".exported") != NULL;
 	int64_t maxactive = 0;
-	int nmods, added = 0;
+	int nmods, added = 0, statics = 0;
 
-	if (vars && strchr(fglob, '@') && !strchr(fglob, '+'))
+	/* by file, and the inlined instances: the module's DWARF */
+	if (vars && ((strchr(fglob, '@') && !strchr(fglob, '+')) ||
+		     (m->ncomps > fi + 1 && !strcmp(m->comps[fi + 1]->name, "inline"))))
 		return kprobes_resolve_module_dwarf(elab, m, false);
 	if (strpbrk(fglob, "@:+")) {
 		elab_error(elab, m, "'%s': a module function is found by name in the module's BTF, "
@@ -534,7 +566,8 @@ static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars
 						  vars ? "" : "kprobe.", mods[k]);
 		struct kbtf_name *funcs = NULL;
 		struct btf *btf;
-		int n, err = session_module_btf(elab_session(elab), mods[k], &btf);
+		const char **globals = NULL;
+		int n, nglobals = 0, err = session_module_btf(elab_session(elab), mods[k], &btf);
 
 		if (err && !wild && vars) {
 			elab_error(elab, m, "module '%s' has no BTF: %s", mods[k],
@@ -544,9 +577,18 @@ static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars
 		n = err ? 0 : kbtf_funcs(btf, fglob, &funcs);
 		if (n < 0)
 			return -EINVAL;
+		if (exported && n)
+			nglobals = kmod_globals(elab_arena(elab), moddir, mods[k], &globals);
 		for (int i = 0; i < n; i++) {
-			struct derived_probe *d = kprobes_add_probe(elab, m, family, funcs[i].name, suffix,
-								    is_return, maxactive, 0, wild);
+			struct derived_probe *d;
+
+			if (exported && (nglobals <= 0 || !bsearch(&funcs[i].name, globals, nglobals,
+								   sizeof(*globals), cmp_name))) {
+				statics++;
+				continue;
+			}
+			d = kprobes_add_probe(elab, m, family, funcs[i].name, suffix, is_return,
+					      maxactive, 0, wild);
 
 			((struct kprobe_point *)d->data)->module = mods[k];
 			if (vars)
@@ -563,10 +605,13 @@ static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars
 			added++;
 		}
 	}
+	if (!added && exported && kprobes_suffix_wild(m))
+		return 0;	/* ".*": the function's other probes, if it is static */
 	if (!added)
 		elab_error(elab, m, "no match for function '%s' in module%s '%s'%s", fglob,
 			   strpbrk(mglob, "*?[") ? "s" : "", mglob,
-			   nmods ? "" : " (no such module of this kernel)");
+			   !nmods ? " (no such module of this kernel)" :
+			   statics ? " (.exported: none of its functions that match is global)" : "");
 	return added ? added : -EINVAL;
 }
 

@@ -54,6 +54,8 @@ const char *kprobes_point_suffix(struct elab *elab, const struct pp_match *m, in
 				 int64_t *maxactive);
 
 /* kprobes_dwarf.c */
+/* Whether the written point reached its suffix by a wildcard (".*", ".**"). */
+bool kprobes_suffix_wild(const struct pp_match *m);
 /* Whether the target kernel's DWARF is there (opened once per session). */
 bool kprobes_have_dwarf(struct elab *elab);
 /* kernel.function("F@FILE") and kernel.statement("F@FILE:LINE"), .label:

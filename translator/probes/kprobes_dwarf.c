@@ -142,6 +142,8 @@ struct kline_walk {
 	const struct udwarf_cufunc *in;	/* f an inlined instance: the function it is in */
 	const struct ksym *sym;		/* the symbol of the code: f's, or in's */
 	bool statement, wild, is_return;
+	bool inline_only;		/* .inline: the inlined instances alone */
+	bool exported;			/* .exported: global functions alone, no instance */
 	const char *label;		/* .label("L"): L, a glob */
 	const char *callee;		/* .callee("G"): G, a glob; .callees: "*" */
 	int depth;			/* .callees(N): N */
@@ -516,13 +518,32 @@ static void entry_vars(struct kline_walk *w, struct derived_probe *d,
 	}
 }
 
+/*
+ * Whether function name is what SystemTap's .exported calls exported: a
+ * global (or weak) function symbol of the kernel's (or module's) own
+ * symbol table, not the EXPORT_SYMBOL list (4.8's .exported has vfs_read,
+ * which 6.1 no longer exports to modules).
+ */
+static bool kline_global(struct kline_walk *w, const char *name)
+{
+	const struct ksym *sym;
+
+	if (w->module)
+		return kdwarf_func_global(w->kd, name);
+	sym = w->ks ? ksyms_find(w->ks, name) : NULL;
+	return sym && sym->global;
+}
+
 /* One function of a CU the file names: its probe, or its lines' probes. */
 static int add_kline_func(void *arg, const struct udwarf_cufunc *f)
 {
 	struct kline_walk *w = arg;
 	const struct ksym *sym;
-	const char *why = kline_refused(w, f->name, NULL, f->decl_file, &sym);
+	const char *why;
 
+	if (w->exported && !kline_global(w, f->name))
+		return 0;	/* a static function: not .exported's, not refused */
+	why = kline_refused(w, f->name, NULL, f->decl_file, &sym);
 	if (why) {
 		w->skipped++;
 		if (!w->wild)
@@ -572,10 +593,14 @@ static int walk_cu(void *arg, uint64_t die, const char *name)
 	int ret;
 
 	w->cu = name;
-	ret = udwarf_cu_funcs(w->dw, die, w->k->func, add_kline_func, w);
+	/* .inline: the instances alone; .call, .exported, .return: the
+	 * functions alone (an instance is not called, is no symbol, and
+	 * does not return), as SystemTap's */
+	ret = w->inline_only ? 0 : udwarf_cu_funcs(w->dw, die, w->k->func, add_kline_func, w);
 	if (!ret && w->callee)
 		ret = udwarf_cu_inlines(w->dw, die, w->k->func, add_callee_inline, w);
-	else if (!ret && (w->statement || (!w->is_return && !strstr(w->suffix, ".call"))))
+	else if (!ret && (w->statement || (!w->is_return && !w->exported &&
+					   !strstr(w->suffix, ".call"))))
 		ret = udwarf_cu_inlines(w->dw, die, w->k->func, add_kline_inline, w);
 	return ret;
 }
@@ -608,11 +633,24 @@ static struct kdwarf *kline_walk_start(struct kline_walk *w, const struct kline_
 	return kd;
 }
 
+bool kprobes_suffix_wild(const struct pp_match *m)
+{
+	const struct pp_component *c = m->pp->components;
+
+	for (int i = 0; c; c = c->next, i++)
+		if (i >= 2 && strpbrk(c->name, "*?["))
+			return true;
+	return false;
+}
+
 /*
  * kernel.function("FUNC@FILE") and kernel.statement("FUNC@FILE:LINE"),
  * FUNC and FILE globs, LINE a line, LINE-LINE or *: the functions defined
  * in the compilation units FILE names (their CUs, from the cached index),
  * a statement probe at each line's first address in each.  Needs DWARF.
+ * kernel.function("FUNC[@FILE]").inline: the inlined instances alone, by
+ * name in every CU (a header's function is inlined anywhere), as
+ * SystemTap 4.8 finds them; .exported (FUNC@FILE): the global functions.
  */
 int kprobes_resolve_dwarf(struct elab *elab, const struct pp_match *m, bool statement,
 			  const char *suffix, int64_t maxactive)
@@ -624,8 +662,14 @@ int kprobes_resolve_dwarf(struct elab *elab, const struct pp_match *m, bool stat
 
 	if (m->ncomps > 2 && !strcmp(m->comps[2]->name, "label"))
 		w.label = m->comps[2]->arg->str;
+	w.inline_only = strstr(m->pattern_text, ".inline") != NULL;
+	w.exported = strstr(m->pattern_text, ".exported") != NULL;
 	struct kline_spec k;
 	struct kdwarf *kd;
+
+	/* ".*" and ".**" reach .inline too; without DWARF it adds nothing to them. */
+	if (w.inline_only && kprobes_suffix_wild(m) && !open_dwarf(elab)->k)
+		return 0;
 
 	/* F alone (a label's function, or a function resolve() found neither
 	 * in BTF nor in the symbols): in any file, found by its CUs below */
@@ -644,15 +688,16 @@ int kprobes_resolve_dwarf(struct elab *elab, const struct pp_match *m, bool stat
 		return -EINVAL;
 	}
 	/* A function that may not be probed is refused with or without DWARF. */
-	kd = kline_walk_start(&w, &k, arg, "choosing functions by source file or line needs "
-			      "DWARF debuginfo");
+	kd = kline_walk_start(&w, &k, arg, w.inline_only ? "finding a function's inlined "
+			      "instances needs DWARF debuginfo" : "choosing functions by source "
+			      "file or line needs DWARF debuginfo");
 	if (!kd)
 		return -EINVAL;
 	/* (F by name alone names one function, in whichever file) */
 	w.wild = strpbrk(k.func, "*?[") || (strpbrk(k.file, "*?[") && (w.label || by_file)) ||
 		 k.line1 != k.line2 || (w.label && strpbrk(w.label, "*?["));
 	w.is_return = strstr(m->pattern_text, ".return") != NULL;
-	if (strchr(arg, '@'))
+	if (strchr(arg, '@') || w.inline_only)
 		kdwarf_each_cu(kd, k.file, walk_cu, &w);
 	else if (!kdwarf_func_cus(kd, k.func, walk_cu, &w) && !w.f && !w.skipped)
 		kdwarf_each_cu(kd, "*", walk_cu, &w);	/* only ever inlined: no symbol */
@@ -663,6 +708,14 @@ int kprobes_resolve_dwarf(struct elab *elab, const struct pp_match *m, bool stat
 			   w.inline_why);
 	if (w.skipped && !w.wild)
 		return -EINVAL;
+	if (w.inline_only && !w.skipped && kprobes_suffix_wild(m))
+		return 0;	/* ".*": the function's other probes, if it has no instance */
+	if (w.inline_only && !w.skipped) {
+		elab_error(elab, m, "no match for '%s': no inlined instance of %s%s%s in %s", arg,
+			   k.func, by_file ? " defined in a file " : "", by_file ? k.file : "",
+			   kdwarf_path(kd));
+		return -EINVAL;
+	}
 	if (!by_file && !w.label)
 		return 0;	/* resolve()'s error says what BTF and the symbols know */
 	if (w.skipped)
@@ -675,8 +728,8 @@ int kprobes_resolve_dwarf(struct elab *elab, const struct pp_match *m, bool stat
 		elab_error(elab, m, "no match for '%s': no code at %s line %d in %s (%s)", arg,
 			   k.file, k.line1, k.func, kdwarf_path(kd));
 	else
-		elab_error(elab, m, "no match for '%s': no function %s defined in a file %s names "
-			   "in %s", arg, k.func, k.file, kdwarf_path(kd));
+		elab_error(elab, m, "no match for '%s': no %sfunction %s defined in a file %s names "
+			   "in %s", arg, w.exported ? "global " : "", k.func, k.file, kdwarf_path(kd));
 	return -EINVAL;
 }
 
@@ -688,17 +741,6 @@ int kprobes_resolve_dwarf(struct elab *elab, const struct pp_match *m, bool stat
  * the inlined ones).  The refusal lists apply to each callee and to the
  * function its code is in.  Needs DWARF.
  */
-/* Whether the written point reached this suffix by a wildcard (".*", ".**"). */
-static bool suffix_wild(const struct pp_match *m)
-{
-	const struct pp_component *c = m->pp->components;
-
-	for (int i = 0; c; c = c->next, i++)
-		if (i >= 2 && strpbrk(c->name, "*?["))
-			return true;
-	return false;
-}
-
 int kprobes_resolve_callees(struct elab *elab, const struct pp_match *m)
 {
 	const char *arg = m->comps[1]->arg->str;
@@ -708,7 +750,7 @@ int kprobes_resolve_callees(struct elab *elab, const struct pp_match *m)
 	struct kdwarf *kd;
 
 	/* ".*" and ".**" reach .callees too; without DWARF it adds nothing to them. */
-	if (suffix_wild(m) && !open_dwarf(elab)->k)
+	if (kprobes_suffix_wild(m) && !open_dwarf(elab)->k)
 		return 0;
 	if (!strcmp(c->name, "callee"))
 		w.callee = c->arg->str;
@@ -802,8 +844,10 @@ void kprobes_by_name_entry_vars(struct elab *elab, const struct pp_match *m, str
  * Functions are BTF's and the symbol table's: one without a prototype in
  * BTF gets no $vars.
  */
-/* Module name's DWARF, or NULL after an error saying what to install. */
-static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, const char *name)
+/* Module name's DWARF, or NULL after an error saying what to install
+ * (what: why the point needs it). */
+static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, const char *name,
+				   const char *what)
 {
 	struct kdwarf_state *st = open_dwarf(elab);
 	const struct session *s = elab_session(elab);
@@ -826,8 +870,8 @@ static struct kdwarf *module_dwarf(struct elab *elab, const struct pp_match *m, 
 	}
 	k = kdwarf_open_module(rel, s->opt.kernel_moddir, ko, s->opt.kernel_debuginfo, &bad, &why);
 	if (!k) {
-		elab_error(elab, m, "module '%s': choosing its code by source file or line needs its DWARF; %s "
-			   "(install linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", name,
+		elab_error(elab, m, "module '%s': %s needs its DWARF; %s (install "
+			   "linux-image-%s-dbg, or give --kernel-debuginfo=DIR)", name, what,
 			   bad ? arena_printf(elab_arena(elab), "%s %s %s", bad, why, ko) :
 				 "none is installed", rel);
 		free((char *)bad);
@@ -850,10 +894,15 @@ int kprobes_resolve_module_dwarf(struct elab *elab, const struct pp_match *m, bo
 	struct kline_walk w = { .elab = elab, .m = m, .statement = statement, .suffix = "",
 				.module = mod };
 	const char *what = statement ? "statement" : "function";
-	struct kline_spec k;
+	struct kline_spec k = { .func = arg, .file = "*" };
 	struct btf *btf;
 
-	if (m->comps[1]->arg->kind != E_STRING || !strchr(arg, '@') || strchr(arg, '+')) {
+	w.inline_only = strstr(m->pattern_text, ".inline") != NULL;
+	w.exported = strstr(m->pattern_text, ".exported") != NULL;
+	if (w.inline_only && kprobes_suffix_wild(m) && !open_dwarf(elab)->k)
+		return 0;	/* ".*" without the DWARF: no instances to add */
+	if (m->comps[1]->arg->kind != E_STRING || strchr(arg, '+') ||
+	    (!strchr(arg, '@') && !w.inline_only)) {
 		elab_error(elab, m, "module(\"%s\").statement takes FUNCTION@FILE:LINE", mod);
 		return -EINVAL;
 	}
@@ -862,7 +911,7 @@ int kprobes_resolve_module_dwarf(struct elab *elab, const struct pp_match *m, bo
 			   mod, what);
 		return -EINVAL;
 	}
-	if (!parse_kline(elab, m, arg, &k))
+	if (strchr(arg, '@') && !parse_kline(elab, m, arg, &k))
 		return -EINVAL;
 	if (statement && !k.line1) {
 		elab_error(elab, m, "'%s': a statement by file needs a line (FILE:LINE, "
@@ -882,7 +931,8 @@ int kprobes_resolve_module_dwarf(struct elab *elab, const struct pp_match *m, bo
 			   elab_unprobeable(elab, k.func, w.is_return));
 		return -EINVAL;
 	}
-	w.kd = module_dwarf(elab, m, mod);
+	w.kd = module_dwarf(elab, m, mod, w.inline_only ? "finding its inlined instances" :
+			    "choosing its code by source file or line");
 	if (!w.kd || !elab_btf(elab))
 		return -EINVAL;
 	/* its locals' types: the module's BTF (on top of the kernel's) */
@@ -890,10 +940,18 @@ int kprobes_resolve_module_dwarf(struct elab *elab, const struct pp_match *m, bo
 	w.k = &k;
 	w.dw = kdwarf_dwarf(w.kd);
 	w.pointers = kbtf_pointer_index(elab_arena(elab), w.btf);
-	w.wild = strpbrk(k.func, "*?[") || strpbrk(k.file, "*?[") || k.line1 != k.line2;
+	w.wild = strpbrk(k.func, "*?[") || (strpbrk(k.file, "*?[") && strchr(arg, '@')) ||
+		 k.line1 != k.line2;
 	kdwarf_each_cu(w.kd, k.file, walk_cu, &w);
 	if (w.added)
 		return w.added;
+	if (w.inline_only && !w.skipped && kprobes_suffix_wild(m))
+		return 0;
+	if (w.inline_only && !w.skipped) {
+		elab_error(elab, m, "no match for '%s': no inlined instance of %s in module %s (%s)",
+			   arg, k.func, mod, kdwarf_path(w.kd));
+		return -EINVAL;
+	}
 	if (w.skipped && !w.wild)
 		return -EINVAL;
 	if (w.skipped)

@@ -295,14 +295,19 @@ struct func_size {
 	const char *name;
 	uint64_t size;
 	int copies;
+	bool global;		/* one of them is global or weak */
 };
 
 static int func_size_sym(void *arg, const GElf_Sym *sym, const char *name)
 {
 	struct func_size *f = arg;
+	int bind = GELF_ST_BIND(sym->st_info);
 
-	if (GELF_ST_TYPE(sym->st_info) == STT_FUNC && !strcmp(name, f->name) && !f->copies++)
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || strcmp(name, f->name))
+		return 0;
+	if (!f->copies++)
 		f->size = sym->st_size;
+	f->global |= bind == STB_GLOBAL || bind == STB_WEAK;
 	return 0;
 }
 
@@ -313,6 +318,14 @@ uint64_t kdwarf_func_size(struct kdwarf *k, const char *name, int *copies)
 	each_sym(k, func_size_sym, &f);
 	*copies = f.copies;
 	return f.size;
+}
+
+bool kdwarf_func_global(struct kdwarf *k, const char *name)
+{
+	struct func_size f = { .name = name };
+
+	each_sym(k, func_size_sym, &f);
+	return f.global;
 }
 
 struct static_bounds {

@@ -13,6 +13,7 @@
 #ifndef KDWARF_H
 #define KDWARF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "udwarf.h"
@@ -46,6 +47,9 @@ struct kdwarf *kdwarf_open_module(const char *release, const char *moddir, const
 /* The size of function name by the DWARF file's symbol table (its first
  * symbol of the name), or 0; *copies is how many functions have the name. */
 uint64_t kdwarf_func_size(struct kdwarf *k, const char *name, int *copies);
+/* Whether a function called name is global (or weak) in that symbol table:
+ * what SystemTap's .exported calls exported. */
+bool kdwarf_func_global(struct kdwarf *k, const char *name);
 /* Why addr (a vmlinux's DW_OP_addr) is not a static at a fixed distance
  * from the kernel's code: per-CPU, outside [_stext, _end); NULL if it is. */
 const char *kdwarf_static_why(struct kdwarf *k, uint64_t addr);
