@@ -137,14 +137,29 @@ enum ctap_probe_kind {
 };
 
 /*
- * ctap_probe.family: the probe family that runs it (translator/probes/ and
- * probes/ by the same name), for the tapset functions whose answer depends
- * on it (probemod(), set_int_arg()); a family no function asks about is
- * CTAP_FAMILY_OTHER.
+ * ctap_probe.family: the kind of low-level handler that runs the probe, as
+ * SystemTap counts them, set by the provider in translator/probes/ that
+ * made the probe: probe_type() names it ("kprobe", "timer": a .return of
+ * KPROBE and UPROBE is "kretprobe", "uretprobe"; context_probe.stp), and
+ * the tapset functions whose answer depends on it ask it (probemod(),
+ * set_int_arg() on SYSCALLS).  BEGIN_END is 0: the probes the translator
+ * adds to the session's own begin and end (autoprint, --merge) say none.
  */
 enum ctap_probe_family {
-	CTAP_FAMILY_OTHER,
+	CTAP_FAMILY_BEGIN_END,	/* begin, end, error, init, never */
+	CTAP_FAMILY_TIMER,	/* timer.jiffies */
+	CTAP_FAMILY_HRTIMER,	/* the other intervals: timer.ms... */
+	CTAP_FAMILY_PERF,	/* perf.*, and timer.profile */
+	CTAP_FAMILY_PROCFS,
+	CTAP_FAMILY_KPROBE,	/* kernel.function, kprobe.*, kernel.statement */
+	CTAP_FAMILY_UPROBE,	/* process(...).function, .statement, .mark, .plt */
+	CTAP_FAMILY_TRACEPOINT,	/* kernel.trace */
 	CTAP_FAMILY_SYSCALLS,	/* kernel.syscall, kernel.compat_syscall */
+	CTAP_FAMILY_TASKS,	/* process[(...)].begin/end, .thread.begin/end */
+	CTAP_FAMILY_TASK_SYSCALLS, /* process[(...)].syscall[.return] */
+	CTAP_FAMILY_WATCHPOINT,	/* kernel.data */
+	CTAP_FAMILY_NETFILTER,
+	CTAP_NFAMILIES
 };
 
 /* ctap_probe.type, for is_return() */

@@ -470,8 +470,7 @@ static void emit_entry_probes(struct xlate *x, FILE *out)
 		if (p->d->symbol)
 			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, p->d->symbol));
 		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);
-		if (p->d->provider->family)
-			fprintf(out, "\t\t.family = %s,\n", p->d->provider->family);
+		fprintf(out, "\t\t.family = %s,\n", p->d->family);
 		fprintf(out, "\t\t.type = CTAP_PROBE_ENTRY,\n"
 			"\t\t.handler = probe_%d,\n\t\t.locks = locks_%d,\n"
 			"\t\t.nlocks = ARRAY_SIZE(locks_%d) - 1,\n\t},\n",
@@ -535,8 +534,7 @@ static void emit_probes(struct xlate *x, FILE *out)
 		if (d->symbol)
 			fprintf(out, "\t\t.function = %s,\n", gen_c_string(x, d->symbol));
 		fprintf(out, "\t\t.kind = %s,\n", kind_names[p->kind]);
-		if (d->provider->family)
-			fprintf(out, "\t\t.family = %s,\n", d->provider->family);
+		fprintf(out, "\t\t.family = %s,\n", d->family);
 		if (d->is_return)
 			fprintf(out, "\t\t.type = CTAP_PROBE_RETURN,\n");
 		if (p->any_task && x->s->opt.cgroup_path)

@@ -60,6 +60,7 @@ static void be_emit(struct xlate *x, const struct derived_probe *const *d, int n
 
 const struct provider begin_end_provider = {
 	.name = "begin/end",
+	.family = "CTAP_FAMILY_BEGIN_END",
 	.user = true,
 	.patterns = patterns,
 	.resolve = be_resolve,

@@ -806,6 +806,7 @@ static void label_emit(struct xlate *x, const struct derived_probe *const *d, in
 
 const struct provider kernel_function_provider = {
 	.name = "kernel.function",
+	.family = "CTAP_FAMILY_KPROBE",
 	.patterns = kernel_function_patterns,
 	.runtime = "probes/kprobes",
 	.resolve = kernel_function_resolve,
@@ -815,6 +816,7 @@ const struct provider kernel_function_provider = {
 
 const struct provider kprobe_provider = {
 	.name = "kprobe.function",
+	.family = "CTAP_FAMILY_KPROBE",
 	.patterns = kprobe_patterns,
 	.runtime = "probes/kprobes",
 	.resolve = kprobe_resolve,
@@ -834,6 +836,7 @@ static int label_resolve(struct elab *elab, const struct pp_match *m)
 
 const struct provider kernel_label_provider = {
 	.name = "kernel.function.label",
+	.family = "CTAP_FAMILY_KPROBE",
 	.patterns = label_patterns,
 	.runtime = "probes/kprobes",
 	.resolve = label_resolve,
@@ -843,6 +846,7 @@ const struct provider kernel_label_provider = {
 
 const struct provider kernel_statement_provider = {
 	.name = "kernel.statement",
+	.family = "CTAP_FAMILY_KPROBE",
 	.patterns = statement_patterns,
 	.runtime = "probes/kprobes",
 	.resolve = statement_resolve,

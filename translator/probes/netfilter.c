@@ -255,6 +255,7 @@ static void netfilter_emit(struct xlate *x, const struct derived_probe *const *d
 
 const struct provider netfilter_provider = {
 	.name = "netfilter",
+	.family = "CTAP_FAMILY_NETFILTER",
 	.patterns = patterns,
 	.runtime = "probes/netfilter",
 	.resolve = netfilter_resolve,

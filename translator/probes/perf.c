@@ -199,6 +199,7 @@ static void perf_emit(struct xlate *x, const struct derived_probe *const *d, int
 
 const struct provider perf_provider = {
 	.name = "perf",
+	.family = "CTAP_FAMILY_PERF",
 	.patterns = patterns,
 	.runtime = "probes/perf",
 	.resolve = perf_resolve,

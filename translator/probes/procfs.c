@@ -226,6 +226,7 @@ static void procfs_emit(struct xlate *x, const struct derived_probe *const *d, i
 
 const struct provider procfs_provider = {
 	.name = "procfs",
+	.family = "CTAP_FAMILY_PROCFS",
 	.patterns = patterns,
 	.runtime = "probes/procfs",
 	.resolve = procfs_resolve,

@@ -103,8 +103,10 @@ static int tasks_resolve(struct elab *elab, const struct pp_match *m)
 	d = elab_add(elab, m, name);
 	d->data = t;
 	d->process = t->path;
-	if (strstr(t->event, "SYSCALL"))
+	if (strstr(t->event, "SYSCALL")) {
+		d->family = "CTAP_FAMILY_TASK_SYSCALLS";
 		add_syscall_vars(elab, d, !strcmp(t->event, "CTAP_TASK_SYSCALL_RETURN"));
+	}
 	return 1;
 }
 
@@ -132,6 +134,7 @@ static void tasks_emit(struct xlate *x, const struct derived_probe *const *d, in
 
 const struct provider tasks_provider = {
 	.name = "process events",
+	.family = "CTAP_FAMILY_TASKS",
 	.patterns = patterns,
 	.runtime = "probes/tasks",
 	.user = true,		/* process.begin/end only: dyn-runtime/tasks.c */

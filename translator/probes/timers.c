@@ -119,6 +119,9 @@ static int timer_resolve(struct elab *elab, const struct pp_match *m)
 			return -EINVAL;
 		}
 		d = elab_add(elab, m, "timer.profile");
+		/* SystemTap 4.8 runs it from perf.sw.cpu_clock where the
+		 * kernel has no profile timer hook (all of ours) */
+		d->family = "CTAP_FAMILY_PERF";
 		t = arena_new(elab_arena(elab), struct timer_point);
 		t->interval_ns = 1000000000 / HZ_OF_TARGET;
 		t->randomize_ns = 0;
@@ -143,6 +146,10 @@ static int timer_resolve(struct elab *elab, const struct pp_match *m)
 		return -EINVAL;
 	snprintf(name, sizeof(name), "timer.%s(%lld)", kind->name, (long long)n);
 	d = elab_add(elab, m, name);
+	/* An hrtimer here too, but SystemTap's runs from a kernel timer and
+	 * probe_type() says so */
+	if (!strcmp(kind->name, "jiffies"))
+		d->family = "CTAP_FAMILY_TIMER";
 	t = arena_new(elab_arena(elab), struct timer_point);
 	t->interval_ns = ns;
 	d->data = t;
@@ -180,6 +187,7 @@ static void timer_emit(struct xlate *x, const struct derived_probe *const *d, in
 
 const struct provider timer_provider = {
 	.name = "timer",
+	.family = "CTAP_FAMILY_HRTIMER",
 	.user = true,
 	.patterns = patterns,
 	.runtime = "probes/timers",

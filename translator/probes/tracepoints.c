@@ -584,6 +584,7 @@ static void tracepoint_emit(struct xlate *x, const struct derived_probe *const *
 
 const struct provider tracepoint_provider = {
 	.name = "kernel.trace",
+	.family = "CTAP_FAMILY_TRACEPOINT",
 	.patterns = patterns,
 	.runtime = "probes/tracepoints",
 	.resolve = tracepoint_resolve,

@@ -1337,6 +1337,7 @@ static int process_global_var(struct session *s, const struct derived_probe *d,
 
 const struct provider process_provider = {
 	.name = "process",
+	.family = "CTAP_FAMILY_UPROBE",
 	.patterns = patterns,
 	.runtime = "probes/uprobes",
 	.user = true,		/* dyn-runtime/uprobes.c */

@@ -166,6 +166,7 @@ static void watch_emit(struct xlate *x, const struct derived_probe *const *d, in
 
 const struct provider watchpoint_provider = {
 	.name = "kernel.data",
+	.family = "CTAP_FAMILY_WATCHPOINT",
 	.patterns = patterns,
 	.runtime = "probes/watchpoints",
 	.resolve = watch_resolve,

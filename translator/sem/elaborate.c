@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -117,7 +118,12 @@ struct derived_probe *elab_add(struct elab *elab, const struct pp_match *m, cons
 {
 	struct derived_probe *d = arena_new(elab->arena, struct derived_probe);
 
+	/* A provider without a family would leave probe_type() nothing to
+	 * say: a bug of the translator, whatever the script.  (-L lists an
+	 * alias as a probe of no provider, never translated.) */
+	assert(!m->provider || m->provider->family);
 	d->provider = m->provider;
+	d->family = m->provider ? m->provider->family : NULL;
 	d->name = arena_strndup(elab->arena, name, strlen(name));	/* callers pass buffers */
 	d->match = m;
 	d->written = elab->written;

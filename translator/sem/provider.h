@@ -90,6 +90,8 @@ struct derived_probe {
 	const char *symbol;			/* the function probed (probefunc()), or NULL */
 	const char *process;			/* process("PATH") probes: PATH, or NULL */
 	bool is_return;				/* a .return probe */
+	const char *family;			/* its ctap_probe.family: the
+						   provider's, unless resolve chose */
 	bool acts;				/* does its job with no handler (a perf
 						   counter): never elided as empty */
 	const char *where;			/* -p2's note of its address
@@ -109,8 +111,10 @@ struct provider {
 	 * the kernel's probes under stapdyn. */
 	bool user;
 	/* Its probes' ctap_probe.family in the generated C
-	 * ("CTAP_FAMILY_SYSCALLS"), for the tapset functions that ask which
-	 * family runs a probe; NULL: CTAP_FAMILY_OTHER. */
+	 * ("CTAP_FAMILY_KPROBE"): the kind of handler that runs them, which
+	 * probe_type() names and some tapset functions ask (probemod()).
+	 * Every provider has one (elab_add() asserts it); a resolve whose
+	 * probe runs from another kind sets derived_probe.family. */
 	const char *family;
 	/* Append the concrete probes of m; returns how many, or -EINVAL
 	 * after reporting why (elab_error). */
