@@ -249,3 +249,8 @@ int kmod_globals(struct arena *a, const char *moddir, const char *name, const ch
 		qsort(*globals, ret, sizeof(**globals), cmp_str);
 	return ret;
 }
+
+bool kmod_is_global(const char *const *globals, int n, const char *name)
+{
+	return n > 0 && bsearch(&name, globals, n, sizeof(*globals), cmp_str);
+}

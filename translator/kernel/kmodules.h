@@ -6,6 +6,8 @@
 #ifndef KMODULES_H
 #define KMODULES_H
 
+#include <stdbool.h>
+
 #include <bpf/btf.h>
 
 #include "arena.h"
@@ -38,5 +40,8 @@ int kmod_btf(struct arena *a, const char *release, const char *moddir, const cha
  * (no symbol table), or -errno.
  */
 int kmod_globals(struct arena *a, const char *moddir, const char *name, const char ***globals);
+
+/* Whether name is among the n sorted globals kmod_globals() gave. */
+bool kmod_is_global(const char *const *globals, int n, const char *name);
 
 #endif /* KMODULES_H */

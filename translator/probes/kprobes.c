@@ -528,11 +528,6 @@ static int resolve(struct elab *elab, const struct pp_match *m, const char *fami
  * on "M:F": the module must be loaded when the session starts.
  */
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars)
 {
 	int fi = vars ? 1 : 2;
@@ -582,8 +577,7 @@ static int resolve_module(struct elab *elab, const struct pp_match *m, bool vars
 		for (int i = 0; i < n; i++) {
 			struct derived_probe *d;
 
-			if (exported && (nglobals <= 0 || !bsearch(&funcs[i].name, globals, nglobals,
-								   sizeof(*globals), cmp_name))) {
+			if (exported && !kmod_is_global(globals, nglobals, funcs[i].name)) {
 				statics++;
 				continue;
 			}
